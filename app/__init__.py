@@ -1,0 +1,1 @@
+"""The review app and the command line; the `lazaretto` console script starts in `cli`."""

@@ -1,0 +1,61 @@
+"""The `lazaretto` command: a table of subcommands, each imported only when it runs.
+
+A proxy starts once per MCP server and a hook once per tool call, so `lazaretto proxy`
+must never pay for Textual: each subcommand lives in its own module, found here by name.
+"""
+
+import argparse
+import importlib
+import sys
+from importlib.metadata import PackageNotFoundError, version
+
+# name -> (module, one-line help). Each module has `configure(parser)` and `run(args) -> int`.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "proxy": ("lazaretto.proxy.command", "run an MCP server behind the quarantine (goes into the client's config)"),
+    "status": ("lazaretto.app.commands.status", "sessions, their taint, and calls waiting for a person"),
+    "approve": ("lazaretto.app.commands.approve", "let one blocked call through once (human only)"),
+    "untaint": ("lazaretto.app.commands.untaint", "clear a session's taint (human only)"),
+    "log": ("lazaretto.app.commands.log", "print the audit log, or --verify its hash chain"),
+}
+
+
+def package_version() -> str:
+    """The installed version, or a marker when running from a bare checkout."""
+    try:
+        return version("lazaretto")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def build_parser(argv: list[str]) -> argparse.ArgumentParser:
+    """The top-level parser; only the subcommand named in argv is imported and configured."""
+    parser = argparse.ArgumentParser(
+        prog="lazaretto",
+        description="Keep AI coding agents safe from what they read: clean untrusted MCP results, "
+        "and refuse outbound tools once a session has read them, until a person clears it.",
+    )
+    parser.add_argument("--version", action="version", version=f"lazaretto {package_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    chosen = next((arg for arg in argv if not arg.startswith("-")), None)
+    for name, (module_name, help_text) in COMMANDS.items():
+        child = sub.add_parser(name, help=help_text, description=help_text)
+        if name == chosen:
+            module = importlib.import_module(module_name)
+            module.configure(child)
+            child.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse, import the one subcommand asked for, run it, and return its exit code."""
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,110 @@
+"""The audit log: append-only, each row hashed together with the one before it."""
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .canonical import canonical_json, sha256_hex
+
+if TYPE_CHECKING:
+    from .store import Store
+
+GENESIS = "0" * 64
+_FIELDS = ("id", "at", "actor", "action", "session", "subject", "reason", "detail")
+
+
+def row_hash(prev_hash: str, row: dict) -> str:
+    """The chain link: sha256 over the previous hash and this row's canonical fields."""
+    return sha256_hex(prev_hash + canonical_json({k: row.get(k) for k in _FIELDS}))
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The outcome of `lazaretto log --verify`."""
+
+    ok: bool
+    rows: int
+    first_bad_id: int | None = None
+    problem: str = ""
+
+
+class AuditLog:
+    """Appends and verifies audit rows; every decision, human or automatic, lands here."""
+
+    def __init__(self, store: "Store") -> None:
+        self._store = store
+
+    def append(
+        self,
+        conn: sqlite3.Connection,
+        actor: str,
+        action: str,
+        *,
+        session: str | None = None,
+        subject: str | None = None,
+        reason: str | None = None,
+        detail: Any = None,
+    ) -> int:
+        """Append one row inside the caller's write transaction (so the chain never forks)."""
+        head = conn.execute("SELECT last_id, last_hash FROM audit_head WHERE id = 1").fetchone()
+        prev_id, prev_hash = (head[0], head[1]) if head else (0, GENESIS)
+        row = {
+            "id": prev_id + 1,
+            "at": self._store.now(),
+            "actor": actor,
+            "action": action,
+            "session": session,
+            "subject": subject,
+            "reason": reason,
+            "detail": None if detail is None else canonical_json(detail),
+        }
+        row["prev_hash"] = prev_hash
+        row["hash"] = row_hash(prev_hash, row)
+        conn.execute(
+            "INSERT INTO audit (id, at, actor, action, session, subject, reason, detail, prev_hash, hash)"
+            " VALUES (:id, :at, :actor, :action, :session, :subject, :reason, :detail, :prev_hash, :hash)",
+            row,
+        )
+        conn.execute(
+            "INSERT INTO audit_head (id, last_id, last_hash) VALUES (1, ?, ?)"
+            " ON CONFLICT(id) DO UPDATE SET last_id = excluded.last_id, last_hash = excluded.last_hash",
+            (row["id"], row["hash"]),
+        )
+        return row["id"]
+
+    def rows(self, limit: int | None = None, *, newest_first: bool = False) -> list[dict]:
+        """Audit rows with `detail` decoded."""
+        order = "DESC" if newest_first else "ASC"
+        sql = f"SELECT * FROM audit ORDER BY id {order}"
+        params: tuple = ()
+        if limit is not None:
+            sql += " LIMIT ?"
+            params = (limit,)
+        rows = self._store.query(sql, params)
+        for row in rows:
+            row["detail"] = json.loads(row["detail"]) if row["detail"] else None
+        return rows
+
+    def verify(self) -> Verification:
+        """Walk the chain from the start; name the first row that does not fit."""
+        expected_prev = GENESIS
+        expected_id = 1
+        count = 0
+        for row in self._store.query("SELECT * FROM audit ORDER BY id"):
+            count += 1
+            if row["id"] != expected_id:
+                return Verification(False, count, row["id"], f"row {expected_id} is missing")
+            if row["prev_hash"] != expected_prev:
+                return Verification(False, count, row["id"], "its link to the previous row is broken")
+            if row_hash(row["prev_hash"], row) != row["hash"]:
+                return Verification(False, count, row["id"], "its content does not match its hash")
+            expected_prev = row["hash"]
+            expected_id += 1
+        head = self._store.query("SELECT last_id, last_hash FROM audit_head WHERE id = 1")
+        last_id, last_hash = (head[0]["last_id"], head[0]["last_hash"]) if head else (0, GENESIS)
+        if last_id != count or last_hash != expected_prev:
+            return Verification(
+                False, count, max(last_id, count), "the log ends early: later rows were removed"
+            )
+        return Verification(True, count)

@@ -1,0 +1,63 @@
+"""The one API for human decisions (approve, untaint, ...), shared by the CLI and the review app."""
+
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from .clock import stamp
+
+if TYPE_CHECKING:
+    from .store import Store
+
+CLEARING_ACTIONS = ("approve", "untaint", "release")
+
+
+class DecisionError(RuntimeError):
+    """A decision that cannot be taken (unknown id, already used, expired)."""
+
+
+class Decisions:
+    """Each method changes state and writes its audit row in one transaction."""
+
+    def __init__(self, store: "Store") -> None:
+        self._store = store
+
+    def approve(self, blocked_id: int, *, note: str | None = None) -> dict:
+        """Let exactly this blocked call through once, within the token's time window."""
+        row = self._store.blocked.get(blocked_id)
+        if row is None:
+            raise DecisionError(f"no blocked call {blocked_id}")
+        if row["status"] != "pending":
+            raise DecisionError(f"blocked call {blocked_id} is {row['status']}, not pending")
+        window = self._store.blocked.approval_window(row)
+        now = self._store.clock()
+        with self._store.write() as conn:
+            changed = conn.execute(
+                "UPDATE blocked_calls SET status = 'approved', decided_at = ?, expires_at = ?"
+                " WHERE id = ? AND status = 'pending'",
+                (stamp(now), stamp(now + window), blocked_id),
+            ).rowcount
+            if not changed:
+                raise DecisionError(f"blocked call {blocked_id} was decided meanwhile")
+            self._store.audit.append(
+                conn, "human", "approve", session=row["session"], subject=f"blocked:{blocked_id}",
+                reason=row["reason"],
+                detail={"server": row["server"], "tool": row["tool"], "taint": row["taint_reason"], "note": note},
+            )
+        return self._store.blocked.get(blocked_id)
+
+    def untaint(self, session: str, *, note: str | None = None) -> int:
+        """Clear a session's taint; return how many taint events were cleared."""
+        state = self._store.sessions.state(session)
+        if not state.tainted:
+            raise DecisionError(f"session {session} is not tainted")
+        return self._store.sessions.clear(session, "human", f"cleared by a person: {state.summary()}", note)
+
+    def clearances(self, *, within: timedelta) -> int:
+        """How many clearing decisions people took recently: friction grows with this."""
+        since = stamp(self._store.clock() - within)
+        marks = ",".join("?" for _ in CLEARING_ACTIONS)
+        rows = self._store.query(
+            f"SELECT count(*) AS n FROM audit WHERE actor = 'human' AND action IN ({marks}) AND at >= ?",
+            (*CLEARING_ACTIONS, since),
+        )
+        return rows[0]["n"]

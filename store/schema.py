@@ -1,0 +1,174 @@
+"""The store's schema, as sqlite-utils migrations; `SCHEMA_VERSION` marks a store that is current."""
+
+from sqlite_utils import Database, Migrations
+
+migrations = Migrations("lazaretto")
+
+
+@migrations()
+def create_sessions_and_taint(db: Database) -> None:
+    db["sessions"].create(
+        {
+            "key": str,
+            "created_at": str,
+            "client_pid": int,
+            "client_name": str,
+            "client_session_id": str,
+        },
+        pk="key",
+    )
+    db["taint_events"].create(
+        {
+            "id": int,
+            "session": str,
+            "server": str,
+            "tool": str,
+            "method": str,
+            "request_id": str,
+            "reason": str,
+            "at": str,
+            "cleared_at": str,
+            "cleared_by": str,
+        },
+        pk="id",
+        not_null={"session", "server", "reason", "at"},
+    )
+    db["taint_events"].create_index(["session", "cleared_at"])
+    db["tools"].create(
+        {
+            "server": str,
+            "name": str,
+            "outbound": int,
+            "outbound_reason": str,
+            "untrusted": int,
+            "untrusted_reason": str,
+            "annotations": str,
+            "updated_at": str,
+        },
+        pk=("server", "name"),
+    )
+
+
+@migrations()
+def create_blocked_calls(db: Database) -> None:
+    db["blocked_calls"].create(
+        {
+            "id": int,
+            "session": str,
+            "server": str,
+            "tool": str,
+            "request_id": str,
+            "arguments": str,
+            "args_hash": str,
+            "reason_code": str,
+            "reason": str,
+            "hosts": str,
+            "outbound_reason": str,
+            "taint_reason": str,
+            "token_hash": str,
+            "token_hint": str,
+            "status": str,
+            "created_at": str,
+            "expires_at": str,
+            "decided_at": str,
+            "used_at": str,
+            "reviewed_at": str,
+        },
+        pk="id",
+        not_null={"session", "server", "tool", "token_hash", "status", "created_at"},
+        defaults={"status": "pending"},
+    )
+    db["blocked_calls"].create_index(["token_hash"], unique=True)
+    db["blocked_calls"].create_index(["session", "server", "tool", "args_hash", "status"])
+    db["blocked_calls"].create_index(["status", "created_at"])
+
+
+@migrations()
+def create_audit_log(db: Database) -> None:
+    db["audit"].create(
+        {
+            "id": int,
+            "at": str,
+            "actor": str,
+            "action": str,
+            "session": str,
+            "subject": str,
+            "reason": str,
+            "detail": str,
+            "prev_hash": str,
+            "hash": str,
+        },
+        pk="id",
+        not_null={"at", "actor", "action", "prev_hash", "hash"},
+    )
+    db["audit_head"].create({"id": int, "last_id": int, "last_hash": str}, pk="id")
+    # Append-only: the log refuses edits and deletions through SQL.
+    db.execute(
+        "CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit "
+        "BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END"
+    )
+    db.execute(
+        "CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit "
+        "BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END"
+    )
+
+
+@migrations()
+def create_quarantine(db: Database) -> None:
+    db["quarantine"].create(
+        {
+            "id": str,
+            "session": str,
+            "server": str,
+            "tool": str,
+            "method": str,
+            "request_id": str,
+            "path": str,
+            "content_hash": str,
+            "fingerprint": str,
+            "original": str,
+            "cleaned": str,
+            "score": float,
+            "signals": str,
+            "decoded": str,
+            "removed": str,
+            "status": str,
+            "created_at": str,
+            "decided_at": str,
+            "reviewed_at": str,
+        },
+        pk="id",
+        not_null={"session", "server", "content_hash", "original", "status", "created_at"},
+        defaults={"status": "withheld"},
+    )
+    db["quarantine"].create_index(["created_at"])
+    db["quarantine"].create_index(["status", "created_at"])
+    db["quarantine"].create_index(["content_hash", "server", "tool"])
+    db["quarantine"].create_index(["fingerprint"])
+    db["stripped"].create(
+        {
+            "id": int,
+            "session": str,
+            "server": str,
+            "tool": str,
+            "method": str,
+            "request_id": str,
+            "path": str,
+            "kind": str,
+            "count": int,
+            "decoded": str,
+            "quarantine_id": str,
+            "created_at": str,
+        },
+        pk="id",
+        not_null={"session", "server", "kind", "created_at"},
+    )
+    db["stripped"].create_index(["created_at"])
+
+
+def migrate(db: Database) -> None:
+    """Apply pending migrations and record how many ran in PRAGMA user_version."""
+    # connection.SCHEMA_VERSION must equal the number of migrations (a test checks): the
+    # fast open path compares it with user_version without importing sqlite-utils.
+    migrations.apply(db)
+    db.execute(f"PRAGMA user_version = {len(migrations.applied(db))}")

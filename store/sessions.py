@@ -1,0 +1,124 @@
+"""Sessions and their taint: which untrusted reads exposed which agent client, and when."""
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from .clock import parse_stamp
+
+if TYPE_CHECKING:
+    from .store import Store
+
+
+@dataclass(frozen=True)
+class TaintState:
+    """Whether a session is tainted, and the reads that tainted it (oldest first)."""
+
+    tainted: bool
+    reasons: list[dict] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """One line naming the read that started the taint."""
+        if not self.reasons:
+            return "not tainted"
+        first = self.reasons[0]
+        more = f" (and {len(self.reasons) - 1} later reads)" if len(self.reasons) > 1 else ""
+        return f"{first['reason']} at {first['at']}{more}"
+
+
+class Sessions:
+    """One row per agent client; taint events hang off it until a person clears them."""
+
+    def __init__(self, store: "Store") -> None:
+        self._store = store
+
+    def ensure(
+        self,
+        key: str,
+        *,
+        client_pid: int | None = None,
+        client_name: str | None = None,
+        client_session_id: str | None = None,
+    ) -> None:
+        """Record the session on first sight; later callers only add the client's own id."""
+        with self._store.write() as conn:
+            conn.execute(
+                "INSERT INTO sessions (key, created_at, client_pid, client_name, client_session_id)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET client_session_id ="
+                " coalesce(excluded.client_session_id, sessions.client_session_id)",
+                (key, self._store.now(), client_pid, client_name, client_session_id),
+            )
+
+    def taint(
+        self,
+        key: str,
+        *,
+        server: str,
+        tool: str | None,
+        method: str,
+        reason: str,
+        request_id: str | None = None,
+    ) -> bool:
+        """Record an untrusted read; return True if it newly tainted the session."""
+        with self._store.write() as conn:
+            already = conn.execute(
+                "SELECT 1 FROM taint_events WHERE session = ? AND cleared_at IS NULL LIMIT 1", (key,)
+            ).fetchone()
+            conn.execute(
+                "INSERT INTO taint_events (session, server, tool, method, request_id, reason, at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (key, server, tool, method, request_id, reason, self._store.now()),
+            )
+            if already:
+                return False
+            self._store.audit.append(
+                conn, "proxy", "taint", session=key, subject=f"{server}/{tool or method}", reason=reason
+            )
+            return True
+
+    def state(self, key: str, *, idle_expiry_minutes: float | None = None) -> TaintState:
+        """The session's taint; with an opt-in idle expiry, old taint is cleared (and audited)."""
+        rows = self._store.query(
+            "SELECT id, server, tool, method, reason, at FROM taint_events"
+            " WHERE session = ? AND cleared_at IS NULL ORDER BY id",
+            (key,),
+        )
+        if rows and idle_expiry_minutes is not None:
+            newest = parse_stamp(rows[-1]["at"])
+            if self._store.clock() - newest > timedelta(minutes=idle_expiry_minutes):
+                self.clear(key, "idle-expiry", f"no untrusted read for {idle_expiry_minutes:g} minutes")
+                return TaintState(False)
+        return TaintState(bool(rows), rows)
+
+    def clear(self, key: str, actor: str, reason: str, note: str | None = None) -> int:
+        """Clear every open taint event of the session and audit it; return how many."""
+        with self._store.write() as conn:
+            cleared = conn.execute(
+                "UPDATE taint_events SET cleared_at = ?, cleared_by = ? WHERE session = ? AND cleared_at IS NULL",
+                (self._store.now(), actor, key),
+            ).rowcount
+            if cleared:
+                self._store.audit.append(
+                    conn, actor, "untaint", session=key, reason=reason, detail={"events": cleared, "note": note}
+                )
+            return cleared
+
+    def all(self) -> list[dict]:
+        """Every session, newest first, with its open taint events."""
+        sessions = self._store.query("SELECT * FROM sessions ORDER BY created_at DESC")
+        events = self._store.query(
+            "SELECT session, server, tool, method, reason, at FROM taint_events"
+            " WHERE cleared_at IS NULL ORDER BY id"
+        )
+        by_session: dict[str, list[dict]] = {}
+        for event in events:
+            by_session.setdefault(event["session"], []).append(event)
+        known = {row["key"] for row in sessions}
+        # Taint recorded by a writer that never registered the session still counts.
+        for key in by_session.keys() - known:
+            sessions.append({"key": key, "created_at": by_session[key][0]["at"]})
+        for row in sessions:
+            row["reasons"] = by_session.get(row["key"], [])
+            row["tainted"] = bool(row["reasons"])
+        return sessions
+

@@ -1,0 +1,99 @@
+"""The `Store` facade: one connection, reopened on demand, shared by small repositories."""
+
+import sqlite3
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+from .audit import AuditLog
+from .blocked import BlockedCalls
+from .clock import Clock, stamp, system_clock
+from .connection import StoreUnavailable, connect, write_transaction
+from .decisions import Decisions
+from .paths import resolve_store_path
+from .sessions import Sessions
+from .tools import ToolClassifications
+
+
+class Store:
+    """The quarantine store of every proxy, hook and review pane of a user.
+
+    Opening is lazy and retried: when the file cannot be opened or written, each call
+    raises `StoreUnavailable`, and the next call tries again, so decisions resume once
+    the store is back.
+    """
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        memory: bool = False,
+        clock: Clock = system_clock,
+        busy_timeout: float = 5.0,
+    ) -> None:
+        self.path: Path | None = None if memory else resolve_store_path(path)
+        self.clock = clock
+        self.busy_timeout = busy_timeout
+        self._conn: sqlite3.Connection | None = None
+        # One connection is shared by the proxy's two relay threads.
+        self._lock = threading.RLock()
+        self.sessions = Sessions(self)
+        self.tools = ToolClassifications(self)
+        self.blocked = BlockedCalls(self)
+        self.audit = AuditLog(self)
+        self.decisions = Decisions(self)
+
+    # -- connection -------------------------------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            self._conn = connect(self.path, self.busy_timeout)
+        return self._conn
+
+    def close(self) -> None:
+        """Close the connection; the next call reopens it."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def now(self) -> str:
+        """The store's clock as a timestamp."""
+        return stamp(self.clock())
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction (BEGIN IMMEDIATE); failures surface as StoreUnavailable."""
+        with self._lock:
+            try:
+                conn = self._connection()
+                with write_transaction(conn):
+                    yield conn
+            except sqlite3.Error as exc:
+                self._drop_after(exc)
+                raise StoreUnavailable(f"cannot write the store at {self.path}: {exc}") from exc
+
+    def query(self, sql: str, params: Any = ()) -> list[dict]:
+        """Rows as dicts; failures surface as StoreUnavailable."""
+        with self._lock:
+            try:
+                return [dict(row) for row in self._connection().execute(sql, params)]
+            except sqlite3.Error as exc:
+                self._drop_after(exc)
+                raise StoreUnavailable(f"cannot read the store at {self.path}: {exc}") from exc
+
+    def data_version(self) -> int:
+        """Changes when another connection commits: a cheap poll for live views."""
+        return self.query("PRAGMA data_version")[0]["data_version"]
+
+    def _drop_after(self, exc: sqlite3.Error) -> None:
+        # A deleted, replaced or corrupted file needs a fresh connection; a busy or
+        # locked store keeps its connection for the next try.
+        if not isinstance(exc, sqlite3.OperationalError) or "locked" not in str(exc):
+            conn, self._conn = self._conn, None
+            if conn is not None:
+                try:
+                    conn.close()
+                except sqlite3.Error:
+                    pass
