@@ -1,0 +1,49 @@
+"""Fixtures shared by every suite: an isolated store and environment per test."""
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from lazaretto.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path, monkeypatch):
+    """No test reads or writes the user's real store, policy or session."""
+    monkeypatch.setenv("LAZARETTO_STORE", str(tmp_path / "store.db"))
+    monkeypatch.delenv("LAZARETTO_POLICY", raising=False)
+    monkeypatch.delenv("LAZARETTO_SESSION", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+
+
+@pytest.fixture
+def store_path(tmp_path) -> Path:
+    """The path of this test's store file."""
+    return tmp_path / "store.db"
+
+
+@pytest.fixture
+def store(store_path):
+    """A real store on disk, closed after the test."""
+    s = Store(store_path)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def lazaretto_cmd() -> list[str]:
+    """How tests start the CLI as a real process."""
+    return [sys.executable, "-m", "lazaretto.app"]
+
+
+@pytest.fixture
+def child_env(tmp_path) -> dict:
+    """The environment for CLI and proxy subprocesses (inherits the isolated settings)."""
+    return dict(os.environ)
