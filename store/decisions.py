@@ -52,6 +52,42 @@ class Decisions:
             raise DecisionError(f"session {session} is not tainted")
         return self._store.sessions.clear(session, "human", f"cleared by a person: {state.summary()}", note)
 
+    def release(self, quarantine_id: str, *, note: str | None = None) -> dict:
+        """Let the agent see a withheld field on its next read of the same content."""
+        row = self._store.quarantine.get(quarantine_id)
+        if row is None:
+            raise DecisionError(f"no withheld field {quarantine_id}")
+        if row["status"] != "withheld":
+            raise DecisionError(f"{row['id']} is already {row['status']}")
+        with self._store.write() as conn:
+            conn.execute(
+                "UPDATE quarantine SET status = 'released', decided_at = ? WHERE id = ?",
+                (self._store.now(), row["id"]),
+            )
+            names = ", ".join(sorted({s["name"] for s in row["signals"]})) or "hidden content"
+            self._store.audit.append(
+                conn, "human", "release", session=row["session"], subject=row["id"],
+                reason=f"{row['server']}/{row['tool'] or row['method']}: {names}", detail={"note": note},
+            )
+        return self._store.quarantine.get(row["id"])
+
+    def dismiss(self, kind: str, item_id: str | int, *, note: str | None = None) -> None:
+        """Mark a withheld field or blocked call reviewed; it stays withheld or refused."""
+        table = {"quarantine": "quarantine", "blocked": "blocked_calls"}.get(kind)
+        if table is None:
+            raise DecisionError(f"cannot dismiss a {kind}")
+        with self._store.write() as conn:
+            changed = conn.execute(
+                f"UPDATE {table} SET reviewed_at = ? WHERE id = ? AND reviewed_at IS NULL",
+                (self._store.now(), item_id),
+            ).rowcount
+            if not changed:
+                raise DecisionError(f"no unreviewed {kind} {item_id}")
+            subject = item_id if kind == "quarantine" else f"blocked:{item_id}"
+            self._store.audit.append(
+                conn, "human", "dismiss", subject=str(subject), reason="reviewed; kept withheld", detail={"note": note}
+            )
+
     def clearances(self, *, within: timedelta) -> int:
         """How many clearing decisions people took recently: friction grows with this."""
         since = stamp(self._store.clock() - within)

@@ -12,6 +12,7 @@ from .clock import Clock, stamp, system_clock
 from .connection import StoreUnavailable, connect, write_transaction
 from .decisions import Decisions
 from .paths import resolve_store_path
+from .quarantine import Quarantine
 from .sessions import Sessions
 from .tools import ToolClassifications
 
@@ -41,6 +42,7 @@ class Store:
         self.sessions = Sessions(self)
         self.tools = ToolClassifications(self)
         self.blocked = BlockedCalls(self)
+        self.quarantine = Quarantine(self)
         self.audit = AuditLog(self)
         self.decisions = Decisions(self)
 

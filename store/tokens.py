@@ -14,13 +14,14 @@ class TokenError(ValueError):
     """A string that cannot be an approval token."""
 
 
-def _random_chars(count: int) -> str:
+def random_chars(count: int) -> str:
+    """Random characters from the token alphabet."""
     return "".join(secrets.choice(ALPHABET) for _ in range(count))
 
 
 def new_token() -> str:
     """Eight random characters in two groups, e.g. `K7QF-2M9X` (40 bits)."""
-    raw = _random_chars(8)
+    raw = random_chars(8)
     return f"{raw[:4]}-{raw[4:]}"
 
 
@@ -44,7 +45,7 @@ def token_hint(token: str) -> str:
 
 def new_challenge() -> str:
     """A short code a person types to confirm a decision, e.g. `7QF2`."""
-    return _random_chars(4)
+    return random_chars(4)
 
 
 def challenge_matches(expected: str, typed: str) -> bool:

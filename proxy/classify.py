@@ -1,0 +1,102 @@
+"""Which tools are outbound and which results are untrusted, each verdict with its reason."""
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .policy import ServerPolicy
+
+# Verbs that write, send or reach out. A tool name is split into words, so `get_messages`
+# is not outbound while `post_message` and `sendEmail` are.
+OUTBOUND_WORDS = frozenset(
+    """send post write create update delete remove push publish upload exec execute run shell http
+    https request fetch put patch submit share email mail reply comment invite transfer pay deploy
+    merge commit edit insert move rename curl wget webhook notify forward broadcast dispatch tweet
+    """.split()
+)
+# Tool names whose first word is one of these read rather than write, even if a later word is
+# outbound-sounding (`get_message`, `list_commits`, `read_email`).
+READ_WORDS = frozenset("get list read search find query view show describe count lookup".split())
+
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def tool_words(name: str) -> list[str]:
+    """`postMessage`, `post_message`, `post-message`, `slack.post` -> lower-case words."""
+    return [word.lower() for word in _WORD.findall(name)]
+
+
+@dataclass(frozen=True)
+class ToolVerdict:
+    """How one tool counts for the gate, and why."""
+
+    name: str
+    outbound: bool
+    outbound_reason: str
+    untrusted: bool
+    untrusted_reason: str
+    annotations: dict | None = None
+
+    def as_row(self) -> dict[str, Any]:
+        """The shape `store.tools.record_many` takes."""
+        return {
+            "name": self.name,
+            "outbound": self.outbound,
+            "outbound_reason": self.outbound_reason,
+            "untrusted": self.untrusted,
+            "untrusted_reason": self.untrusted_reason,
+            "annotations": self.annotations,
+        }
+
+
+def classify(server: ServerPolicy, tool: str, annotations: dict | None = None) -> ToolVerdict:
+    """Apply the policy, then the tool's MCP annotations, then its name."""
+    outbound, outbound_reason = _outbound(server, tool, annotations)
+    untrusted, untrusted_reason = untrusted_tool(server, tool)
+    return ToolVerdict(tool, outbound, outbound_reason, untrusted, untrusted_reason, annotations)
+
+
+def untrusted_tool(server: ServerPolicy, tool: str | None) -> tuple[bool, str]:
+    """Whether a result of `tool` (None: a non-tool surface such as resources/read) is exposure."""
+    name = server.name
+    if not server.has_entry:
+        return True, f"server {name!r} has no policy entry, so it is untrusted"
+    if server.trust == "untrusted":
+        return True, f"policy: servers.{name}.trust = untrusted"
+    if "*" in server.untrusted or (tool is not None and tool in server.untrusted):
+        return True, f"policy: servers.{name}.untrusted lists {'*' if '*' in server.untrusted else tool}"
+    if server.trust == "trusted":
+        return False, f"policy: servers.{name}.trust = trusted"
+    if server.untrusted:
+        return False, f"policy: servers.{name}.untrusted does not list {tool or 'this surface'}"
+    # An entry that only lists outbound tools says nothing about trust: stay closed.
+    return True, f"policy: servers.{name} does not say it is trusted"
+
+
+def _outbound(server: ServerPolicy, tool: str, annotations: dict | None) -> tuple[bool, str]:
+    name = server.name
+    if "*" in server.outbound or tool in server.outbound:
+        return True, f"policy: servers.{name}.outbound lists {'*' if '*' in server.outbound else tool}"
+    if tool in server.not_outbound:
+        return False, f"policy: servers.{name}.not_outbound lists {tool}"
+    by_name = _outbound_by_name(tool)
+    if annotations:
+        read_only = annotations.get("readOnlyHint") is True
+        if not read_only:
+            hint = "destructiveHint" if annotations.get("destructiveHint") is not False else "openWorldHint"
+            return True, f"annotations: not readOnlyHint ({hint} {annotations.get(hint, 'default true')})"
+        # The MCP spec: annotations from an untrusted server must not relax a decision.
+        if server.trust == "trusted" or by_name is None:
+            return False, "annotations: readOnlyHint = true"
+        return True, f"{by_name}; its readOnlyHint is ignored because the server is not trusted"
+    if by_name:
+        return True, by_name
+    return False, f"name {tool!r} has no outbound verb and no annotation says it writes"
+
+
+def _outbound_by_name(tool: str) -> str | None:
+    words = tool_words(tool)
+    if words and words[0] in READ_WORDS:
+        return None
+    hits = [word for word in words if word in OUTBOUND_WORDS]
+    return f"name {tool!r} contains the outbound verb {hits[0]!r}" if hits else None

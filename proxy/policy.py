@@ -1,0 +1,158 @@
+"""The policy file: Lazaretto's TOML, or mcp-gate's JSON read as is."""
+
+import json
+import os
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+POLICY_ENV = "LAZARETTO_POLICY"
+_TOP_KEYS = {"allow_hosts", "servers", "detect", "taint", "approval", "label", "proxy"}
+_SERVER_KEYS = {"trust", "untrusted", "outbound", "not_outbound", "label"}
+
+
+class PolicyError(ValueError):
+    """A policy file that cannot be read or does not have the documented shape."""
+
+
+@dataclass(frozen=True)
+class ServerPolicy:
+    """One `[servers.NAME]` entry; `has_entry` is False for a server the policy does not name."""
+
+    name: str
+    has_entry: bool = False
+    trust: str | None = None
+    untrusted: frozenset[str] = frozenset()
+    outbound: frozenset[str] = frozenset()
+    not_outbound: frozenset[str] = frozenset()
+    label: bool | None = None
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Everything the proxy, the hooks and `scan` read from the policy."""
+
+    source: Path | None = None
+    allow_hosts: tuple[str, ...] = ()
+    servers: dict[str, ServerPolicy] = field(default_factory=dict)
+    threshold: float | None = None  # None: the detector's own default
+    label: bool = False
+    idle_expiry_minutes: float | None = None
+    approval_ttl_minutes: float = 15.0
+    request_timeout_seconds: float | None = None
+
+    def server(self, name: str) -> ServerPolicy:
+        """The entry for `name`, or an empty one (which classifies as untrusted)."""
+        return self.servers.get(name) or ServerPolicy(name)
+
+    def labels(self, server: str) -> bool:
+        """Whether untrusted text from `server` is wrapped in provenance tags."""
+        entry = self.server(server).label
+        return self.label if entry is None else entry
+
+
+def default_policy_path() -> Path:
+    """`lazaretto.toml` in the user's config directory."""
+    from platformdirs import user_config_path
+
+    return user_config_path("lazaretto", appauthor=False) / "lazaretto.toml"
+
+
+def load_policy(explicit: str | os.PathLike | None = None) -> Policy:
+    """Read `-p PATH`, else `LAZARETTO_POLICY`, else the user's config file; none at all is an empty policy.
+
+    A path given explicitly (flag or environment) must exist; the default may be absent.
+    """
+    chosen = explicit or os.environ.get(POLICY_ENV)
+    path = Path(chosen).expanduser() if chosen else default_policy_path()
+    if not path.exists():
+        if chosen:
+            raise PolicyError(f"policy file not found: {path}")
+        return Policy()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PolicyError(f"cannot read policy {path}: {exc}") from exc
+    return parse_policy(text, source=path)
+
+
+def parse_policy(text: str, *, source: Path | None = None) -> Policy:
+    """Parse TOML, or JSON when the file is `.json` or starts with `{` (mcp-gate's format)."""
+    where = source or "policy"
+    is_json = (source is not None and source.suffix == ".json") or text.lstrip().startswith("{")
+    try:
+        data = json.loads(text) if is_json else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PolicyError(f"{where}: not valid {'JSON' if is_json else 'TOML'}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise PolicyError(f"{where}: the top level must be a table/object")
+    for key in data.keys() - _TOP_KEYS:
+        print(f"lazaretto: {where}: unknown policy key {key!r} ignored", file=sys.stderr)
+    servers = {
+        name: _server(name, entry, where) for name, entry in _table(data, "servers", where).items()
+    }
+    detect = _table(data, "detect", where)
+    taint = _table(data, "taint", where)
+    approval = _table(data, "approval", where)
+    proxy = _table(data, "proxy", where)
+    return Policy(
+        source=source,
+        allow_hosts=tuple(_strings(data.get("allow_hosts", []), "allow_hosts", where)),
+        servers=servers,
+        threshold=_number(detect.get("threshold"), "detect.threshold", where),
+        label=_bool(data.get("label", False), "label", where),
+        idle_expiry_minutes=_number(taint.get("idle_expiry_minutes"), "taint.idle_expiry_minutes", where),
+        approval_ttl_minutes=_number(approval.get("ttl_minutes", 15), "approval.ttl_minutes", where),
+        request_timeout_seconds=_number(
+            proxy.get("request_timeout_seconds"), "proxy.request_timeout_seconds", where
+        ),
+    )
+
+
+def _server(name: str, entry: Any, where: object) -> ServerPolicy:
+    if not isinstance(entry, dict):
+        raise PolicyError(f"{where}: servers.{name} must be a table/object")
+    for key in entry.keys() - _SERVER_KEYS:
+        print(f"lazaretto: {where}: unknown key servers.{name}.{key} ignored", file=sys.stderr)
+    trust = entry.get("trust")
+    if trust not in (None, "trusted", "untrusted"):
+        raise PolicyError(f'{where}: servers.{name}.trust must be "trusted" or "untrusted", not {trust!r}')
+    label = entry.get("label")
+    return ServerPolicy(
+        name=name,
+        has_entry=True,
+        trust=trust,
+        untrusted=frozenset(_strings(entry.get("untrusted", []), f"servers.{name}.untrusted", where)),
+        outbound=frozenset(_strings(entry.get("outbound", []), f"servers.{name}.outbound", where)),
+        not_outbound=frozenset(_strings(entry.get("not_outbound", []), f"servers.{name}.not_outbound", where)),
+        label=None if label is None else _bool(label, f"servers.{name}.label", where),
+    )
+
+
+def _table(data: dict, key: str, where: object) -> dict:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise PolicyError(f"{where}: {key} must be a table/object")
+    return value
+
+
+def _strings(value: Any, key: str, where: object) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise PolicyError(f"{where}: {key} must be a list of strings")
+    return value
+
+
+def _number(value: Any, key: str, where: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise PolicyError(f"{where}: {key} must be a positive number")
+    return float(value)
+
+
+def _bool(value: Any, key: str, where: object) -> bool:
+    if not isinstance(value, bool):
+        raise PolicyError(f"{where}: {key} must be true or false")
+    return value

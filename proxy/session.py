@@ -1,0 +1,59 @@
+"""Which agent client is this? The session key every proxy and hook of one client agrees on."""
+
+import os
+from dataclasses import dataclass
+
+SESSION_ENV = "LAZARETTO_SESSION"
+
+# Processes that sit between a client and its proxies without being the client: shells,
+# launchers and package runners, and Lazaretto itself when proxies are chained.
+_PASS_THROUGH = frozenset(
+    """sh bash dash zsh ksh mksh fish tcsh csh ash busybox env sudo doas nohup timeout nice ionice
+    setsid stdbuf xargs script uv uvx pipx poetry pdm hatch rye direnv npx pnpm yarn bunx
+    lazaretto""".split()
+)
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """The key, and for display the client process it was derived from."""
+
+    key: str
+    client_pid: int | None = None
+    client_name: str | None = None
+
+
+def discover_session() -> SessionInfo:
+    """`LAZARETTO_SESSION`, else the nearest ancestor that is not a shell or wrapper.
+
+    The key includes the client's start time, so a recycled process id never inherits an
+    old session's taint.
+    """
+    explicit = os.environ.get(SESSION_ENV)
+    if explicit:
+        return SessionInfo(explicit)
+    import psutil
+
+    try:
+        process = psutil.Process(os.getppid())
+        while True:
+            parent = process.parent()
+            if parent is None or parent.pid <= 1 or not _is_pass_through(process):
+                break
+            process = parent
+        name = process.name()
+        return SessionInfo(f"{name}-{process.pid}-{int(process.create_time())}", process.pid, name)
+    except (psutil.Error, OSError):
+        # Without a process table the parent pid is the best key there is.
+        return SessionInfo(f"ppid-{os.getppid()}", os.getppid())
+
+
+def _is_pass_through(process) -> bool:
+    name = process.name().lower().removesuffix(".exe")
+    if name in _PASS_THROUGH:
+        return True
+    if name.startswith("python"):
+        # `python -m lazaretto.app ...` or a `lazaretto` console script run by python.
+        cmdline = process.cmdline()
+        return any("lazaretto" in os.path.basename(part) for part in cmdline[1:3])
+    return False

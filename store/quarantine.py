@@ -1,0 +1,141 @@
+"""Withheld fields and stripped hidden content: everything the agent was kept from reading."""
+
+import json
+import sqlite3
+from typing import TYPE_CHECKING, Any
+
+from .canonical import canonical_json
+from .tokens import ALPHABET, random_chars
+
+if TYPE_CHECKING:
+    from .store import Store
+
+
+def new_quarantine_id() -> str:
+    """`Q-` and six random characters, e.g. `Q-7F3K9M`: short enough to type, 30 bits."""
+    return "Q-" + random_chars(6)
+
+
+def normalize_quarantine_id(text: str) -> str:
+    """Accept `q-7f3k9m`, `7F3K9M` and the like."""
+    raw = text.strip().upper().removeprefix("Q-").removeprefix("Q")
+    return "Q-" + raw if raw and all(ch in ALPHABET for ch in raw) else text.strip()
+
+
+_JSON_COLUMNS = ("signals", "decoded", "removed")
+
+
+class Quarantine:
+    """The withheld originals (nothing is lost) and a log of every removal, withheld or not."""
+
+    def __init__(self, store: "Store") -> None:
+        self._store = store
+
+    def withhold(
+        self,
+        *,
+        session: str,
+        server: str,
+        tool: str | None,
+        method: str,
+        request_id: str | None,
+        path: str,
+        content_hash: str,
+        fingerprint: str | None,
+        original: str,
+        cleaned: str,
+        score: float,
+        signals: list[dict],
+        decoded: list[dict],
+        removed: list[dict],
+    ) -> str:
+        """Store a withheld field and return its id; audited as a proxy decision."""
+        for _ in range(8):
+            qid = new_quarantine_id()
+            try:
+                with self._store.write() as conn:
+                    conn.execute(
+                        "INSERT INTO quarantine (id, session, server, tool, method, request_id, path,"
+                        " content_hash, fingerprint, original, cleaned, score, signals, decoded, removed,"
+                        " status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                        " 'withheld', ?)",
+                        (
+                            qid, session, server, tool, method, request_id, path, content_hash, fingerprint,
+                            original, cleaned, score, canonical_json(signals), canonical_json(decoded),
+                            canonical_json(removed), self._store.now(),
+                        ),
+                    )
+                    names = ", ".join(sorted({s["name"] for s in signals})) or "hidden content"
+                    self._store.audit.append(
+                        conn, "proxy", "withhold", session=session, subject=qid,
+                        reason=f"{server}/{tool or method}: {names}", detail={"score": score, "path": path},
+                    )
+                return qid
+            except sqlite3.IntegrityError:  # pragma: no cover - a 30-bit id collided
+                continue
+        raise RuntimeError("could not allocate a unique quarantine id")
+
+    def record_stripped(self, rows: list[dict[str, Any]]) -> None:
+        """Log removals (session, server, tool, method, request_id, path, kind, count, decoded, quarantine_id)."""
+        if not rows:
+            return
+        now = self._store.now()
+        with self._store.write() as conn:
+            conn.executemany(
+                "INSERT INTO stripped (session, server, tool, method, request_id, path, kind, count, decoded,"
+                " quarantine_id, created_at) VALUES (:session, :server, :tool, :method, :request_id, :path,"
+                " :kind, :count, :decoded, :quarantine_id, :created_at)",
+                [{"quarantine_id": None, "decoded": None, **row, "created_at": now} for row in rows],
+            )
+
+    def get(self, qid: str) -> dict | None:
+        """One withheld field with its JSON columns decoded."""
+        rows = self._store.query("SELECT * FROM quarantine WHERE id = ?", (normalize_quarantine_id(qid),))
+        return _decode(rows[0]) if rows else None
+
+    def is_released(self, content_hash: str, server: str, tool: str | None) -> bool:
+        """Whether a person released this exact content from this server and tool."""
+        rows = self._store.query(
+            "SELECT 1 FROM quarantine WHERE content_hash = ? AND server = ? AND tool IS ? AND status = 'released'"
+            " LIMIT 1",
+            (content_hash, server, tool),
+        )
+        return bool(rows)
+
+    def by_fingerprint(self, fingerprints: list[str]) -> dict | None:
+        """A still-withheld field whose payload fingerprint matches one of these (re-entry)."""
+        if not fingerprints:
+            return None
+        marks = ",".join("?" for _ in fingerprints)
+        rows = self._store.query(
+            f"SELECT * FROM quarantine WHERE fingerprint IN ({marks}) AND status = 'withheld' LIMIT 1",
+            tuple(fingerprints),
+        )
+        return _decode(rows[0]) if rows else None
+
+    def recent(self, *, limit: int = 100, before: str | None = None, status: str | None = None) -> list[dict]:
+        """Newest first, paged by `created_at` (pass the last row's created_at as `before`)."""
+        clauses, params = [], []
+        if status:
+            clauses.append("status = ?")
+            params.append(status)
+        if before:
+            clauses.append("created_at < ?")
+            params.append(before)
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        rows = self._store.query(
+            f"SELECT * FROM quarantine {where} ORDER BY created_at DESC, id LIMIT ?", (*params, limit)
+        )
+        return [_decode(row) for row in rows]
+
+    def stripped_for(self, *, request_id: str | None = None, quarantine_id: str | None = None) -> list[dict]:
+        """Removals logged for one request or one withheld field."""
+        if quarantine_id:
+            return self._store.query("SELECT * FROM stripped WHERE quarantine_id = ? ORDER BY id", (quarantine_id,))
+        return self._store.query("SELECT * FROM stripped WHERE request_id IS ? ORDER BY id", (request_id,))
+
+
+def _decode(row: dict) -> dict:
+    for column in _JSON_COLUMNS:
+        row[column] = json.loads(row[column]) if row[column] else []
+    return row
