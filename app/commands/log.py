@@ -1,0 +1,72 @@
+"""`lazaretto log`: the audit log of every decision, or `--verify` of its hash chain."""
+
+import argparse
+import json
+import sys
+
+from lazaretto.app.human import table
+from lazaretto.store import Store, StoreUnavailable
+
+COLUMNS = ("actor", "action", "session", "subject")
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Options of `lazaretto log`."""
+    parser.add_argument("--verify", action="store_true", help="check the hash chain; exit 1 naming the first bad row")
+    parser.add_argument("--limit", type=_positive, metavar="N", help="only the newest N rows")
+    parser.add_argument("--json", action="store_true", help="print one JSON object for scripts")
+    parser.add_argument(
+        "--store", metavar="PATH", help="the store file (default: LAZARETTO_STORE, else the user state dir)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the rows (exit 0) or the verification (exit 0 intact, 1 tampered)."""
+    store = Store(args.store)
+    try:
+        return verify(store, args.json) if args.verify else show(store, args.limit, args.json)
+    except StoreUnavailable as exc:
+        print(f"lazaretto log: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+
+
+def verify(store: Store, as_json: bool) -> int:
+    """Walk the chain; report `ok` or the first row that does not fit."""
+    result = store.audit.verify()
+    if as_json:
+        print(json.dumps({"ok": result.ok, "rows": result.rows, "row": result.first_bad_id, "problem": result.problem}))
+    elif result.ok:
+        print(f"ok: {result.rows} rows, chain intact")
+    else:
+        print(f"tampered: row {result.first_bad_id}: {result.problem}")
+    return 0 if result.ok else 1
+
+
+def _reason(row: dict) -> str:
+    # A person's note says why they cleared something: it belongs beside the reason.
+    note = row["detail"].get("note") if isinstance(row["detail"], dict) else None
+    return f"{row['reason'] or ''} (note: {note})" if note else row["reason"] or ""
+
+
+def show(store: Store, limit: int | None, as_json: bool) -> int:
+    """The newest rows (all without a limit), oldest first so the latest ends up at the bottom."""
+    rows = list(reversed(store.audit.rows(limit, newest_first=True)))
+    if as_json:
+        print(json.dumps({"rows": rows}, indent=2))
+    elif rows:
+        cells = [
+            [row["at"][:19].replace("T", " ")] + [row[name] or "" for name in COLUMNS] + [_reason(row)] for row in rows
+        ]
+        print(table(["TIME (UTC)", "ACTOR", "ACTION", "SESSION", "SUBJECT", "REASON"], cells, indent=""))
+    else:
+        print("The audit log is empty.")
+    return 0

@@ -1,0 +1,113 @@
+"""`lazaretto status`: each session's taint and the blocked calls waiting for a person."""
+
+import argparse
+import json
+import sys
+from datetime import datetime
+
+from lazaretto.app.human import ago, clip, table, until, visible
+from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store.clock import parse_stamp
+
+REASON_WIDTH = 60
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Options of `lazaretto status`."""
+    parser.add_argument(
+        "--store", metavar="PATH", help="the store file (default: LAZARETTO_STORE, else the user state dir)"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object for scripts")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the status; exit 1 if the store cannot be read."""
+    store = Store(args.store)
+    now = store.clock()
+    try:
+        report = collect(store, now)
+    except StoreUnavailable as exc:
+        print(f"lazaretto status: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+    print(json.dumps(report, indent=2) if args.json else render(report, now))
+    return 0
+
+
+def collect(store: Store, now: datetime) -> dict:
+    """Sessions and pending blocked calls, without withheld content or call arguments."""
+    sessions = [
+        {
+            "key": row["key"],
+            "tainted": row["tainted"],
+            "reasons": [
+                {name: event[name] for name in ("server", "tool", "method", "reason", "at")}
+                for event in row["reasons"]
+            ],
+        }
+        for row in store.sessions.all()
+    ]
+    blocked = [
+        {
+            "id": row["id"],
+            # Tokens are stored hashed: the hint is all there is to show.
+            "token": row["token_hint"],
+            "session": row["session"],
+            "server": row["server"],
+            "tool": row["tool"],
+            "status": row["status"],
+            "reason_code": row["reason_code"],
+            "created_at": row["created_at"],
+            "expires_at": row["expires_at"],
+            "age_seconds": max(0, int((now - parse_stamp(row["created_at"])).total_seconds())),
+        }
+        for row in store.blocked.pending()
+    ]
+    return {"sessions": sessions, "blocked": blocked}
+
+
+def render(report: dict, now: datetime) -> str:
+    """The compact human form of `collect`'s report."""
+    out = ["Sessions"]
+    if report["sessions"]:
+        rows = []
+        for session in report["sessions"]:
+            if not session["tainted"]:
+                rows.append([session["key"], "clean", "", "", "", ""])
+                continue
+            first = session["reasons"][0]
+            rows.append(
+                [
+                    session["key"],
+                    "tainted",
+                    f"{first['server']}/{first['tool'] or first['method']}",
+                    ago(now - parse_stamp(first["at"])),
+                    len(session["reasons"]),
+                    clip(visible(first["reason"]), REASON_WIDTH),
+                ]
+            )
+        out.append(table(["SESSION", "STATE", "TAINTED BY", "SINCE", "READS", "REASON"], rows))
+    else:
+        out.append("  none yet")
+    out.append("")
+    out.append("Blocked calls waiting for a person")
+    if report["blocked"]:
+        rows = [
+            [
+                call["token"],
+                call["server"],
+                call["tool"],
+                call["session"],
+                ago(now - parse_stamp(call["created_at"])),
+                until(parse_stamp(call["expires_at"]) - now),
+                call["reason_code"] or "",
+            ]
+            for call in report["blocked"]
+        ]
+        out.append(table(["TOKEN", "SERVER", "TOOL", "SESSION", "AGE", "EXPIRES", "WHY"], rows))
+        out.append("")
+        out.append("At a terminal: `lazaretto approve TOKEN` (the full token is in the agent's refusal notice).")
+    else:
+        out.append("  none")
+    return "\n".join(out)

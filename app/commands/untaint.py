@@ -1,0 +1,94 @@
+"""`lazaretto untaint`: a person clears a session's taint after reading what caused it (human only)."""
+
+import argparse
+import os
+import sys
+
+from lazaretto.app import human
+from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store.clock import parse_stamp
+from lazaretto.store.decisions import DecisionError
+
+SESSION_ENV = "LAZARETTO_SESSION"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Options of `lazaretto untaint`."""
+    parser.add_argument(
+        "--session", metavar="KEY", help=f"the session to clear (default: {SESSION_ENV}, else the only tainted one)"
+    )
+    parser.add_argument(
+        "--store", metavar="PATH", help="the store file (default: LAZARETTO_STORE, else the user state dir)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """0 cleared; 1 nothing to clear or not confirmed; 2 refused or the session is ambiguous."""
+    if not human.refuse_unless_terminal("untaint"):
+        return human.EXIT_REFUSED
+    store = Store(args.store)
+    try:
+        key = args.session or os.environ.get(SESSION_ENV) or _only_tainted(store)
+        if key is None:
+            return human.EXIT_REFUSED
+        return _untaint(store, key)
+    except StoreUnavailable as exc:
+        print(f"lazaretto untaint: {exc}. Nothing was changed.", file=sys.stderr)
+        return human.EXIT_DECLINED
+    finally:
+        store.close()
+
+
+def _only_tainted(store: Store) -> str | None:
+    """The one tainted session; with several, list them and return None."""
+    tainted = [row for row in store.sessions.all() if row["tainted"]]
+    if len(tainted) == 1:
+        return tainted[0]["key"]
+    if not tainted:
+        print("lazaretto untaint: no session is tainted; nothing to clear.", file=sys.stderr)
+        return None
+    print("lazaretto untaint: several sessions are tainted; name one with --session KEY:", file=sys.stderr)
+    for row in tainted:
+        first = row["reasons"][0]
+        print(
+            f"  {human.visible(row['key'])}  since {first['at']}  {human.visible(first['reason'])}",
+            file=sys.stderr,
+        )
+    return None
+
+
+def _untaint(store: Store, key: str) -> int:
+    state = store.sessions.state(key)
+    if not state.tainted:
+        print(f"lazaretto untaint: session {human.visible(key)} is not tainted; nothing to clear.", file=sys.stderr)
+        return human.EXIT_DECLINED
+    now = store.clock()
+    print(f"Clear the taint of session {human.visible(key)}: these untrusted reads will no longer block")
+    print("its outbound tools, and its agent may write, send and post again.")
+    rows = [
+        [
+            event["at"],
+            human.ago(now - parse_stamp(event["at"])),
+            f"{event['server']}/{event['tool'] or event['method']}",
+            event["method"],
+            event["reason"],
+        ]
+        for event in state.reasons
+    ]
+    print(human.table(["AT", "AGE", "READ", "METHOD", "REASON"], rows))
+    confirmation = human.confirm(store, f"clear these {len(rows)} taint event(s)")
+    if confirmation is None:
+        return human.EXIT_DECLINED
+    # A read that arrived while the person was looking was not shown to them: do not clear it blind.
+    shown = {event["id"] for event in state.reasons}
+    arrived = [event for event in store.sessions.state(key).reasons if event["id"] not in shown]
+    if arrived:
+        print(f"{len(arrived)} more untrusted read(s) arrived meanwhile. Nothing was changed; run untaint again.")
+        return human.EXIT_DECLINED
+    try:
+        cleared = store.decisions.untaint(key, note=confirmation.note)
+    except DecisionError as exc:
+        print(f"lazaretto untaint: {exc}. Nothing was changed.", file=sys.stderr)
+        return human.EXIT_DECLINED
+    print(f"Cleared {cleared} taint event(s) of session {human.visible(key)}.")
+    return 0

@@ -1,0 +1,140 @@
+"""Talking to the person at the terminal: the human-only check, the typed challenge, safe display."""
+
+import os
+import sys
+import unicodedata
+from dataclasses import dataclass
+from datetime import timedelta
+
+import humanize
+
+from lazaretto.store import Store
+from lazaretto.store.tokens import challenge_matches, new_challenge
+
+# Exit codes shared by the human-only verbs.
+EXIT_DECLINED = 1  # a person was asked and did not confirm, or the thing cannot be cleared
+EXIT_REFUSED = 2  # not a person at a terminal, or a malformed request
+
+# Friction grows with use: past this many clearances in the window, a note is required too.
+FRICTION_WINDOW = timedelta(hours=1)
+FRICTION_AFTER = 3
+
+# Characters a terminal does not show as themselves: controls (which can also move the
+# cursor and repaint what the person reads), format characters (bidi overrides,
+# zero-width, Unicode tags), private-use, surrogates, unassigned, line separators.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+_VARIATION_SELECTORS = (range(0xFE00, 0xFE10), range(0xE0100, 0xE01F0))
+
+
+def on_terminal() -> bool:
+    """True only when both stdin and stdout are terminals (a person can read and type)."""
+    try:
+        return os.isatty(sys.stdin.fileno()) and os.isatty(sys.stdout.fileno())
+    except (AttributeError, ValueError, OSError):
+        # No stdin or stdout at all, or a closed one: not a person.
+        return False
+
+
+def refuse_unless_terminal(verb: str) -> bool:
+    """Return True at a terminal; otherwise say why on stderr and return False."""
+    if on_terminal():
+        return True
+    print(
+        f"lazaretto {verb}: refused: only a person at an interactive terminal can do this "
+        "(stdin and stdout must both be a terminal). Nothing was changed.",
+        file=sys.stderr,
+    )
+    return False
+
+
+def visible(text: object, *, keep_newlines: bool = False) -> str:
+    """The text with every character a terminal would hide or obey shown as an escape."""
+    out = []
+    for ch in str(text):
+        code = ord(ch)
+        if keep_newlines and ch == "\n":
+            out.append(ch)
+        elif unicodedata.category(ch) in _HIDDEN_CATEGORIES or any(code in r for r in _VARIATION_SELECTORS):
+            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def clip(text: str, width: int) -> str:
+    """At most `width` characters, marking a cut with an ellipsis."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def table(headers: list[str], rows: list[list[object]], indent: str = "  ") -> str:
+    """Left-aligned columns; every cell is made visible first."""
+    cells = [[visible(cell) for cell in row] for row in rows]
+    widths = [max([len(head)] + [len(row[i]) for row in cells]) for i, head in enumerate(headers)]
+    lines = [headers] + cells
+    return "\n".join(
+        indent + "  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip() for line in lines
+    )
+
+
+def ago(delta: timedelta) -> str:
+    """`5 minutes ago` for a past span."""
+    return humanize.naturaltime(delta)
+
+
+def until(delta: timedelta) -> str:
+    """`in 10 minutes`, or `expired` once the moment has passed."""
+    return f"in {humanize.naturaldelta(delta)}" if delta > timedelta(0) else "expired"
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """A person typed the challenge back; `note` is set when friction asked for one."""
+
+    note: str | None
+
+
+def _ask(prompt: str) -> str | None:
+    """One line typed at the terminal, or None on end of input or Ctrl-C."""
+    _drop_typeahead()
+    print(prompt, end="", flush=True)
+    try:
+        line = sys.stdin.readline()
+    except KeyboardInterrupt:
+        print()
+        return None
+    return line.rstrip("\r\n") if line else None
+
+
+def _drop_typeahead() -> None:
+    # Input queued before a prompt was shown was not typed in answer to it.
+    try:
+        import termios
+
+        termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+    except (ImportError, OSError, ValueError):
+        pass
+
+
+def confirm(store: Store, action: str) -> Confirmation | None:
+    """Ask the person to type a fresh challenge back (and a note when clearing often).
+
+    `action` completes "Type CODE to ...". Returns None, after saying nothing changed,
+    for a wrong or empty answer.
+    """
+    recent = store.decisions.clearances(within=FRICTION_WINDOW)
+    note = None
+    if recent >= FRICTION_AFTER:
+        print(
+            f"\nThis would be the {humanize.ordinal(recent + 1)} clearance in the last hour. "
+            "Clearing often is how a worm gets through: say why this one is safe."
+        )
+        note = (_ask("Note (required): ") or "").strip()
+        if not note:
+            print("No note given. Nothing was changed.")
+            return None
+    challenge = new_challenge()
+    answer = _ask(f"\nType {challenge} to {action} (anything else cancels): ")
+    if answer is None or not challenge_matches(challenge, answer):
+        print("The code did not match. Nothing was changed.")
+        return None
+    return Confirmation(note)
