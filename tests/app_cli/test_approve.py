@@ -13,7 +13,8 @@ def approval_rows(store) -> list[dict]:
 def test_approve_lets_exactly_that_call_through_once(terminal, store, block_call):
     token = block_call(arguments=ARGS)
     term = terminal("approve", token)
-    shown = term.expect(r"(?s)Approve one blocked call.*arguments.*\}\n")[0]
+    term.expect(r"Type [0-9A-Z]{4} to ")
+    shown = term.output
     for fact in (
         "slack", "post_message", "agent-1", "outbound tools are refused", "[tainted]",
         "post_message sends a message", "read an untrusted page from web/fetch", "hooks.slack.example",
@@ -56,7 +57,8 @@ def test_wrong_challenge_changes_nothing(terminal, store, block_call):
     assert term.finish() == 1
     assert "Nothing was changed" in term.output
     assert store.blocked.by_token(token)["status"] == "pending"
-    assert store.blocked.consume_approved(session="agent-1", server="slack", tool="post_message", arguments=ARGS) is None
+    call = {"session": "agent-1", "server": "slack", "tool": "post_message"}
+    assert store.blocked.consume_approved(**call, arguments=ARGS) is None
     assert len(store.audit.rows()) == rows_before
 
 
@@ -105,8 +107,9 @@ def test_unknown_expired_and_malformed_tokens(terminal, block_call):
 def test_hidden_characters_in_arguments_are_shown_as_escapes(terminal, block_call):
     token = block_call(arguments={"text": "hello\u202egnp.exe\u200b", "note": "a\x1b[2Jb"})
     term = terminal("approve", token)
-    shown = term.answer(correct=False) and term.output
+    term.answer(correct=False)
     assert term.finish() == 1
+    shown = term.output
     assert "\\u202e" in shown and "\\u200b" in shown and "\\u001b" in shown
     assert "\u202e" not in shown and "\x1b[2J" not in shown
 

@@ -1,0 +1,73 @@
+"""`lazaretto status`: taint and pending calls, never arguments or full tokens."""
+
+import json
+
+from lazaretto.store import Store
+
+SECRET = "the-argument-nobody-should-see"
+
+
+def seed(store, block_call) -> str:
+    store.sessions.ensure("quiet")
+    return block_call(session="agent-1", arguments={"text": SECRET})
+
+
+def test_json_shape(cli, store, block_call):
+    token = seed(store, block_call)
+    result = cli("status", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert set(report) == {"sessions", "blocked"}
+    sessions = {session["key"]: session for session in report["sessions"]}
+    assert set(sessions) == {"quiet", "agent-1"}
+    for session in report["sessions"]:
+        assert set(session) == {"key", "tainted", "reasons"}
+    assert sessions["quiet"] == {"key": "quiet", "tainted": False, "reasons": []}
+    assert sessions["agent-1"]["tainted"] is True
+    [reason] = sessions["agent-1"]["reasons"]
+    assert set(reason) == {"server", "tool", "method", "reason", "at"}
+    assert (reason["server"], reason["tool"], reason["method"]) == ("web", "fetch", "tools/call")
+
+    [call] = report["blocked"]
+    assert set(call) == {
+        "id", "token", "session", "server", "tool", "status", "reason_code", "created_at", "expires_at",
+        "age_seconds",
+    }
+    assert call["token"] == token[:4] + "-····"
+    assert (call["server"], call["tool"], call["status"]) == ("slack", "post_message", "pending")
+    assert call["reason_code"] == "tainted" and call["session"] == "agent-1"
+    assert isinstance(call["age_seconds"], int) and call["age_seconds"] >= 0
+    assert call["expires_at"] > call["created_at"]
+    assert SECRET not in result.stdout and token not in result.stdout
+
+
+def test_human_form_names_taint_and_waiting_calls(cli, store, block_call):
+    token = seed(store, block_call)
+    result = cli("status")
+    assert result.returncode == 0, result.stderr
+    assert "tainted" in result.stdout and "web/fetch" in result.stdout
+    assert "clean" in result.stdout
+    assert token[:4] + "-····" in result.stdout and "post_message" in result.stdout
+    assert SECRET not in result.stdout and token not in result.stdout
+
+
+def test_decided_calls_are_no_longer_waiting(cli, store, block_call):
+    token = seed(store, block_call)
+    store.decisions.approve(store.blocked.by_token(token)["id"])
+    report = json.loads(cli("status", "--json").stdout)
+    assert report["blocked"] == []
+
+
+def test_an_empty_store(cli):
+    result = cli("status", "--json")
+    assert json.loads(result.stdout) == {"sessions": [], "blocked": []}
+    assert "none" in cli("status").stdout
+
+
+def test_explicit_store_path(cli, tmp_path):
+    other = tmp_path / "elsewhere.db"
+    s = Store(other)
+    s.sessions.ensure("over-there")
+    s.close()
+    report = json.loads(cli("status", "--json", "--store", str(other)).stdout)
+    assert [session["key"] for session in report["sessions"]] == ["over-there"]
