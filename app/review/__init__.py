@@ -1,0 +1,1 @@
+"""The Textual review app: what agents were kept from reading, and a person's decisions on it."""

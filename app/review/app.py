@@ -1,0 +1,57 @@
+"""`ReviewApp`: the review pane a person keeps open next to the agent."""
+
+from functools import partial
+from pathlib import Path
+from typing import Callable, Iterable
+
+from textual.app import App, SystemCommand
+from textual.screen import Screen
+
+from lazaretto.store import Store
+from lazaretto.store.tokens import new_challenge
+
+from .screens.main import MainScreen
+
+POLL_SECONDS = 0.5
+"""How often the store's data_version is checked: new items show within a second, at next to no cost."""
+
+_PALETTE = (
+    ("Show in full", "Open the selected item in full", "show_full"),
+    ("Release withheld field", "Let the agent see the selected withheld field (asks for a typed code)", "release"),
+    ("Approve blocked call", "Let the selected blocked call through once (asks for a typed code)", "approve"),
+    ("Untaint session", "Clear the selected item's session taint (asks for a typed code)", "untaint"),
+    ("Dismiss", "Mark the selected item reviewed; it stays withheld or refused", "dismiss_item"),
+    ("Filter", "Show only rows matching some text", "filter"),
+)
+
+
+class ReviewApp(App[None]):
+    """Shows the store's queue and detail, and takes decisions through `store.decisions`."""
+
+    CSS_PATH = Path(__file__).parent / "app.tcss"
+    TITLE = "Lazaretto"
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        challenge: Callable[[], str] = new_challenge,
+        poll_interval: float = POLL_SECONDS,
+    ) -> None:
+        super().__init__()
+        self.store = store
+        self.new_challenge = challenge
+        """Draws the code a person types to confirm; snapshot tests fix it so the picture is stable."""
+        self.poll_interval = poll_interval
+        self.sub_title = store.path.name if store.path else "in-memory store"
+
+    def get_default_screen(self) -> Screen:
+        return MainScreen()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The screen's actions in the command palette, beside Textual's own commands."""
+        yield from super().get_system_commands(screen)
+        if isinstance(screen, MainScreen):
+            for title, help_text, action in _PALETTE:
+                if screen.check_action(action, ()):
+                    yield SystemCommand(title, help_text, partial(screen.run_action, action))

@@ -1,0 +1,113 @@
+"""Everything the detail pane shows for one queue row, read through the store (no Textual here)."""
+
+import json
+from dataclasses import dataclass, field
+
+from lazaretto.store import Store
+
+from .queue import QueueItem
+
+CHAIN_LIMIT = 50
+"""Taint events and related rows shown per item; a session that read thousands needs no more."""
+
+
+@dataclass(frozen=True)
+class Detail:
+    """One queue row in full: its record, its session's taint chain, and how its tool was classified."""
+
+    item: QueueItem
+    record: dict
+    taint: list[dict] = field(default_factory=list)
+    tool: dict | None = None
+    related: list[dict] = field(default_factory=list)
+
+    @property
+    def tainted(self) -> bool:
+        """Whether the item's session still has open taint (so `u` applies)."""
+        return any(event["cleared_at"] is None for event in self.taint)
+
+
+def load_detail(store: Store, item: QueueItem) -> Detail | None:
+    """The detail for `item`, or None if its row is gone."""
+    loader = _LOADERS[item.kind]
+    return loader(store, item)
+
+
+def taint_chain(store: Store, session: str | None) -> list[dict]:
+    """The session's taint events, oldest first, cleared ones included (they are history)."""
+    if not session:
+        return []
+    return store.query(
+        "SELECT id, server, tool, method, reason, at, cleared_at, cleared_by FROM taint_events"
+        " WHERE session = ? ORDER BY id LIMIT ?",
+        (session, CHAIN_LIMIT),
+    )
+
+
+def _tool(store: Store, server: str, tool: str | None) -> dict | None:
+    return store.tools.get(server, tool) if tool else None
+
+
+def _withheld(store: Store, item: QueueItem) -> Detail | None:
+    record = store.quarantine.get(item.key)
+    if record is None:
+        return None
+    return Detail(
+        item,
+        record,
+        taint_chain(store, record["session"]),
+        _tool(store, record["server"], record["tool"]),
+        store.quarantine.stripped_for(quarantine_id=record["id"]),
+    )
+
+
+def _stripped(store: Store, item: QueueItem) -> Detail | None:
+    rows = store.query("SELECT * FROM stripped WHERE id = ?", (int(item.key),))
+    if not rows:
+        return None
+    record = rows[0]
+    return Detail(
+        item, record, taint_chain(store, record["session"]), _tool(store, record["server"], record["tool"])
+    )
+
+
+def _blocked(store: Store, item: QueueItem) -> Detail | None:
+    record = store.blocked.get(int(item.key))
+    if record is None:
+        return None
+    return Detail(
+        item, record, taint_chain(store, record["session"]), _tool(store, record["server"], record["tool"])
+    )
+
+
+def _session(store: Store, item: QueueItem) -> Detail | None:
+    rows = store.query("SELECT * FROM sessions WHERE key = ?", (item.key,))
+    chain = taint_chain(store, item.key)
+    if not rows and not chain:
+        return None
+    record = rows[0] if rows else {"key": item.key, "created_at": item.at}
+    # The session's refused calls, newest first (the blocked_calls index starts with session).
+    calls = store.query(
+        "SELECT id, server, tool, status, reason, created_at FROM blocked_calls WHERE session = ?"
+        " ORDER BY id DESC LIMIT ?",
+        (item.key, CHAIN_LIMIT),
+    )
+    return Detail(item, record, chain, None, calls)
+
+
+def _audit(store: Store, item: QueueItem) -> Detail | None:
+    rows = store.query("SELECT * FROM audit WHERE id = ?", (int(item.key),))
+    if not rows:
+        return None
+    record = rows[0]
+    record["detail"] = json.loads(record["detail"]) if record["detail"] else None
+    return Detail(item, record)
+
+
+_LOADERS = {
+    "withheld": _withheld,
+    "stripped": _stripped,
+    "blocked": _blocked,
+    "sessions": _session,
+    "audit": _audit,
+}

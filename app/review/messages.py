@@ -1,0 +1,68 @@
+"""Messages that carry store reads and decisions from thread workers back to the screen."""
+
+from dataclasses import dataclass
+from typing import Callable
+
+from textual.message import Message
+
+from .details import Detail
+from .queue import QueueItem
+from .screens.confirm import ClearanceRequest
+
+
+@dataclass
+class PageLoaded(Message):
+    """A page of one feed was read; `replace` means it starts the list afresh."""
+
+    kind: str
+    items: list[QueueItem]
+    replace: bool
+    exhausted: bool
+    generation: int
+    """Which request this answers: an older request's page arriving late is dropped."""
+
+
+@dataclass
+class DetailLoaded(Message):
+    """The selected item was read in full (None when it vanished meanwhile)."""
+
+    item: QueueItem
+    detail: Detail | None
+
+
+@dataclass
+class CountsLoaded(Message):
+    """How many rows wait for a person, per feed, and the calls refused since the last look."""
+
+    counts: dict[str, int]
+    new_blocked: list[dict]
+
+
+@dataclass
+class StoreChanged(Message):
+    """Another process committed to the store (its data_version moved)."""
+
+
+@dataclass
+class DecisionTaken(Message):
+    """A decision was written (ok) or refused by the store (not ok); `text` says which."""
+
+    text: str
+    ok: bool
+
+
+@dataclass
+class StoreFailed(Message):
+    """The store could not be read; the screen says so and keeps polling."""
+
+    text: str
+
+
+@dataclass
+class ClearanceCounted(Message):
+    """Recent clearances were counted: the confirmation modal can open with the right friction."""
+
+    request: ClearanceRequest
+    decide: Callable[[str | None], object]
+    """Takes the decision with the person's note; runs only after the typed challenge matched."""
+    done: str

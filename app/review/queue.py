@@ -1,0 +1,238 @@
+"""The review queue's rows: paged, filtered, newest-first queries over the store (no Textual here)."""
+
+import json
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import ClassVar
+
+from lazaretto.store import Store
+
+PAGE_SIZE = 200
+"""Rows fetched per query: the list grows by a page as the person scrolls, never all at once."""
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    """One row of the queue, enough to list it; the detail is loaded when it is selected."""
+
+    kind: str
+    key: str
+    at: str
+    order: int
+    source: str
+    reason: str
+    state: str
+    session: str | None = None
+
+
+def _like(text: str) -> str:
+    # The person's text is matched literally: % and _ are not wildcards for them.
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def _source(server: str | None, tool: str | None, method: str | None = None) -> str:
+    return f"{server or '?'}/{tool or method or '?'}"
+
+
+class Feed(ABC):
+    """One kind of queue row, read newest first in pages with a keyset on indexed columns."""
+
+    kind: ClassVar[str]
+    title: ClassVar[str]
+    table: ClassVar[str]
+    columns: ClassVar[str]
+    searchable: ClassVar[tuple[str, ...]]
+    time_column: ClassVar[str | None] = "created_at"
+    """Ordered by (time, rowid) when set, else by rowid alone (rowid grows with time there)."""
+
+    def page(self, store: Store, *, after: QueueItem | None = None, text: str = "", limit: int = PAGE_SIZE) -> list[QueueItem]:
+        """Up to `limit` rows older than `after`, matching `text` in the searchable columns."""
+        clauses: list[str] = []
+        params: list[object] = []
+        if after is not None:
+            if self.time_column:
+                clauses.append(f"({self.time_column}, rowid) < (?, ?)")
+                params += [after.at, after.order]
+            else:
+                clauses.append("rowid < ?")
+                params.append(after.order)
+        if text.strip():
+            clauses.append("(" + " OR ".join(f"{col} LIKE ? ESCAPE '\\'" for col in self.searchable) + ")")
+            params += [_like(text.strip())] * len(self.searchable)
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        order = f"{self.time_column} DESC, rowid DESC" if self.time_column else "rowid DESC"
+        rows = store.query(
+            f"SELECT rowid AS _order, {self.columns} FROM {self.table} {where} ORDER BY {order} LIMIT ?",
+            (*params, limit),
+        )
+        return [self.item(row) for row in rows]
+
+    def attention(self, store: Store) -> int:
+        """How many rows wait for a person (shown on the tab); 0 when the kind never does."""
+        return 0
+
+    @abstractmethod
+    def item(self, row: dict) -> QueueItem:
+        """The queue row for one database row."""
+
+
+class WithheldFeed(Feed):
+    """Fields the agent was kept from reading."""
+
+    kind = "withheld"
+    title = "Withheld"
+    table = "quarantine"
+    # Never `original`: a page must not drag megabytes of payload into the list.
+    columns = "id, session, server, tool, method, path, score, signals, status, created_at, reviewed_at"
+    searchable = ("id", "server", "tool", "path", "signals", "session")
+
+    def attention(self, store: Store) -> int:
+        # Counted on the (status, created_at) index alone, so 100,000 rows stay cheap.
+        return store.query("SELECT count(*) AS n FROM quarantine WHERE status = 'withheld'")[0]["n"]
+
+    def item(self, row: dict) -> QueueItem:
+        signals = json.loads(row["signals"]) if row["signals"] else []
+        names = ", ".join(dict.fromkeys(signal["name"] for signal in signals)) or "hidden content"
+        state = row["status"]
+        if state == "withheld" and row["reviewed_at"]:
+            state = "reviewed"
+        return QueueItem(
+            kind=self.kind,
+            key=row["id"],
+            at=row["created_at"],
+            order=row["_order"],
+            source=_source(row["server"], row["tool"], row["method"]),
+            reason=f"{names} (score {row['score']:.2f}) in {row['path']}",
+            state=state,
+            session=row["session"],
+        )
+
+
+class StrippedFeed(Feed):
+    """Hidden content removed from results, whether the result went through or was withheld."""
+
+    kind = "stripped"
+    title = "Stripped"
+    table = "stripped"
+    columns = "id, session, server, tool, method, path, kind, count, quarantine_id, created_at"
+    searchable = ("server", "tool", "path", "kind", "decoded", "session")
+
+    def item(self, row: dict) -> QueueItem:
+        plural = "" if row["count"] == 1 else "s"
+        fate = f"withheld as {row['quarantine_id']}" if row["quarantine_id"] else "result went through"
+        return QueueItem(
+            kind=self.kind,
+            key=str(row["id"]),
+            at=row["created_at"],
+            order=row["_order"],
+            source=_source(row["server"], row["tool"], row["method"]),
+            reason=f"{row['count']} {row['kind']}{plural} removed from {row['path']}; {fate}",
+            state="withheld" if row["quarantine_id"] else "stripped",
+            session=row["session"],
+        )
+
+
+class BlockedFeed(Feed):
+    """Outbound calls refused, each waiting for a person or decided."""
+
+    kind = "blocked"
+    title = "Blocked"
+    table = "blocked_calls"
+    columns = "id, session, server, tool, reason, reason_code, status, created_at, expires_at, reviewed_at"
+    searchable = ("server", "tool", "reason", "reason_code", "arguments", "session")
+    time_column = None
+
+    def __init__(self, now: str = "") -> None:
+        self.now = now
+
+    def attention(self, store: Store) -> int:
+        return len(store.blocked.pending())
+
+    def item(self, row: dict) -> QueueItem:
+        state = row["status"]
+        # Expiry is computed on read, as the store does.
+        if state in ("pending", "approved") and self.now and row["expires_at"] <= self.now:
+            state = "expired"
+        if state == "pending" and row["reviewed_at"]:
+            state = "reviewed"
+        return QueueItem(
+            kind=self.kind,
+            key=str(row["id"]),
+            at=row["created_at"],
+            order=row["_order"],
+            source=_source(row["server"], row["tool"]),
+            reason=row["reason"] or row["reason_code"] or "refused",
+            state=state,
+            session=row["session"],
+        )
+
+
+class AuditFeed(Feed):
+    """Every decision, automatic or human, from the hash-chained log."""
+
+    kind = "audit"
+    title = "Audit"
+    table = "audit"
+    columns = "id, at, actor, action, session, subject, reason"
+    searchable = ("actor", "action", "session", "subject", "reason")
+    time_column = None
+
+    def item(self, row: dict) -> QueueItem:
+        return QueueItem(
+            kind=self.kind,
+            key=str(row["id"]),
+            at=row["at"],
+            order=row["_order"],
+            source=f"{row['actor']} {row['action']}",
+            reason=" ".join(part for part in (row["subject"], row["reason"]) if part) or row["action"],
+            state=row["actor"],
+            session=row["session"],
+        )
+
+
+class SessionsFeed(Feed):
+    """Agent sessions and their taint; few enough to read whole through the store's API."""
+
+    kind = "sessions"
+    title = "Sessions"
+
+    def page(self, store: Store, *, after: QueueItem | None = None, text: str = "", limit: int = PAGE_SIZE) -> list[QueueItem]:
+        if after is not None:
+            return []
+        items = [self.item(row) for row in store.sessions.all()]
+        needle = text.strip().lower()
+        if needle:
+            items = [i for i in items if needle in f"{i.key} {i.source} {i.reason} {i.state}".lower()]
+        return items
+
+    def attention(self, store: Store) -> int:
+        return sum(1 for row in store.sessions.all() if row["tainted"])
+
+    def item(self, row: dict) -> QueueItem:
+        reasons = row["reasons"]
+        if reasons:
+            first = reasons[0]
+            more = f" (+{len(reasons) - 1} later reads)" if len(reasons) > 1 else ""
+            source = _source(first["server"], first["tool"], first["method"])
+            reason = f"tainted by {first['reason']}{more}"
+        else:
+            source, reason = row.get("client_name") or "agent client", "clean"
+        return QueueItem(
+            kind=self.kind,
+            key=row["key"],
+            at=row["created_at"],
+            order=0,
+            source=source,
+            reason=reason,
+            state="tainted" if row["tainted"] else "clean",
+            session=row["key"],
+        )
+
+
+def feeds(now: str = "") -> dict[str, Feed]:
+    """Every feed by kind, in the order the queue shows them; `now` decides blocked-call expiry."""
+    return {
+        feed.kind: feed
+        for feed in (WithheldFeed(), StrippedFeed(), BlockedFeed(now), SessionsFeed(), AuditFeed())
+    }

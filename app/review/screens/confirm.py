@@ -1,0 +1,106 @@
+"""The confirmation a person types before anything is released, approved or untainted."""
+
+from dataclasses import dataclass
+from typing import Callable
+
+import humanize
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from lazaretto.app.human import FRICTION_AFTER, Confirmation, visible
+from lazaretto.store.tokens import challenge_matches
+
+
+@dataclass(frozen=True)
+class ClearanceRequest:
+    """What the person is asked to confirm: the decision, what it does, and why the item was stopped."""
+
+    verb: str
+    subject: str
+    effect: str
+    reason: str
+    earlier: int
+    """Clearances people took within the friction window, before this one."""
+
+    @property
+    def needs_note(self) -> bool:
+        """Past a few clearances in the window, a note saying why is required too."""
+        return self.earlier >= FRICTION_AFTER
+
+
+class ConfirmClearance(ModalScreen[Confirmation | None]):
+    """Repeats the decision and its reason; only the typed challenge (and note, if asked) confirms it."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, request: ClearanceRequest, new_challenge: Callable[[], str]) -> None:
+        super().__init__()
+        self.request = request
+        self._new_challenge = new_challenge
+        self.challenge = new_challenge()
+
+    def compose(self) -> ComposeResult:
+        request = self.request
+        with Vertical(id="dialog"):
+            yield Static(Content.styled(f"{request.verb.capitalize()} {visible(request.subject)}?", "bold"), id="dialog-title")
+            yield Static(Content(request.effect), classes="dialog-effect")
+            yield Static(
+                Content.assemble(("Why it was stopped: ", "bold"), visible(request.reason)), classes="dialog-reason"
+            )
+            if request.needs_note:
+                ordinal = humanize.ordinal(request.earlier + 1)
+                yield Static(
+                    Content.styled(
+                        f"This would be the {ordinal} clearance in the last hour. Clearing often is how a worm "
+                        "gets through: say why this one is safe.",
+                        "bold $text-warning",
+                    ),
+                    id="friction",
+                )
+                yield Input(placeholder="Note (required), saved to the audit log", id="note")
+            yield Static(id="challenge-prompt")
+            yield Input(placeholder="type the code", max_length=12, id="challenge")
+            yield Static(id="dialog-error")
+
+    def on_mount(self) -> None:
+        self._show_challenge()
+        self.query_one("#note" if self.request.needs_note else "#challenge", Input).focus()
+
+    def _show_challenge(self) -> None:
+        self.query_one("#challenge-prompt", Static).update(
+            Content.assemble(
+                "Type ", (self.challenge, "bold reverse $text-accent"), f" to {self.request.verb}, or press escape to cancel."
+            )
+        )
+
+    @on(Input.Submitted, "#note")
+    def note_given(self) -> None:
+        """Enter in the note moves on to the challenge."""
+        self.query_one("#challenge", Input).focus()
+
+    @on(Input.Submitted, "#challenge")
+    def challenge_typed(self, event: Input.Submitted) -> None:
+        """Confirm only when the code matches and any required note is there."""
+        error = self.query_one("#dialog-error", Static)
+        note = self.query_one("#note", Input).value.strip() if self.request.needs_note else ""
+        if self.request.needs_note and not note:
+            error.update(Content.styled("A note is required. Nothing was changed.", "$text-error"))
+            self.query_one("#note", Input).focus()
+            return
+        if not challenge_matches(self.challenge, event.value):
+            # A fresh code each time: the person reads it again instead of retyping from memory.
+            self.challenge = self._new_challenge()
+            self._show_challenge()
+            event.input.clear()
+            error.update(Content.styled("The code did not match. Nothing was changed; type the new code.", "$text-error"))
+            return
+        self.dismiss(Confirmation(note or None))
+
+    def action_cancel(self) -> None:
+        """Leave without deciding anything."""
+        self.dismiss(None)

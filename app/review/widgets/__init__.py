@@ -1,0 +1,1 @@
+"""The review app's widgets, one module per region of the screen."""

@@ -1,0 +1,263 @@
+"""What the detail pane says about each kind of queue row: the item itself, and why it is there."""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Callable
+
+from textual.content import Content
+
+from lazaretto.app.human import ago, until, visible
+from lazaretto.store.clock import parse_stamp
+
+from ..details import Detail
+from .field_view import EXCERPT_STYLE, highlighted_json, revealed
+
+STATE_STYLES = {
+    "withheld": "bold $text-warning",
+    "pending": "bold $text-error",
+    "tainted": "bold $text-error",
+    "released": "$text-success",
+    "approved": "$text-success",
+    "clean": "$text-success",
+    "used": "$text-muted",
+    "expired": "$text-muted",
+    "reviewed": "$text-muted",
+    "stripped": "$text-secondary",
+    "human": "bold $text-accent",
+}
+"""The colour of each row state, shared by the queue and the detail header."""
+
+HEADING_STYLE = "bold $text-accent"
+
+FULL_CHARS = 200_000
+"""Even "in full" stops somewhere: a multi-megabyte field would stall the terminal, and the store keeps it all."""
+
+
+@dataclass(frozen=True)
+class DetailView:
+    """The detail pane's content: a header, the item itself (left), and the reasons (right)."""
+
+    title: Content
+    body_title: str
+    body: Content
+    side_title: str
+    side: Content
+
+
+def describe(detail: Detail, now: datetime) -> DetailView:
+    """The view of one loaded queue row, with ages relative to `now`."""
+    return _VIEWS[detail.item.kind](detail, now)
+
+
+def full_body(detail: Detail, view: DetailView) -> Content:
+    """The item in full for `enter`: a withheld or removed text without the preview's cut."""
+    row = detail.record
+    if detail.item.kind == "withheld":
+        return revealed(row["original"], excerpts=[s.get("excerpt") or "" for s in row["signals"]], limit=FULL_CHARS)
+    if detail.item.kind == "stripped" and row["decoded"]:
+        return revealed(row["decoded"], limit=FULL_CHARS)
+    return view.body
+
+
+def state_badge(state: str) -> Content:
+    """`● withheld` in the state's colour."""
+    return Content.styled(f"● {state}", STATE_STYLES.get(state, ""))
+
+
+def _age(now: datetime, at: str | None) -> str:
+    return ago(now - parse_stamp(at)) if at else "unknown time"
+
+
+def _heading(text: str) -> Content:
+    return Content.styled(text, HEADING_STYLE)
+
+
+def _lines(*parts: Content | str) -> Content:
+    return Content("\n").join(parts)
+
+
+def _header(kind: str, key: str, state: str, *rest: str) -> Content:
+    return Content.assemble(
+        (f"{kind} {visible(key)}", "bold"), "  ", state_badge(state), *(f"  {visible(part)}" for part in rest if part)
+    )
+
+
+def _chain(detail: Detail, now: datetime) -> Content:
+    """Which reads tainted the item's session and when, oldest first; cleared ones marked."""
+    if not detail.taint:
+        return Content.styled("no untrusted read recorded for this session", "$text-muted")
+    lines = []
+    open_events = [event for event in detail.taint if event["cleared_at"] is None]
+    for event in detail.taint:
+        source = f"{visible(event['server'])}/{visible(event['tool'] or event['method'] or '?')}"
+        mark = ("✓ cleared", "$text-muted") if event["cleared_at"] else ("● open", "$text-error")
+        first = " (tainted the session)" if open_events and event is open_events[0] else ""
+        lines.append(
+            Content.assemble(
+                mark, f"  {source}  {_age(now, event['at'])}{first}\n    {visible(event['reason'])}"
+            )
+        )
+    return _lines(*lines)
+
+
+def _policy(detail: Detail, aspect: str) -> Content:
+    """How the proxy classified the item's tool: `untrusted` (its results) or `outbound` (its calls)."""
+    tool = detail.tool
+    name = f"{visible(detail.record['server'])}/{visible(detail.record.get('tool') or '?')}"
+    if tool is None:
+        return Content(f"{name}: no classification recorded; an unknown tool counts as {aspect}")
+    verdict = aspect if tool[aspect] else f"not {aspect}"
+    return Content(f"{name} counts as {verdict}: {visible(tool[f'{aspect}_reason'] or 'no reason recorded')}")
+
+
+def _withheld(detail: Detail, now: datetime) -> DetailView:
+    row = detail.record
+    state = detail.item.state
+    title = _header(
+        "withheld", row["id"], state, f"{row['server']}/{row['tool'] or row['method']}", row["path"],
+        _age(now, row["created_at"]),
+    )
+    signals = row["signals"]
+    body = revealed(row["original"], excerpts=[s.get("excerpt") or "" for s in signals])
+    payloads = [
+        Content.assemble((f"{visible(p.get('kind', '?'))}: ", "bold"), revealed(p.get("text", ""), limit=1000))
+        for p in row["decoded"]
+    ] or [Content.styled("none decoded", "$text-muted")]
+    removed = ", ".join(f"{r.get('count', 1)} {visible(r.get('kind', '?'))}" for r in row["removed"]) or "nothing"
+    signal_lines = [
+        Content.assemble(
+            (f"{s.get('weight', 0):>5.2f}  ", "$text-warning"),
+            (visible(s.get("name", "?")), "bold"),
+            ("\n       “", ""),
+            (visible(s.get("excerpt") or ""), EXCERPT_STYLE),
+            "”",
+        )
+        if s.get("excerpt")
+        else Content.assemble((f"{s.get('weight', 0):>5.2f}  ", "$text-warning"), (visible(s.get("name", "?")), "bold"))
+        for s in signals
+    ] or [Content.styled("no detector signal: withheld for its hidden content", "$text-muted")]
+    decided = []
+    if row["decided_at"]:
+        decided.append(f"{state} by a person {_age(now, row['decided_at'])}")
+    if row["reviewed_at"]:
+        decided.append(f"reviewed {_age(now, row['reviewed_at'])}; kept withheld")
+    side = _lines(
+        _heading("Hidden payloads, decoded"),
+        *payloads,
+        "",
+        _heading(f"Why withheld (score {row['score']:.2f})"),
+        *signal_lines,
+        f"hidden content removed: {removed}",
+        *decided,
+        "",
+        _heading("Policy"),
+        _policy(detail, "untrusted"),
+        "",
+        _heading("Taint chain"),
+        _chain(detail, now),
+    )
+    return DetailView(title, "As received", body, "Why", side)
+
+
+def _stripped(detail: Detail, now: datetime) -> DetailView:
+    row = detail.record
+    title = _header(
+        "removal", str(row["id"]), detail.item.state, f"{row['server']}/{row['tool'] or row['method']}",
+        row["path"], _age(now, row["created_at"]),
+    )
+    body = (
+        revealed(row["decoded"])
+        if row["decoded"]
+        else Content.styled("nothing readable: the removed characters carried no text", "$text-muted")
+    )
+    fate = (
+        f"The field was withheld as {row['quarantine_id']} (see the Withheld tab)."
+        if row["quarantine_id"]
+        else "The rest of the result went through to the agent without it."
+    )
+    plural = "" if row["count"] == 1 else "s"
+    side = _lines(
+        _heading("What was removed"),
+        f"{row['count']} {visible(row['kind'])}{plural} from {visible(row['path'])}",
+        fate,
+        "",
+        _heading("Policy"),
+        _policy(detail, "untrusted"),
+        "",
+        _heading("Taint chain"),
+        _chain(detail, now),
+    )
+    return DetailView(title, "Hidden content, decoded", body, "Why", side)
+
+
+def _blocked(detail: Detail, now: datetime) -> DetailView:
+    row = detail.record
+    expiry = until(parse_stamp(row["expires_at"]) - now) if row["expires_at"] else ""
+    title = _header(
+        "blocked call", str(row["id"]), detail.item.state, f"{row['server']}/{row['tool']}",
+        _age(now, row["created_at"]), f"token {row['token_hint']}", f"expires {expiry}" if expiry else "",
+    )
+    body = _lines(
+        Content.styled(f"{visible(row['server'])} → {visible(row['tool'])}", "bold"),
+        highlighted_json(row["arguments"]),
+    )
+    hosts = ", ".join(visible(host) for host in row["hosts"]) or "none named in the arguments"
+    outbound = (
+        Content(visible(row["outbound_reason"])) if row["outbound_reason"] else _policy(detail, "outbound")
+    )
+    side = _lines(
+        _heading("Why refused"),
+        Content.assemble((f"[{visible(row['reason_code'] or 'refused')}] ", "$text-error"), visible(row["reason"] or "")),
+        "",
+        _heading("Hosts in the arguments"),
+        hosts,
+        "",
+        _heading("Why the tool counts as outbound"),
+        outbound,
+        "",
+        _heading("Taint"),
+        visible(row["taint_reason"] or "the session was not tainted when the call was refused"),
+        _chain(detail, now),
+    )
+    return DetailView(title, "Call", body, "Why", side)
+
+
+def _session(detail: Detail, now: datetime) -> DetailView:
+    row = detail.record
+    client = " ".join(
+        str(part) for part in (row.get("client_name"), row.get("client_pid") and f"pid {row['client_pid']}") if part
+    )
+    title = _header("session", row["key"], detail.item.state, client, f"since {_age(now, row['created_at'])}")
+    calls = [
+        Content.assemble(
+            state_badge(call["status"]),
+            f"  #{call['id']} {visible(call['server'])}/{visible(call['tool'])}  {_age(now, call['created_at'])}",
+        )
+        for call in detail.related
+    ] or [Content.styled("no call refused in this session", "$text-muted")]
+    side = _lines(_heading("Refused calls, newest first"), *calls)
+    return DetailView(title, "Taint chain", _chain(detail, now), "Blocked calls", side)
+
+
+def _audit(detail: Detail, now: datetime) -> DetailView:
+    row = detail.record
+    title = _header(
+        "audit", str(row["id"]), row["actor"], row["action"], row["subject"] or "", _age(now, row["at"])
+    )
+    entry = {key: row[key] for key in ("at", "actor", "action", "session", "subject", "reason", "detail")}
+    side = _lines(
+        _heading("Hash chain"),
+        f"previous  {row['prev_hash'][:16]}…",
+        f"this row  {row['hash'][:16]}…",
+        Content.styled("`lazaretto log --verify` checks the whole chain", "$text-muted"),
+    )
+    return DetailView(title, "Entry", highlighted_json(entry), "Chain", side)
+
+
+_VIEWS: dict[str, Callable[[Detail, datetime], DetailView]] = {
+    "withheld": _withheld,
+    "stripped": _stripped,
+    "blocked": _blocked,
+    "sessions": _session,
+    "audit": _audit,
+}
