@@ -42,6 +42,7 @@ class Policy:
     idle_expiry_minutes: float | None = None
     approval_ttl_minutes: float = 15.0
     request_timeout_seconds: float | None = None
+    max_line_bytes: int = 64 * 1024 * 1024
 
     def server(self, name: str) -> ServerPolicy:
         """The entry for `name`, or an empty one (which classifies as untrusted)."""
@@ -108,6 +109,7 @@ def parse_policy(text: str, *, source: Path | None = None) -> Policy:
         request_timeout_seconds=_number(
             proxy.get("request_timeout_seconds"), "proxy.request_timeout_seconds", where
         ),
+        max_line_bytes=int(_number(proxy.get("max_line_bytes", 64 * 1024 * 1024), "proxy.max_line_bytes", where)),
     )
 
 

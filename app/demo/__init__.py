@@ -1,0 +1,1 @@
+"""The built-in demo: a small MCP server with the worm scenario, and the driver that runs it."""

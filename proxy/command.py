@@ -1,0 +1,49 @@
+"""`lazaretto proxy [-p POLICY] [-n SERVER_ID] [--store PATH] -- CMD [ARGS...]`."""
+
+import argparse
+import os
+import sys
+
+from lazaretto.store import Store, StoreUnavailable
+
+from .mediator import Mediator
+from .policy import PolicyError, load_policy
+from .relay import Relay
+from .session import discover_session
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Arguments in mcp-gate's form: `-p gate.json -n web -- cmd ...` works unchanged."""
+    parser.add_argument("-p", "--policy", help="policy file (TOML, or mcp-gate JSON); default: LAZARETTO_POLICY, "
+                        "else lazaretto.toml in the user config directory")
+    parser.add_argument("-n", "--name", dest="server_id", help="the server's name in the policy "
+                        "(default: the command's file name)")
+    parser.add_argument("--store", help="the store file (default: LAZARETTO_STORE, else the user state directory)")
+    parser.add_argument("server_command", nargs=argparse.REMAINDER, metavar="-- CMD [ARGS...]",
+                        help="the real MCP server command")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server behind the gate and relay until it exits; return its exit code."""
+    command = list(args.server_command)
+    if command and command[0] == "--":
+        command = command[1:]
+    if not command:
+        print("lazaretto proxy: missing the server command: lazaretto proxy [-p POLICY] [-n NAME] -- CMD [ARGS...]",
+              file=sys.stderr)
+        return 2
+    try:
+        policy = load_policy(args.policy)
+    except PolicyError as exc:
+        print(f"lazaretto proxy: {exc}", file=sys.stderr)
+        return 2
+    server = args.server_id or os.path.basename(command[0])
+    session = discover_session()
+    store = Store(args.store)
+    try:
+        store.sessions.ensure(session.key, client_pid=session.client_pid, client_name=session.client_name)
+    except StoreUnavailable as exc:
+        # Keep serving: untrusted results are withheld and outbound calls refused until it is back.
+        print(f"lazaretto[{server}]: {exc}; failing closed until it is writable", file=sys.stderr)
+    mediator = Mediator(store=store, policy=policy, server=server, session=session.key)
+    return Relay(command, mediator, max_line=policy.max_line_bytes).run()

@@ -1,0 +1,103 @@
+"""The gate every `tools/call` passes before the server sees it: hosts, then taint."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from lazaretto.store import Store, StoreUnavailable
+
+from .classify import ToolVerdict
+from .hosts import HostAllowList, hosts_in
+from .jsonrpc import REFUSED, error_response
+from .policy import Policy
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a call was refused, and the token that can let it through once."""
+
+    code: str
+    reason: str
+    token: str | None
+
+    def response(self, request_id: Any, server: str, tool: str) -> dict:
+        """The JSON-RPC error the agent receives: no argument is echoed back."""
+        if self.token:
+            how = (
+                f" A person can let this exact call through once with: lazaretto approve {self.token}"
+                " (tell the user; the agent cannot approve it)."
+            )
+        else:
+            how = " No approval token could be issued; tell the user."
+        return error_response(
+            request_id,
+            REFUSED,
+            f"lazaretto refused {server}/{tool}: {self.reason}.{how}",
+            {"reason": self.code, "token": self.token, "server": server, "tool": tool},
+        )
+
+
+class Gate:
+    """Checks one server's calls against the policy and the session's taint."""
+
+    def __init__(self, store: Store, policy: Policy, server: str, session: str) -> None:
+        self._store = store
+        self._policy = policy
+        self._server = server
+        self._session = session
+        self._allow = HostAllowList(policy.allow_hosts)
+
+    def check(self, verdict: ToolVerdict, arguments: Any, request_id: Any = None) -> Refusal | None:
+        """None lets the call through; a Refusal is answered to the client instead."""
+        code, reason, details = self._verdict(verdict, arguments)
+        if code is None:
+            return None
+        try:
+            if self._store.blocked.consume_approved(
+                session=self._session, server=self._server, tool=verdict.name, arguments=arguments
+            ):
+                return None
+            token = self._store.blocked.record(
+                session=self._session,
+                server=self._server,
+                tool=verdict.name,
+                arguments=arguments,
+                reason_code=code,
+                reason=reason,
+                request_id=None if request_id is None else str(request_id),
+                ttl_minutes=self._policy.approval_ttl_minutes,
+                **details,
+            )
+        except StoreUnavailable as exc:
+            return Refusal(code, f"{reason}; and the store cannot be written ({exc})", None)
+        return Refusal(code, reason, token)
+
+    def _verdict(self, verdict: ToolVerdict, arguments: Any) -> tuple[str | None, str, dict]:
+        if self._allow:
+            bad = self._allow.disallowed(hosts_in(arguments))
+            if bad:
+                count = f"{len(bad)} host{'s' if len(bad) > 1 else ''}"
+                return (
+                    "host_not_allowed",
+                    f"its arguments name {count} not on allow_hosts",
+                    {"hosts": bad, "outbound_reason": verdict.outbound_reason},
+                )
+        if not verdict.outbound:
+            return None, "", {}
+        try:
+            state = self._store.sessions.state(
+                self._session, idle_expiry_minutes=self._policy.idle_expiry_minutes
+            )
+        except StoreUnavailable as exc:
+            return (
+                "store_unavailable",
+                f"{verdict.name} is outbound and the session's taint cannot be read ({exc})",
+                {"outbound_reason": verdict.outbound_reason},
+            )
+        if not state.tainted:
+            return None, "", {}
+        return (
+            "tainted_outbound",
+            f"this session read untrusted content ({state.summary()}), and {verdict.name} is outbound"
+            f" ({verdict.outbound_reason})",
+            {"outbound_reason": verdict.outbound_reason, "taint_reason": state.summary()},
+        )

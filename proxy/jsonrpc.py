@@ -1,0 +1,78 @@
+"""JSON-RPC 2.0 over newline-delimited stdio: parsing a line, writing one, building errors."""
+
+import json
+import re
+from typing import Any
+
+PARSE_ERROR = -32700
+INTERNAL_ERROR = -32603
+# Lazaretto's refusals; the numbers are part of the documented contract.
+REFUSED = -32002
+PIN_DRIFT = -32003
+
+# Finds the id of a message we could not parse, so the client is not left waiting.
+_ID_PREFIX = re.compile(rb'"id"\s*:\s*(-?\d{1,20}|"(?:[^"\\]|\\.){0,200}")')
+
+
+class LineError(ValueError):
+    """A line that is not one JSON value we can inspect; the text says why."""
+
+
+def parse_line(raw: bytes) -> Any:
+    """Decode one line (strict UTF-8 JSON); raise LineError with a reason otherwise."""
+    try:
+        return json.loads(raw)
+    except UnicodeDecodeError as exc:
+        raise LineError(f"not valid UTF-8 at byte {exc.start}") from exc
+    except json.JSONDecodeError as exc:
+        raise LineError(f"not valid JSON ({exc.msg} at column {exc.colno})") from exc
+    except RecursionError as exc:
+        raise LineError("nested too deeply to inspect") from exc
+
+
+def dump_line(message: Any) -> bytes:
+    """Serialize compactly on one line; escape only when a lone surrogate would break UTF-8."""
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return text.encode("utf-8") + b"\n"
+    except UnicodeEncodeError:
+        return json.dumps(message, separators=(",", ":")).encode("ascii") + b"\n"
+
+
+def id_key(request_id: Any) -> str:
+    """A hashable key that keeps 1 and "1" apart."""
+    return json.dumps(request_id)
+
+
+def recover_id(raw: bytes) -> Any:
+    """Best effort: the id of a line that could not be parsed, or None."""
+    match = _ID_PREFIX.search(raw[:4096])
+    if not match:
+        return None
+    try:
+        return json.loads(match.group(1))
+    except ValueError:
+        return None
+
+
+def error_response(request_id: Any, code: int, message: str, data: Any = None) -> dict:
+    """A JSON-RPC error object for `request_id`."""
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    return {"jsonrpc": "2.0", "id": request_id, "error": error}
+
+
+def is_request(message: Any) -> bool:
+    """A request carries a method and an id."""
+    return isinstance(message, dict) and "method" in message and "id" in message
+
+
+def is_response(message: Any) -> bool:
+    """A response carries an id and a result or an error, and no method."""
+    return (
+        isinstance(message, dict)
+        and "method" not in message
+        and "id" in message
+        and ("result" in message or "error" in message)
+    )

@@ -1,0 +1,297 @@
+"""The protocol logic between client and server: track requests, gate calls, taint, clean results.
+
+The relay hands each line here and writes back what it returns. Lines that nothing
+rewrites are forwarded as the very bytes that arrived; only rewritten messages are
+re-serialized.
+"""
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from lazaretto.store import Store, StoreUnavailable
+
+from .classify import ToolVerdict, classify, untrusted_tool
+from .gate import Gate
+from .jsonrpc import (
+    INTERNAL_ERROR,
+    PARSE_ERROR,
+    LineError,
+    dump_line,
+    error_response,
+    id_key,
+    is_request,
+    is_response,
+    parse_line,
+    recover_id,
+)
+from .policy import Policy
+
+# Requests whose results carry text a stranger may have written.
+EXPOSURE_METHODS = frozenset({"tools/call", "tasks/result", "resources/read", "prompts/get"})
+
+
+@dataclass
+class Outgoing:
+    """Lines for each side, produced by handling one incoming line."""
+
+    to_server: list[bytes] = field(default_factory=list)
+    to_client: list[bytes] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A client request waiting for the server's answer."""
+
+    method: str
+    tool: str | None = None
+
+
+# Cleans one payload: (method, tool, request_id, payload, untrusted) -> new payload or None.
+Cleaner = Callable[[str, "str | None", "str | None", dict, bool], "dict | None"]
+
+
+def no_cleaning(method: str, tool: str | None, request_id: str | None, payload: dict, untrusted: bool) -> None:
+    """The cleaner used until field quarantine is wired in: changes nothing."""
+    return None
+
+
+class Mediator:
+    """One server's side of a session: the state the two relay directions share."""
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        policy: Policy,
+        server: str,
+        session: str,
+        cleaner: Cleaner = no_cleaning,
+        log: Callable[[str], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.policy = policy
+        self.server = server
+        self.session = session
+        self.server_policy = policy.server(server)
+        self.gate = Gate(store, policy, server, session)
+        self.cleaner = cleaner
+        self.log = log or (lambda text: print(f"lazaretto[{server}]: {text}", file=sys.stderr, flush=True))
+        self.pending: dict[str, Pending] = {}  # client request ids
+        self.server_pending: set[str] = set()  # server request ids, answered by the client
+        self.annotations: dict[str, dict | None] = {}
+        self.task_tools: dict[str, str] = {}
+
+    # -- client -> server ---------------------------------------------------------------
+
+    def from_client(self, raw: bytes) -> Outgoing:
+        """Handle one line from the client."""
+        out = Outgoing()
+        try:
+            message = parse_line(raw)
+        except LineError as exc:
+            # Never forward what we could not read: the gate could not have checked it.
+            self.log(f"refused a client line ({len(raw)} bytes): {exc}")
+            out.to_client.append(dump_line(error_response(None, PARSE_ERROR, f"lazaretto: line {exc}")))
+            return out
+        if isinstance(message, list):
+            kept, replies = [], []
+            for element in message:
+                reply = self._client_message(element)
+                if reply is None:
+                    kept.append(element)
+                else:
+                    replies.append(reply)
+            if kept:
+                out.to_server.append(raw if not replies else dump_line(kept))
+            if replies:
+                out.to_client.append(dump_line(replies))
+            return out
+        reply = self._client_message(message)
+        if reply is None:
+            out.to_server.append(raw)
+        else:
+            out.to_client.append(dump_line(reply))
+        return out
+
+    def _client_message(self, message: Any) -> dict | None:
+        """Track or gate one message; return a reply to send instead of forwarding it."""
+        if is_request(message):
+            method = message["method"]
+            params = message.get("params") if isinstance(message.get("params"), dict) else {}
+            tool = None
+            if method == "tools/call":
+                tool = params.get("name") if isinstance(params.get("name"), str) else ""
+                refusal = self.gate.check(self.verdict(tool), params.get("arguments"), message["id"])
+                if refusal is not None:
+                    self.log(f"refused {tool}: {refusal.code}")
+                    return refusal.response(message["id"], self.server, tool)
+            elif method == "tasks/result":
+                tool = self.task_tools.get(str(params.get("taskId")))
+            self.pending[id_key(message["id"])] = Pending(method, tool)
+        elif is_response(message):
+            self.server_pending.discard(id_key(message["id"]))
+        return None
+
+    def verdict(self, tool: str) -> ToolVerdict:
+        """Classify a tool with the annotations its server last listed."""
+        return classify(self.server_policy, tool, self.annotations.get(tool))
+
+    # -- server -> client ---------------------------------------------------------------
+
+    def from_server(self, raw: bytes) -> Outgoing:
+        """Handle one line from the server."""
+        out = Outgoing()
+        try:
+            message = parse_line(raw)
+        except LineError as exc:
+            self._unreadable_from_server(raw, exc, out)
+            return out
+        if isinstance(message, list):
+            results = [self._server_message(element, out) for element in message]
+            kept = [result for result in results if result is not None]
+            changed = len(kept) != len(message) or any(a is not b for a, b in zip(results, message))
+            if kept:
+                out.to_client.append(dump_line(kept) if changed else raw)
+            return out
+        result = self._server_message(message, out)
+        if result is not None:
+            out.to_client.append(raw if result is message else dump_line(result))
+        return out
+
+    def _server_message(self, message: Any, out: Outgoing) -> Any:
+        """Return what to forward (the same object when unchanged), or None to drop it."""
+        if is_response(message):
+            pending = self.pending.pop(id_key(message["id"]), None)
+            if pending is None or not isinstance(message.get("result"), dict):
+                return message
+            return self._result(message, pending)
+        if not (isinstance(message, dict) and isinstance(message.get("method"), str)):
+            return message
+        params = message.get("params")
+        if isinstance(params, dict):
+            untrusted, _ = untrusted_tool(self.server_policy, None)
+            try:
+                cleaned = self.cleaner(message["method"], None, None, params, untrusted)
+            except Exception as exc:  # noqa: BLE001 - any failure withholds, never forwards unscanned
+                self.log(f"withheld a server {message['method']}: {exc}")
+                if "id" in message:
+                    out.to_server.append(
+                        dump_line(error_response(message["id"], INTERNAL_ERROR, f"lazaretto: withheld: {exc}"))
+                    )
+                return None
+            if cleaned is not None:
+                message = {**message, "params": cleaned}
+        if "id" in message:
+            self.server_pending.add(id_key(message["id"]))
+        return message
+
+    def _result(self, message: dict, pending: Pending) -> dict:
+        result = message["result"]
+        request_id = str(message["id"])
+        if pending.method == "tools/list":
+            self._learn_tools(result)
+        if pending.method == "tools/call":
+            task = result.get("task")
+            if isinstance(task, dict) and isinstance(task.get("taskId"), str) and pending.tool:
+                self.task_tools[task["taskId"]] = pending.tool
+        untrusted, why = untrusted_tool(self.server_policy, pending.tool)
+        subject = f"{self.server}/{pending.tool or pending.method}"
+        try:
+            if untrusted and pending.method in EXPOSURE_METHODS:
+                if self.store.sessions.taint(
+                    self.session,
+                    server=self.server,
+                    tool=pending.tool,
+                    method=pending.method,
+                    reason=f"{subject} returned untrusted content ({why})",
+                    request_id=request_id,
+                ):
+                    self.log(f"tainted session {self.session}: {subject} ({why})")
+            cleaned = self.cleaner(pending.method, pending.tool, request_id, result, untrusted)
+        except StoreUnavailable as exc:
+            # The read cannot be recorded, so the agent must not read it either.
+            return self._withheld(message, pending, f"the quarantine store cannot be written ({exc})")
+        except Exception as exc:  # noqa: BLE001 - a cleaning failure withholds, never forwards unscanned
+            return self._withheld(message, pending, f"it could not be inspected ({type(exc).__name__}: {exc})")
+        return message if cleaned is None else {**message, "result": cleaned}
+
+    def _withheld(self, message: dict, pending: Pending, why: str) -> dict:
+        subject = f"{self.server}/{pending.tool or pending.method}"
+        self.log(f"withheld the result of {subject}: {why}")
+        notice = f"[lazaretto: withheld the result of {subject}: {why}. Tell the user.]"
+        if pending.method in ("tools/call", "tasks/result"):
+            return {**message, "result": {"content": [{"type": "text", "text": notice}], "isError": True}}
+        return error_response(message["id"], INTERNAL_ERROR, notice, {"reason": "withheld"})
+
+    def _learn_tools(self, result: dict) -> None:
+        tools = result.get("tools")
+        if not isinstance(tools, list):
+            return
+        verdicts = []
+        for tool in tools:
+            if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+                annotations = tool.get("annotations") if isinstance(tool.get("annotations"), dict) else None
+                self.annotations[tool["name"]] = annotations
+                verdicts.append(self.verdict(tool["name"]).as_row())
+        try:
+            self.store.tools.record_many(self.server, verdicts)
+        except StoreUnavailable as exc:
+            self.log(f"could not record tool classifications: {exc}")
+
+    def _unreadable_from_server(self, raw: bytes, exc: LineError, out: Outgoing) -> None:
+        # Unscanned server text never reaches the agent; a waiting request gets an error.
+        self.log(f"dropped a server line ({len(raw)} bytes) that could not be inspected: {exc}")
+        request_id = recover_id(raw)
+        if request_id is not None and self.pending.pop(id_key(request_id), None) is not None:
+            out.to_client.append(
+                dump_line(
+                    error_response(
+                        request_id,
+                        INTERNAL_ERROR,
+                        f"lazaretto: withheld the server's reply: it could not be inspected ({exc})",
+                        {"reason": "unreadable_reply"},
+                    )
+                )
+            )
+
+    # -- ends -----------------------------------------------------------------------------
+
+    def oversized(self, direction: str, prefix: bytes, size: int, limit: int) -> Outgoing:
+        """A line over the size limit was discarded; answer whoever waits for it."""
+        out = Outgoing()
+        reason = f"a {size}-byte line exceeds the {limit}-byte limit"
+        request_id = recover_id(prefix)
+        self.log(f"discarded a {direction} line: {reason}")
+        if direction == "client":
+            out.to_client.append(
+                dump_line(error_response(request_id, PARSE_ERROR, f"lazaretto: refused: {reason}"))
+            )
+        elif request_id is not None and self.pending.pop(id_key(request_id), None) is not None:
+            out.to_client.append(
+                dump_line(
+                    error_response(
+                        request_id, INTERNAL_ERROR, f"lazaretto: withheld the server's reply: {reason}",
+                        {"reason": "oversized_reply"},
+                    )
+                )
+            )
+        return out
+
+    def server_gone(self, exit_code: int | None) -> Outgoing:
+        """The server closed its output: every waiting request gets an error."""
+        out = Outgoing()
+        for key, pending in list(self.pending.items()):
+            out.to_client.append(
+                dump_line(
+                    error_response(
+                        parse_line(key.encode()),
+                        INTERNAL_ERROR,
+                        f"lazaretto: the server exited (code {exit_code}) before answering {pending.method}",
+                        {"reason": "server_exited", "exit_code": exit_code},
+                    )
+                )
+            )
+        self.pending.clear()
+        return out
+

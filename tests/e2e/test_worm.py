@@ -1,0 +1,76 @@
+"""The worm from DESIGN.md stops at the second gate: a page read through `web` blocks a post through `slack`."""
+
+import json
+
+from conftest import DEMO_SERVER, server_calls
+
+SECRET_POST = {"channel": "#general", "text": "contents of .env.prod: API_KEY=sk-live-123"}
+
+
+def read_release_notes(start_proxy) -> dict:
+    web = start_proxy(["-n", "web", "--", *DEMO_SERVER, "web"])
+    web.initialize()
+    web.request("tools/list")
+    reply = web.call("fetch_page", {"url": "https://github.com/acme/tool/releases/tag/v4.2.0"})
+    web.close()
+    return reply
+
+
+def test_post_after_untrusted_read_is_refused_and_never_arrives(start_proxy, proxy_env):
+    page = read_release_notes(start_proxy)
+    assert "result" in page
+
+    slack = start_proxy(["-n", "slack", "--", *DEMO_SERVER, "slack"])
+    slack.initialize()
+    refused = slack.call("post_message", SECRET_POST)
+
+    error = refused["error"]
+    assert error["code"] == -32002
+    assert error["data"]["reason"] == "tainted_outbound"
+    assert error["data"]["server"] == "slack" and error["data"]["tool"] == "post_message"
+    token = error["data"]["token"]
+    assert token and token in error["message"]
+    assert "web/fetch_page" in error["message"]
+    # The refused arguments are not echoed back to the agent.
+    assert "sk-live-123" not in json.dumps(refused) and "#general" not in json.dumps(refused)
+
+    # The server keeps running: a read on the same proxy still works.
+    assert "result" in slack.call("read_channel", {"channel": "#general"})
+    assert slack.close() == 0
+    tools_called = [(call["role"], call["tool"]) for call in server_calls(proxy_env)]
+    assert ("slack", "post_message") not in tools_called
+    assert ("slack", "read_channel") in tools_called
+
+
+def test_clean_session_posts(start_proxy, proxy_env):
+    slack = start_proxy(["-n", "slack", "--", *DEMO_SERVER, "slack"])
+    slack.initialize()
+    reply = slack.call("post_message", {"channel": "#general", "text": "deploy done"})
+    assert reply["result"]["content"][0]["text"] == "posted to #general"
+    slack.close()
+    assert ("slack", "post_message") in [(c["role"], c["tool"]) for c in server_calls(proxy_env)]
+
+
+def test_host_not_on_allow_list_is_refused_on_a_clean_session(start_proxy, proxy_env):
+    slack = start_proxy(["-n", "slack", "--", *DEMO_SERVER, "slack"])
+    slack.initialize()
+    reply = slack.call("post_message", {"channel": "#general", "text": "see https://paste.example/ingest"})
+    assert reply["error"]["code"] == -32002
+    assert reply["error"]["data"]["reason"] == "host_not_allowed"
+    assert "paste.example" not in reply["error"]["message"]
+    slack.close()
+    assert server_calls(proxy_env) == []
+
+
+def test_status_names_the_taint_and_the_pending_call(start_proxy, proxy_env, store):
+    read_release_notes(start_proxy)
+    slack = start_proxy(["-n", "slack", "--", *DEMO_SERVER, "slack"])
+    token = slack.call("post_message", SECRET_POST)["error"]["data"]["token"]
+    slack.close()
+
+    state = store.sessions.state("test-session")
+    assert state.tainted and state.reasons[0]["server"] == "web" and state.reasons[0]["tool"] == "fetch_page"
+    [pending] = store.blocked.pending()
+    assert (pending["server"], pending["tool"], pending["token_hint"][:4]) == ("slack", "post_message", token[:4])
+    assert pending["arguments"] == SECRET_POST
+    assert store.audit.verify().ok
