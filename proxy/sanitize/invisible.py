@@ -1,0 +1,176 @@
+"""Characters a person cannot see: zero-width, tag, variation selector, bidi, control and ANSI escapes."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Iterator
+
+from .model import Collector
+
+# Zero-width and other invisible format characters (every Cf character that is not bidi or tag),
+# plus the fillers and combining marks that render as nothing.
+_ZERO_WIDTH = (
+    "\u00ad\u034f\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+    "\u200b-\u200d\u2060-\u2065\u206a-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\U000110bd\U000110cd"
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+)
+_PLAIN_ZERO_WIDTH = _ZERO_WIDTH.replace("\u200b-\u200d", "\u200b")  # all but ZWNJ and ZWJ
+_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_SELECTORS = "\ufe00-\ufe0f\U000e0100-\U000e01ef"
+_TAGS = "\U000e0000-\U000e007f"
+# ESC and the 8-bit CSI are absent: they belong to the escape-sequence pattern.
+_CONTROLS = "\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9a\x9c-\x9f"
+
+# Characters with an emoji or text presentation (an approximation of Extended_Pictographic plus the
+# keycap bases): the only ones a presentation selector may follow and a ZWJ may join.
+_EMOJI = (
+    "#*0-9\u00a9\u00ae\u203c\u2049\u2122\u2139\u2194-\u21aa\u231a-\u23ff\u24c2\u25a0-\u27bf"
+    "\u2934\u2935\u2b00-\u2bff\u3030\u303d\u3297\u3299\U0001f000-\U0001faff\U0001fc00-\U0001fffd"
+)
+# Arabic, Syriac, N'Ko, Indic, Myanmar, Khmer, Mongolian: there a joiner changes the letter shapes,
+# so it is visible content, not a hiding place.
+_JOINING = (
+    "\u0600-\u06ff\u0700-\u074f\u0750-\u077f\u07c0-\u07ff\u0800-\u08ff\u0900-\u0dff"
+    "\u1000-\u109f\u1780-\u17ff\u1800-\u18af\ufb50-\ufdff\ufe70-\ufefc"
+)
+_KEPT_JOINER = f"(?<=[{_EMOJI}\ufe0f])\u200d(?=[{_EMOJI}])|(?<=[{_JOINING}])[\u200c\u200d](?=[{_JOINING}])"
+# A subdivision flag (England, Scotland, Wales): black flag, a lowercase region code spelled in
+# tags, then CANCEL TAG.
+_FLAG = "[\U000e0061-\U000e007a]{2}[\U000e0030-\U000e0039\U000e0061-\U000e007a]{1,4}\U000e007f"
+
+# CSI, the string commands (OSC, DCS, SOS, PM, APC) up to BEL or ST, and the short escapes. Each
+# repetition is over a class that excludes what follows it, so nothing backtracks.
+_ESCAPE = (
+    r"\x1b(?:\[[0-?]*[ -/]*[@-~]?|[\]PX^_][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|[ -/]*[0-~]?)"
+    r"|\x9b[0-?]*[ -/]*[@-~]?"
+)
+
+# What each family removes, in the order the families are applied. The keep rules are lookarounds,
+# so a whole family is one pass inside the regex engine; a run matches from its first character only
+# (the lookbehinds refuse a start inside a run), so every run is one match.
+_REMOVE = {
+    "ansi-escapes": _ESCAPE,
+    "control-characters": f"[{_CONTROLS}]+",
+    "zero-width": f"(?:[{_PLAIN_ZERO_WIDTH}]|(?!{_KEPT_JOINER})[\u200c\u200d])+",
+    "bidi-controls": f"[{_BIDI}]+",
+    # One presentation selector after an emoji-capable character is ordinary emoji text; a longer
+    # run is a byte channel, so even its first selector goes and is decoded with the rest.
+    "variation-selectors": (
+        f"[{_SELECTORS}]{{2,}}|(?<![{_EMOJI}])[\ufe0e\ufe0f]|[\ufe00-\ufe0d\U000e0100-\U000e01ef]"
+    ),
+    "tag-characters": (
+        f"(?<![\U0001f3f4{_TAGS}])[{_TAGS}]+|(?<=\U0001f3f4)(?!{_FLAG}(?![{_TAGS}]))[{_TAGS}]+"
+    ),
+}
+# Trusted text keeps control characters and escapes (terminal output legitimately colours itself);
+# the invisible families go under every trust level.
+_ALWAYS = ("zero-width", "bidi-controls", "variation-selectors", "tag-characters")
+_PATTERNS = {kind: re.compile(pattern) for kind, pattern in _REMOVE.items()}
+_GROUP = {kind: kind.replace("-", "_") for kind in _REMOVE}
+_KIND = {group: kind for kind, group in _GROUP.items()}
+_SCAN_ALL = re.compile("|".join(f"(?P<{_GROUP[kind]}>{_REMOVE[kind]})" for kind in _REMOVE))
+_SCAN_ALWAYS = re.compile("|".join(f"(?P<{_GROUP[kind]}>{_REMOVE[kind]})" for kind in _ALWAYS))
+_CANDIDATE = re.compile(f"[\x1b\x9b{_ZERO_WIDTH}{_BIDI}{_SELECTORS}{_TAGS}{_CONTROLS}]")
+# Pure-ASCII text can only hold controls and escapes, and this class is cheap to search.
+_ASCII_CANDIDATE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_SPELL = re.compile(f"[\x00-\x1f\x7f-\x9f{_ZERO_WIDTH}{_BIDI}{_SELECTORS}{_TAGS}]")
+
+_NAMES = {
+    "\u00ad": "SHY", "\u200b": "ZWSP", "\u200c": "ZWNJ", "\u200d": "ZWJ", "\u2060": "WJ", "\ufeff": "BOM",
+    "\u034f": "CGJ", "\u180e": "MVS", "\u061c": "ALM", "\u200e": "LRM", "\u200f": "RLM", "\u202a": "LRE",
+    "\u202b": "RLE", "\u202c": "PDF", "\u202d": "LRO", "\u202e": "RLO", "\u2066": "LRI", "\u2067": "RLI",
+    "\u2068": "FSI", "\u2069": "PDI", "\x00": "NUL", "\x07": "BEL", "\x08": "BS", "\x0b": "VT",
+    "\x0c": "FF", "\x1b": "ESC", "\x7f": "DEL",
+}
+
+
+def name(ch: str) -> str:
+    """A short readable name for one invisible character: ZWSP, RLO, VS17, U+E0041."""
+    if ch in _NAMES:
+        return _NAMES[ch]
+    selector = selector_byte(ch)
+    if selector is not None:
+        return f"VS{selector + 1}"
+    return f"U+{ord(ch):04X}"
+
+
+def selector_byte(ch: str) -> int | None:
+    """The byte a variation selector encodes (VS1-16 are 0-15, VS17-256 are 16-255), else None."""
+    code = ord(ch)
+    if 0xFE00 <= code <= 0xFE0F:
+        return code - 0xFE00
+    if 0xE0100 <= code <= 0xE01EF:
+        return code - 0xE0100 + 16
+    return None
+
+
+def decode_tags(run: str) -> str:
+    """The ASCII a run of tag characters spells (LANGUAGE TAG and CANCEL TAG spell nothing)."""
+    return "".join(chr(ord(ch) - 0xE0000) for ch in run if 0x20 <= ord(ch) - 0xE0000 <= 0x7E)
+
+
+def decode_selectors(run: str) -> str:
+    """The bytes a run of variation selectors smuggles, read as UTF-8 with replacement."""
+    return bytes(selector_byte(ch) for ch in run).decode("utf-8", "replace")
+
+
+def escape_text(seq: str) -> str:
+    """An escape sequence with its control and invisible characters spelled out, so printing it is inert."""
+    return _SPELL.sub(lambda m: f"⟨{name(m.group())}⟩", seq)
+
+
+def hidden_spans(text: str, untrusted: bool = True) -> Iterator[tuple[str, int, int]]:
+    """Yield (kind, start, end) for every stretch of one kind that the rules strip, in order."""
+    if not _worth_scanning(text, untrusted):
+        return
+    for match in (_SCAN_ALL if untrusted else _SCAN_ALWAYS).finditer(text):
+        yield _KIND[match.lastgroup], match.start(), match.end()
+
+
+def strip(text: str, untrusted: bool, found: Collector) -> str:
+    """Remove every hidden stretch, family by family, recording per kind what was there, readable."""
+    if not _worth_scanning(text, untrusted):
+        return text
+    for kind in _REMOVE if untrusted else _ALWAYS:
+        pattern = _PATTERNS[kind]
+        runs = pattern.findall(text)
+        if not runs:
+            continue
+        text = pattern.sub("", text)
+        if kind == "tag-characters":
+            found.add(kind, sum(map(len, runs)), "\n".join(decode_tags(run) for run in runs))
+        elif kind == "variation-selectors":
+            found.add(kind, sum(map(len, runs)), "\n".join(readable(decode_selectors(run)) for run in runs))
+        elif kind == "ansi-escapes":
+            found.add(kind, len(runs), "\n".join(escape_text(run) for run in runs))
+        else:
+            counter = Counter("".join(runs))
+            summary = ", ".join(f"{name(ch)}×{n}" if n > 1 else name(ch) for ch, n in counter.most_common())
+            found.add(kind, sum(counter.values()), summary)
+    return text
+
+
+def readable(text: str) -> str:
+    """Text with every hidden character spelled out as ⟨NAME⟩, for showing decoded payloads safely."""
+    pieces: list[str] = []
+    last = 0
+    for _kind, start, end in hidden_spans(text):
+        pieces.append(text[last:start])
+        pieces.append(escape_text(text[start:end]) if text[start] in "\x1b\x9b" else spelled(text[start:end]))
+        last = end
+    if not pieces:
+        return text
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
+def spelled(run: str) -> str:
+    """Each character of a run of hidden characters as ⟨NAME⟩."""
+    return "".join(f"⟨{name(ch)}⟩" for ch in run)
+
+
+def _worth_scanning(text: str, untrusted: bool) -> bool:
+    if text.isascii():
+        return untrusted and _ASCII_CANDIDATE.search(text) is not None
+    return _CANDIDATE.search(text) is not None
