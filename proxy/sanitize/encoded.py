@@ -1,0 +1,85 @@
+"""Long encoded runs (base64, base32, hex) that carry a payload a reader cannot see at a glance."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from typing import Callable
+
+from .invisible import readable
+from .model import Collector
+
+LONG_RUN = 200
+SHORT_RUN = 24
+
+# One class covers all three alphabets (and base64url); the run is classified afterwards. The
+# lookbehind lets a match start only where a run starts, so each run is scanned once, whatever its length.
+_RUN = re.compile(rf"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{{{SHORT_RUN},}}=*")
+_HEX = re.compile(r"[0-9a-fA-F]+")
+_BASE32 = re.compile(r"[A-Z2-7]+=*")
+_TEXT_SHARE = 0.9
+_BINARY_PREVIEW = 48
+
+
+def strip_encoded(text: str, looks_like_instructions: Callable[[str], bool] | None, found: Collector) -> str:
+    """Remove long encoded runs, and shorter ones that decode to instructions, recording the decoding."""
+
+    def replace(match: re.Match) -> str:
+        run = match.group(0)
+        kind, decoded = _decode(run)
+        if len(run) >= LONG_RUN:
+            if not _random_looking(run, kind):
+                return run
+        elif (
+            looks_like_instructions is None
+            or not _is_text(decoded)
+            or not looks_like_instructions(decoded.decode("utf-8", "replace"))
+        ):
+            return run
+        found.add(kind, 1, _describe(decoded))
+        return ""
+
+    return _RUN.sub(replace, text)
+
+
+def _decode(run: str) -> tuple[str, bytes]:
+    """The most specific encoding the run is spelled in, and its bytes.
+
+    A stray trailing character (odd hex, a base64 length of 4n+1) is dropped rather than letting the
+    run through undecoded: a model reads past such a slip.
+    """
+    body = run.rstrip("=")
+    if _HEX.fullmatch(run):
+        return "encoded-hex", bytes.fromhex(run[: len(run) // 2 * 2])
+    if _BASE32.fullmatch(run):
+        try:
+            return "encoded-base32", base64.b32decode(body + "=" * (-len(body) % 8))
+        except binascii.Error:
+            pass  # a length base32 cannot have: read it as base64 instead
+    body = body.replace("-", "+").replace("_", "/")
+    body = body[: len(body) - 1] if len(body) % 4 == 1 else body
+    return "encoded-base64", base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
+
+
+def _random_looking(run: str, kind: str) -> bool:
+    """Long paths and identifiers share the base64 alphabet; a real blob mixes cases and digits and
+    uses few separators (each of '/', '+', '-', '_' is about 1 in 64 characters)."""
+    if kind != "encoded-base64":
+        return True
+    if not (any(c.isdigit() for c in run) and any(c.islower() for c in run) and any(c.isupper() for c in run)):
+        return False
+    separators = sum(run.count(c) for c in "/+-_")
+    return separators <= len(run) * 0.08
+
+
+def _is_text(data: bytes) -> bool:
+    text = data.decode("utf-8", "replace")
+    printable = sum(1 for c in text if c.isprintable() or c in "\n\t\r")
+    return bool(text) and printable >= len(text) * _TEXT_SHARE
+
+
+def _describe(data: bytes) -> str:
+    if _is_text(data):
+        return readable(data.decode("utf-8", "replace"))
+    return f"({len(data)} bytes of binary) {data[:_BINARY_PREVIEW].hex()}"
