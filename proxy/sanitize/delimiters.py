@@ -1,0 +1,34 @@
+"""Fake chat-template delimiters that try to open a new system, user or assistant turn."""
+
+from __future__ import annotations
+
+import re
+
+from .model import Collector
+
+# Special tokens of common chat templates (ChatML, Llama 2/3, Gemma, DeepSeek's full-width bars).
+_TOKEN = re.compile(
+    r"<\|[A-Za-z][A-Za-z0-9_]{0,40}\|>|<｜[^｜<>\n]{1,40}｜>|\[/?INST\]|<</?SYS>>|</?(?:start|end)_of_turn>",
+    re.IGNORECASE,
+)
+_HEADING = re.compile(r"^[ \t]*#{2,4}[ \t]*Instruction[ \t]*:", re.IGNORECASE | re.MULTILINE)
+# "System: Linux" alone is an ordinary label; a transcript only forms when two roles take turns.
+_TURN = re.compile(r"^[ \t]*(Human|Assistant|System)[ \t]*:[ \t]?", re.IGNORECASE | re.MULTILINE)
+
+
+def strip_delimiters(text: str, found: Collector) -> str:
+    """Remove chat-template tokens, and role prefixes when the field stages a conversation."""
+    if "<" in text or "[" in text:
+        text = _TOKEN.sub(lambda m: _drop(m, found), text)
+    if "#" in text:
+        text = _HEADING.sub(lambda m: _drop(m, found), text)
+    if ":" in text:
+        turns = _TURN.findall(text)
+        if len({role.lower() for role in turns}) >= 2:
+            text = _TURN.sub(lambda m: _drop(m, found), text)
+    return text
+
+
+def _drop(match: re.Match, found: Collector) -> str:
+    found.add("chat-delimiter", 1, match.group(0).strip())
+    return ""

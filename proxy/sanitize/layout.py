@@ -1,0 +1,34 @@
+"""Whitespace padding that pushes text far below or beside what a reader sees."""
+
+from __future__ import annotations
+
+import re
+
+from .invisible import readable
+from .model import Collector
+
+BLANK_LINES = 20
+SPACES = 1000
+_SHOWN_AFTER = 200
+
+_SPACE_CLASS = "[ \t\r\n\f\v\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+# A match may start only where a stretch starts and takes all of it, so each stretch is scanned once.
+_WHITESPACE = re.compile(rf"(?<!{_SPACE_CLASS}){_SPACE_CLASS}{{{BLANK_LINES},}}")
+_BREAK = re.compile(r"\r\n|[\n\r\f\v\u2028\u2029]")
+
+
+def collapse_padding(text: str, found: Collector) -> str:
+    """Collapse padding that has text after it to one paragraph break or space, recording that text."""
+
+    def replace(match: re.Match) -> str:
+        run = match.group(0)
+        end = match.end()
+        if end == len(text):
+            return run  # trailing whitespace hides nothing
+        breaks = len(_BREAK.findall(run))
+        if breaks < BLANK_LINES and len(run) < SPACES:
+            return run
+        found.add("whitespace-padding", 1, readable(text[end : end + _SHOWN_AFTER]))
+        return "\n" * min(breaks, 2) or " "
+
+    return _WHITESPACE.sub(replace, text)
