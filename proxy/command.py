@@ -46,4 +46,10 @@ def run(args: argparse.Namespace) -> int:
         # Keep serving: untrusted results are withheld and outbound calls refused until it is back.
         print(f"lazaretto[{server}]: {exc}; failing closed until it is writable", file=sys.stderr)
     mediator = Mediator(store=store, policy=policy, server=server, session=session.key)
-    return Relay(command, mediator, max_line=policy.max_line_bytes).run()
+    code = Relay(command, mediator, max_line=policy.max_line_bytes).run()
+    store.close()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # The client->server thread may still be blocked reading stdin; a normal interpreter
+    # shutdown would wait on that reader's lock and abort. Everything is flushed and closed.
+    os._exit(code)

@@ -1,10 +1,12 @@
 """Fixtures shared by every suite: an isolated store and environment per test."""
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from terminal import READ_TIMEOUT, Terminal
 
 from lazaretto.store import Store
 
@@ -47,3 +49,35 @@ def lazaretto_cmd() -> list[str]:
 def child_env(tmp_path) -> dict:
     """The environment for CLI and proxy subprocesses (inherits the isolated settings)."""
     return dict(os.environ)
+
+
+@pytest.fixture
+def terminal(lazaretto_cmd, child_env):
+    """Start `lazaretto ARGS...` on a pty; every process is stopped at teardown."""
+    started: list[Terminal] = []
+
+    def start(*args: str, env: dict | None = None, stdin=None, stdout=None) -> Terminal:
+        term = Terminal([*lazaretto_cmd, *args], env or child_env, stdin=stdin, stdout=stdout)
+        started.append(term)
+        return term
+
+    yield start
+    for term in started:
+        term.kill()
+
+
+@pytest.fixture
+def cli(lazaretto_cmd, child_env):
+    """Run `lazaretto ARGS...` with no terminal at all; returns the CompletedProcess."""
+
+    def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [*lazaretto_cmd, *args],
+            env=env or child_env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=READ_TIMEOUT,
+        )
+
+    return run

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from conftest import SCRIPTED_SERVER
+from proxy_harness import SCRIPTED_SERVER
 
 PARSE_ERROR, INTERNAL_ERROR = -32700, -32603
 

@@ -2,7 +2,7 @@
 
 import json
 
-from conftest import DEMO_SERVER, server_calls
+from proxy_harness import DEMO_SERVER, server_calls
 
 SECRET_POST = {"channel": "#general", "text": "contents of .env.prod: API_KEY=sk-live-123"}
 
@@ -74,3 +74,50 @@ def test_status_names_the_taint_and_the_pending_call(start_proxy, proxy_env, sto
     assert (pending["server"], pending["tool"], pending["token_hint"][:4]) == ("slack", "post_message", token[:4])
     assert pending["arguments"] == SECRET_POST
     assert store.audit.verify().ok
+
+
+def test_approve_lets_the_same_call_through_once(start_proxy, proxy_env, terminal):
+    read_release_notes(start_proxy)
+    slack = start_proxy(["-n", "slack", "--", *DEMO_SERVER, "slack"])
+    token = slack.call("post_message", SECRET_POST)["error"]["data"]["token"]
+
+    person = terminal("approve", token, env=proxy_env)
+    person.expect("post_message")
+    person.answer()
+    assert person.finish() == 0
+
+    assert "result" in slack.call("post_message", SECRET_POST)
+    again = slack.call("post_message", SECRET_POST)
+    assert again["error"]["data"]["reason"] == "tainted_outbound" and again["error"]["data"]["token"] != token
+    other = slack.call("post_message", {**SECRET_POST, "text": "something else"})
+    assert other["error"]["code"] == -32002
+    slack.close()
+    posts = [c for c in server_calls(proxy_env) if c["tool"] == "post_message"]
+    assert [p["arguments"] for p in posts] == [SECRET_POST]
+
+
+def test_untaint_through_a_terminal_reopens_outbound_tools(start_proxy, proxy_env, terminal):
+    read_release_notes(start_proxy)
+    slack = start_proxy(["-n", "slack", "--", *DEMO_SERVER, "slack"])
+    assert slack.call("post_message", SECRET_POST)["error"]["code"] == -32002
+
+    person = terminal("untaint", "--session", "test-session", env=proxy_env)
+    person.expect("web/fetch_page")
+    person.answer()
+    assert person.finish() == 0
+
+    assert "result" in slack.call("post_message", {"channel": "#general", "text": "deploy done"})
+    slack.close()
+
+
+def test_human_verbs_refuse_without_a_terminal(start_proxy, proxy_env, cli, store):
+    read_release_notes(start_proxy)
+    slack = start_proxy(["-n", "slack", "--", *DEMO_SERVER, "slack"])
+    token = slack.call("post_message", SECRET_POST)["error"]["data"]["token"]
+    for args in (["approve", token], ["untaint", "--session", "test-session"]):
+        done = cli(*args, env=proxy_env)
+        assert done.returncode == 2 and "terminal" in done.stderr
+    assert store.sessions.state("test-session").tainted
+    assert store.blocked.pending()[0]["status"] == "pending"
+    assert "error" in slack.call("post_message", SECRET_POST)
+    slack.close()

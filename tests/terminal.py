@@ -1,0 +1,78 @@
+"""A pseudo-terminal driver: run the human-only commands as a person at a keyboard would."""
+
+import os
+import re
+import select
+import subprocess
+import time
+
+# Generous: these bound a hung process, they are not timing assertions.
+READ_TIMEOUT = 20.0
+
+
+class Terminal:
+    """A CLI process whose stdin, stdout and stderr are the slave side of a fresh pty."""
+
+    def __init__(self, argv: list[str], env: dict, *, stdin=None, stdout=None) -> None:
+        self._master, slave = os.openpty()
+        self.proc = subprocess.Popen(
+            argv,
+            stdin=slave if stdin is None else stdin,
+            stdout=slave if stdout is None else stdout,
+            stderr=slave,
+            env=env,
+        )
+        os.close(slave)
+        self.output = ""
+
+    def _read_some(self, deadline: float) -> bool:
+        """Append whatever arrives before the deadline; False at end of output."""
+        ready, _, _ = select.select([self._master], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            return True
+        try:
+            chunk = os.read(self._master, 4096)
+        except OSError:  # EIO: the child closed its side
+            return False
+        if not chunk:
+            return False
+        self.output += chunk.decode("utf-8", "replace").replace("\r\n", "\n")
+        return True
+
+    def expect(self, pattern: str, timeout: float = READ_TIMEOUT) -> re.Match:
+        """Read until `pattern` shows up in the output; fail with the output so far."""
+        deadline = time.monotonic() + timeout
+        while True:
+            match = re.search(pattern, self.output)
+            if match:
+                return match
+            if time.monotonic() >= deadline or not self._read_some(deadline):
+                raise AssertionError(f"{pattern!r} never appeared; output was:\n{self.output}")
+
+    def type(self, line: str) -> None:
+        """Type a line, as a person would."""
+        os.write(self._master, (line + "\n").encode())
+
+    def answer(self, *, correct: bool = True) -> str:
+        """Wait for the challenge and type it back (or a code that differs in its last character)."""
+        code = self.expect(r"Type ([0-9A-Z]{4}) to ").group(1)
+        typed = code if correct else code[:-1] + ("0" if code[-1] != "0" else "1")
+        self.type(typed)
+        return typed
+
+    def finish(self, timeout: float = READ_TIMEOUT) -> int:
+        """Read the rest of the output and return the exit code."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and self._read_some(deadline):
+            if self.proc.poll() is not None and not select.select([self._master], [], [], 0)[0]:
+                break
+        try:
+            return self.proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+        finally:
+            os.close(self._master)
+
+    def kill(self) -> None:
+        """Stop the process if a test failed before it ended."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
