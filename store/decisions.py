@@ -45,12 +45,18 @@ class Decisions:
             )
         return self._store.blocked.get(blocked_id)
 
-    def untaint(self, session: str, *, note: str | None = None) -> int:
-        """Clear a session's taint; return how many taint events were cleared."""
+    def untaint(self, session: str, *, seen_up_to: int | None = None, note: str | None = None) -> int:
+        """Clear a session's taint; return how many taint events were cleared.
+
+        `seen_up_to` is the newest taint event the person was shown: a read that arrived
+        while they were deciding stays, so nothing is cleared unseen.
+        """
         state = self._store.sessions.state(session)
         if not state.tainted:
             raise DecisionError(f"session {session} is not tainted")
-        return self._store.sessions.clear(session, "human", f"cleared by a person: {state.summary()}", note)
+        return self._store.sessions.clear(
+            session, "human", f"cleared by a person: {state.summary()}", note, up_to=seen_up_to
+        )
 
     def release(self, quarantine_id: str, *, note: str | None = None) -> dict:
         """Let the agent see a withheld field on its next read of the same content."""

@@ -90,12 +90,13 @@ class Sessions:
                 return TaintState(False)
         return TaintState(bool(rows), rows)
 
-    def clear(self, key: str, actor: str, reason: str, note: str | None = None) -> int:
-        """Clear every open taint event of the session and audit it; return how many."""
+    def clear(self, key: str, actor: str, reason: str, note: str | None = None, *, up_to: int | None = None) -> int:
+        """Clear the session's open taint events (those up to event id `up_to`) and audit it."""
         with self._store.write() as conn:
             cleared = conn.execute(
-                "UPDATE taint_events SET cleared_at = ?, cleared_by = ? WHERE session = ? AND cleared_at IS NULL",
-                (self._store.now(), actor, key),
+                "UPDATE taint_events SET cleared_at = ?, cleared_by = ? WHERE session = ? AND cleared_at IS NULL"
+                " AND id <= ?",
+                (self._store.now(), actor, key, up_to if up_to is not None else 2**62),
             ).rowcount
             if cleared:
                 self._store.audit.append(

@@ -86,7 +86,7 @@ def _untaint(store: Store, key: str) -> int:
         print(f"{len(arrived)} more untrusted read(s) arrived meanwhile. Nothing was changed; run untaint again.")
         return human.EXIT_DECLINED
     try:
-        cleared = store.decisions.untaint(key, note=confirmation.note)
+        cleared = store.decisions.untaint(key, seen_up_to=max(shown), note=confirmation.note)
     except DecisionError as exc:
         print(f"lazaretto untaint: {exc}. Nothing was changed.", file=sys.stderr)
         return human.EXIT_DECLINED

@@ -1,0 +1,169 @@
+"""The store on a real SQLite file: taint, approvals, the audit chain, many writers at once."""
+
+import sqlite3
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from sqlite_utils import Database
+
+from lazaretto.store import Store
+from lazaretto.store.connection import SCHEMA_VERSION
+from lazaretto.store.decisions import DecisionError
+from lazaretto.store.schema import migrations
+
+
+class FakeClock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def test_schema_version_counts_the_migrations():
+    assert SCHEMA_VERSION == len(migrations.pending(Database(memory=True)))
+
+
+def test_reopening_a_current_store_skips_migrations(store_path):
+    Store(store_path).sessions.ensure("a")
+    conn = sqlite3.connect(store_path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_taint_is_recorded_once_in_the_audit_and_cleared_by_untaint(store):
+    assert store.sessions.taint("s", server="web", tool="fetch", method="tools/call", reason="first")
+    assert not store.sessions.taint("s", server="web", tool="fetch", method="tools/call", reason="second")
+    state = store.sessions.state("s")
+    assert state.tainted and [r["reason"] for r in state.reasons] == ["first", "second"]
+    assert store.decisions.untaint("s", note="read it") == 2
+    assert not store.sessions.state("s").tainted
+    assert [row["action"] for row in store.audit.rows()] == ["taint", "untaint"]
+    with pytest.raises(DecisionError):
+        store.decisions.untaint("s")
+
+
+def test_idle_expiry_is_opt_in(store_path):
+    clock = FakeClock()
+    store = Store(store_path, clock=clock)
+    store.sessions.taint("s", server="web", tool="fetch", method="tools/call", reason="r")
+    clock.now += timedelta(minutes=90)
+    assert store.sessions.state("s").tainted
+    assert store.sessions.state("s", idle_expiry_minutes=120).tainted
+    assert not store.sessions.state("s", idle_expiry_minutes=60).tainted
+    assert store.audit.rows()[-1]["actor"] == "idle-expiry"
+
+
+def block(store, arguments=None) -> str:
+    return store.blocked.record(
+        session="s", server="slack", tool="post", arguments=arguments or {"text": "hi", "n": [1, 2]},
+        reason_code="tainted_outbound", reason="r",
+    )
+
+
+def test_approval_is_single_use_and_bound_to_the_exact_arguments(store):
+    token = block(store)
+    row = store.blocked.by_token(token)
+    assert row["status"] == "pending" and row["token_hint"] == token[:4] + "-····"
+    assert token not in str(store.query("SELECT * FROM blocked_calls"))
+    store.decisions.approve(row["id"])
+    same = {"n": [1, 2], "text": "hi"}  # key order does not matter: arguments are canonical
+    assert store.blocked.consume_approved(session="s", server="slack", tool="post", arguments={"text": "other"}) is None
+    assert store.blocked.consume_approved(session="other", server="slack", tool="post", arguments=same) is None
+    assert store.blocked.consume_approved(session="s", server="slack", tool="post", arguments=same)
+    assert store.blocked.consume_approved(session="s", server="slack", tool="post", arguments=same) is None
+    with pytest.raises(DecisionError):
+        store.decisions.approve(row["id"])
+
+
+def test_tokens_expire(store_path):
+    clock = FakeClock()
+    store = Store(store_path, clock=clock)
+    token = block(store)
+    clock.now += timedelta(minutes=16)
+    row = store.blocked.by_token(token)
+    assert row["status"] == "expired" and store.blocked.pending() == []
+    with pytest.raises(DecisionError):
+        store.decisions.approve(row["id"])
+
+
+def test_approval_window_restarts_at_approval(store_path):
+    clock = FakeClock()
+    store = Store(store_path, clock=clock)
+    row = store.blocked.by_token(block(store))
+    clock.now += timedelta(minutes=14)
+    store.decisions.approve(row["id"])
+    clock.now += timedelta(minutes=10)
+    assert store.blocked.consume_approved(session="s", server="slack", tool="post", arguments=row["arguments"])
+
+
+def test_token_spellings_are_forgiven(store):
+    token = block(store)
+    assert store.blocked.by_token(token.lower().replace("-", " "))["id"]
+
+
+def tamper(path, sql: str) -> None:
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TRIGGER audit_no_update")
+    conn.execute("DROP TRIGGER audit_no_delete")
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
+
+
+def fill_audit(store, rows: int = 5) -> None:
+    for n in range(rows):
+        store.sessions.taint(f"s{n}", server="web", tool="fetch", method="tools/call", reason=f"r{n}")
+
+
+def test_audit_rows_cannot_be_edited_through_sql(store, store_path):
+    fill_audit(store, 1)
+    conn = sqlite3.connect(store_path)
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        conn.execute("UPDATE audit SET reason = 'x'")
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        conn.execute("DELETE FROM audit")
+
+
+@pytest.mark.parametrize(
+    "sql, bad_row",
+    [
+        ("UPDATE audit SET reason = 'nothing happened' WHERE id = 3", 3),
+        ("DELETE FROM audit WHERE id = 2", 3),
+        ("DELETE FROM audit WHERE id = 5", 5),
+    ],
+)
+def test_verify_names_the_first_tampered_row(store, store_path, sql, bad_row):
+    fill_audit(store)
+    assert store.audit.verify().ok
+    tamper(store_path, sql)
+    result = store.audit.verify()
+    assert not result.ok and result.first_bad_id == bad_row
+
+
+WRITER = """
+import sys
+from lazaretto.store import Store
+store = Store(sys.argv[1])
+for n in range(int(sys.argv[3])):
+    store.sessions.taint(sys.argv[2], server="web", tool="fetch", method="tools/call", reason=f"r{n}")
+    store.blocked.record(session=sys.argv[2], server="s", tool="t", arguments={"n": n},
+                         reason_code="c", reason="r")
+"""
+
+
+def test_many_processes_write_at_once_without_losing_a_row(store_path):
+    writers = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(store_path), f"w{i}", "40"]) for i in range(8)
+    ]
+    assert [w.wait(60) for w in writers] == [0] * 8
+    store = Store(store_path)
+    assert store.query("SELECT count(*) AS n FROM taint_events")[0]["n"] == 8 * 40
+    assert store.query("SELECT count(*) AS n FROM blocked_calls")[0]["n"] == 8 * 40
+    result = store.audit.verify()
+    # One taint row per session and one refusal per blocked call.
+    assert result.ok and result.rows == 8 + 8 * 40
