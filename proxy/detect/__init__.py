@@ -1,0 +1,6 @@
+"""Explainable prompt-injection scoring: named, weighted signals over normalized text."""
+
+from .detector import DEFAULT_THRESHOLD, Detection, Signal, detect, looks_like_instructions
+from .signals import LABELS, SIGNAL_NAMES
+
+__all__ = ["DEFAULT_THRESHOLD", "Detection", "LABELS", "SIGNAL_NAMES", "Signal", "detect", "looks_like_instructions"]

@@ -1,0 +1,82 @@
+"""Score text for instruction-shaped content and say why: each signal with its weight and excerpt."""
+
+from dataclasses import dataclass, field
+
+from .normalize import fold, mixed_script_words
+from .signals import PATTERNS
+
+DEFAULT_THRESHOLD = 1.0
+# A pattern that matches many times is still one piece of evidence: only its first few
+# matches are kept (as excerpts), which also bounds the work on a huge string.
+_MATCHES_PER_PATTERN = 3
+# Further distinct patterns of one signal kind count less and less: the second half, the third
+# a quarter. Independent kinds of evidence add up; rewordings of one kind barely do.
+_REPEAT_DECAY = 0.5
+_EXCERPT_CHARS = 120
+
+
+@dataclass(frozen=True)
+class Signal:
+    """One piece of evidence: its kind, its weight, and where in the original text it was found."""
+
+    name: str
+    weight: float
+    excerpt: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Detection:
+    """The combined score and every signal behind it."""
+
+    score: float
+    signals: list[Signal] = field(default_factory=list)
+
+    @property
+    def names(self) -> list[str]:
+        """The distinct signal kinds, strongest first."""
+        best: dict[str, float] = {}
+        for signal in self.signals:
+            best[signal.name] = max(best.get(signal.name, 0.0), signal.weight)
+        return sorted(best, key=lambda name: -best[name])
+
+
+def _excerpt(text: str, start: int, end: int) -> str:
+    piece = " ".join(text[start:end].split())
+    return piece if len(piece) <= _EXCERPT_CHARS else piece[: _EXCERPT_CHARS - 1] + "…"
+
+
+def detect(text: str) -> Detection:
+    """Every signal found in `text` and their combined score."""
+    folded = fold(text)
+    haystack = folded.text
+    signals: list[Signal] = []
+    weights: dict[str, list[float]] = {}
+    for pattern in PATTERNS:
+        if not pattern.may_match(haystack):
+            continue
+        for count, match in enumerate(pattern.regex.finditer(haystack)):
+            if count == _MATCHES_PER_PATTERN:
+                break
+            start, end = folded.original_span(*match.span())
+            signals.append(Signal(pattern.name, pattern.weight, _excerpt(text, start, end), start, end))
+            if count == 0:
+                weights.setdefault(pattern.name, []).append(pattern.weight)
+    mixed = mixed_script_words(text)
+    if mixed:
+        # One odd word can be a typo or a loanword; several are a deliberate disguise.
+        weight = (0.3, 0.6, 1.0)[len(mixed) - 1]
+        weights["homoglyphs"] = [weight]
+        signals.extend(Signal("homoglyphs", weight, _excerpt(text, s, e), s, e) for s, e in mixed)
+    score = 0.0
+    for kind_weights in weights.values():
+        kind_weights.sort(reverse=True)
+        score += sum(w * _REPEAT_DECAY**i for i, w in enumerate(kind_weights))
+    signals.sort(key=lambda s: (s.start, -s.weight))
+    return Detection(round(score, 3), signals)
+
+
+def looks_like_instructions(text: str, threshold: float = DEFAULT_THRESHOLD) -> bool:
+    """Whether `text` scores at or above `threshold` (the sanitizer asks this of decoded payloads)."""
+    return detect(text).score >= threshold

@@ -1,0 +1,147 @@
+"""Fold text to the plain lower-case ASCII form the detector's patterns are written for.
+
+Attackers reword around filters with look-alike letters, compatibility forms, zero-width
+characters and spaced-out words. The patterns never see any of that: they read a folded copy,
+and every match is mapped back to a span of the original through `Folded.original_span`.
+"""
+
+import re
+import unicodedata
+from bisect import bisect_right
+from dataclasses import dataclass
+
+# Letters from other scripts that render like Latin ones. NFKD does not fold these, because
+# they are distinct letters to Unicode; to a reader (and a model) they are the Latin letter.
+_CONFUSABLE_PAIRS = (
+    # Cyrillic lower and upper case
+    "аa вb еe кk мm нh оo рp сc тt уy хx іi јj ѕs ԁd ԛq ԝw һh ӏl ɡg"
+    " АA ВB ЕE КK МM НH ОO РP СC ТT УY ХX ІI ЈJ ЅS"
+    # Greek lower and upper case
+    " αa βb εe ιi κk νv οo ρp τt υu χx ΑA ΒB ΕE ΖZ ΗH ΙI ΚK ΜM ΝN ΟO ΡP ΤT ΥY ΧX"
+)
+CONFUSABLES: dict[str, str] = {pair[0]: pair[1].lower() for pair in _CONFUSABLE_PAIRS.split()}
+CONFUSABLES["ı"] = "i"  # dotless i: NFKD leaves it alone
+
+# Categories dropped while folding: combining marks (accents, Zalgo stacks, variation
+# selectors) and format characters (zero-width joiners, bidi controls, tag characters).
+_DROPPED_CATEGORIES = frozenset({"Mn", "Me", "Cf"})
+
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+# A word spelled as single letters with one repeated separator: "i g n o r e", "i.g.n.o.r.e".
+# The separator is captured and required again (a backreference), so a sentence full of
+# one-letter words and mixed punctuation is left alone; the look-behind keeps matching to
+# run starts, so a long run is scanned once.
+_SPACED_LETTERS = re.compile(r"(?<![a-z0-9])(?<![a-z0-9][ ._*\-/|])[a-z]([ ._*\-/|])[a-z](?:\1[a-z])+(?![a-z0-9])")
+_ESCAPED_BREAK = re.compile(r"\\[nrt]")
+# ASCII control characters other than tab and newline, which some terminals act on (ANSI escapes).
+_ASCII_INVISIBLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]+")
+
+
+class _FoldTable(dict):
+    """str.translate table that folds each non-ASCII character on first sight and remembers it."""
+
+    def __missing__(self, code: int) -> str:
+        folded = []
+        for ch in unicodedata.normalize("NFKD", chr(code)):
+            if ch in CONFUSABLES:
+                folded.append(CONFUSABLES[ch])
+            elif unicodedata.category(ch) not in _DROPPED_CATEGORIES:
+                folded.append(ch.lower())
+        value = "".join(folded)
+        self[code] = value
+        return value
+
+
+_FOLD_TABLE = _FoldTable()
+
+
+@dataclass(frozen=True)
+class _Edit:
+    """One replaced stretch: where it sits in the new text and where it came from."""
+
+    new_start: int
+    new_len: int
+    old_start: int
+    old_len: int
+
+
+def _old_position(edits: list[_Edit], starts: list[int], pos: int) -> int:
+    index = bisect_right(starts, pos) - 1
+    if index < 0:
+        return pos
+    edit = edits[index]
+    if pos < edit.new_start + edit.new_len:
+        return edit.old_start + min(pos - edit.new_start, edit.old_len)
+    return edit.old_start + edit.old_len + (pos - edit.new_start - edit.new_len)
+
+
+def _substitute(pattern: re.Pattern, text: str, replace) -> tuple[str, list[_Edit]]:
+    """re.sub that records every length-changing replacement for mapping spans back."""
+    edits: list[_Edit] = []
+    delta = 0
+
+    def record(match: re.Match) -> str:
+        nonlocal delta
+        new = replace(match)
+        start, end = match.span()
+        if len(new) != end - start:
+            edits.append(_Edit(start + delta, len(new), start, end - start))
+            delta += len(new) - (end - start)
+        return new
+
+    return pattern.sub(record, text), edits
+
+
+@dataclass(frozen=True)
+class Folded:
+    """The folded text, and the edits that lead from it back to the original."""
+
+    text: str
+    _stages: tuple[tuple[list[_Edit], list[int]], ...]
+
+    def original_span(self, start: int, end: int) -> tuple[int, int]:
+        """Map a span of the folded text to the span of the original it came from."""
+        for edits, starts in self._stages:
+            if edits:
+                start, end = _old_position(edits, starts, start), _old_position(edits, starts, end)
+        return start, end
+
+
+def fold(text: str) -> Folded:
+    """NFKC-like compatibility folding, confusables to ASCII, invisibles removed, lower case,
+    spaced-out letters re-joined."""
+    stages = []
+    if not text.isascii():
+        text, edits = _substitute(_NON_ASCII_RUN, text, lambda m: m.group().translate(_FOLD_TABLE))
+        stages.append(edits)
+    text, edits = _substitute(_ASCII_INVISIBLE, text, lambda m: "")
+    stages.append(edits)
+    # One-to-one on what is left (the only length-changing case is folded above). Escaped line
+    # breaks (text JSON- or repr-encoded once too often) read as spaces, so the word after them
+    # still starts a word; same length, so no edit to record.
+    text = _ESCAPED_BREAK.sub("  ", text.lower())
+    text, edits = _substitute(_SPACED_LETTERS, text, lambda m: m.group()[::2])
+    stages.append(edits)
+    # Spans are mapped back through the stages in reverse order of application.
+    ordered = tuple((edits, [e.new_start for e in edits]) for edits in reversed(stages))
+    return Folded(text, ordered)
+
+
+# A word containing a look-alike letter. Matching only from word starts keeps this linear.
+_WORD_WITH_CONFUSABLE = re.compile(r"(?<!\w)\w*[" + "".join(sorted(CONFUSABLES)) + r"]\w*")
+
+
+def mixed_script_words(text: str, limit: int = 3) -> list[tuple[int, int]]:
+    """Spans of words that mix ASCII letters with look-alikes from another script (up to `limit`).
+
+    A Russian or Greek word is not suspicious; "Рrоvıdе", half Latin and half Cyrillic, is.
+    """
+    if text.isascii():
+        return []
+    found = []
+    for match in _WORD_WITH_CONFUSABLE.finditer(text):
+        if any(ch.isascii() and ch.isalpha() for ch in match.group()):
+            found.append(match.span())
+            if len(found) >= limit:
+                break
+    return found

@@ -1,0 +1,386 @@
+"""The signal table: each kind of instruction-shaped text, as patterns over folded text.
+
+Every pattern reads the folded form (lower case, ASCII look-alikes, see `normalize`). Each is
+written to run in linear time: no nested unbounded repetition, gaps between words bounded
+(`_GAP`, `_words(n)`), possessive word matches. Each carries trigger substrings (one group, or
+several groups that must all be present): the regex runs only when they occur in the text,
+because most tool output contains none of them and a substring test is far cheaper than a scan.
+
+Weights say how much one match means on its own; no single benign-looking phrase reaches the
+default threshold alone, except the few that have no benign use (an instruction override).
+"""
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One way a signal shows up in folded text."""
+
+    name: str
+    weight: float
+    regex: re.Pattern
+    triggers: tuple[tuple[str, ...], ...]  # every group must have one substring in the text
+
+    def may_match(self, text: str) -> bool:
+        """The cheap test run before the regex: can this pattern match at all?"""
+        return all(any(trigger in text for trigger in group) for group in self.triggers)
+
+
+_GAP = r"\W{1,6}"  # between two words: spaces, punctuation, a line break
+
+
+def _words(most: int) -> str:
+    """Up to `most` filler words, matched lazily (so the shortest phrase wins)."""
+    return rf"(?:\w++{_GAP}){{0,{most}}}?"
+
+
+_AI = (
+    r"(?:ai|a\.i\.|artificial intelligence|(?:ai |virtual |digital )?assistants?|llms?|(?:large )?language models?"
+    r"|(?:ai |autonomous |coding )?agents?|chat ?bots?|(?:local |ai )?models?|claude|chatgpt|gpt(?:-?\d[\w.]*)?"
+    r"|gemini|copilot|llama|mistral|mixtral|command r|automated (?:\w+ )?(?:software|systems?|tools?|agents?|readers?"
+    r"|reviewers?|processors?))"
+)
+_INSTRUCTION_NOUN = (
+    r"(?:\w*nstruct\w*|directions?|directives?|prompts?|rules|guidelines|guidance|commands|orders|constraints"
+    r"|programming|system prompt|polic(?:y|ies)|restrictions|safety \w+|context)"
+)
+_SECRET = (
+    r"(?:\.env(?:\.\w+)?\b|id_(?:rsa|ed25519|ecdsa|dsa)|~/\.ssh|\.ssh/|api[ _-]?keys?|(?:access|auth|bearer|session"
+    r"|secret|refresh|github|slack|aws|api) ?tokens?|passwords?|passwd|credentials?|private[ _-]keys?|secret[ _-]?keys?"
+    r"|security codes?|one-time (?:code|password)|2fa codes?|seed phrase|recovery phrase|passport numbers?"
+    r"|credit card(?: numbers?)?|bank account numbers?|social security numbers?|system prompt)"
+)
+_DESTINATION = (
+    r"(?:https?://|www\.|[\w.+-]+@[\w-]+\.[a-z]|(?:\d{1,3}\.){3}\d{1,3}|\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b"
+    r"|(?:this|the|that|my|our|an?|following|attacker'?s?|external)\W{1,3}(?:url|endpoint|webhook|server|link"
+    r"|site|website|domain|e-?mail address|address|account|ip(?: address)?)\b)"
+)
+# "TODO:" followed by an imperative that acts on the outside world.
+_TODO = (
+    r"todo\W{0,3}:\W{0,3}(?:please\W{1,3})?(?:send|e-?mail|transfer|post|upload|forward|delete|remove|invite|visit|go to"
+    r"|make|create|change|modify|update|say|tell|get|concatenate|give|share|pay|book|reserve|call|run|execute|download"
+    r"|install)\b"
+)
+_AI_HINTS = ("ai", "assistant", "llm", "model", "agent", "bot", "claude", "gpt", "gemini", "copilot", "llama", "mistral",
+             "mixtral", "command r", "automated")
+_SEND = r"(?:send|post|upload|forward|submit|transmit|exfiltrate|leak|e-?mail|mail|share|push|deliver|transfer)"
+
+# (name, weight, pattern, triggers). Names are the signal kinds shown to the reviewer.
+_TABLE: list[tuple[str, float, str, tuple[str, ...]]] = [
+    # --- addressed to an AI: the text speaks to the model, not to the person reading it
+    ("addressed_to_ai", 0.7,
+     rf"\b(?:note|message|instructions?|notice|reminder|memo|warning|attention){_GAP}(?:for|to){_GAP}"
+     rf"(?:the{_GAP}|any{_GAP}|all{_GAP}|an{_GAP})?{_AI}\b", ("note", "message", "instruct", "notice", "remind",
+                                                            "memo", "warn", "attention")),
+    ("addressed_to_ai", 0.7,
+     rf"\b(?:if|when|since|as|because){_GAP}you(?:'re|{_GAP}are){_GAP}(?:an?{_GAP}|the{_GAP})?{_AI}\b", (("you",), _AI_HINTS)),
+    ("addressed_to_ai", 0.7, rf"\bto{_GAP}you{_GAP}(?:the{_GAP})?{_AI}\b", ("to you",)),
+    ("addressed_to_ai", 0.7, rf"\bmessage{_GAP}from{_GAP}me\b.{{0,60}}?\bto{_GAP}you\b", ("from me",)),
+    ("addressed_to_ai", 0.6,
+     rf"\b(?:dear|hey|hello|attention|attn){_GAP}(?:the{_GAP}|all{_GAP})?{_AI}\b(?![ -]\w)", ("dear", "hey", "hello",
+                                                                                         "attention", "attn")),
+    ("addressed_to_ai", 0.7, rf"\b(?:ai|llm|{_AI}){_GAP}(?:reading|processing|summari[sz]ing|parsing){_GAP}this\b",
+     ("reading this", "processing this", "summarizing this", "summarising this", "parsing this")),
+    ("addressed_to_ai", 0.6,
+     rf"\b(?:for|to){_GAP}(?:the{_GAP}|any{_GAP}|all{_GAP})?automated{_GAP}{_words(1)}(?:software|systems?|tools?|agents?"
+     rf"|readers?|reviewers?|screening|analysis|scans?)\b", ("automated",)),
+    ("addressed_to_ai", 0.6,
+     rf"\b(?:invisible|hidden){_GAP}(?:to|from){_GAP}humans\b|\bvisible{_GAP}(?:only{_GAP})?to{_GAP}(?:the{_GAP})?{_AI}",
+     ("humans", "visible")),
+    ("addressed_to_ai", 0.4, rf"\bi{_GAP}(?:need|want|order|command|instruct){_GAP}(?:you{_GAP}to|you{_GAP}now)\b",
+     ("you to", "you now")),
+    # --- instruction override
+    ("instruction_override", 1.0,
+     rf"\b(?:ignore|disregard|forget|override|overwrite|bypass|do not follow|don't follow){_GAP}{_words(3)}"
+     rf"(?:previous|prior|above|earlier|preceding|foregoing|original|initial|old|your|system|developer|safety)"
+     rf"{_GAP}{_words(2)}{_INSTRUCTION_NOUN}\b", ("ignor", "disregard", "forget", "overrid", "overwrit", "bypass",
+                                                 "follow")),
+    ("instruction_override", 0.8,
+     rf"\b(?:ignore|disregard|forget|override|bypass){_GAP}(?:all{_GAP}|any{_GAP}|the{_GAP}|these{_GAP}|those{_GAP})?"
+     rf"(?:other{_GAP}|following{_GAP}|existing{_GAP})?{_INSTRUCTION_NOUN}\b",
+     ("ignor", "disregard", "forget", "overrid", "bypass")),
+    ("instruction_override", 0.7,
+     rf"\b(?:ignore|disregard|forget|override){_GAP}your{_GAP}(?:previous|prior|earlier|original|initial)\b",
+     ("ignor", "disregard", "forget", "overrid")),
+    ("instruction_override", 0.8,
+     rf"\b(?:ignore|disregard|skip){_GAP}the{_GAP}rest{_GAP}of{_GAP}(?:this|the){_GAP}"
+     rf"(?:data|text|document|content|input|page|message|file|email)\b", ("rest of",)),
+    ("instruction_override", 0.7,
+     rf"\b(?:new|updated|real|actual|true){_GAP}(?:instructions?|directives?|system prompt|rules|orders){_GAP}?:",
+     ("new", "updated", "real", "actual", "true")),
+    ("instruction_override", 0.8,
+     rf"\byour{_GAP}(?:new|real|actual|true|only){_GAP}(?:task|instructions?|role|goal|objective|purpose|job)"
+     rf"{_GAP}(?:is|are|will be)\b", (("your",), ("task", "instruction", "role", "goal", "objective", "purpose", "job"))),
+    ("instruction_override", 0.6, rf"\bstop{_GAP}{_words(1)}what{_GAP}you(?:'re|{_GAP}are){_GAP}doing\b",
+     ("what you",)),
+    ("instruction_override", 0.6,
+     rf"\byou{_GAP}(?:should|must|need to){_GAP}(?:stop|halt|abort|cease){_GAP}{_words(2)}"
+     rf"(?:immediately|now|at once|right away)\b", ("stop", "halt", "abort", "cease")),
+    ("instruction_override", 0.8,
+     rf"\b(?:previously|earlier|above){_GAP}(?:stated|given|mentioned|provided){_GAP}{_words(1)}"
+     rf"(?:constraints|rules|instructions|guidelines|restrictions){_GAP}(?:no longer apply|are void|are revoked"
+     rf"|are cancelled|are obsolete|do not apply)", ("no longer", "void", "revoked", "cancel", "obsolete",
+                                                      "not apply")),
+    ("instruction_override", 0.6,
+     rf"\b(?:strictly{_GAP})?(?:adhere|obey|comply){_GAP}(?:to{_GAP}|with{_GAP})?(?:the{_GAP})?(?:following|these|my|new)"
+     rf"{_GAP}{_words(1)}(?:instructions?|directives?|commands?|orders?)\b", ("adhere", "obey", "comply")),
+    ("instruction_override", 0.6,
+     rf"\b(?:ignore|disregard){_GAP}(?:all|any|other|this|these|everything){_GAP}{_words(1)}(?:info|information|data"
+     rf"|content|text|input|indicators?|evidence|warnings|red flags|concerns|context)\b", ("ignor", "disregard")),
+    ("instruction_override", 0.6, rf"\bignore{_GAP}(?:them|it|this|that|those|these){_GAP}and{_GAP}instead\b",
+     ("instead",)),
+    ("instruction_override", 0.6, rf"\bstop{_GAP}(?:everything|all{_GAP}(?:tasks|work|actions))\b", ("stop",)),
+    ("instruction_override", 0.5, rf"\b(?:you{_GAP}may{_GAP}not|do{_GAP}not|don't|never){_GAP}deviate\b",
+     ("deviate",)),
+    ("instruction_override", 0.5, r"\bfrom\W{1,3}now\W{1,3}on\b", ("now on",)),
+    ("instruction_override", 0.6,
+     rf"\byou(?:'re|{_GAP}are){_GAP}(?:now{_GAP})?(?:free{_GAP}to{_GAP}(?:do|say|ignore)|no{_GAP}longer{_GAP}"
+     rf"(?:bound|restricted|limited))\b", ("free to", "no longer")),
+    ("instruction_override", 0.8, rf"\boverride{_GAP}{_words(1)}(?:scoring|evaluation|review|checks?|safety|filters?)\b",
+     ("overrid",)),
+    # --- authority claimed
+    ("authority_claim", 0.5,
+     rf"\b(?:important|urgent|critical|official|priority){_GAP}(?:message|notice|instructions?|update|directive"
+     rf"|announcement){_GAP}(?:from|for|to)\b", ("important", "urgent", "critical", "official", "priority")),
+    ("authority_claim", 0.4,
+     rf"\b(?:system|admin|administrator|developer|maintainer|root|security){_GAP}(?:warning|override|message|directive"
+     rf"|instruction|notice|request|command|note)s?\b", ("system", "admin", "developer", "maintainer", "root", "security")),
+    ("authority_claim", 0.5,
+     rf"\b(?:the{_GAP})?(?:maintainers?|admins?|administrators?|developers?|security{_GAP}team|it{_GAP}department"
+     rf"|senior{_GAP}management|management|owners?|operators?|your{_GAP}(?:creators?|developers?|operators?|owners?))"
+     rf"{_GAP}(?:has{_GAP}|have{_GAP})?(?:says?|said|requires?|wants?|instructs?|orders?|asked|requested|authori[sz]ed"
+     rf"|approved|mandates?)\b", ("maintainer", "admin", "developer", "security team", "department", "management",
+                                  "owner", "operator", "creator")),
+    ("authority_claim", 0.6,
+     rf"\bi{_GAP}am{_GAP}(?:the|your|an?){_GAP}{_words(1)}(?:admin|administrator|developer|owner|operator|creator"
+     rf"|maintainer|supervisor|security officer)\b", ("i am",)),
+    ("authority_claim", 0.3, rf"\bper{_GAP}(?:company|corporate|security|it|our){_GAP}polic(?:y|ies)\b", ("polic",)),
+    ("authority_claim", 0.3, rf"\b(?:this{_GAP}is|it{_GAP}is){_GAP}(?:required|mandated){_GAP}by\b", ("required by",
+                                                                                                   "mandated by")),
+    ("authority_claim", 0.4, rf"\bpre-?(?:verified|approved|authori[sz]ed)\b", ("verified", "approved", "authori")),
+    ("authority_claim", 0.3, rf"\b(?:really|extremely|very|super|critically){_GAP}important\b", ("important",)),
+    ("authority_claim", 0.4, r"\b(?:important|urgent|critical|attention|warning)\W{0,2}!{2,}",
+     ("!!",)),
+    # --- work slipped in ahead of the agent's task
+    ("task_injection", 0.5,
+     rf"\bbefore{_GAP}(?:you{_GAP})?(?:can{_GAP}|do{_GAP}|start{_GAP}|begin{_GAP})?(?:solv|repl|respond|answer|continu"
+     rf"|proceed|complet|finish|summari|perform|execut|return)\w*", ("before",)),
+    ("task_injection", 0.5, rf"\bdo{_GAP}the{_GAP}following{_GAP}first\b", ("following first",)),
+    ("task_injection", 0.5,
+     rf"\b(?:the|my|your){_GAP}(?:original{_GAP})?task{_GAP}(?:that{_GAP})?i{_GAP}gave{_GAP}you\b", ("gave you",)),
+    ("task_injection", 0.6,
+     rf"\binstead{_GAP}of{_GAP}{_words(2)}(?:the{_GAP}user'?s?|your|my){_GAP}{_words(1)}"
+     rf"(?:task|request|question|instructions|assignment)\b", ("instead",)),
+    ("task_injection", 0.3,
+     rf"(?:^|\n)\W{{0,4}}first\W{{1,3}}(?:please{_GAP})?(?:send|e-?mail|forward|post|upload|run|call|execute|delete"
+     rf"|fetch|visit|transfer|read)\b", ("first",)),
+    # A TODO inside data (a ticket, a review, a bill) addressed to whoever reads it; the same
+    # words in a code comment are a programmer's note and count for less.
+    ("task_injection", 0.3, rf"(?:#|//|/\*|--|(?:^|\n)[ \t]{{0,8}}\*)[ \t]{{0,3}}{_TODO}", ("todo",)),
+    ("task_injection", 0.6, rf"(?<![#/*\-] )(?<![#/*\-]){_TODO}", ("todo",)),
+    # --- requests for secrets or files
+    ("secret_request", 0.5,
+     rf"\b(?:send|share|give|tell|reveal|print|output|show|provide|include|paste|read|cat|display|leak|post|upload|list"
+     rf"|dump|forward|e-?mail|get|retrieve|fetch|extract|copy|append|change|reset|disable|what is|what's){_GAP}(?:me{_GAP}|us{_GAP})?{_words(4)}"
+     rf"{_SECRET}", ("env", "id_", "ssh", "key", "token", "passw", "passwd", "credential", "security code",
+                     "one-time", "2fa", "phrase", "passport", "credit card", "bank account", "social security",
+                     "system prompt")),
+    ("secret_request", 0.5, rf"\b(?:with|using|passing){_GAP}(?:the{_GAP}|your{_GAP}|my{_GAP})?{_words(2)}{_SECRET}",
+     ("key", "token", "passw", "credential", "system prompt")),
+    ("secret_request", 0.4, rf"\b(?:your|the){_GAP}(?:system|hidden|initial|original){_GAP}prompt\b", ("prompt",)),
+    ("secret_request", 0.2, rf"(?:\.env\.\w+|\bid_rsa\b|~/\.ssh|\bprivate[ _-]key\b|\bapi[ _-]?keys?\b)",
+     (".env", "id_rsa", ".ssh", "private", "api")),
+    # --- exfiltration
+    ("exfiltration", 0.5, rf"\b{_SEND}{_GAP}{_words(8)}(?:to|at|into|via|on){_GAP}{_DESTINATION}",
+     ("send", "post", "upload", "forward", "submit", "transmit", "exfil", "leak", "mail", "share", "push", "deliver",
+      "transfer")),
+    ("exfiltration", 0.5, rf"\b{_SEND}{_GAP}{_words(3)}{_DESTINATION}\S{{0,200}}?{_GAP}to\b", ("send", "forward",
+                                                                                               "share", "post")),
+    ("exfiltration", 0.8,
+     rf"\b{_SEND}{_GAP}{_words(3)}(?:all|every|entire|whole|contents?|body|summary|history|conversation|everything"
+     rf"|inbox){_GAP}{_words(8)}(?:to|at|into|via){_GAP}{_DESTINATION}",
+     ("all", "every", "entire", "whole", "content", "body", "summary", "history", "conversation", "inbox")),
+    ("exfiltration", 0.6,
+     rf"\b(?:include|append|add|encode|put|embed|attach){_GAP}{_words(5)}(?:in|into|to){_GAP}(?:the{_GAP}|a{_GAP}"
+     rf"|this{_GAP})?(?:url|link|query(?: string)?|image(?: url)?|request|address bar)\b", ("url", "link", "query",
+                                                                                            "image", "request")),
+    ("exfiltration", 0.6, r"[?&/=][\"']?\[[a-z_]{2,12}\]", ("[",)),
+    ("exfiltration", 0.5,
+     rf"\b(?:url|base64|mime|hex|quoted\W?printable)\W?encoded{_GAP}{_words(4)}(?:summary|message|conversation|e-?mail"
+     rf"|code|password|data|history|context|secrets?)\b", ("encoded",)),
+    ("exfiltration", 0.5,
+     rf"\b(?:summary|contents?|transcript|history){_GAP}of{_GAP}{_words(4)}(?:this|our|the){_GAP}(?:conversation|chat"
+     rf"|session)\b",
+     ("conversation", "chat", "session")),
+    ("suspicious_destination", 0.5,
+     r"\b(?:webhook\.site|pastebin\.com|paste\.ee|hastebin|requestbin|pipedream\.net|ngrok(?:-free)?\.(?:io|app|dev)"
+     r"|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site|online)|hookbin|beeceptor|trycloudflare\.com)",
+     ("webhook", "paste", "requestbin", "pipedream", "ngrok", "burp", "interact.sh", "oast", "hookbin", "beeceptor",
+      "trycloudflare")),
+    ("suspicious_destination", 0.5, r"https?://(?:\d{1,3}\.){3}\d{1,3}\b", ("://",)),
+    # --- tool-call or shell coercion
+    ("tool_coercion", 0.5,
+     rf"\b(?:call|use|invoke|run|execute|trigger){_GAP}(?:the{_GAP})?{_words(2)}(?:tool|function){_GAP}"
+     rf"(?:`|with|to|and|named|called)", (("tool", "function"), ("call", "use", "invoke", "run", "execute", "trigger"))),
+    ("tool_coercion", 0.5, r"\b(?:call|invoke)\W{1,3}`?[a-z][a-z0-9]*(?:__|_|\.)[a-z0-9_.]*\w\b(?!\()",
+     ("call", "invoke")),
+    ("tool_coercion", 0.4,
+     rf"\b(?:run|execute|exec){_GAP}(?:the{_GAP}following{_GAP}(?:command|script|code)|`[^`\n]{{1,200}}`"
+     rf"|(?:curl|wget|bash|sh|powershell|rm|chmod|nc|scp|eval)\b)",
+     (("run", "exec"), ("following", "`", "curl", "wget", "bash", "sh", "powershell", "rm", "chmod", "nc", "scp", "eval"))),
+    ("tool_coercion", 0.5,
+     r"\{\W{0,3}(?:name|tool|function|tool_name)\W{0,3}:\W{0,3}[\w.-]{1,80}\W{0,3},\W{0,3}"
+     r"(?:arguments|args|parameters|input)\W{0,3}:", ("argument", "args", "parameters", "input")),
+    ("tool_coercion", 0.4, r"\bwith\W{1,3}the\W{1,3}following\W{1,3}(?:arguments|parameters)\b", ("following",)),
+    ("tool_coercion", 0.5, r"\|\s{0,3}(?:sudo\s{1,3})?(?:ba|z)?sh\b", ("sh",)),
+    # --- dependency edits
+    ("dependency_edit", 0.4,
+     rf"\b(?:bump|add|install|upgrade|downgrade|pin|replace){_GAP}{_words(4)}(?:dependency|dependencies|package"
+     rf"|library|module|requirement)\b", ("dependenc", "package", "library", "module", "requirement")),
+    ("dependency_edit", 0.5,
+     rf"\b(?:edit|modify|update|change|add{_GAP}\S{{1,60}}{_GAP}to|append{_GAP}\S{{1,60}}{_GAP}to){_GAP}(?:the{_GAP}|your{_GAP})?"
+     r"(?:package\.json|requirements\.txt|pyproject\.toml|cargo\.toml|go\.mod|gemfile|pom\.xml|setup\.py|build\.gradle"
+     r"|package-lock\.json|yarn\.lock)", ("package", "requirements", "pyproject", "cargo", "go.mod", "gemfile", "pom",
+                                          "setup.py", "gradle", "yarn")),
+    # --- self-replication (the worm's spread)
+    ("self_replication", 0.9,
+     rf"\b(?:repeat|copy|include|add|append|insert|paste|propagate|spread|replicate|put){_GAP}{_words(8)}"
+     rf"(?:in|into|to|at the end of|on){_GAP}(?:every|all|each|any{_GAP}future|all{_GAP}future|all{_GAP}subsequent)"
+     rf"{_GAP}{_words(1)}(?:messages?|repl(?:y|ies)|responses?|answers?|e-?mails?|files?|comments?|documents?|outputs?"
+     rf"|posts?|commits?|pull requests?|issues?|conversations?)\b",
+     (("every", "all", "each", "future"), ("repeat", "copy", "include", "add", "append", "insert", "paste", "propagate",
+                                           "spread", "replicate", "put"))),
+    ("self_replication", 0.5,
+     rf"\b(?:repeat|copy|replicate|propagate|spread|forward){_GAP}(?:this|these){_GAP}{_words(1)}(?:text|message|notice"
+     rf"|instructions?|prompt|note|paragraph|block|content)s?{_GAP}(?:in|into|to|verbatim|everywhere)\b",
+     ("repeat", "copy", "replicate", "propagate", "spread", "forward")),
+    # --- role markers and fake chat or prompt delimiters
+    ("role_marker", 0.8, r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\|?>", ("<|",)),
+    ("role_marker", 0.7, r"\[/?inst\]|<</?sys>>", ("[inst]", "[/inst]", "<<sys>>", "<</sys>>")),
+    ("role_marker", 0.4, r"(?:^|\n|[:.>\]]\s{1,3})[ \t>#*\-]{0,4}system\W{0,3}:[ \t]{0,3}(?=\S)", ("system",)),
+    ("role_marker", 0.5, r"</?(?:instructions?|information|system|sys|admin|prompt|directive|important)>",
+     (("<",), ("instruction", "information", "system", "sys>", "admin", "prompt", "directive", "important"))),
+    ("role_marker", 0.5, r"\[(?:system|assistant)\]", ("[system]", "[assistant]")),
+    ("role_marker", 0.6,
+     rf"\byou{_GAP}are{_GAP}now{_GAP}(?:in{_GAP})?(?:an?{_GAP}|the{_GAP})?(?:dan|unrestricted|unfiltered|jailbroken|free"
+     rf"|evil|(?:developer|god|admin|root|jailbreak|unrestricted) mode)\b", ("are now",)),
+    ("role_marker", 0.5, r"\b(?:developer|god|dan|jailbreak|unrestricted|sudo)\W{1,3}mode\b", ("mode",)),
+    ("role_marker", 0.5,
+     rf"\b(?:act|behave|respond){_GAP}as{_GAP}(?:an?{_GAP}|the{_GAP}|my{_GAP})?{_words(1)}(?:unrestricted|unfiltered"
+     rf"|jailbroken|evil|dan|different ai|new ai)\b",
+     ("unrestricted", "unfiltered", "jailbroken", "evil", "dan", "different ai", "new ai")),
+    ("role_marker", 0.4, rf"\bpretend{_GAP}(?:to{_GAP}be|you(?:'re|{_GAP}are)){_GAP}", ("pretend",)),
+    ("role_marker", 0.6,
+     r"[<\[\-=#*]\W{0,3}(?:end|begin|start)\W{1,3}(?:of\W{1,3})?(?:system\W{1,3}prompt|session|conversation|instructions"
+     r"|context|user\W{1,3}input|prompt)\W{0,3}[>\]\-=#*]", ("end", "begin", "start")),
+    ("role_marker", 0.5, r"(?:^|\n)[ \t]{0,4}[-=#*]{2,}[^\n]{0,40}\binstructions?\b", ("instruction",)),
+    # --- a fake conversation written into the data
+    ("fake_dialogue", 0.5, r"(?:^|\n)[ \t>#*\-]{0,4}(?:assistant|ai|bot|gpt|model)\W{0,2}:[ \t]{0,3}(?=\S)",
+     ("assistant", "ai", "bot", "gpt", "model")),
+    ("fake_dialogue", 0.3, r"(?:^|\n)[ \t>#*\-]{0,4}(?:user|human)\W{0,2}:[ \t]{0,3}(?=\S)", ("user", "human")),
+    # --- concealment from the person
+    ("concealment", 0.5,
+     rf"\b(?:do{_GAP}not|don'?t|never|without){_GAP}{_words(1)}(?:tell|telling|mention|mentioning|inform|informing"
+     rf"|notify|notifying|alert|alerting|reveal|revealing|ask|asking|show|showing|disclose|disclosing|confirm"
+     rf"|confirming){_GAP}{_words(1)}(?:the{_GAP}user|me|anyone|them|this|the{_GAP}owner|any{_GAP}of{_GAP}this)\b",
+     ("not", "don", "never", "without")),
+    ("concealment", 0.5,
+     rf"\b(?:silently|secretly|quietly|covertly|discreetly){_GAP}{_words(1)}(?:send|add|include|run|execute|forward"
+     rf"|delete|change|append|insert|call|upload)\b", ("silently", "secretly", "quietly", "covertly", "discreetly")),
+    # --- controlling what the model outputs
+    ("output_control", 0.4,
+     rf"\b(?:just|only|simply|and){_GAP}(?:print|say|output|respond{_GAP}with|reply{_GAP}with|answer{_GAP}with|return"
+     rf"|write)\b", (("just", "only", "simply", "and"), ("print", "say", "output", "respond", "reply", "answer", "return",
+                                                  "write"))),
+    ("output_control", 0.5, rf"\b(?:respond|reply|answer){_GAP}(?:only{_GAP}with|with{_GAP}only)\b", ("only",)),
+    ("output_control", 0.5,
+     rf"\bif{_GAP}(?:you{_GAP}are{_GAP}|you{_GAP}get{_GAP}|the{_GAP}user{_GAP}|user{_GAP}|anyone{_GAP}|someone{_GAP})?"
+     rf"(?:questioned|asked|asks|prompted|queried)\b{_GAP}{_words(8)}(?:respond|reply|answer|say|report|tell|state"
+     rf"|output|claim)", ("questioned", "ask", "prompted", "queried")),
+    ("output_control", 0.4, rf"\b(?:and{_GAP})?(?:absolutely{_GAP})?nothing{_GAP}else\b", ("nothing else",)),
+    ("output_control", 0.4, rf"\breport{_GAP}only\b", ("report",)),
+    ("output_control", 0.7, r"\b(?:include|insert|add|print|output|render|embed)\W{1,8}<(?:script|img|iframe|svg)\b",
+     ("<script", "<img", "<iframe", "<svg")),
+    ("output_control", 0.6,
+     rf"\b(?:respond|reply|print|output|write|show)\w*{_GAP}(?:with{_GAP})?(?:the{_GAP}following{_GAP})?!\[",
+     ("![",)),
+    ("output_control", 0.4,
+     rf"\byou{_GAP}(?:should|must|will|need{_GAP}to|have{_GAP}to){_GAP}(?:only{_GAP}|now{_GAP}|always{_GAP})?"
+     rf"(?:respond|reply|answer|output|print|say|recommend)\b",
+     (("you",), ("respond", "reply", "answer", "output", "print", "say", "recommend"))),
+    ("output_control", 0.4,
+     rf"\b(?:please{_GAP})?repeat{_GAP}(?:the{_GAP}following|after{_GAP}me|this{_GAP}(?:sentence|text|phrase))",
+     ("repeat",)),
+    ("output_control", 0.5,
+     rf"\b(?:include|insert|add|print|output|put){_GAP}{_words(6)}in{_GAP}your{_GAP}(?:output|response|reply|answer"
+     rf"|summary)\b", (("your",), ("output", "response", "reply", "answer", "summary"))),
+    ("output_control", 0.3, rf"\bfocus{_GAP}(?:only|exclusively|solely){_GAP}on\b|\bprovide{_GAP}it{_GAP}to{_GAP}the{_GAP}user\b",
+     ("focus", "provide")),
+    ("output_control", 0.4, rf"\b(?:no|without|do{_GAP}not{_GAP}use{_GAP}an?){_GAP}code{_GAP}(?:style{_GAP})?block\b",
+     ("code",)),
+    ("output_control", 0.4,
+     rf"\b(?:translate|paraphrase|rephrase|rewrite|polish){_GAP}the{_GAP}(?:above|following){_GAP}{_words(1)}"
+     rf"(?:sentence|text|content|paragraph)",
+     (("above", "following"), ("translate", "paraphrase", "rephrase", "rewrite", "polish"))),
+    ("output_control", 0.3, rf"\b(?:concatenate|assemble|join){_GAP}(?:these|the{_GAP}following){_GAP}strings\b",
+     ("strings",)),
+    ("output_control", 0.4, rf"\breplac(?:e|ing){_GAP}\[\w+\]{_GAP}with\b", ("replac",)),
+    # --- a verdict written in advance for whoever classifies this text
+    ("verdict_steering", 0.4,
+     rf"\b(?:is|are){_GAP}(?:clearly{_GAP}|definitely{_GAP}|totally{_GAP}|completely{_GAP})?not{_GAP}malicious\b"
+     rf"|\beverything{_GAP}is{_GAP}safe\b|\ball{_GAP}content{_GAP}here{_GAP}is\b", ("malicious", "is safe", "content here")),
+    # --- an encoded instruction with a request to decode it
+    ("encoded_instruction", 0.6,
+     rf"\b(?:decode|decipher|decrypt|interpret|convert){_GAP}(?:the{_GAP})?(?:following|this|these|below){_GAP}"
+     rf"{_words(2)}(?:base\W?\d+|hex|rot\W?13|atbash|morse|braille|binary|ascii\W?85|uuencode|quoted\W?printable|mime"
+     rf"|leet\w*|nato|cipher|encod\w+|encrypted|zalgo|ecoji|unicode)", ("decode", "decipher", "decrypt", "interpret",
+                                                                       "convert")),
+    ("encoded_instruction", 0.4, rf"\bin{_GAP}your{_GAP}(?:monologue|head|mind|thoughts|scratchpad)\b",
+     (("your",), ("monologue", "head", "mind", "thoughts", "scratchpad"))),
+    # --- requests for harmful content riding along in data
+    ("harmful_request", 0.6,
+     rf"\bwrite{_GAP}(?:one|a|an|some|\d+){_GAP}{_words(1)}(?:toxic|offensive|discriminatory|hateful|racist|sexist"
+     rf"|insulting|derogatory|threatening|harmful|abusive|violent|unfriendly|negative|mean|rude|hurtful|demeaning){_GAP}{_words(1)}(?:sentences?|statements?|jokes?"
+     rf"|comments?|messages?|posts?|tweets?|paragraphs?|remarks?|e-?mails?)\b", ("write",)),
+    ("harmful_request", 0.3, rf"\bstep-by-step{_GAP}instructions{_GAP}for{_GAP}(?:making|synthesi[sz]ing|building)\b",
+     ("step-by-step",)),
+    # --- markup that runs code when rendered
+    ("markup_injection", 0.3, r"<script\b|\bon(?:error|load|click|mouseover)\s{0,2}=|\bdocument\.cookie\b",
+     ("script", "onerror", "onload", "onclick", "onmouseover", "cookie")),
+    ("markup_injection", 0.3, r"javascript\W{0,2}:(?!\s{0,2}void)", ("javascript",)),
+    ("markup_injection", 1.0, r"\]\(\s{0,3}javascript:", ("javascript",)),
+    ("markup_injection", 0.8,
+     r"\bon[a-z]{3,12}\s{0,2}=\s{0,2}[\"']?[^\"'>\n]{0,100}?\b(?:fetch|xmlhttprequest|document\.cookie|eval|atob)\b",
+     ("fetch", "xmlhttprequest", "cookie", "eval", "atob")),
+]
+
+PATTERNS: tuple[Pattern, ...] = tuple(
+    Pattern(name, weight, re.compile(regex), triggers if isinstance(triggers[0], tuple) else (triggers,))
+    for name, weight, regex, triggers in _TABLE
+)
+SIGNAL_NAMES: frozenset[str] = frozenset(p.name for p in PATTERNS) | {"homoglyphs"}
+
+# How each signal is named to a person (notices, the review pane, `lazaretto scan`).
+LABELS: dict[str, str] = {
+    "addressed_to_ai": "addressed to the assistant",
+    "instruction_override": "instruction override",
+    "authority_claim": "authority claim",
+    "task_injection": "work slipped in ahead of the task",
+    "secret_request": "asks for secrets or files",
+    "exfiltration": "sends data out",
+    "suspicious_destination": "tunnel, paste or raw-IP address",
+    "tool_coercion": "tells the agent to call a tool or run a command",
+    "dependency_edit": "asks for a dependency change",
+    "self_replication": "asks to be copied onward",
+    "role_marker": "fake role or prompt marker",
+    "concealment": "asks to hide something from the user",
+    "output_control": "dictates the agent's output",
+    "encoded_instruction": "encoded text with a request to decode it",
+    "harmful_request": "asks for harmful content",
+    "markup_injection": "script-bearing markup",
+    "fake_dialogue": "a fake conversation turn",
+    "verdict_steering": "a verdict written in advance",
+    "homoglyphs": "look-alike letters from another script",
+}
