@@ -21,7 +21,8 @@ class LineError(ValueError):
 def parse_line(raw: bytes) -> Any:
     """Decode one line (strict UTF-8 JSON); raise LineError with a reason otherwise."""
     try:
-        return json.loads(raw)
+        # Decoding first enforces strict UTF-8 and skips json's encoding detection.
+        return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise LineError(f"not valid UTF-8 at byte {exc.start}") from exc
     except json.JSONDecodeError as exc:
@@ -39,9 +40,11 @@ def dump_line(message: Any) -> bytes:
         return json.dumps(message, separators=(",", ":")).encode("ascii") + b"\n"
 
 
-def id_key(request_id: Any) -> str:
+def id_key(request_id: Any) -> tuple:
     """A hashable key that keeps 1 and "1" apart."""
-    return json.dumps(request_id)
+    if isinstance(request_id, (str, int, float)) and not isinstance(request_id, bool):
+        return (type(request_id), request_id)
+    return (object, json.dumps(request_id, sort_keys=True))
 
 
 def recover_id(raw: bytes) -> Any:

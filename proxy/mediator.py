@@ -43,6 +43,7 @@ class Outgoing:
 class Pending:
     """A client request waiting for the server's answer."""
 
+    request_id: Any
     method: str
     tool: str | None = None
 
@@ -77,10 +78,14 @@ class Mediator:
         self.gate = Gate(store, policy, server, session)
         self.cleaner = cleaner
         self.log = log or (lambda text: print(f"lazaretto[{server}]: {text}", file=sys.stderr, flush=True))
-        self.pending: dict[str, Pending] = {}  # client request ids
-        self.server_pending: set[str] = set()  # server request ids, answered by the client
+        self.pending: dict[tuple, Pending] = {}  # client request ids
+        self.server_pending: set[tuple] = set()  # server request ids, answered by the client
         self.annotations: dict[str, dict | None] = {}
         self.task_tools: dict[str, str] = {}
+        self._verdicts: dict[str, ToolVerdict] = {}
+        # (tool, method) -> the store's data_version when its open taint was last confirmed;
+        # while nothing else commits, a repeated read of the same source needs no write.
+        self._exposure_seen: dict[tuple, int] = {}
 
     # -- client -> server ---------------------------------------------------------------
 
@@ -128,14 +133,17 @@ class Mediator:
                     return refusal.response(message["id"], self.server, tool)
             elif method == "tasks/result":
                 tool = self.task_tools.get(str(params.get("taskId")))
-            self.pending[id_key(message["id"])] = Pending(method, tool)
+            self.pending[id_key(message["id"])] = Pending(message["id"], method, tool)
         elif is_response(message):
             self.server_pending.discard(id_key(message["id"]))
         return None
 
     def verdict(self, tool: str) -> ToolVerdict:
-        """Classify a tool with the annotations its server last listed."""
-        return classify(self.server_policy, tool, self.annotations.get(tool))
+        """Classify a tool with the annotations its server last listed (cached until it lists again)."""
+        verdict = self._verdicts.get(tool)
+        if verdict is None:
+            verdict = self._verdicts[tool] = classify(self.server_policy, tool, self.annotations.get(tool))
+        return verdict
 
     # -- server -> client ---------------------------------------------------------------
 
@@ -199,15 +207,7 @@ class Mediator:
         subject = f"{self.server}/{pending.tool or pending.method}"
         try:
             if untrusted and pending.method in EXPOSURE_METHODS:
-                if self.store.sessions.taint(
-                    self.session,
-                    server=self.server,
-                    tool=pending.tool,
-                    method=pending.method,
-                    reason=f"{subject} returned untrusted content ({why})",
-                    request_id=request_id,
-                ):
-                    self.log(f"tainted session {self.session}: {subject} ({why})")
+                self._expose(pending, request_id, f"{subject} returned untrusted content ({why})")
             cleaned = self.cleaner(pending.method, pending.tool, request_id, result, untrusted)
         except StoreUnavailable as exc:
             # The read cannot be recorded, so the agent must not read it either.
@@ -215,6 +215,20 @@ class Mediator:
         except Exception as exc:  # noqa: BLE001 - a cleaning failure withholds, never forwards unscanned
             return self._withheld(message, pending, f"it could not be inspected ({type(exc).__name__}: {exc})")
         return message if cleaned is None else {**message, "result": cleaned}
+
+    def _expose(self, pending: Pending, request_id: str, reason: str) -> None:
+        """Taint the session with this read; one open event per source is enough."""
+        source = (pending.tool, pending.method)
+        version = self.store.data_version()
+        if self._exposure_seen.get(source) == version:
+            return
+        if not self.store.sessions.has_open_taint(self.session, self.server, pending.tool):
+            if self.store.sessions.taint(
+                self.session, server=self.server, tool=pending.tool, method=pending.method,
+                reason=reason, request_id=request_id,
+            ):
+                self.log(f"tainted session {self.session}: {reason}")
+        self._exposure_seen[source] = version
 
     def _withheld(self, message: dict, pending: Pending, why: str) -> dict:
         subject = f"{self.server}/{pending.tool or pending.method}"
@@ -233,6 +247,7 @@ class Mediator:
             if isinstance(tool, dict) and isinstance(tool.get("name"), str):
                 annotations = tool.get("annotations") if isinstance(tool.get("annotations"), dict) else None
                 self.annotations[tool["name"]] = annotations
+                self._verdicts.pop(tool["name"], None)
                 verdicts.append(self.verdict(tool["name"]).as_row())
         try:
             self.store.tools.record_many(self.server, verdicts)
@@ -281,11 +296,11 @@ class Mediator:
     def server_gone(self, exit_code: int | None) -> Outgoing:
         """The server closed its output: every waiting request gets an error."""
         out = Outgoing()
-        for key, pending in list(self.pending.items()):
+        for pending in list(self.pending.values()):
             out.to_client.append(
                 dump_line(
                     error_response(
-                        parse_line(key.encode()),
+                        pending.request_id,
                         INTERNAL_ERROR,
                         f"lazaretto: the server exited (code {exit_code}) before answering {pending.method}",
                         {"reason": "server_exited", "exit_code": exit_code},

@@ -76,6 +76,16 @@ class Sessions:
             )
             return True
 
+    def has_open_taint(self, key: str, server: str, tool: str | None) -> bool:
+        """Whether this source already has an open taint event in the session."""
+        return bool(
+            self._store.query(
+                "SELECT 1 FROM taint_events WHERE session = ? AND cleared_at IS NULL AND server = ? AND tool IS ?"
+                " LIMIT 1",
+                (key, server, tool),
+            )
+        )
+
     def state(self, key: str, *, idle_expiry_minutes: float | None = None) -> TaintState:
         """The session's taint; with an opt-in idle expiry, old taint is cleared (and audited)."""
         rows = self._store.query(
