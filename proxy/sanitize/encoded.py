@@ -29,7 +29,7 @@ def strip_encoded(text: str, looks_like_instructions: Callable[[str], bool] | No
         run = match.group(0)
         kind, decoded = _decode(run)
         if len(run) >= LONG_RUN:
-            if not _random_looking(run, kind):
+            if not _is_text(decoded) and not _random_looking(run, kind):
                 return run
         elif (
             looks_like_instructions is None
@@ -63,8 +63,8 @@ def _decode(run: str) -> tuple[str, bytes]:
 
 
 def _random_looking(run: str, kind: str) -> bool:
-    """Long paths and identifiers share the base64 alphabet; a real blob mixes cases and digits and
-    uses few separators (each of '/', '+', '-', '_' is about 1 in 64 characters)."""
+    """Long paths and identifiers share the base64 alphabet (and decode to noise); an encoded blob
+    mixes cases and digits and uses few separators (each of '/', '+', '-', '_' is 1 in 64)."""
     if kind != "encoded-base64":
         return True
     if not (any(c.isdigit() for c in run) and any(c.islower() for c in run) and any(c.isupper() for c in run)):
@@ -75,7 +75,8 @@ def _random_looking(run: str, kind: str) -> bool:
 
 def _is_text(data: bytes) -> bool:
     text = data.decode("utf-8", "replace")
-    printable = sum(1 for c in text if c.isprintable() or c in "\n\t\r")
+    # U+FFFD counts against: it stands for bytes that were not UTF-8 at all.
+    printable = sum(1 for c in text if (c.isprintable() and c != "\ufffd") or c in "\n\t\r")
     return bool(text) and printable >= len(text) * _TEXT_SHARE
 
 

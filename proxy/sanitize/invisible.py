@@ -22,19 +22,21 @@ _TAGS = "\U000e0000-\U000e007f"
 # ESC and the 8-bit CSI are absent: they belong to the escape-sequence pattern.
 _CONTROLS = "\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9a\x9c-\x9f"
 
-# Characters with an emoji or text presentation (an approximation of Extended_Pictographic plus the
-# keycap bases): the only ones a presentation selector may follow and a ZWJ may join.
+# Characters with an emoji or text presentation (an approximation of Extended_Pictographic): the
+# only ones a presentation selector may follow and a ZWJ may join. Keycap bases (#, *, digits) take a
+# selector only as part of a keycap, before U+20E3.
 _EMOJI = (
-    "#*0-9\u00a9\u00ae\u203c\u2049\u2122\u2139\u2194-\u21aa\u231a-\u23ff\u24c2\u25a0-\u27bf"
+    "\u00a9\u00ae\u203c\u2049\u2122\u2139\u2194-\u21aa\u231a-\u23ff\u24c2\u25a0-\u27bf"
     "\u2934\u2935\u2b00-\u2bff\u3030\u303d\u3297\u3299\U0001f000-\U0001faff\U0001fc00-\U0001fffd"
 )
 # Arabic, Syriac, N'Ko, Indic, Myanmar, Khmer, Mongolian: there a joiner changes the letter shapes,
 # so it is visible content, not a hiding place.
-_JOINING = (
-    "\u0600-\u06ff\u0700-\u074f\u0750-\u077f\u07c0-\u07ff\u0800-\u08ff\u0900-\u0dff"
+_JOINING = (  # the format characters inside these blocks are left out: they are stripped, not letters
+    "\u0606-\u061b\u061d-\u06dc\u06de-\u070e\u0710-\u077f\u07c0-\u088f\u0892-\u08e1\u08e3-\u08ff\u0900-\u0dff"
     "\u1000-\u109f\u1780-\u17ff\u1800-\u18af\ufb50-\ufdff\ufe70-\ufefc"
 )
 _KEPT_JOINER = f"(?<=[{_EMOJI}\ufe0f])\u200d(?=[{_EMOJI}])|(?<=[{_JOINING}])[\u200c\u200d](?=[{_JOINING}])"
+_KEPT_SELECTOR = f"(?<=[{_EMOJI}])[\ufe0e\ufe0f]|(?<=[#*0-9])\ufe0f\u20e3"
 # A subdivision flag (England, Scotland, Wales): black flag, a lowercase region code spelled in
 # tags, then CANCEL TAG.
 _FLAG = "[\U000e0061-\U000e007a]{2}[\U000e0030-\U000e0039\U000e0061-\U000e007a]{1,4}\U000e007f"
@@ -57,7 +59,7 @@ _REMOVE = {
     # One presentation selector after an emoji-capable character is ordinary emoji text; a longer
     # run is a byte channel, so even its first selector goes and is decoded with the rest.
     "variation-selectors": (
-        f"[{_SELECTORS}]{{2,}}|(?<![{_EMOJI}])[\ufe0e\ufe0f]|[\ufe00-\ufe0d\U000e0100-\U000e01ef]"
+        f"[{_SELECTORS}]{{2,}}|(?!{_KEPT_SELECTOR})[\ufe0e\ufe0f]|[\ufe00-\ufe0d\U000e0100-\U000e01ef]"
     ),
     "tag-characters": (
         f"(?<![\U0001f3f4{_TAGS}])[{_TAGS}]+|(?<=\U0001f3f4)(?!{_FLAG}(?![{_TAGS}]))[{_TAGS}]+"
