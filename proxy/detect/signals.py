@@ -383,4 +383,5 @@ LABELS: dict[str, str] = {
     "fake_dialogue": "a fake conversation turn",
     "verdict_steering": "a verdict written in advance",
     "homoglyphs": "look-alike letters from another script",
+    "scan_error": "it could not be inspected",
 }

@@ -1,0 +1,102 @@
+"""One text field through the whole pipeline: sanitize, then detect on what is left and on what was hidden."""
+
+from dataclasses import dataclass, field
+
+from .detect import DEFAULT_THRESHOLD, Signal, detect
+from .sanitize import Removal, SanitizeRules, sanitize
+
+VERDICTS = ("clean", "sanitized", "withheld")
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """A hidden payload made readable: which kind of hiding, and what it said."""
+
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ScanRules:
+    """How one field is treated: untrusted text is cleaned and scored, trusted text only loses invisibles."""
+
+    untrusted: bool = True
+    allow_hosts: tuple[str, ...] = ()
+    threshold: float | None = None  # None: the detector's default
+
+
+@dataclass(frozen=True)
+class FieldVerdict:
+    """What happened to one field, and why.
+
+    Signals found in a decoded hidden payload carry spans into that payload's text, not the field's.
+    """
+
+    verdict: str
+    score: float
+    signals: list[Signal] = field(default_factory=list)
+    removed: list[Removal] = field(default_factory=list)
+    decoded: list[Decoded] = field(default_factory=list)
+    original: str = ""
+    cleaned: str = ""
+
+    @property
+    def signal_names(self) -> list[str]:
+        """Distinct signal kinds, strongest first."""
+        best: dict[str, float] = {}
+        for signal in self.signals:
+            best[signal.name] = max(best.get(signal.name, 0.0), signal.weight)
+        return sorted(best, key=lambda name: -best[name])
+
+    def to_json(self, text: str) -> dict:
+        """The `lazaretto scan --jsonl` shape; `text` is what the agent would see."""
+        return {
+            "verdict": self.verdict,
+            "score": self.score,
+            "signals": [{"name": s.name, "weight": s.weight, "excerpt": s.excerpt} for s in self.signals],
+            "removed": [{"kind": r.kind, "count": r.count} for r in self.removed],
+            "decoded": [{"kind": d.kind, "text": d.text} for d in self.decoded],
+            "text": text,
+        }
+
+
+def scan_text(text: str, rules: ScanRules) -> FieldVerdict:
+    """Sanitize `text` and score it; a clean field keeps its exact string."""
+    threshold = rules.threshold or DEFAULT_THRESHOLD
+    if not rules.untrusted:
+        cleaned, removed = sanitize(text, SanitizeRules(untrusted=False))
+        return FieldVerdict("sanitized" if removed else "clean", 0.0, [], removed, _decoded(removed), text, cleaned)
+    try:
+        return _scan_untrusted(text, rules, threshold)
+    except Exception as exc:  # noqa: BLE001 - fail closed: a crash in cleaning or scoring withholds the field
+        reason = Signal("scan_error", threshold, f"{type(exc).__name__}: {exc}"[:120], 0, 0)
+        return FieldVerdict("withheld", threshold, [reason], [], [], text, "")
+
+
+def _scan_untrusted(text: str, rules: ScanRules, threshold: float) -> FieldVerdict:
+    def instructions(candidate: str) -> bool:
+        return detect(candidate).score >= threshold
+
+    cleaned, removed = sanitize(
+        text, SanitizeRules(untrusted=True, allow_hosts=rules.allow_hosts, looks_like_instructions=instructions)
+    )
+    decoded = _decoded(removed)
+    found = detect(cleaned)
+    score, signals = found.score, list(found.signals)
+    # A hidden payload is scored on its own: text someone took care to hide, and that reads like
+    # instructions, withholds the whole field even when the visible rest is harmless.
+    for payload in decoded:
+        hidden = detect(payload.text)
+        signals.extend(hidden.signals)
+        score = max(score, hidden.score)
+    if score >= threshold:
+        verdict = "withheld"
+    elif removed:
+        verdict = "sanitized"
+    else:
+        verdict = "clean"
+    return FieldVerdict(verdict, score, signals, removed, decoded, text, cleaned)
+
+
+def _decoded(removed: list[Removal]) -> list[Decoded]:
+    return [Decoded(r.kind, r.decoded) for r in removed if r.decoded]
