@@ -16,6 +16,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "approve": ("lazaretto.app.commands.approve", "let one blocked call through once (human only)"),
     "untaint": ("lazaretto.app.commands.untaint", "clear a session's taint (human only)"),
     "log": ("lazaretto.app.commands.log", "print the audit log, or --verify its hash chain"),
+    "scan": ("lazaretto.proxy.scan_command", "run the cleaning and detection pipeline offline on text or a tool result"),
     "review": ("lazaretto.app.commands.review", "open the review app: what agents were kept from, and your decisions (human only)"),
 }
 
