@@ -36,10 +36,23 @@ def _source(server: str | None, tool: str | None, method: str | None = None) -> 
 
 
 class Feed(ABC):
-    """One kind of queue row, read newest first in pages with a keyset on indexed columns."""
+    """One kind of queue row, read newest first a page at a time."""
 
     kind: ClassVar[str]
     title: ClassVar[str]
+
+    @abstractmethod
+    def page(self, store: Store, *, after: QueueItem | None = None, text: str = "", limit: int = PAGE_SIZE) -> list[QueueItem]:
+        """Up to `limit` rows older than `after`, matching `text`."""
+
+    def attention(self, store: Store) -> int:
+        """How many rows wait for a person (shown on the tab); 0 when the kind never does."""
+        return 0
+
+
+class TableFeed(Feed):
+    """A feed over one table, paged with a keyset on indexed columns so 100,000 rows cost no more than ten."""
+
     table: ClassVar[str]
     columns: ClassVar[str]
     searchable: ClassVar[tuple[str, ...]]
@@ -47,7 +60,10 @@ class Feed(ABC):
     """Ordered by (time, rowid) when set, else by rowid alone (rowid grows with time there)."""
 
     def page(self, store: Store, *, after: QueueItem | None = None, text: str = "", limit: int = PAGE_SIZE) -> list[QueueItem]:
-        """Up to `limit` rows older than `after`, matching `text` in the searchable columns."""
+        return [self.item(row) for row in store.query(*self.sql(after=after, text=text, limit=limit))]
+
+    def sql(self, *, after: QueueItem | None = None, text: str = "", limit: int = PAGE_SIZE) -> tuple[str, tuple]:
+        """The page query and its parameters."""
         clauses: list[str] = []
         params: list[object] = []
         if after is not None:
@@ -62,22 +78,15 @@ class Feed(ABC):
             params += [_like(text.strip())] * len(self.searchable)
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         order = f"{self.time_column} DESC, rowid DESC" if self.time_column else "rowid DESC"
-        rows = store.query(
-            f"SELECT rowid AS _order, {self.columns} FROM {self.table} {where} ORDER BY {order} LIMIT ?",
-            (*params, limit),
-        )
-        return [self.item(row) for row in rows]
-
-    def attention(self, store: Store) -> int:
-        """How many rows wait for a person (shown on the tab); 0 when the kind never does."""
-        return 0
+        sql = f"SELECT rowid AS _order, {self.columns} FROM {self.table} {where} ORDER BY {order} LIMIT ?"
+        return sql, (*params, limit)
 
     @abstractmethod
     def item(self, row: dict) -> QueueItem:
         """The queue row for one database row."""
 
 
-class WithheldFeed(Feed):
+class WithheldFeed(TableFeed):
     """Fields the agent was kept from reading."""
 
     kind = "withheld"
@@ -109,7 +118,7 @@ class WithheldFeed(Feed):
         )
 
 
-class StrippedFeed(Feed):
+class StrippedFeed(TableFeed):
     """Hidden content removed from results, whether the result went through or was withheld."""
 
     kind = "stripped"
@@ -119,7 +128,6 @@ class StrippedFeed(Feed):
     searchable = ("server", "tool", "path", "kind", "decoded", "session")
 
     def item(self, row: dict) -> QueueItem:
-        plural = "" if row["count"] == 1 else "s"
         fate = f"withheld as {row['quarantine_id']}" if row["quarantine_id"] else "result went through"
         return QueueItem(
             kind=self.kind,
@@ -127,13 +135,13 @@ class StrippedFeed(Feed):
             at=row["created_at"],
             order=row["_order"],
             source=_source(row["server"], row["tool"], row["method"]),
-            reason=f"{row['count']} {row['kind']}{plural} removed from {row['path']}; {fate}",
+            reason=f"{row['kind']} ×{row['count']} removed from {row['path']}; {fate}",
             state="withheld" if row["quarantine_id"] else "stripped",
             session=row["session"],
         )
 
 
-class BlockedFeed(Feed):
+class BlockedFeed(TableFeed):
     """Outbound calls refused, each waiting for a person or decided."""
 
     kind = "blocked"
@@ -168,7 +176,7 @@ class BlockedFeed(Feed):
         )
 
 
-class AuditFeed(Feed):
+class AuditFeed(TableFeed):
     """Every decision, automatic or human, from the hash-chained log."""
 
     kind = "audit"
@@ -210,6 +218,7 @@ class SessionsFeed(Feed):
         return sum(1 for row in store.sessions.all() if row["tainted"])
 
     def item(self, row: dict) -> QueueItem:
+        """The queue row for one session from `store.sessions.all()`."""
         reasons = row["reasons"]
         if reasons:
             first = reasons[0]

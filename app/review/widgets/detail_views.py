@@ -123,7 +123,7 @@ def _withheld(detail: Detail, now: datetime) -> DetailView:
         Content.assemble((f"{visible(p.get('kind', '?'))}: ", "bold"), revealed(p.get("text", ""), limit=1000))
         for p in row["decoded"]
     ] or [Content.styled("none decoded", "$text-muted")]
-    removed = ", ".join(f"{r.get('count', 1)} {visible(r.get('kind', '?'))}" for r in row["removed"]) or "nothing"
+    removed = ", ".join(f"{visible(r.get('kind', '?'))} ×{r.get('count', 1)}" for r in row["removed"]) or "nothing"
     signal_lines = [
         Content.assemble(
             (f"{s.get('weight', 0):>5.2f}  ", "$text-warning"),
@@ -175,10 +175,9 @@ def _stripped(detail: Detail, now: datetime) -> DetailView:
         if row["quarantine_id"]
         else "The rest of the result went through to the agent without it."
     )
-    plural = "" if row["count"] == 1 else "s"
     side = _lines(
         _heading("What was removed"),
-        f"{row['count']} {visible(row['kind'])}{plural} from {visible(row['path'])}",
+        f"{visible(row['kind'])} ×{row['count']} from {visible(row['path'])}",
         fate,
         "",
         _heading("Policy"),
