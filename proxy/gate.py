@@ -6,7 +6,7 @@ from typing import Any
 from lazaretto.store import Store, StoreUnavailable
 
 from .classify import ToolVerdict
-from .hosts import HostAllowList, hosts_in
+from .hosts import HostAllowList, HostScanTooLarge, hosts_in
 from .jsonrpc import REFUSED, error_response
 from .policy import Policy
 
@@ -73,7 +73,11 @@ class Gate:
 
     def _verdict(self, verdict: ToolVerdict, arguments: Any) -> tuple[str | None, str, dict]:
         if self._allow:
-            bad = self._allow.disallowed(hosts_in(arguments))
+            try:
+                bad = self._allow.disallowed(hosts_in(arguments))
+            except HostScanTooLarge as exc:
+                return ("host_check_failed", f"its arguments are too large to check for hosts ({exc})",
+                        {"outbound_reason": verdict.outbound_reason})
             if bad:
                 count = f"{len(bad)} host{'s' if len(bad) > 1 else ''}"
                 return (

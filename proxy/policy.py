@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .hosts import HostAllowList
+
 POLICY_ENV = "LAZARETTO_POLICY"
 _TOP_KEYS = {"allow_hosts", "servers", "detect", "taint", "approval", "label", "proxy"}
 _SERVER_KEYS = {"trust", "untrusted", "outbound", "not_outbound", "label"}
@@ -98,9 +100,14 @@ def parse_policy(text: str, *, source: Path | None = None) -> Policy:
     taint = _table(data, "taint", where)
     approval = _table(data, "approval", where)
     proxy = _table(data, "proxy", where)
+    allow_hosts = tuple(_strings(data.get("allow_hosts", []), "allow_hosts", where))
+    try:
+        HostAllowList(allow_hosts)
+    except ValueError as exc:
+        raise PolicyError(f"{where}: allow_hosts: {exc}") from exc
     return Policy(
         source=source,
-        allow_hosts=tuple(_strings(data.get("allow_hosts", []), "allow_hosts", where)),
+        allow_hosts=allow_hosts,
         servers=servers,
         threshold=_number(detect.get("threshold"), "detect.threshold", where),
         label=_bool(data.get("label", False), "label", where),

@@ -65,6 +65,7 @@ def test_missing_default_policy_is_empty_but_a_named_one_must_exist(tmp_path, mo
         ("[detect]\nthreshold = -1", "positive number"),
         ("[servers", "not valid TOML"),
         ('{"servers": ', "not valid JSON"),
+        ('allow_hosts = ["git*.com"]', "allow_hosts"),
     ],
 )
 def test_bad_policies_say_what_is_wrong(text, message):
