@@ -185,12 +185,13 @@ async def test_filter_narrows_every_list(scenario_store, make_app, settle):
     app = make_app(scenario_store)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("slash", *"ticket")
+        await pilot.press("slash", *"ticket", "enter")
         await settle(pilot)
         assert [item.key for item in app.query_one("#queue-withheld", QueueList).items] == ["Q-2M9XQ4"]
         assert app.query_one("#queue-blocked", QueueList).items == []
+        assert app.focused is app.screen.active_list()
         # Filter text is literal: a percent sign is not a wildcard.
-        await pilot.press("ctrl+a", "ctrl+k", "%")
+        await pilot.press("slash", "ctrl+a", "ctrl+k", "%", "enter")
         await settle(pilot)
         assert app.query_one("#queue-withheld", QueueList).items == []
 

@@ -9,6 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
 
 from lazaretto.app.human import FRICTION_WINDOW, Confirmation, visible
@@ -26,6 +27,9 @@ from .full_view import FullView
 
 if TYPE_CHECKING:
     from ..app import ReviewApp
+
+FILTER_DELAY = 0.3
+"""Seconds of quiet typing before the filter runs."""
 
 RELOAD_LIMIT = 1000
 """A live reload re-reads at most this many rows per feed; further rows load again on scroll."""
@@ -51,6 +55,7 @@ class MainScreen(Screen):
         super().__init__()
         self.detail: Detail | None = None
         self._filter = ""
+        self._filter_timer: Timer | None = None
         self._generations: dict[str, int] = {}
         self._version: int | None = None
         self._last_blocked_id: int | None = None
@@ -234,16 +239,29 @@ class MainScreen(Screen):
     # -- filter -----------------------------------------------------------------------
 
     @on(Input.Changed, "#filter")
-    def filter_changed(self, event: Input.Changed) -> None:
-        """Every list shows only the rows matching the filter text."""
-        self._filter = event.value
-        for queue in self.lists():
-            self._load_page(queue.kind, after=None)
+    def filter_changed(self) -> None:
+        """Filter once typing pauses: a rare word scans the whole table, so not at every key."""
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+        self._filter_timer = self.set_timer(FILTER_DELAY, self._apply_filter)
 
     @on(Input.Submitted, "#filter")
     def filter_submitted(self) -> None:
-        """Enter goes back to the list."""
+        """Enter filters at once and goes back to the list."""
+        self._apply_filter()
         self.active_list().focus()
+
+    def _apply_filter(self) -> None:
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+            self._filter_timer = None
+        text = self.query_one("#filter", Input).value
+        if text == self._filter:
+            return
+        # Every list shows only the rows matching the filter text.
+        self._filter = text
+        for queue in self.lists():
+            self._load_page(queue.kind, after=None)
 
     def action_filter(self) -> None:
         """Focus the filter box."""

@@ -1,0 +1,39 @@
+"""The app reads a page at a time: a large store costs one page at start, and more only on scrolling."""
+
+import pytest
+
+from lazaretto.app.review.queue import PAGE_SIZE
+
+pytestmark = pytest.mark.anyio
+
+ROWS = 2_000
+
+
+def fill(store):
+    rows = [
+        (f"Q-{n:06d}", "s1", "web", "fetch", "tools/call", "content[0].text", f"h{n}", "payload", "", 0.9,
+         '[{"name":"fake-system-message","weight":0.9}]', f"2026-11-29T{n // 3600:02d}:{n // 60 % 60:02d}:{n % 60:02d}.000Z")
+        for n in range(ROWS)
+    ]
+    with store.write() as conn:
+        conn.executemany(
+            "INSERT INTO quarantine (id, session, server, tool, method, path, content_hash, original, cleaned,"
+            " score, signals, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+
+
+async def test_opening_reads_one_page_and_scrolling_reads_the_next(empty_store, make_app, settle):
+    fill(empty_store)
+    app = make_app(empty_store)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        queue = app.screen.active_list()
+        assert len(queue.items) == PAGE_SIZE
+        assert queue.items[0].key == f"Q-{ROWS - 1:06d}"
+        assert str(app.query_one("#queue").get_tab("tab-withheld").label) == f"Withheld {ROWS}"
+        await pilot.press("end")
+        await settle(pilot)
+        assert len(queue.items) == 2 * PAGE_SIZE
+        keys = [item.key for item in queue.items]
+        assert len(set(keys)) == len(keys)
