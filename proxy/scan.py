@@ -82,6 +82,11 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float) -> FieldVerdi
     )
     decoded = _decoded(removed)
     found = detect(cleaned)
+    if removed:
+        # What the sanitizer took out can itself be evidence (a fake chat delimiter, an
+        # instruction in an HTML comment): the original text is scored too, and the stronger
+        # reading wins. Its spans index the original, which is what a reviewer is shown.
+        found = max(found, detect(text), key=lambda d: d.score)
     score, signals = found.score, list(found.signals)
     # A hidden payload is scored on its own: text someone took care to hide, and that reads like
     # instructions, withholds the whole field even when the visible rest is harmless.

@@ -21,11 +21,11 @@ class Pattern:
     name: str
     weight: float
     regex: re.Pattern
-    triggers: tuple[tuple[str, ...], ...]  # every group must have one substring in the text
+    triggers: tuple[frozenset[str], ...]  # every group must have one substring in the text
 
-    def may_match(self, text: str) -> bool:
-        """The cheap test run before the regex: can this pattern match at all?"""
-        return all(any(trigger in text for trigger in group) for group in self.triggers)
+    def may_match(self, present: frozenset[str]) -> bool:
+        """Given the triggers present in a text, can this pattern match at all?"""
+        return all(not present.isdisjoint(group) for group in self.triggers)
 
 
 _GAP = r"\W{1,6}"  # between two words: spaces, punctuation, a line break
@@ -48,7 +48,7 @@ _INSTRUCTION_NOUN = (
 )
 _SECRET = (
     r"(?:\.env(?:\.\w+)?\b|id_(?:rsa|ed25519|ecdsa|dsa)|~/\.ssh|\.ssh/|api[ _-]?keys?|(?:access|auth|bearer|session"
-    r"|secret|refresh|github|slack|aws|api) ?tokens?|passwords?|passwd|credentials?|private[ _-]keys?|secret[ _-]?keys?"
+    r"|secret|refresh|github|slack|aws|api)? ?tokens?|passwords?|passwd|credentials?|private[ _-]keys?|secret[ _-]?keys?"
     r"|security codes?|one-time (?:code|password)|2fa codes?|seed phrase|recovery phrase|passport numbers?"
     r"|credit card(?: numbers?)?|bank account numbers?|social security numbers?|system prompt)"
 )
@@ -351,15 +351,22 @@ _TABLE: list[tuple[str, float, str, tuple[str, ...]]] = [
      ("script", "onerror", "onload", "onclick", "onmouseover", "cookie")),
     ("markup_injection", 0.3, r"javascript\W{0,2}:(?!\s{0,2}void)", ("javascript",)),
     ("markup_injection", 1.0, r"\]\(\s{0,3}javascript:", ("javascript",)),
-    ("markup_injection", 0.8,
+    ("markup_injection", 0.9,
      r"\bon[a-z]{3,12}\s{0,2}=\s{0,2}[\"']?[^\"'>\n]{0,100}?\b(?:fetch|xmlhttprequest|document\.cookie|eval|atob)\b",
      ("fetch", "xmlhttprequest", "cookie", "eval", "atob")),
 ]
 
 PATTERNS: tuple[Pattern, ...] = tuple(
-    Pattern(name, weight, re.compile(regex), triggers if isinstance(triggers[0], tuple) else (triggers,))
+    Pattern(
+        name,
+        weight,
+        re.compile(regex),
+        tuple(frozenset(group) for group in (triggers if isinstance(triggers[0], tuple) else (triggers,))),
+    )
     for name, weight, regex, triggers in _TABLE
 )
+# Every trigger substring, tested once per text; each pattern then asks only this set.
+TRIGGERS: tuple[str, ...] = tuple(sorted({t for p in PATTERNS for group in p.triggers for t in group}))
 SIGNAL_NAMES: frozenset[str] = frozenset(p.name for p in PATTERNS) | {"homoglyphs"}
 
 # How each signal is named to a person (notices, the review pane, `lazaretto scan`).
