@@ -6,6 +6,7 @@ import sys
 
 from lazaretto.store import Store, StoreUnavailable
 
+from .cleaner import FieldCleaner
 from .mediator import Mediator
 from .policy import PolicyError, load_policy
 from .relay import Relay
@@ -45,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
     except StoreUnavailable as exc:
         # Keep serving: untrusted results are withheld and outbound calls refused until it is back.
         print(f"lazaretto[{server}]: {exc}; failing closed until it is writable", file=sys.stderr)
-    mediator = Mediator(store=store, policy=policy, server=server, session=session.key)
+    cleaner = FieldCleaner(store, policy, server, session.key)
+    mediator = Mediator(store=store, policy=policy, server=server, session=session.key, cleaner=cleaner)
     code = Relay(command, mediator, max_line=policy.max_line_bytes).run()
     store.close()
     sys.stdout.flush()

@@ -42,6 +42,7 @@ class Quarantine:
         path: str,
         content_hash: str,
         fingerprint: str | None,
+        payload_fingerprints: list[int],
         original: str,
         cleaned: str,
         score: float,
@@ -64,6 +65,10 @@ class Quarantine:
                             original, cleaned, score, canonical_json(signals), canonical_json(decoded),
                             canonical_json(removed), self._store.now(),
                         ),
+                    )
+                    conn.executemany(
+                        "INSERT INTO fingerprints (fingerprint, quarantine_id) VALUES (?, ?)",
+                        [(fp, qid) for fp in payload_fingerprints],
                     )
                     names = ", ".join(sorted({s["name"] for s in signals})) or "hidden content"
                     self._store.audit.append(
@@ -93,25 +98,33 @@ class Quarantine:
         rows = self._store.query("SELECT * FROM quarantine WHERE id = ?", (normalize_quarantine_id(qid),))
         return _decode(rows[0]) if rows else None
 
-    def is_released(self, content_hash: str, server: str, tool: str | None) -> bool:
-        """Whether a person released this exact content from this server and tool."""
+    def earlier(self, content_hash: str, server: str, tool: str | None) -> dict | None:
+        """The newest earlier quarantine row for this exact content from this server and tool."""
         rows = self._store.query(
-            "SELECT 1 FROM quarantine WHERE content_hash = ? AND server = ? AND tool IS ? AND status = 'released'"
-            " LIMIT 1",
+            "SELECT id, status FROM quarantine WHERE content_hash = ? AND server = ? AND tool IS ?"
+            " ORDER BY created_at DESC LIMIT 1",
             (content_hash, server, tool),
         )
-        return bool(rows)
+        return rows[0] if rows else None
 
-    def by_fingerprint(self, fingerprints: list[str]) -> dict | None:
-        """A still-withheld field whose payload fingerprint matches one of these (re-entry)."""
+    def fingerprints_since(self, rowid: int) -> list[tuple[int, int]]:
+        """(rowid, fingerprint) pairs added after `rowid`, for an incremental in-memory index."""
+        rows = self._store.query(
+            "SELECT rowid, fingerprint FROM fingerprints WHERE rowid > ? ORDER BY rowid", (rowid,)
+        )
+        return [(row["rowid"], row["fingerprint"]) for row in rows]
+
+    def withheld_by_fingerprint(self, fingerprints: list[int]) -> dict | None:
+        """A still-withheld field whose payload fingerprints include one of these (re-entry)."""
         if not fingerprints:
             return None
         marks = ",".join("?" for _ in fingerprints)
         rows = self._store.query(
-            f"SELECT * FROM quarantine WHERE fingerprint IN ({marks}) AND status = 'withheld' LIMIT 1",
+            f"SELECT q.id, q.server, q.tool FROM fingerprints f JOIN quarantine q ON q.id = f.quarantine_id"
+            f" WHERE f.fingerprint IN ({marks}) AND q.status = 'withheld' LIMIT 1",
             tuple(fingerprints),
         )
-        return _decode(rows[0]) if rows else None
+        return rows[0] if rows else None
 
     def recent(self, *, limit: int = 100, before: str | None = None, status: str | None = None) -> list[dict]:
         """Newest first, paged by `created_at` (pass the last row's created_at as `before`)."""

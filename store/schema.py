@@ -166,6 +166,15 @@ def create_quarantine(db: Database) -> None:
     db["stripped"].create_index(["created_at"])
 
 
+@migrations()
+def add_fingerprints_and_label_nonce(db: Database) -> None:
+    # Fingerprints of the instruction-shaped sentences of withheld fields: a payload that
+    # comes back through another tool or server is recognized and withheld at once.
+    db["fingerprints"].create({"fingerprint": int, "quarantine_id": str}, not_null={"fingerprint", "quarantine_id"})
+    db["fingerprints"].create_index(["fingerprint"])
+    db["sessions"].add_column("label_nonce", str)
+
+
 def migrate(db: Database) -> None:
     """Apply pending migrations and record how many ran in PRAGMA user_version."""
     # connection.SCHEMA_VERSION must equal the number of migrations (a test checks): the

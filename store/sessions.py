@@ -1,5 +1,6 @@
 """Sessions and their taint: which untrusted reads exposed which agent client, and when."""
 
+import secrets
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING
@@ -48,6 +49,15 @@ class Sessions:
                 " coalesce(excluded.client_session_id, sessions.client_session_id)",
                 (key, self._store.now(), client_pid, client_name, client_session_id),
             )
+
+    def label_nonce(self, key: str) -> str:
+        """The session's random nonce for provenance tags, made on first use and shared by its proxies."""
+        candidate = secrets.token_hex(6)
+        with self._store.write() as conn:
+            conn.execute("INSERT INTO sessions (key, created_at) VALUES (?, ?) ON CONFLICT(key) DO NOTHING",
+                         (key, self._store.now()))
+            conn.execute("UPDATE sessions SET label_nonce = ? WHERE key = ? AND label_nonce IS NULL", (candidate, key))
+            return conn.execute("SELECT label_nonce FROM sessions WHERE key = ?", (key,)).fetchone()[0]
 
     def taint(
         self,

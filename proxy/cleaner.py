@@ -1,0 +1,187 @@
+"""Field quarantine for one server: scan every text surface, withhold, strip, record, label.
+
+The mediator calls a `FieldCleaner` for each result and each server request or notification.
+Each field goes through `scan_text`; a withheld field is stored whole (nothing is lost) and
+replaced by a notice with its quarantine id; a cleaned field gets one short line saying what
+was removed; every removal is logged with its decoded text for the review app.
+"""
+
+from dataclasses import dataclass, field
+
+from lazaretto.store import Store, sha256_hex
+
+from .detect import DEFAULT_THRESHOLD, Signal
+from .fingerprint import payload_fingerprints, text_fingerprints
+from .labels import label_payload
+from .notices import removal_notice, withheld_notice
+from .policy import Policy
+from .scan import FieldVerdict, ScanRules, scan_text
+from .surfaces import walk_surfaces
+
+REENTRY = "reentry"
+
+
+@dataclass
+class _Message:
+    """What one message's fields turned into, keyed by surface path."""
+
+    method: str
+    tool: str | None
+    request_id: str | None
+    untrusted: bool
+    replacements: dict[str, str] = field(default_factory=dict)
+    withheld: dict[str, str] = field(default_factory=dict)  # content hash -> quarantine id
+
+
+class FingerprintIndex:
+    """The fingerprints of withheld payloads, kept in memory and topped up from the store."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._known: set[int] = set()
+        self._rowid = 0
+        self._version: int | None = None
+
+    def matches(self, fingerprints: set[int]) -> list[int]:
+        """The given fingerprints that belong to some withheld payload."""
+        version = self._store.data_version()
+        if version != self._version or not self._rowid:
+            for rowid, fingerprint in self._store.quarantine.fingerprints_since(self._rowid):
+                self._known.add(fingerprint)
+                self._rowid = rowid
+            self._version = version
+        return [fp for fp in fingerprints if fp in self._known]
+
+    def add(self, fingerprints: list[int]) -> None:
+        """Remember fingerprints this process just stored."""
+        self._known.update(fingerprints)
+
+
+class FieldCleaner:
+    """The cleaner a Mediator calls: `(method, tool, request_id, payload, untrusted) -> payload | None`."""
+
+    def __init__(self, store: Store, policy: Policy, server: str, session: str) -> None:
+        self.store = store
+        self.policy = policy
+        self.server = server
+        self.session = session
+        self.index = FingerprintIndex(store)
+        self._nonce: str | None = None
+
+    def __call__(self, method: str, tool: str | None, request_id: str | None, payload: dict, untrusted: bool):
+        message = _Message(method, tool, request_id, untrusted)
+        rules = ScanRules(untrusted=untrusted, allow_hosts=self.policy.allow_hosts, threshold=self.policy.threshold)
+
+        def decide(path: str, text: str) -> None:
+            replacement = self._field(message, path, text, scan_text(text, rules))
+            if replacement is not None:
+                message.replacements[path] = replacement
+
+        walk_surfaces(method, payload, decide)
+        cleaned = walk_surfaces(method, payload, lambda path, _text: message.replacements.get(path)).payload
+        if untrusted and self.policy.labels(self.server):
+            labelled = label_payload(method, cleaned or payload, self._label_nonce(), self._source(tool, method))
+            cleaned = labelled or cleaned
+        return cleaned
+
+    # -- one field ------------------------------------------------------------------------
+
+    def _field(self, message: _Message, path: str, text: str, verdict: FieldVerdict) -> str | None:
+        if verdict.verdict != "withheld":
+            matches = self.index.matches(text_fingerprints(verdict.cleaned or text))
+            # The database has the last word: the payload may have been released meanwhile.
+            original = self.store.quarantine.withheld_by_fingerprint(matches) if matches else None
+            if original is not None:
+                return self._withhold(message, path, text, self._reentry(verdict, original))
+        if verdict.verdict == "clean":
+            return None
+        if verdict.verdict == "sanitized":
+            self._log_removals(message, path, verdict, None)
+            return verdict.cleaned + "\n" + removal_notice(verdict.removed)
+        return self._withhold(message, path, text, verdict)
+
+    def _reentry(self, verdict: FieldVerdict, original: dict) -> FieldVerdict:
+        """A field carrying a sentence of a still-withheld payload is withheld too, whatever it scores."""
+        source = f"{original['server']}/{original['tool'] or '?'}"
+        weight = max(verdict.score, self.policy.threshold or DEFAULT_THRESHOLD)
+        signal = Signal(REENTRY, weight, f"repeats withheld field {original['id']} from {source}", 0, 0)
+        return FieldVerdict("withheld", weight, [signal, *verdict.signals], verdict.removed, verdict.decoded,
+                            verdict.original, verdict.cleaned)
+
+    def _withhold(self, message: _Message, path: str, text: str, verdict: FieldVerdict) -> str:
+        content_hash = sha256_hex(text)
+        qid = message.withheld.get(content_hash)
+        if qid is None:
+            earlier = self.store.quarantine.earlier(content_hash, self.server, message.tool)
+            if earlier and earlier["status"] == "released":
+                # Released by a person: it passes, still cleaned of invisible characters and still tainting.
+                self._taint_unless_untrusted(message, f"released field {earlier['id']}")
+                return scan_text(text, ScanRules(untrusted=False)).cleaned
+            if earlier:
+                qid = earlier["id"]
+            else:
+                fingerprints = payload_fingerprints([verdict.cleaned, *(d.text for d in verdict.decoded)])
+                qid = self.store.quarantine.withhold(
+                    session=self.session,
+                    server=self.server,
+                    tool=message.tool,
+                    method=message.method,
+                    request_id=message.request_id,
+                    path=path,
+                    content_hash=content_hash,
+                    fingerprint=sha256_hex(verdict.cleaned),
+                    payload_fingerprints=fingerprints,
+                    original=text,
+                    cleaned=verdict.cleaned,
+                    score=verdict.score,
+                    signals=[
+                        {"name": s.name, "weight": s.weight, "excerpt": s.excerpt, "start": s.start, "end": s.end}
+                        for s in verdict.signals
+                    ],
+                    decoded=[{"kind": d.kind, "text": d.text} for d in verdict.decoded],
+                    removed=[{"kind": r.kind, "count": r.count} for r in verdict.removed],
+                )
+                self.index.add(fingerprints)
+                self._log_removals(message, path, verdict, qid)
+            message.withheld[content_hash] = qid
+            self._taint_unless_untrusted(message, f"withheld field {qid}")
+        return withheld_notice(qid, self.server, message.tool, verdict.signal_names)
+
+    # -- records --------------------------------------------------------------------------
+
+    def _log_removals(self, message: _Message, path: str, verdict: FieldVerdict, qid: str | None) -> None:
+        self.store.quarantine.record_stripped(
+            [
+                {
+                    "session": self.session,
+                    "server": self.server,
+                    "tool": message.tool,
+                    "method": message.method,
+                    "request_id": message.request_id,
+                    "path": path,
+                    "kind": removal.kind,
+                    "count": removal.count,
+                    "decoded": removal.decoded or None,
+                    "quarantine_id": qid,
+                }
+                for removal in verdict.removed
+            ]
+        )
+
+    def _taint_unless_untrusted(self, message: _Message, what: str) -> None:
+        # Untrusted reads already tainted the session in the mediator; a trusted server that
+        # carried a withheld or released payload taints it here.
+        if not message.untrusted:
+            self.store.sessions.taint(
+                self.session, server=self.server, tool=message.tool, method=message.method,
+                reason=f"{self._source(message.tool, message.method)} carried {what}",
+                request_id=message.request_id,
+            )
+
+    def _source(self, tool: str | None, method: str) -> str:
+        return f"{self.server}/{tool or method}"
+
+    def _label_nonce(self) -> str:
+        if self._nonce is None:
+            self._nonce = self.store.sessions.label_nonce(self.session)
+        return self._nonce
