@@ -92,6 +92,34 @@ def _substitute(pattern: re.Pattern, text: str, replace) -> tuple[str, list[_Edi
     return pattern.sub(record, text), edits
 
 
+def _fold_non_ascii(text: str) -> tuple[str, list[_Edit]]:
+    """Fold each non-ASCII run; record an edit per character whose folded length differs, so
+    spans stay exact (a run that folds one-to-one, such as CJK text, records nothing)."""
+    pieces: list[str] = []
+    edits: list[_Edit] = []
+    last = 0
+    out = 0  # length of the output so far
+    for match in _NON_ASCII_RUN.finditer(text):
+        start, end = match.span()
+        pieces.append(text[last:start])
+        out += start - last
+        run = match.group()
+        folded = run.translate(_FOLD_TABLE)
+        if len(folded) == len(run):
+            pieces.append(folded)
+            out += len(run)
+        else:
+            for offset, ch in enumerate(run):
+                piece = _FOLD_TABLE[ord(ch)]
+                if len(piece) != 1:
+                    edits.append(_Edit(out, len(piece), start + offset, 1))
+                pieces.append(piece)
+                out += len(piece)
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces), edits
+
+
 @dataclass(frozen=True)
 class Folded:
     """The folded text, and the edits that lead from it back to the original."""
@@ -112,7 +140,7 @@ def fold(text: str) -> Folded:
     spaced-out letters re-joined."""
     stages = []
     if not text.isascii():
-        text, edits = _substitute(_NON_ASCII_RUN, text, lambda m: m.group().translate(_FOLD_TABLE))
+        text, edits = _fold_non_ascii(text)
         stages.append(edits)
     text, edits = _substitute(_ASCII_INVISIBLE, text, lambda m: "")
     stages.append(edits)
