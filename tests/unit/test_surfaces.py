@@ -1,0 +1,119 @@
+"""The MCP surface walker: every text surface visited, copies only along changed paths."""
+
+import copy
+import json
+
+from lazaretto.proxy.surfaces import MAX_DEPTH, walk_surfaces
+
+
+def shout(marker="EVIL"):
+    """A visitor that records every path and replaces text containing `marker`."""
+    seen = {}
+
+    def visit(path, text):
+        seen[path] = text
+        return text.replace(marker, "ok") if marker in text else None
+
+    return seen, visit
+
+
+def test_call_result_surfaces_and_paths():
+    result = {
+        "content": [
+            {"type": "text", "text": "plain EVIL"},
+            {"type": "text", "text": json.dumps({"body": "EVIL body", "n": 3, "tags": ["a"]})},
+            {"type": "image", "data": "AAAA", "mimeType": "image/png"},
+            {"type": "audio", "data": "AAAA", "mimeType": "audio/wav"},
+            {"type": "resource", "resource": {"uri": "file:///a", "text": "res EVIL"}},
+            {"type": "resource", "resource": {"uri": "file:///b", "blob": "AAAA"}},
+            {"type": "resource_link", "uri": "file:///c", "name": "n", "title": "t", "description": "d EVIL"},
+        ],
+        "structuredContent": {"items": [{"title": "EVIL title", "EVIL key": 1}]},
+        "_meta": {"io.modelcontextprotocol/model-immediate-response": "soon EVIL"},
+    }
+    before = copy.deepcopy(result)
+    seen, visit = shout()
+    outcome = walk_surfaces("tools/call", result, visit)
+    assert result == before  # never mutated
+    assert outcome.uninspected == 3
+    assert {
+        "/content/0/text",
+        "/content/1/text#/body",
+        "/content/1/text#/tags/0",
+        "/content/4/resource/text",
+        "/content/6/name",
+        "/content/6/title",
+        "/content/6/description",
+        "/structuredContent/items/0/title",
+        "/structuredContent/items/0/EVIL key@key",
+        "/_meta/io.modelcontextprotocol~1model-immediate-response",
+    } <= set(seen)
+    new = outcome.payload
+    assert new["content"][0]["text"] == "plain ok"
+    assert json.loads(new["content"][1]["text"]) == {"body": "ok body", "n": 3, "tags": ["a"]}
+    assert new["content"][1]["text"] == '{"body":"ok body","n":3,"tags":["a"]}'  # compact
+    assert new["structuredContent"] == {"items": [{"title": "ok title", "ok key": 1}]}
+    assert new["_meta"]["io.modelcontextprotocol/model-immediate-response"] == "soon ok"
+    # Unchanged parts are shared, not copied.
+    assert new["content"][2] is result["content"][2]
+
+
+def test_nothing_changed_returns_none():
+    result = {"content": [{"type": "text", "text": "fine"}], "structuredContent": {"a": "b"}}
+    outcome = walk_surfaces("tasks/result", result, lambda path, text: None)
+    assert outcome.payload is None and outcome.uninspected == 0
+
+
+def test_non_call_surfaces():
+    cases = {
+        "resources/read": ({"contents": [{"uri": "u", "text": "EVIL"}, {"uri": "v", "blob": "AA"}]}, "/contents/0/text"),
+        "prompts/get": (
+            {"description": "EVIL", "messages": [{"role": "user", "content": {"type": "text", "text": "EVIL"}}]},
+            "/messages/0/content/text",
+        ),
+        "tools/list": (
+            {"tools": [{"name": "t", "title": "EVIL", "description": "EVIL", "inputSchema": {
+                "type": "object", "properties": {"q": {"type": "string", "description": "EVIL q"}}}}]},
+            "/tools/0/inputSchema/properties/q/description",
+        ),
+        "initialize": ({"protocolVersion": "2025-11-25", "instructions": "EVIL"}, "/instructions"),
+        "server/discover": ({"supportedVersions": [], "instructions": "EVIL"}, "/instructions"),
+        "sampling/createMessage": (
+            {"systemPrompt": "EVIL", "messages": [{"role": "user", "content": {"type": "text", "text": "EVIL"}}]},
+            "/systemPrompt",
+        ),
+        "elicitation/create": (
+            {"message": "EVIL", "requestedSchema": {"properties": {"a": {"title": "EVIL"}}}},
+            "/requestedSchema/properties/a/title",
+        ),
+        "notifications/message": ({"level": "info", "data": {"msg": ["EVIL"]}}, "/data/msg/0"),
+        "notifications/progress": ({"progressToken": 1, "progress": 1, "message": "EVIL"}, "/message"),
+    }
+    for method, (payload, path) in cases.items():
+        seen, visit = shout()
+        outcome = walk_surfaces(method, payload, visit)
+        assert path in seen, (method, seen)
+        assert "EVIL" not in json.dumps(outcome.payload), method
+
+
+def test_unknown_method_is_left_alone():
+    seen, visit = shout()
+    assert walk_surfaces("ping", {"text": "EVIL"}, visit).payload is None
+    assert seen == {}
+
+
+def test_deep_nesting_is_bounded_and_still_inspected():
+    deep = node = {}
+    for _ in range(MAX_DEPTH * 3):
+        node["a"] = {}
+        node = node["a"]
+    node["s"] = "EVIL"
+    seen, visit = shout()
+    outcome = walk_surfaces("tools/call", {"content": [], "structuredContent": deep}, visit)
+    assert "EVIL" not in json.dumps(outcome.payload)
+
+
+def test_json_text_that_does_not_parse_is_one_field():
+    seen, visit = shout()
+    walk_surfaces("tools/call", {"content": [{"type": "text", "text": "{not json EVIL"}]}, visit)
+    assert list(seen) == ["/content/0/text"]
