@@ -1,0 +1,97 @@
+"""Regenerates `screenshots/*.svg` from the real app on a fresh demo store.
+
+Run from the repository root: `python -m lazaretto.app.review.screenshots [--out screenshots]`.
+"""
+
+import argparse
+import asyncio
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from lazaretto.app.demo.driver import run_scenario
+from lazaretto.store import Store
+
+from .app import ReviewApp
+
+SIZE = (150, 42)
+"""Columns and rows of the pictured terminal: wide enough for the queue, the item and its reasons."""
+
+
+async def _settle(pilot: Pilot) -> None:
+    # A page read starts a detail read; go round until both have been shown.
+    for _ in range(4):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+
+
+async def _select_web_page(pilot: Pilot) -> None:
+    queue = pilot.app.screen.active_list()
+    queue.highlighted = next(i for i, item in enumerate(queue.items) if item.source.startswith("web/"))
+
+
+async def _blocked_call(pilot: Pilot) -> None:
+    await pilot.press("3")
+
+
+async def _confirm_approval(pilot: Pilot) -> None:
+    await pilot.press("3")
+    await _settle(pilot)
+    await pilot.press("a")
+
+
+SHOTS: list[tuple[str, Callable]] = [
+    ("withheld-field", _select_web_page),
+    ("blocked-call", _blocked_call),
+    ("confirm-approval", _confirm_approval),
+]
+"""Each picture of the demo store, and the key presses that lead to it."""
+
+
+async def _shoot(store: Store, out: Path, name: str, steps: Callable | None) -> Path:
+    app = ReviewApp(store, poll_interval=3600)
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(pilot)
+        if steps is not None:
+            await steps(pilot)
+            await _settle(pilot)
+        return Path(app.save_screenshot(f"{name}.svg", str(out)))
+
+
+async def make_screenshots(out: Path) -> list[Path]:
+    """Run the demo into a temporary store and picture the app's main states, plus an empty store."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    with tempfile.TemporaryDirectory(prefix="lazaretto-shots-") as folder:
+        demo = Path(folder) / "demo" / "demo.db"
+        run_scenario(demo)
+        store = Store(demo)
+        try:
+            for name, steps in SHOTS:
+                written.append(await _shoot(store, out, name, steps))
+        finally:
+            store.close()
+        empty = Store(Path(folder) / "empty" / "empty.db")
+        try:
+            written.append(await _shoot(empty, out, "empty-store", None))
+        finally:
+            empty.close()
+    return written
+
+
+def main() -> None:
+    """Write the screenshots and name them."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("screenshots"), help="folder for the SVG files")
+    args = parser.parse_args()
+    for path in asyncio.run(make_screenshots(args.out)):
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
