@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 
 from .normalize import fold, mixed_script_words
-from .signals import PATTERNS, TRIGGERS
+from .signals import PATTERNS
 
 DEFAULT_THRESHOLD = 1.0
 # A pattern that matches many times is still one piece of evidence: only its first few
@@ -53,9 +53,8 @@ def detect(text: str) -> Detection:
     haystack = folded.text
     signals: list[Signal] = []
     weights: dict[str, list[float]] = {}
-    present = frozenset(trigger for trigger in TRIGGERS if trigger in haystack)
     for pattern in PATTERNS:
-        if not pattern.may_match(present):
+        if not pattern.may_match(haystack):
             continue
         for count, match in enumerate(pattern.regex.finditer(haystack)):
             if count == _MATCHES_PER_PATTERN:
