@@ -42,14 +42,18 @@ class FingerprintIndex:
         self._rowid = 0
         self._version: int | None = None
 
-    def matches(self, fingerprints: set[int]) -> list[int]:
-        """The given fingerprints that belong to some withheld payload."""
+    def active(self) -> bool:
+        """Whether any payload is known at all (refreshed when another process commits)."""
         version = self._store.data_version()
-        if version != self._version or not self._rowid:
+        if version != self._version:
             for rowid, fingerprint in self._store.quarantine.fingerprints_since(self._rowid):
                 self._known.add(fingerprint)
                 self._rowid = rowid
             self._version = version
+        return bool(self._known)
+
+    def matches(self, fingerprints: set[int]) -> list[int]:
+        """The given fingerprints that belong to some withheld payload (call `active` first)."""
         return [fp for fp in fingerprints if fp in self._known]
 
     def add(self, fingerprints: list[int]) -> None:
@@ -87,7 +91,7 @@ class FieldCleaner:
     # -- one field ------------------------------------------------------------------------
 
     def _field(self, message: _Message, path: str, text: str, verdict: FieldVerdict) -> str | None:
-        if verdict.verdict != "withheld":
+        if verdict.verdict != "withheld" and self.index.active():
             matches = self.index.matches(text_fingerprints(verdict.cleaned or text))
             # The database has the last word: the payload may have been released meanwhile.
             original = self.store.quarantine.withheld_by_fingerprint(matches) if matches else None

@@ -1,57 +1,56 @@
-"""Fingerprints of instruction-shaped sentences, to recognize a withheld payload when it comes back."""
+"""Fingerprints of instruction-shaped passages, to recognize a withheld payload when it comes back.
 
-import hashlib
+A fingerprint is the hash of eight consecutive words (case-folded, NFKC), so a payload is
+recognized inside other text and around small rewordings. Only windows that touch a
+detector signal are stored for a withheld field: ordinary boilerplate that sat next to a
+payload never withholds a later, harmless field.
+"""
+
 import re
 import unicodedata
+import zlib
 from collections.abc import Iterable
 
 from .detect import detect
 
-# A sentence ends at . ! ? or a line break; shorter sentences than this are too common to trust.
-_SENTENCE = re.compile(r"[^.!?\n]+")
-_NOT_WORD = re.compile(r"[\W_]+")
-MIN_LETTERS = 24
-MAX_SENTENCES = 4096
+WINDOW = 8
+MIN_WORDS = 4  # a text shorter than a window is one fingerprint if it has at least this many words
+_WORD = re.compile(r"[^\W_]+")
 
 
-def _normal(sentence: str) -> str:
-    return _NOT_WORD.sub(" ", unicodedata.normalize("NFKC", sentence).casefold()).strip()
+def _code(word: str) -> int:
+    return zlib.crc32(unicodedata.normalize("NFKC", word).casefold().encode("utf-8", "surrogatepass"))
 
 
-def _hash(normal: str) -> int:
-    # 63 bits, so the value fits SQLite's signed integers.
-    return int.from_bytes(hashlib.blake2b(normal.encode("utf-8", "surrogatepass"), digest_size=8).digest()) >> 1
-
-
-def sentences(text: str) -> Iterable[str]:
-    """Normalized sentences long enough to fingerprint (at most MAX_SENTENCES per text)."""
-    count = 0
-    for match in _SENTENCE.finditer(text):
-        normal = _normal(match.group())
-        if len(normal) >= MIN_LETTERS:
-            yield normal
-            count += 1
-            if count >= MAX_SENTENCES:
-                return
+def _window_hash(codes: list[int]) -> int:
+    # hash() of a tuple of ints is the same in every process (only str/bytes hashing is
+    # salted), so these values can be stored and compared across proxies.
+    return hash(tuple(codes))
 
 
 def text_fingerprints(text: str) -> set[int]:
-    """Every sentence of an incoming field, to look up against withheld payloads."""
-    return {_hash(normal) for normal in sentences(text)}
+    """Every word window of an incoming field, to look up against withheld payloads."""
+    codes = [_code(word) for word in _WORD.findall(text)]
+    if len(codes) < WINDOW:
+        return {_window_hash(codes)} if len(codes) >= MIN_WORDS else set()
+    return {_window_hash(codes[i : i + WINDOW]) for i in range(len(codes) - WINDOW + 1)}
 
 
 def payload_fingerprints(texts: Iterable[str]) -> list[int]:
-    """The sentences of a withheld field (and of its decoded hidden payloads) that carry a signal.
-
-    Only instruction-shaped sentences count, so ordinary boilerplate that happened to sit next
-    to a payload never withholds a later, harmless field.
-    """
+    """The word windows of a withheld field (and its decoded payloads) that touch a signal."""
     found: dict[int, None] = {}
     for text in texts:
-        for match in _SENTENCE.finditer(text):
-            if len(found) >= MAX_SENTENCES:
-                return list(found)
-            normal = _normal(match.group())
-            if len(normal) >= MIN_LETTERS and detect(match.group()).signals:
-                found[_hash(normal)] = None
+        spans = [(s.start, s.end) for s in detect(text).signals if s.end > s.start]
+        if not spans:
+            continue
+        words = list(_WORD.finditer(text))
+        codes = [_code(match.group()) for match in words]
+        marked = [any(start < match.end() and match.start() < end for start, end in spans) for match in words]
+        if len(codes) < WINDOW:
+            if len(codes) >= MIN_WORDS and any(marked):
+                found[_window_hash(codes)] = None
+            continue
+        for i in range(len(codes) - WINDOW + 1):
+            if any(marked[i : i + WINDOW]):
+                found[_window_hash(codes[i : i + WINDOW])] = None
     return list(found)

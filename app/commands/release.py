@@ -1,0 +1,55 @@
+"""`lazaretto release ID`: a person lets the agent see a withheld field on its next read (human only)."""
+
+import argparse
+import sys
+
+from lazaretto.app import human
+from lazaretto.app.commands.show import describe
+from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store.decisions import DecisionError
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Options of `lazaretto release`."""
+    parser.add_argument("id", help="the quarantine id from the agent's notice, e.g. Q-7F3K9M")
+    parser.add_argument("--store", metavar="PATH", help="the store file (default: LAZARETTO_STORE, else the user state dir)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """0 released; 1 not released (unknown, already decided, not confirmed); 2 not at a terminal."""
+    if not human.refuse_unless_terminal("release"):
+        return human.EXIT_REFUSED
+    store = Store(args.store)
+    try:
+        return _release(store, args.id)
+    except StoreUnavailable as exc:
+        print(f"lazaretto release: {exc}. Nothing was changed.", file=sys.stderr)
+        return human.EXIT_DECLINED
+    finally:
+        store.close()
+
+
+def _release(store: Store, qid: str) -> int:
+    row = store.quarantine.get(qid)
+    if row is None:
+        print(f"lazaretto release: no withheld field {human.visible(qid)}.", file=sys.stderr)
+        return human.EXIT_DECLINED
+    if row["status"] != "withheld":
+        print(f"lazaretto release: {row['id']} is already {row['status']}.", file=sys.stderr)
+        return human.EXIT_DECLINED
+    print(describe(row))
+    print(
+        f"\nReleasing lets the agent read this field the next time {human.visible(row['server'])}/"
+        f"{human.visible(row['tool'] or row['method'])} returns the same content. It stays labelled and still "
+        "taints the session."
+    )
+    confirmation = human.confirm(store, f"release {row['id']} to the agent")
+    if confirmation is None:
+        return human.EXIT_DECLINED
+    try:
+        store.decisions.release(row["id"], note=confirmation.note)
+    except DecisionError as exc:
+        print(f"lazaretto release: {exc}. Nothing was changed.", file=sys.stderr)
+        return human.EXIT_DECLINED
+    print(f"Released {row['id']}. Ask the agent to read it again.")
+    return 0

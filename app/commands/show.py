@@ -1,0 +1,68 @@
+"""`lazaretto show ID`: a person reads a withheld field, hidden characters made visible (human only)."""
+
+import argparse
+import sys
+
+from lazaretto.app import human
+from lazaretto.proxy.sanitize import reveal
+from lazaretto.store import Store, StoreUnavailable
+
+# How each revealed segment is marked on a plain terminal.
+_MARKS = {"tag": ("⟦tags: ", "⟧"), "hidden": ("", ""), "bidi": ("", ""), "control": ("", "")}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Options of `lazaretto show`."""
+    parser.add_argument("id", help="the quarantine id from the agent's notice, e.g. Q-7F3K9M")
+    parser.add_argument("--store", metavar="PATH", help="the store file (default: LAZARETTO_STORE, else the user state dir)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """0 shown; 1 unknown id or store unreadable; 2 not at a terminal."""
+    # Withheld text may be addressed to the agent: only a person at a terminal reads it.
+    if not human.refuse_unless_terminal("show"):
+        return human.EXIT_REFUSED
+    store = Store(args.store)
+    try:
+        row = store.quarantine.get(args.id)
+    except StoreUnavailable as exc:
+        print(f"lazaretto show: {exc}", file=sys.stderr)
+        return human.EXIT_DECLINED
+    finally:
+        store.close()
+    if row is None:
+        print(f"lazaretto show: no withheld field {human.visible(args.id)}.", file=sys.stderr)
+        return human.EXIT_DECLINED
+    print(describe(row))
+    return 0
+
+
+def revealed(text: str) -> str:
+    """The text with every hidden character marked where it was, and tag text decoded in place."""
+    out = []
+    for style, segment in reveal(text):
+        before, after = _MARKS.get(style, ("", ""))
+        out.append(before + human.visible(segment, keep_newlines=True) + after)
+    return "".join(out)
+
+
+def describe(row: dict) -> str:
+    """Everything a person needs to judge a withheld field: where, why, and what it said."""
+    v = human.visible
+    lines = [
+        f"Withheld field {row['id']} ({row['status']})",
+        f"  from:      {v(row['server'])}/{v(row['tool'] or row['method'])}  at {row['created_at']}",
+        f"  field:     {v(row['path'])}",
+        f"  session:   {v(row['session'])}",
+        f"  score:     {row['score']:.2f}",
+        "  why:",
+    ]
+    lines += [f"    {signal['name']} (+{signal['weight']:g}): {v(signal['excerpt'])!s}" for signal in row["signals"]]
+    if row["decoded"]:
+        lines.append("  hidden payloads, decoded:")
+        lines += [f"    [{d['kind']}] {v(d['text'])}" for d in row["decoded"]]
+    if row["removed"]:
+        lines.append("  removed: " + ", ".join(f"{r['count']} {r['kind']}" for r in row["removed"]))
+    lines += ["  as received (hidden characters marked ⟨…⟩, tag text in ⟦tags: …⟧):", ""]
+    lines.append(revealed(row["original"]))
+    return "\n".join(lines)
