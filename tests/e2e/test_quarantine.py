@@ -127,3 +127,25 @@ def test_trusted_servers_lose_only_invisible_characters(start_proxy, proxy_env, 
     proxy.close()
     text = reply["result"]["content"][0]["text"]
     assert "<!-- this -->" in text and "\u200b" not in text and "removed hidden content: 1 zero-width" in text
+
+
+def test_server_requests_and_log_notifications_are_cleaned_too(start_proxy, proxy_env, tmp_path):
+    policy = tmp_path / "p.toml"
+    policy.write_text('[servers.scripted]\ntrust = "untrusted"\n')
+    proxy = start_proxy(["-n", "scripted", "--", *SCRIPTED_SERVER], env={**proxy_env, "LAZARETTO_POLICY": str(policy)})
+    proxy.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "notify", "arguments": {}}})
+    note = proxy.recv()
+    assert note["method"] == "notifications/message"
+    assert "id_rsa" not in json.dumps(note) and "[lazaretto: withheld field Q-" in note["params"]["data"]["msg"]
+    assert "result" in proxy.recv()
+
+    proxy.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "sample", "arguments": {}}})
+    ask = proxy.recv()
+    assert ask["method"] == "sampling/createMessage" and ask["id"] == "s1"
+    assert "id_rsa" not in json.dumps(ask)
+    # The client answers the server's request (its id space is the server's, not the client's).
+    proxy.send({"jsonrpc": "2.0", "id": "s1", "result": {"role": "assistant", "content": {"type": "text", "text": "ok"},
+                                                          "model": "m"}})
+    answer = proxy.recv()
+    assert answer["id"] == 2 and '"ok"' in answer["result"]["content"][0]["text"]
+    proxy.close()
