@@ -175,6 +175,48 @@ def add_fingerprints_and_label_nonce(db: Database) -> None:
     db["sessions"].add_column("label_nonce", str)
 
 
+@migrations()
+def create_pins(db: Database) -> None:
+    # Each server's surface as first seen (or as accepted since), keyed by server id and
+    # command, and every drift from it waiting for, or past, a person's decision.
+    db["pins"].create(
+        {
+            "server": str,
+            "command": str,
+            "kind": str,
+            "name": str,
+            "canonical": str,
+            "sha256": str,
+            "pinned_at": str,
+        },
+        pk=("server", "command", "kind", "name"),
+        not_null={"canonical", "sha256", "pinned_at"},
+    )
+    db["pins"].create_index(["command"])
+    db["pin_drift"].create(
+        {
+            "id": int,
+            "server": str,
+            "command": str,
+            "kind": str,
+            "name": str,
+            "change": str,
+            "old_canonical": str,
+            "new_canonical": str,
+            "old_sha256": str,
+            "new_sha256": str,
+            "status": str,
+            "created_at": str,
+            "decided_at": str,
+        },
+        pk="id",
+        not_null={"server", "command", "kind", "name", "change", "status", "created_at"},
+        defaults={"status": "pending"},
+    )
+    db["pin_drift"].create_index(["server", "command", "kind", "name", "status"])
+    db["pin_drift"].create_index(["status", "created_at"])
+
+
 def migrate(db: Database) -> None:
     """Apply pending migrations and record how many ran in PRAGMA user_version."""
     # connection.SCHEMA_VERSION must equal the number of migrations (a test checks): the
