@@ -217,6 +217,25 @@ def create_pins(db: Database) -> None:
     db["pin_drift"].create_index(["status", "created_at"])
 
 
+@migrations()
+def create_directories(db: Database) -> None:
+    # Directories the agent cloned: what is read from them is untrusted until a person trusts
+    # the directory. One row per absolute path; a new clone into a path makes it untrusted again.
+    db["directories"].create(
+        {
+            "path": str,
+            "status": str,
+            "session": str,
+            "reason": str,
+            "created_at": str,
+            "decided_at": str,
+            "note": str,
+        },
+        pk="path",
+        not_null={"status", "created_at"},
+    )
+
+
 def migrate(db: Database) -> None:
     """Apply pending migrations and record how many ran in PRAGMA user_version."""
     # connection.SCHEMA_VERSION must equal the number of migrations (a test checks): the

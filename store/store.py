@@ -11,6 +11,7 @@ from .blocked import BlockedCalls
 from .clock import Clock, stamp, system_clock
 from .connection import StoreUnavailable, connect, write_transaction
 from .decisions import Decisions
+from .directories import Directories
 from .paths import resolve_store_path
 from .quarantine import Quarantine
 from .sessions import Sessions
@@ -45,6 +46,7 @@ class Store:
         self.quarantine = Quarantine(self)
         self.audit = AuditLog(self)
         self.decisions = Decisions(self)
+        self.directories = Directories(self)
 
     # -- connection -------------------------------------------------------------------
 
