@@ -52,13 +52,9 @@ def _withheld(store: Store, item: QueueItem) -> Detail | None:
     record = store.quarantine.get(item.key)
     if record is None:
         return None
-    return Detail(
-        item,
-        record,
-        taint_chain(store, record["session"]),
-        _tool(store, record["server"], record["tool"]),
-        store.quarantine.stripped_for(quarantine_id=record["id"]),
-    )
+    # The removals are in the row's own `removed` column: the stripped table has no index
+    # on quarantine_id, and a scan of it would grow with every result ever cleaned.
+    return Detail(item, record, taint_chain(store, record["session"]), _tool(store, record["server"], record["tool"]))
 
 
 def _stripped(store: Store, item: QueueItem) -> Detail | None:

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from lazaretto.store import Store
 
-PAGE_SIZE = 200
+PAGE_SIZE = 100
 """Rows fetched per query: the list grows by a page as the person scrolls, never all at once."""
 
 

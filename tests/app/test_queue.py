@@ -84,7 +84,7 @@ def test_detail_carries_the_taint_chain_and_the_tool_classification(scenario_sto
     assert detail.tainted
     assert [event["server"] for event in detail.taint] == ["web", "tickets"]
     assert detail.tool["untrusted_reason"].startswith("servers.web.trust")
-    assert {row["kind"] for row in detail.related} == {"zero-width", "tag-characters"}
+    assert {row["kind"] for row in detail.record["removed"]} == {"hidden-html", "zero-width", "tag-characters"}
 
 
 def test_detail_of_a_vanished_row_is_none(scenario_store):
