@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "log": ("lazaretto.app.commands.log", "print the audit log, or --verify its hash chain"),
     "show": ("lazaretto.app.commands.show", "read a withheld field with its hidden content made visible (human only)"),
     "release": ("lazaretto.app.commands.release", "let the agent see a withheld field on its next read (human only)"),
+    "pin": ("lazaretto.app.commands.pin", "pinned server surfaces: export or check a lock file, accept or reject drift"),
     "scan": ("lazaretto.proxy.scan_command", "run the cleaning and detection pipeline offline on text or a tool result"),
     "review": ("lazaretto.app.commands.review", "open the review app: what agents were kept from, and your decisions (human only)"),
     "demo": ("lazaretto.app.commands.demo", "run the worm scenario through real proxies into a fresh store, then open the review app"),

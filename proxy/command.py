@@ -8,6 +8,7 @@ from lazaretto.store import Store, StoreUnavailable
 
 from .cleaner import FieldCleaner
 from .mediator import Mediator
+from .pins import PinGuard, load_lock
 from .policy import PolicyError, load_policy
 from .relay import Relay
 from .session import discover_session
@@ -46,8 +47,17 @@ def run(args: argparse.Namespace) -> int:
     except StoreUnavailable as exc:
         # Keep serving: untrusted results are withheld and outbound calls refused until it is back.
         print(f"lazaretto[{server}]: {exc}; failing closed until it is writable", file=sys.stderr)
-    cleaner = FieldCleaner(store, policy, server, session.key)
-    mediator = Mediator(store=store, policy=policy, server=server, session=session.key, cleaner=cleaner)
+    lock_path = policy.server(server).lock
+    try:
+        lock = load_lock(str(lock_path), server) if lock_path else None
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"lazaretto proxy: cannot read the pin lock file {lock_path}: {exc}", file=sys.stderr)
+        return 2
+    mediator = Mediator(
+        store=store, policy=policy, server=server, session=session.key,
+        cleaner=FieldCleaner(store, policy, server, session.key),
+        pins=PinGuard(store, server, command, lock),
+    )
     code = Relay(command, mediator, max_line=policy.max_line_bytes).run()
     store.close()
     sys.stdout.flush()

@@ -6,6 +6,7 @@ re-serialized.
 """
 
 import sys
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -25,6 +26,7 @@ from .jsonrpc import (
     parse_line,
     recover_id,
 )
+from .pins import INSTRUCTIONS, LISTS, PinGuard
 from .policy import Policy
 
 # Requests whose results carry text a stranger may have written.
@@ -46,6 +48,8 @@ class Pending:
     request_id: Any
     method: str
     tool: str | None = None
+    first_page: bool = True  # a list request without a cursor
+    own: bool = False  # sent by the proxy itself (a pin re-check), not by the client
 
 
 # Cleans one payload: (method, tool, request_id, payload, untrusted) -> new payload or None.
@@ -68,6 +72,7 @@ class Mediator:
         server: str,
         session: str,
         cleaner: Cleaner = no_cleaning,
+        pins: PinGuard | None = None,
         log: Callable[[str], None] | None = None,
     ) -> None:
         self.store = store
@@ -77,6 +82,12 @@ class Mediator:
         self.server_policy = policy.server(server)
         self.gate = Gate(store, policy, server, session)
         self.cleaner = cleaner
+        self.pins = pins
+        self._own_requests = 0
+        # While the proxy re-lists tools after the server said they changed, tool calls wait,
+        # and so does the server's notice; both go on once the new list has been screened.
+        self._recheck_lock = threading.Lock()
+        self._rechecking: dict | None = None  # {"notice": bytes, "deferred": [bytes]}
         self.log = log or (lambda text: print(f"lazaretto[{server}]: {text}", file=sys.stderr, flush=True))
         self.pending: dict[tuple, Pending] = {}  # client request ids
         self.server_pending: set[tuple] = set()  # server request ids, answered by the client
@@ -90,8 +101,22 @@ class Mediator:
     # -- client -> server ---------------------------------------------------------------
 
     def from_client(self, raw: bytes) -> Outgoing:
-        """Handle one line from the client."""
+        """Handle one line from the client; an internal error refuses the line, never forwards it."""
+        try:
+            return self._from_client(raw)
+        except Exception as exc:  # noqa: BLE001 - fail closed
+            self.log(f"refused a client line after an internal error: {type(exc).__name__}: {exc}")
+            out = Outgoing()
+            out.to_client.append(dump_line(error_response(
+                recover_id(raw), INTERNAL_ERROR, f"lazaretto: refused: internal error ({type(exc).__name__})")))
+            return out
+
+    def _from_client(self, raw: bytes) -> Outgoing:
         out = Outgoing()
+        with self._recheck_lock:
+            if self._rechecking is not None and b'"tools/call"' in raw:
+                self._rechecking["deferred"].append(raw)
+                return out
         try:
             message = parse_line(raw)
         except LineError as exc:
@@ -125,15 +150,22 @@ class Mediator:
             method = message["method"]
             params = message.get("params") if isinstance(message.get("params"), dict) else {}
             tool = None
-            if method == "tools/call":
+            if method in ("tools/call", "prompts/get"):
                 tool = params.get("name") if isinstance(params.get("name"), str) else ""
+                drifted = self.pins and self.pins.refusal(
+                    "tool" if method == "tools/call" else "prompt", tool, message["id"]
+                )
+                if drifted:
+                    self.log(f"refused {tool}: pin drift")
+                    return drifted
+            if method == "tools/call":
                 refusal = self.gate.check(self.verdict(tool), params.get("arguments"), message["id"])
                 if refusal is not None:
                     self.log(f"refused {tool}: {refusal.code}")
                     return refusal.response(message["id"], self.server, tool)
             elif method == "tasks/result":
                 tool = self.task_tools.get(str(params.get("taskId")))
-            self.pending[id_key(message["id"])] = Pending(message["id"], method, tool)
+            self.pending[id_key(message["id"])] = Pending(message["id"], method, tool, "cursor" not in params)
         elif is_response(message):
             self.server_pending.discard(id_key(message["id"]))
         return None
@@ -148,7 +180,15 @@ class Mediator:
     # -- server -> client ---------------------------------------------------------------
 
     def from_server(self, raw: bytes) -> Outgoing:
-        """Handle one line from the server."""
+        """Handle one line from the server; an internal error withholds the line, never forwards it."""
+        try:
+            return self._from_server(raw)
+        except Exception as exc:  # noqa: BLE001 - fail closed
+            out = Outgoing()
+            self._unreadable_from_server(raw, LineError(f"internal error ({type(exc).__name__}: {exc})"), out)
+            return out
+
+    def _from_server(self, raw: bytes) -> Outgoing:
         out = Outgoing()
         try:
             message = parse_line(raw)
@@ -171,11 +211,20 @@ class Mediator:
         """Return what to forward (the same object when unchanged), or None to drop it."""
         if is_response(message):
             pending = self.pending.pop(id_key(message["id"]), None)
+            if pending is not None and pending.own and not isinstance(message.get("result"), dict):
+                self._recheck_done(out)
+                return None  # the proxy's own request failed; the client never asked
             if pending is None or not isinstance(message.get("result"), dict):
                 return message
-            return self._result(message, pending)
+            return self._result(message, pending, out)
         if not (isinstance(message, dict) and isinstance(message.get("method"), str)):
             return message
+        if message["method"] == "notifications/tools/list_changed" and self.pins is not None:
+            with self._recheck_lock:
+                if self._rechecking is None:
+                    self._rechecking = {"notice": dump_line(message), "deferred": []}
+                    out.to_server.append(self._own_request("tools/list"))
+                    return None
         params = message.get("params")
         if isinstance(params, dict):
             untrusted, _ = untrusted_tool(self.server_policy, None)
@@ -194,11 +243,37 @@ class Mediator:
             self.server_pending.add(id_key(message["id"]))
         return message
 
-    def _result(self, message: dict, pending: Pending) -> dict:
+    def _own_request(self, method: str) -> bytes:
+        """A request of the proxy's own; its answer is screened and never reaches the client."""
+        self._own_requests += 1
+        request_id = f"lazaretto-{self._own_requests}"
+        self.pending[id_key(request_id)] = Pending(request_id, method, own=True)
+        return dump_line({"jsonrpc": "2.0", "id": request_id, "method": method})
+
+    def _recheck_done(self, out: Outgoing) -> None:
+        """The re-list was screened: pass the server's notice on and replay the calls that waited."""
+        with self._recheck_lock:
+            waiting, self._rechecking = self._rechecking, None
+        if waiting is None:
+            return
+        out.to_client.append(waiting["notice"])
+        for raw in waiting["deferred"]:
+            replay = self._from_client(raw)
+            out.to_server.extend(replay.to_server)
+            out.to_client.extend(replay.to_client)
+
+    def _result(self, message: dict, pending: Pending, out: Outgoing) -> dict | None:
         result = message["result"]
         request_id = str(message["id"])
         if pending.method == "tools/list":
             self._learn_tools(result)
+        screened = self._screen_pins(pending, result)
+        if pending.own:
+            self._recheck_done(out)
+            return None
+        if screened is not None:
+            result = screened
+            message = {**message, "result": screened}
         if pending.method == "tools/call":
             task = result.get("task")
             if isinstance(task, dict) and isinstance(task.get("taskId"), str) and pending.tool:
@@ -229,6 +304,21 @@ class Mediator:
             ):
                 self.log(f"tainted session {self.session}: {reason}")
         self._exposure_seen[source] = version
+
+    def _screen_pins(self, pending: Pending, result: dict) -> dict | None:
+        if self.pins is None:
+            return None
+        try:
+            if pending.method in LISTS:
+                complete = pending.first_page and not result.get("nextCursor")
+                return self.pins.screen_list(pending.method, result, complete)
+            if pending.method in ("initialize", "server/discover"):
+                return self.pins.screen_instructions(result)
+        except StoreUnavailable as exc:
+            # Without the store nothing can be compared: show no entry that is not known good.
+            self.log(f"pin check impossible, list withheld: {exc}")
+            return _emptied(pending.method, result)
+        return None
 
     def _withheld(self, message: dict, pending: Pending, why: str) -> dict:
         subject = f"{self.server}/{pending.tool or pending.method}"
@@ -310,3 +400,10 @@ class Mediator:
         self.pending.clear()
         return out
 
+
+
+def _emptied(method: str, result: dict) -> dict:
+    """A list result with every entry withheld, or instructions withheld."""
+    if method in LISTS:
+        return {**result, LISTS[method][1]: []}
+    return {**result, INSTRUCTIONS[0]: "[lazaretto: instructions withheld: the pin store is unavailable.]"}

@@ -12,7 +12,7 @@ from .hosts import HostAllowList
 
 POLICY_ENV = "LAZARETTO_POLICY"
 _TOP_KEYS = {"allow_hosts", "servers", "detect", "taint", "approval", "label", "proxy"}
-_SERVER_KEYS = {"trust", "untrusted", "outbound", "not_outbound", "label"}
+_SERVER_KEYS = {"trust", "untrusted", "outbound", "not_outbound", "label", "lock"}
 
 
 class PolicyError(ValueError):
@@ -30,6 +30,7 @@ class ServerPolicy:
     outbound: frozenset[str] = frozenset()
     not_outbound: frozenset[str] = frozenset()
     label: bool | None = None
+    lock: Path | None = None  # a pin lock file enforced instead of trust on first use
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,14 @@ def _server(name: str, entry: Any, where: object) -> ServerPolicy:
     if trust not in (None, "trusted", "untrusted"):
         raise PolicyError(f'{where}: servers.{name}.trust must be "trusted" or "untrusted", not {trust!r}')
     label = entry.get("label")
+    lock = entry.get("lock")
+    if lock is not None and not isinstance(lock, str):
+        raise PolicyError(f"{where}: servers.{name}.lock must be a path")
+    if lock is not None:
+        lock_path = Path(lock).expanduser()
+        # A relative lock path is read beside the policy file, not from wherever the client runs us.
+        if not lock_path.is_absolute() and isinstance(where, Path):
+            lock_path = where.parent / lock_path
     return ServerPolicy(
         name=name,
         has_entry=True,
@@ -137,6 +146,7 @@ def _server(name: str, entry: Any, where: object) -> ServerPolicy:
         outbound=frozenset(_strings(entry.get("outbound", []), f"servers.{name}.outbound", where)),
         not_outbound=frozenset(_strings(entry.get("not_outbound", []), f"servers.{name}.not_outbound", where)),
         label=None if label is None else _bool(label, f"servers.{name}.label", where),
+        lock=lock_path if lock is not None else None,
     )
 
 

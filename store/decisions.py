@@ -8,7 +8,7 @@ from .clock import stamp
 if TYPE_CHECKING:
     from .store import Store
 
-CLEARING_ACTIONS = ("approve", "untaint", "release")
+CLEARING_ACTIONS = ("approve", "untaint", "release", "accept-drift")
 
 
 class DecisionError(RuntimeError):
@@ -76,6 +76,54 @@ class Decisions:
                 reason=f"{row['server']}/{row['tool'] or row['method']}: {names}", detail={"note": note},
             )
         return self._store.quarantine.get(row["id"])
+
+    def accept_drift(self, drift_id: int, *, note: str | None = None) -> dict:
+        """Pin the new version of a drifted entry (a removal unpins it); the proxy shows it again."""
+        drift = self._pending_drift(drift_id)
+        with self._store.write() as conn:
+            if drift["change"] == "removed":
+                conn.execute(
+                    "DELETE FROM pins WHERE server = ? AND command = ? AND kind = ? AND name = ?",
+                    (drift["server"], drift["command"], drift["kind"], drift["name"]),
+                )
+            else:
+                conn.execute(
+                    "INSERT INTO pins (server, command, kind, name, canonical, sha256, pinned_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(server, command, kind, name) DO UPDATE SET"
+                    " canonical = excluded.canonical, sha256 = excluded.sha256, pinned_at = excluded.pinned_at",
+                    (drift["server"], drift["command"], drift["kind"], drift["name"], drift["new_canonical"],
+                     drift["new_sha256"], self._store.now()),
+                )
+            self._decide_drift(conn, drift, "accepted", note)
+        return self._store.pins.get(drift_id)
+
+    def reject_drift(self, drift_id: int, *, note: str | None = None) -> dict:
+        """Keep the pinned version: the drifted entry stays hidden and refused."""
+        drift = self._pending_drift(drift_id)
+        with self._store.write() as conn:
+            self._decide_drift(conn, drift, "rejected", note)
+        return self._store.pins.get(drift_id)
+
+    def _pending_drift(self, drift_id: int) -> dict:
+        drift = self._store.pins.get(drift_id)
+        if drift is None:
+            raise DecisionError(f"no pin drift {drift_id}")
+        if drift["status"] != "pending":
+            raise DecisionError(f"pin drift {drift_id} is already {drift['status']}")
+        return drift
+
+    def _decide_drift(self, conn, drift: dict, status: str, note: str | None) -> None:
+        changed = conn.execute(
+            "UPDATE pin_drift SET status = ?, decided_at = ? WHERE id = ? AND status = 'pending'",
+            (status, self._store.now(), drift["id"]),
+        ).rowcount
+        if not changed:
+            raise DecisionError(f"pin drift {drift['id']} was decided meanwhile")
+        action = "accept-drift" if status == "accepted" else "reject-drift"
+        self._store.audit.append(
+            conn, "human", action, subject=f"drift:{drift['id']}",
+            reason=f"{drift['server']}: {drift['kind']} {drift['name']} {drift['change']}", detail={"note": note},
+        )
 
     def dismiss(self, kind: str, item_id: str | int, *, note: str | None = None) -> None:
         """Mark a withheld field or blocked call reviewed; it stays withheld or refused."""

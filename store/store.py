@@ -13,6 +13,7 @@ from .connection import StoreUnavailable, connect, write_transaction
 from .decisions import Decisions
 from .directories import Directories
 from .paths import resolve_store_path
+from .pins import Pins
 from .quarantine import Quarantine
 from .sessions import Sessions
 from .tools import ToolClassifications
@@ -44,6 +45,7 @@ class Store:
         self.tools = ToolClassifications(self)
         self.blocked = BlockedCalls(self)
         self.quarantine = Quarantine(self)
+        self.pins = Pins(self)
         self.audit = AuditLog(self)
         self.decisions = Decisions(self)
         self.directories = Directories(self)

@@ -35,8 +35,10 @@ class ProxyProcess:
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.stderr = bytearray()
         threading.Thread(target=self._pump, args=(self.proc.stdout, self.lines), daemon=True).start()
-        threading.Thread(target=self._drain_stderr, daemon=True).start()
+        self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
+        self._stderr_thread.start()
         self._next_id = 0
+        self.notifications: list[dict] = []
 
     @staticmethod
     def _pump(stream, sink) -> None:
@@ -69,7 +71,11 @@ class ProxyProcess:
         if params is not None:
             message["params"] = params
         self.send(message)
-        reply = self.recv(timeout)
+        while True:
+            reply = self.recv(timeout)
+            if "id" in reply or "method" not in reply:
+                break
+            self.notifications.append(reply)  # notifications may arrive before the answer
         assert reply.get("id") == self._next_id, reply
         return reply
 
@@ -87,7 +93,9 @@ class ProxyProcess:
     def close(self, timeout: float = 15) -> int:
         if self.proc.stdin and not self.proc.stdin.closed:
             self.proc.stdin.close()
-        return self.proc.wait(timeout)
+        code = self.proc.wait(timeout)
+        self._stderr_thread.join(timeout)  # everything the proxy logged is in self.stderr now
+        return code
 
 
 def server_calls(env: dict) -> list[dict]:

@@ -1,0 +1,236 @@
+"""`lazaretto pin`: export a lock file, check a server against one, and decide on drift."""
+
+import argparse
+import json
+import subprocess
+import sys
+
+from lazaretto.app import human
+from lazaretto.proxy.pins import INSTRUCTIONS, LISTED, LISTS, entry, list_entries
+from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store.decisions import DecisionError
+
+LOCK_VERSION = 1
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Subcommands of `lazaretto pin`."""
+    parser.add_argument("--store", metavar="PATH", help="the store file (default: LAZARETTO_STORE, else the user state dir)")
+    sub = parser.add_subparsers(dest="pin_command", metavar="SUBCOMMAND", required=True)
+    export = sub.add_parser("export", help="write the pinned surfaces as a lock file (stdout unless -o)")
+    export.add_argument("server", nargs="?", help="only this server")
+    export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    check = sub.add_parser("check", help="start a server and compare its surface with a lock file (exit 1 on drift)")
+    check.add_argument("lockfile")
+    check.add_argument("-n", "--name", dest="server_id", help="the server's name in the lock file")
+    check.add_argument("server_command", nargs=argparse.REMAINDER, metavar="-- CMD [ARGS...]")
+    sub.add_parser("list", help="drift waiting for a person")
+    for verb, text in (("accept", "pin the new version of a drifted entry (human only)"),
+                       ("reject", "keep the old version; the drifted entry stays hidden (human only)")):
+        decide = sub.add_parser(verb, help=text)
+        decide.add_argument("drift_id", type=int)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Dispatch to the subcommand."""
+    handler = {"export": _export, "check": _check, "list": _list, "accept": _decide, "reject": _decide}
+    return handler[args.pin_command](args)
+
+
+# -- export -----------------------------------------------------------------------------
+
+
+def lock_document(rows: list[dict]) -> dict:
+    """The lock file's content: per server its command and one sha256 (and surface) per entry."""
+    servers: dict[str, dict] = {}
+    for row in sorted(rows, key=lambda r: r["pinned_at"]):
+        server = servers.setdefault(row["server"], {"command": json.loads(row["command"]), "entries": {}})
+        server["entries"][f"{row['kind']}:{row['name']}"] = {
+            "sha256": row["sha256"], "surface": json.loads(row["canonical"])}
+    return {"lazaretto_lock": LOCK_VERSION, "servers": servers}
+
+
+def _export(args: argparse.Namespace) -> int:
+    store = Store(args.store)
+    try:
+        rows = store.pins.export(args.server)
+    except StoreUnavailable as exc:
+        print(f"lazaretto pin export: {exc}", file=sys.stderr)
+        return 1
+    if not rows:
+        print(f"lazaretto pin export: nothing pinned{' for ' + args.server if args.server else ''} yet.",
+              file=sys.stderr)
+        return 1
+    # Sorted keys, one entry per line block: a lock file diffs well in review.
+    text = json.dumps(lock_document(rows), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+# -- check ------------------------------------------------------------------------------
+
+
+def _check(args: argparse.Namespace) -> int:
+    command = list(args.server_command)
+    if command[:1] == ["--"]:
+        command = command[1:]
+    if not command:
+        print("lazaretto pin check: missing the server command: pin check LOCKFILE [-n NAME] -- CMD", file=sys.stderr)
+        return 2
+    try:
+        with open(args.lockfile, encoding="utf-8") as handle:
+            servers = json.load(handle)["servers"]
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"lazaretto pin check: cannot read {args.lockfile}: {exc}", file=sys.stderr)
+        return 2
+    name = args.server_id or _server_for(servers, command)
+    if name not in servers:
+        print(f"lazaretto pin check: the lock file has no server {name!r} (it has: {', '.join(servers)}); use -n",
+              file=sys.stderr)
+        return 2
+    try:
+        surface = survey(command)
+    except (OSError, ValueError, RuntimeError) as exc:
+        print(f"lazaretto pin check: could not read the server's surface: {exc}", file=sys.stderr)
+        return 2
+    problems = compare(servers[name]["entries"], surface)
+    for line in problems:
+        print(line)
+    print(f"{name}: {'drift in ' + str(len(problems)) + ' entries' if problems else 'matches the lock file'}")
+    return 1 if problems else 0
+
+
+def _server_for(servers: dict, command: list[str]) -> str | None:
+    if len(servers) == 1:
+        return next(iter(servers))
+    return next((name for name, s in servers.items() if s.get("command") == command), None)
+
+
+def survey(command: list[str], timeout: float = 30) -> dict[str, dict]:
+    """Start the server, list its surface (every page), and return entries by `kind:name`."""
+    requests = [("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                "clientInfo": {"name": "lazaretto-pin-check", "version": "1"}})]
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    found: dict[str, dict] = {}
+    try:
+        init = _ask(proc, 1, *requests[0])
+        capabilities = init.get("capabilities", {})
+        if isinstance(init.get("instructions"), str):
+            item = entry(*INSTRUCTIONS, init["instructions"])
+            found[f"{item['kind']}:{item['name']}"] = item
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+        ident = 1
+        for method, (kind, _key, _fields) in LISTS.items():
+            capability = "tools" if kind == "tool" else "prompts" if kind == "prompt" else "resources"
+            if capability not in capabilities:
+                continue
+            found[f"{kind}:{LISTED}"] = entry(kind, LISTED, "listed")
+            cursor = None
+            while True:
+                ident += 1
+                result = _ask(proc, ident, method, {"cursor": cursor} if cursor else {})
+                for item in list_entries(method, result):
+                    found[f"{item['kind']}:{item['name']}"] = item
+                cursor = result.get("nextCursor")
+                if not cursor:
+                    break
+    finally:
+        proc.stdin.close()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    return found
+
+
+def _ask(proc: subprocess.Popen, ident: int, method: str, params: dict) -> dict:
+    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": ident, "method": method, "params": params}) + "\n")
+    proc.stdin.flush()
+    while True:
+        line = proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the server closed its output before answering {method}")
+        message = json.loads(line)
+        if message.get("id") == ident:
+            if "error" in message:
+                raise RuntimeError(f"{method} failed: {message['error'].get('message')}")
+            return message["result"]
+
+
+def compare(locked: dict[str, dict], surface: dict[str, dict]) -> list[str]:
+    """One line per entry that differs from the lock file (in the kinds the lock file pins)."""
+    kinds = {key.partition(":")[0] for key in locked}
+    surface = {key: item for key, item in surface.items() if key.partition(":")[0] in kinds}
+    problems = []
+    for key in sorted(locked.keys() | surface.keys()):
+        old, new = locked.get(key), surface.get(key)
+        if old is None:
+            problems.append(f"new      {key}")
+        elif new is None:
+            problems.append(f"removed  {key}")
+        elif old["sha256"] != new["sha256"]:
+            problems.append(f"changed  {key}: {old['sha256'][:12]} -> {new['sha256'][:12]}")
+    return problems
+
+
+# -- drift decisions ---------------------------------------------------------------------
+
+
+def _list(args: argparse.Namespace) -> int:
+    store = Store(args.store)
+    try:
+        drifts = store.pins.pending()
+    except StoreUnavailable as exc:
+        print(f"lazaretto pin list: {exc}", file=sys.stderr)
+        return 1
+    if not drifts:
+        print("No pin drift is waiting for review.")
+        return 0
+    rows = [[d["id"], d["server"], d["kind"], d["name"], d["change"], d["created_at"]] for d in drifts]
+    print(human.table(["ID", "SERVER", "KIND", "NAME", "CHANGE", "SINCE"], rows))
+    return 0
+
+
+def describe_drift(drift: dict) -> str:
+    """The change, old against new, with hidden characters made visible."""
+    v = human.visible
+    lines = [f"Pin drift {drift['id']}: {v(drift['server'])} {drift['kind']} {v(drift['name'])} {drift['change']}",
+             f"  since {drift['created_at']}"]
+    for label, canonical in (("pinned", drift["old_canonical"]), ("now", drift["new_canonical"])):
+        if canonical:
+            pretty = json.dumps(json.loads(canonical), indent=2, sort_keys=True, ensure_ascii=False)
+            lines.append(f"  {label}:")
+            lines.append("    " + v(pretty, keep_newlines=True).replace("\n", "\n    "))
+    return "\n".join(lines)
+
+
+def _decide(args: argparse.Namespace) -> int:
+    verb = args.pin_command
+    if not human.refuse_unless_terminal(f"pin {verb}"):
+        return human.EXIT_REFUSED
+    store = Store(args.store)
+    try:
+        drift = store.pins.get(args.drift_id)
+        if drift is None or drift["status"] != "pending":
+            state = "unknown" if drift is None else drift["status"]
+            print(f"lazaretto pin {verb}: drift {args.drift_id} is {state}, not waiting for review.", file=sys.stderr)
+            return human.EXIT_DECLINED
+        print(describe_drift(drift))
+        action = "pin the new version" if verb == "accept" else "keep the old version hidden"
+        confirmation = human.confirm(store, f"{action} of {drift['name']}")
+        if confirmation is None:
+            return human.EXIT_DECLINED
+        decide = store.decisions.accept_drift if verb == "accept" else store.decisions.reject_drift
+        decide(drift["id"], note=confirmation.note)
+    except (StoreUnavailable, DecisionError) as exc:
+        print(f"lazaretto pin {verb}: {exc}. Nothing was changed.", file=sys.stderr)
+        return human.EXIT_DECLINED
+    finally:
+        store.close()
+    print("Accepted: the proxy shows it again on the next list." if verb == "accept"
+          else "Rejected: it stays hidden and refused.")
+    return 0

@@ -1,0 +1,157 @@
+"""Pinning a server's surface: what changed since a person last trusted it stays hidden and refused."""
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from lazaretto.store import Store, canonical_json, sha256_hex
+
+from .jsonrpc import PIN_DRIFT, error_response
+
+# Per list method: the entry kind, the list's key in the result, and the fields that make up
+# an entry's surface (what the model reads and what decides how it is called).
+LISTS = {
+    "tools/list": ("tool", "tools", ("name", "title", "description", "inputSchema", "outputSchema", "annotations")),
+    "prompts/list": ("prompt", "prompts", ("name", "title", "description", "arguments")),
+    "resources/templates/list": (
+        "resource_template", "resourceTemplates", ("name", "title", "uriTemplate", "description", "mimeType"),
+    ),
+}
+INSTRUCTIONS = ("instructions", "instructions")
+# Pinned once per kind on first use, so a kind that was listed empty is not "first use" again
+# when an entry later appears in it.
+LISTED = ""
+
+
+def entry(kind: str, name: str, surface: Any) -> dict:
+    """One pinnable entry: its canonical JSON and that text's sha256."""
+    canonical = canonical_json(surface)
+    return {"kind": kind, "name": name, "canonical": canonical, "sha256": sha256_hex(canonical)}
+
+
+def list_entries(method: str, result: dict) -> list[dict]:
+    """The entries of a list result (items without a string name are skipped)."""
+    kind, key, fields = LISTS[method]
+    items = result.get(key)
+    if not isinstance(items, list):
+        return []
+    return [
+        entry(kind, item["name"], {f: item[f] for f in fields if f in item})
+        for item in items
+        if isinstance(item, dict) and isinstance(item.get("name"), str)
+    ]
+
+
+@dataclass(frozen=True)
+class Lock:
+    """The entries a lock file pins for one server (enforced instead of trust on first use)."""
+
+    path: str
+    entries: dict[tuple[str, str], dict]
+
+
+class PinGuard:
+    """One server's pins in the proxy: screens list results and refuses drifted entries."""
+
+    def __init__(self, store: Store, server: str, command: list[str], lock: Lock | None = None) -> None:
+        self.store = store
+        self.server = server
+        self.command = canonical_json(command)
+        self.lock = lock
+        self.hidden: dict[tuple[str, str], dict] = {}
+
+    # -- screening ----------------------------------------------------------------------
+
+    def screen_list(self, method: str, result: dict, complete: bool) -> dict | None:
+        """Drop drifted and new entries from a list result; None when nothing is dropped."""
+        entries = list_entries(method, result)
+        kind, key, _ = LISTS[method]
+        hidden = self._screen(kind, entries, complete)
+        if not hidden:
+            return None
+        kept = [item for item in result[key] if not (isinstance(item, dict) and item.get("name") in hidden)]
+        return {**result, key: kept}
+
+    def screen_instructions(self, result: dict) -> dict | None:
+        """Withhold changed `instructions` until a person accepts them."""
+        text = result.get("instructions")
+        if not isinstance(text, str):
+            return None
+        kind, name = INSTRUCTIONS
+        if not self._screen(kind, [entry(kind, name, text)], complete=False):
+            return None
+        drift = self.hidden[INSTRUCTIONS]
+        return {**result, "instructions": f"[lazaretto: this server's instructions changed since they were pinned "
+                                          f"(pin drift {drift['id']}); withheld until a person reviews them.]"}
+
+    def _screen(self, kind: str, entries: list[dict], complete: bool) -> set[str]:
+        how, baseline = self._baseline()
+        if not any(known_kind == kind for known_kind, _ in baseline) and not self.lock:
+            marker = entry(kind, LISTED, "listed")
+            self.store.pins.pin(self.server, self.command, [marker, *entries], reason=f"first use ({kind})")
+            return set()
+        same, drifted = [], []
+        for new in entries:
+            old = baseline.get((kind, new["name"]))
+            if old is not None and old["sha256"] == new["sha256"]:
+                same.append(new)
+            else:
+                drifted.append((new, old))
+        if how != "exact" and same and not self.lock:
+            # A renamed entry or changed command: what did not change carries over, audited.
+            self.store.pins.pin(self.server, self.command, same, reason=f"carried over ({how})")
+        hidden = set()
+        for new, old in drifted:
+            drift = self.store.pins.drift(self.server, self.command, new, "changed" if old else "new", old)
+            self.hidden[(kind, new["name"])] = drift
+            hidden.add(new["name"])
+        for new in same:
+            self.hidden.pop((kind, new["name"]), None)
+        if complete:
+            present = {e["name"] for e in entries}
+            for (old_kind, name), old in baseline.items():
+                if old_kind == kind and name != LISTED and name not in present:
+                    self.store.pins.drift(self.server, self.command, {"kind": kind, "name": name}, "removed", old)
+        return hidden
+
+    def _baseline(self) -> tuple[str, dict]:
+        if self.lock:
+            return "lock", self.lock.entries
+        return self.store.pins.baseline(self.server, self.command)
+
+    # -- refusing ------------------------------------------------------------------------
+
+    def refusal(self, kind: str, name: str, request_id: Any) -> dict | None:
+        """A -32003 error for a call to a hidden entry, or None once a person accepted it."""
+        drift = self.hidden.get((kind, name))
+        if drift is None:
+            return None
+        current = self.store.pins.get(drift["id"]) or drift
+        if current["status"] == "accepted" and not self.lock:
+            del self.hidden[(kind, name)]
+            return None
+        how = (
+            f"the lock file {self.lock.path} pins another version; update the lock to accept it"
+            if self.lock
+            else f"a person must review it (lazaretto pin accept {drift['id']}, or in lazaretto review)"
+        )
+        state = "was rejected" if current["status"] == "rejected" else "is waiting for review"
+        return error_response(
+            request_id,
+            PIN_DRIFT,
+            f"lazaretto refused {self.server}/{name}: this {kind} is {current['change']} since it was pinned "
+            f"(pin drift {drift['id']}, which {state}); {how}.",
+            {"reason": "pin_drift", "drift": drift["id"], "server": self.server, "tool": name},
+        )
+
+
+def load_lock(path: str, server: str) -> Lock:
+    """Read one server's entries from a lock file written by `lazaretto pin export`."""
+    with open(path, encoding="utf-8") as handle:
+        data = json.load(handle)
+    entries = {}
+    for key, item in data.get("servers", {}).get(server, {}).get("entries", {}).items():
+        kind, _, name = key.partition(":")
+        entries[(kind, name)] = {"kind": kind, "name": name, "sha256": item["sha256"],
+                                 "canonical": canonical_json(item["surface"])}
+    return Lock(path, entries)

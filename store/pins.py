@@ -1,0 +1,91 @@
+"""Pinned server surfaces (tools, prompts, resource templates, instructions) and their drift."""
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .store import Store
+
+
+class Pins:
+    """The accepted surface of each server, keyed by server id and command, and drift from it."""
+
+    def __init__(self, store: "Store") -> None:
+        self._store = store
+
+    def baseline(self, server: str, command: str) -> tuple[str, dict[tuple[str, str], dict]]:
+        """The pins to compare with, and how they were found.
+
+        An exact (server, command) match first; else the same server id under another command,
+        else the same command under another id: a renamed entry or a changed command is compared
+        with what was pinned before, never given a fresh first use.
+        """
+        for how, where, params in (
+            ("exact", "server = ? AND command = ?", (server, command)),
+            ("same server id", "server = ?", (server,)),
+            ("same command", "command = ?", (command,)),
+        ):
+            rows = self._store.query(f"SELECT * FROM pins WHERE {where} ORDER BY pinned_at DESC", params)
+            if rows:
+                # Under a partial match several keys may exist: the newest pin of each entry wins.
+                entries: dict[tuple[str, str], dict] = {}
+                for row in rows:
+                    entries.setdefault((row["kind"], row["name"]), row)
+                return how, entries
+        return "first use", {}
+
+    def pin(self, server: str, command: str, entries: list[dict], *, reason: str) -> None:
+        """Pin entries (kind, name, canonical, sha256) under (server, command), audited."""
+        if not entries:
+            return
+        now = self._store.now()
+        with self._store.write() as conn:
+            conn.executemany(
+                "INSERT INTO pins (server, command, kind, name, canonical, sha256, pinned_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(server, command, kind, name) DO UPDATE SET"
+                " canonical = excluded.canonical, sha256 = excluded.sha256, pinned_at = excluded.pinned_at",
+                [(server, command, e["kind"], e["name"], e["canonical"], e["sha256"], now) for e in entries],
+            )
+            self._store.audit.append(
+                conn, "proxy", "pin", subject=server, reason=reason,
+                detail={"entries": sorted(f"{e['kind']}:{e['name']}" for e in entries)},
+            )
+
+    def drift(self, server: str, command: str, entry: dict, change: str, old: dict | None) -> dict:
+        """Record a drift (or return the one already recorded for the same new content)."""
+        new_sha = entry.get("sha256")
+        found = self._store.query(
+            "SELECT * FROM pin_drift WHERE server = ? AND command = ? AND kind = ? AND name = ?"
+            " AND new_sha256 IS ? ORDER BY id DESC LIMIT 1",
+            (server, command, entry["kind"], entry["name"], new_sha),
+        )
+        if found:
+            return found[0]
+        with self._store.write() as conn:
+            cursor = conn.execute(
+                "INSERT INTO pin_drift (server, command, kind, name, change, old_canonical, new_canonical,"
+                " old_sha256, new_sha256, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)",
+                (
+                    server, command, entry["kind"], entry["name"], change,
+                    old["canonical"] if old else None, entry.get("canonical"),
+                    old["sha256"] if old else None, new_sha, self._store.now(),
+                ),
+            )
+            self._store.audit.append(
+                conn, "proxy", "pin-drift", subject=f"drift:{cursor.lastrowid}",
+                reason=f"{server}: {entry['kind']} {entry['name']} {change}",
+            )
+        return self.get(cursor.lastrowid)
+
+    def get(self, drift_id: int) -> dict | None:
+        """One drift by id."""
+        rows = self._store.query("SELECT * FROM pin_drift WHERE id = ?", (drift_id,))
+        return rows[0] if rows else None
+
+    def pending(self) -> list[dict]:
+        """Drifts waiting for a person, newest first."""
+        return self._store.query("SELECT * FROM pin_drift WHERE status = 'pending' ORDER BY id DESC")
+
+    def export(self, server: str | None = None) -> list[dict]:
+        """Every pin (of one server), sorted, for a lock file."""
+        where, params = ("WHERE server = ?", (server,)) if server else ("", ())
+        return self._store.query(f"SELECT * FROM pins {where} ORDER BY server, command, kind, name", params)

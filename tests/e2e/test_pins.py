@@ -1,0 +1,148 @@
+"""Pinned surfaces through real proxies: a rug pull is hidden and refused until a person accepts it."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from proxy_harness import SCRIPTED_SERVER
+
+RUGPULL = [sys.executable, str(Path(__file__).resolve().parent.parent / "fixtures" / "rugpull_server.py")]
+EVERYTHING = Path(__file__).resolve().parent.parent / "node_modules" / ".bin" / "mcp-server-everything"
+TRUSTED = '[servers.rug]\ntrust = "trusted"\n[servers.renamed]\ntrust = "trusted"\n'
+
+
+@pytest.fixture
+def rug(start_proxy, proxy_env, tmp_path):
+    """Start a proxy around the rug-pull server in a given mode (a trusted server: only pins matter)."""
+    policy = tmp_path / "rug.toml"
+    policy.write_text(TRUSTED)
+
+    def start(mode: str, name: str = "rug", policy_text: str | None = None):
+        if policy_text is not None:
+            policy.write_text(policy_text)
+        env = {**proxy_env, "RUGPULL_MODE": mode, "LAZARETTO_POLICY": str(policy)}
+        proxy = start_proxy(["-n", name, "--", *RUGPULL], env=env)
+        proxy.initialize()
+        return proxy
+
+    return start
+
+
+def names(proxy) -> list[str]:
+    return [tool["name"] for tool in proxy.request("tools/list")["result"]["tools"]]
+
+
+def call_three_times(proxy) -> None:
+    for _ in range(3):
+        assert "result" in proxy.call("a", {"x": 1})
+    # The server announced its change; the proxy re-lists on its own and the client sees only the notice.
+    if not proxy.notifications:
+        proxy.notifications.append(proxy.recv())
+    assert [n["method"] for n in proxy.notifications] == ["notifications/tools/list_changed"]
+
+
+def test_a_changed_description_is_hidden_and_refused_until_accepted(rug, store, terminal, proxy_env):
+    proxy = rug("describe")
+    assert names(proxy) == ["a", "b"]
+    call_three_times(proxy)
+    refused = proxy.call("b", {"x": 2})
+    assert refused["error"]["code"] == -32003
+    data = refused["error"]["data"]
+    assert data["reason"] == "pin_drift" and data["tool"] == "b"
+    assert f"lazaretto pin accept {data['drift']}" in refused["error"]["message"]
+    assert names(proxy) == ["a"]
+    assert "result" in proxy.call("a", {"x": 1})
+
+    person = terminal("pin", "accept", str(data["drift"]), env=proxy_env)
+    person.expect("paste.example")
+    person.answer()
+    assert person.finish() == 0
+    assert "result" in proxy.call("b", {"x": 2})
+    assert names(proxy) == ["a", "b"]
+    assert [row["action"] for row in store.audit.rows()][-1] == "accept-drift"
+    proxy.close()
+
+
+def test_accepting_through_the_store_api_restores_the_tool(rug, store):
+    proxy = rug("describe")
+    names(proxy)
+    call_three_times(proxy)
+    drift = proxy.call("b")["error"]["data"]["drift"]
+    store.decisions.accept_drift(drift)
+    assert names(proxy) == ["a", "b"]
+    proxy.close()
+
+
+def test_a_new_tool_is_hidden(rug):
+    proxy = rug("add")
+    names(proxy)
+    call_three_times(proxy)
+    assert names(proxy) == ["a", "b"]
+    assert proxy.call("c")["error"]["code"] == -32003
+    assert "result" in proxy.call("b", {"x": 1})
+    proxy.close()
+
+
+def test_a_poisoned_first_description_is_withheld_on_first_sight(rug):
+    proxy = rug("poison", policy_text='[servers.rug]\ntrust = "untrusted"\n')
+    tools = proxy.request("tools/list")["result"]["tools"]
+    description = tools[1]["description"]
+    assert description.startswith("[lazaretto: withheld field Q-") and "id_rsa" not in json.dumps(tools)
+    proxy.close()
+
+
+def test_a_renamed_entry_gets_no_fresh_first_use(rug, store):
+    first = rug("describe")
+    names(first)
+    first.close()
+    renamed = rug("add", name="renamed")
+    names(renamed)
+    call_three_times(renamed)
+    assert renamed.call("c")["error"]["data"]["reason"] == "pin_drift"
+    assert store.pins.pending()[0]["server"] == "renamed"
+    renamed.close()
+
+
+def test_export_check_and_enforce_a_lock_file(rug, store, cli, proxy_env, tmp_path):
+    proxy = rug("none")
+    names(proxy)
+    proxy.close()
+    lock = tmp_path / "pins.lock.json"
+    assert cli("pin", "export", "-o", str(lock), env=proxy_env).returncode == 0
+    document = json.loads(lock.read_text())
+    assert set(document["servers"]["rug"]["entries"]) >= {"tool:a", "tool:b"}
+
+    clean = cli("pin", "check", str(lock), "--", *RUGPULL, env={**proxy_env, "RUGPULL_MODE": "none"})
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    drifted = cli("pin", "check", str(lock), "--", *RUGPULL, env={**proxy_env, "RUGPULL_MODE": "poison"})
+    assert drifted.returncode == 1 and "changed  tool:b" in drifted.stdout
+
+    enforced = rug("poison", policy_text=f'[servers.rug]\ntrust = "trusted"\nlock = "{lock}"\n')
+    assert names(enforced) == ["a"]
+    assert enforced.call("b")["error"]["code"] == -32003
+    enforced.close()
+
+
+@pytest.mark.npm
+@pytest.mark.skipif(not EVERYTHING.exists(), reason="run tests/install-npm-servers (done by .ci/run)")
+def test_server_everything_pins_cleanly_and_stays_stable_across_restarts(start_proxy, proxy_env, store, tmp_path):
+    policy = tmp_path / "e.toml"
+    policy.write_text('[servers.everything]\ntrust = "trusted"\n')
+    env = {**proxy_env, "LAZARETTO_POLICY": str(policy)}
+    seen = []
+    for _ in range(2):
+        proxy = start_proxy(["-n", "everything", "--", str(EVERYTHING), "stdio"], env=env)
+        proxy.initialize()
+        seen.append([t["name"] for t in proxy.request("tools/list")["result"]["tools"]])
+        proxy.request("prompts/list")
+        proxy.request("resources/templates/list")
+        proxy.close()
+    assert seen[0] == seen[1] and len(seen[0]) > 5
+    assert store.pins.pending() == []
+    assert store.query("SELECT count(*) AS n FROM pins WHERE kind = 'tool'")[0]["n"] == len(seen[0]) + 1
+
+
+def test_pin_decisions_refuse_without_a_terminal(cli, proxy_env):
+    done = cli("pin", "accept", "1", env=proxy_env)
+    assert done.returncode == 2 and "terminal" in done.stderr
