@@ -99,9 +99,14 @@ class Gate:
             )
         if not state.tainted:
             return None, "", {}
+        try:
+            # Not a check here (no allow list), but the reviewer should see where the call points.
+            named = hosts_in(arguments)
+        except HostScanTooLarge:
+            named = []
         return (
             "tainted_outbound",
             f"this session read untrusted content ({state.summary()}), and {verdict.name} is outbound"
             f" ({verdict.outbound_reason})",
-            {"outbound_reason": verdict.outbound_reason, "taint_reason": state.summary()},
+            {"outbound_reason": verdict.outbound_reason, "taint_reason": state.summary(), "hosts": named},
         )
