@@ -72,9 +72,11 @@ class Gate:
         return Refusal(code, reason, token)
 
     def _verdict(self, verdict: ToolVerdict, arguments: Any) -> tuple[str | None, str, dict]:
+        named: list[str] | None = None
         if self._allow:
             try:
-                bad = self._allow.disallowed(hosts_in(arguments))
+                named = hosts_in(arguments)
+                bad = self._allow.disallowed(named)
             except HostScanTooLarge as exc:
                 return ("host_check_failed", f"its arguments are too large to check for hosts ({exc})",
                         {"outbound_reason": verdict.outbound_reason})
@@ -99,11 +101,12 @@ class Gate:
             )
         if not state.tainted:
             return None, "", {}
-        try:
-            # Not a check here (no allow list), but the reviewer should see where the call points.
-            named = hosts_in(arguments)
-        except HostScanTooLarge:
-            named = []
+        if named is None:
+            try:
+                # Not a check (there is no allow list), but the reviewer should see where the call points.
+                named = hosts_in(arguments)
+            except HostScanTooLarge:
+                named = []
         return (
             "tainted_outbound",
             f"this session read untrusted content ({state.summary()}), and {verdict.name} is outbound"
