@@ -56,7 +56,9 @@ def render(result: DemoRun, summary: dict) -> str:
     out = []
     for number, step in enumerate(result.steps, 1):
         call = f"{number}. {step.server}/{step.tool}"
-        if step.error is not None:
+        if step.error is not None and step.error.get("code") is None:
+            out.append(f"{call}: FAILED: {step.error.get('message')} (the proxies' log is beside the store)")
+        elif step.error is not None:
             out.append(f"{call}: refused ({step.error.get('code')})")
             out.append(_indent(step.error.get("message", "")))
             token = (step.error.get("data") or {}).get("token")

@@ -64,8 +64,9 @@ class DemoRun:
 
     @property
     def refusal(self) -> dict | None:
-        """The error the post got, if it was refused."""
-        return self.steps[-1].error if self.steps else None
+        """The error the post got, if the gate refused it (-32002); a crash is not a refusal."""
+        error = self.steps[-1].error if self.steps else None
+        return error if error and error.get("code") == -32002 else None
 
     @property
     def post_delivered(self) -> bool:
