@@ -1,14 +1,16 @@
 """Talking to the person at the terminal: the human-only check, the typed challenge, safe display."""
 
+import argparse
 import os
 import sys
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
 import humanize
 
-from lazaretto.store import Store
+from lazaretto.store import Store, StoreUnavailable
 from lazaretto.store.tokens import challenge_matches, new_challenge
 
 # Exit codes shared by the human-only verbs.
@@ -24,6 +26,25 @@ FRICTION_AFTER = 3
 # zero-width, Unicode tags), private-use, surrogates, unassigned, line separators.
 _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 _VARIATION_SELECTORS = (range(0xFE00, 0xFE10), range(0xE0100, 0xE01F0))
+
+
+def add_store_option(parser: argparse.ArgumentParser) -> None:
+    """The `--store PATH` option every command that reads the store takes."""
+    parser.add_argument(
+        "--store", metavar="PATH", help="the store file (default: LAZARETTO_STORE, else the user state dir)"
+    )
+
+
+def with_store(args: argparse.Namespace, verb: str, action: Callable[[Store], int]) -> int:
+    """Open the store, run `action`, close it; a store that cannot be used is exit 1 with why."""
+    store = Store(args.store)
+    try:
+        return action(store)
+    except StoreUnavailable as exc:
+        print(f"lazaretto {verb}: {exc}. Nothing was changed.", file=sys.stderr)
+        return EXIT_DECLINED
+    finally:
+        store.close()
 
 
 def on_terminal() -> bool:

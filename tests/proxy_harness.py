@@ -1,7 +1,6 @@
 """Real proxies around real servers, spoken to in newline-delimited JSON-RPC, for end-to-end tests."""
 
 import json
-import os
 import queue
 import subprocess
 import sys

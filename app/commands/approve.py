@@ -7,7 +7,7 @@ import sys
 import humanize
 
 from lazaretto.app import human
-from lazaretto.store import Store, StoreUnavailable, TokenError
+from lazaretto.store import Store, TokenError
 from lazaretto.store.clock import parse_stamp
 from lazaretto.store.decisions import DecisionError
 from lazaretto.store.tokens import normalize_token
@@ -16,9 +16,7 @@ from lazaretto.store.tokens import normalize_token
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of `lazaretto approve`."""
     parser.add_argument("token", help="the approval token from the agent's refusal notice, e.g. K7QF-2M9X")
-    parser.add_argument(
-        "--store", metavar="PATH", help="the store file (default: LAZARETTO_STORE, else the user state dir)"
-    )
+    human.add_store_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,14 +29,7 @@ def run(args: argparse.Namespace) -> int:
     except TokenError as exc:
         print(f"lazaretto approve: {exc}", file=sys.stderr)
         return human.EXIT_REFUSED
-    store = Store(args.store)
-    try:
-        return _approve(store, token)
-    except StoreUnavailable as exc:
-        print(f"lazaretto approve: {exc}. Nothing was changed.", file=sys.stderr)
-        return human.EXIT_DECLINED
-    finally:
-        store.close()
+    return human.with_store(args, "approve", lambda store: _approve(store, token))
 
 
 def _approve(store: Store, token: str) -> int:

@@ -2,10 +2,10 @@
 
 import argparse
 import json
-import sys
 
+from lazaretto.app import human
 from lazaretto.app.human import table
-from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store import Store
 
 COLUMNS = ("actor", "action", "session", "subject")
 
@@ -22,21 +22,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verify", action="store_true", help="check the hash chain; exit 1 naming the first bad row")
     parser.add_argument("--limit", type=_positive, metavar="N", help="only the newest N rows")
     parser.add_argument("--json", action="store_true", help="print one JSON object for scripts")
-    parser.add_argument(
-        "--store", metavar="PATH", help="the store file (default: LAZARETTO_STORE, else the user state dir)"
-    )
+    human.add_store_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the rows (exit 0) or the verification (exit 0 intact, 1 tampered)."""
-    store = Store(args.store)
-    try:
-        return verify(store, args.json) if args.verify else show(store, args.limit, args.json)
-    except StoreUnavailable as exc:
-        print(f"lazaretto log: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        store.close()
+    return human.with_store(
+        args, "log", lambda store: verify(store, args.json) if args.verify else show(store, args.limit, args.json)
+    )
 
 
 def verify(store: Store, as_json: bool) -> int:

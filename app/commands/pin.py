@@ -7,7 +7,7 @@ import sys
 
 from lazaretto.app import human
 from lazaretto.proxy.pins import INSTRUCTIONS, LISTED, LISTS, entry, list_entries
-from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store import Store
 from lazaretto.store.decisions import DecisionError
 
 LOCK_VERSION = 1
@@ -15,7 +15,7 @@ LOCK_VERSION = 1
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Subcommands of `lazaretto pin`."""
-    parser.add_argument("--store", metavar="PATH", help="the store file (default: LAZARETTO_STORE, else the user state dir)")
+    human.add_store_option(parser)
     sub = parser.add_subparsers(dest="pin_command", metavar="SUBCOMMAND", required=True)
     export = sub.add_parser("export", help="write the pinned surfaces as a lock file (stdout unless -o)")
     export.add_argument("server", nargs="?", help="only this server")
@@ -51,12 +51,11 @@ def lock_document(rows: list[dict]) -> dict:
 
 
 def _export(args: argparse.Namespace) -> int:
-    store = Store(args.store)
-    try:
-        rows = store.pins.export(args.server)
-    except StoreUnavailable as exc:
-        print(f"lazaretto pin export: {exc}", file=sys.stderr)
-        return 1
+    return human.with_store(args, "pin export", lambda store: _write_lock(store, args))
+
+
+def _write_lock(store: Store, args: argparse.Namespace) -> int:
+    rows = store.pins.export(args.server)
     if not rows:
         print(f"lazaretto pin export: nothing pinned{' for ' + args.server if args.server else ''} yet.",
               file=sys.stderr)
@@ -181,12 +180,11 @@ def compare(locked: dict[str, dict], surface: dict[str, dict]) -> list[str]:
 
 
 def _list(args: argparse.Namespace) -> int:
-    store = Store(args.store)
-    try:
-        drifts = store.pins.pending()
-    except StoreUnavailable as exc:
-        print(f"lazaretto pin list: {exc}", file=sys.stderr)
-        return 1
+    return human.with_store(args, "pin list", _print_pending)
+
+
+def _print_pending(store: Store) -> int:
+    drifts = store.pins.pending()
     if not drifts:
         print("No pin drift is waiting for review.")
         return 0
@@ -212,25 +210,26 @@ def _decide(args: argparse.Namespace) -> int:
     verb = args.pin_command
     if not human.refuse_unless_terminal(f"pin {verb}"):
         return human.EXIT_REFUSED
-    store = Store(args.store)
+    return human.with_store(args, f"pin {verb}", lambda store: _decide_drift(store, verb, args.drift_id))
+
+
+def _decide_drift(store: Store, verb: str, drift_id: int) -> int:
+    drift = store.pins.get(drift_id)
+    if drift is None or drift["status"] != "pending":
+        state = "unknown" if drift is None else drift["status"]
+        print(f"lazaretto pin {verb}: drift {drift_id} is {state}, not waiting for review.", file=sys.stderr)
+        return human.EXIT_DECLINED
+    print(describe_drift(drift))
+    action = "pin the new version" if verb == "accept" else "keep the old version hidden"
+    confirmation = human.confirm(store, f"{action} of {drift['name']}")
+    if confirmation is None:
+        return human.EXIT_DECLINED
+    decide = store.decisions.accept_drift if verb == "accept" else store.decisions.reject_drift
     try:
-        drift = store.pins.get(args.drift_id)
-        if drift is None or drift["status"] != "pending":
-            state = "unknown" if drift is None else drift["status"]
-            print(f"lazaretto pin {verb}: drift {args.drift_id} is {state}, not waiting for review.", file=sys.stderr)
-            return human.EXIT_DECLINED
-        print(describe_drift(drift))
-        action = "pin the new version" if verb == "accept" else "keep the old version hidden"
-        confirmation = human.confirm(store, f"{action} of {drift['name']}")
-        if confirmation is None:
-            return human.EXIT_DECLINED
-        decide = store.decisions.accept_drift if verb == "accept" else store.decisions.reject_drift
         decide(drift["id"], note=confirmation.note)
-    except (StoreUnavailable, DecisionError) as exc:
+    except DecisionError as exc:
         print(f"lazaretto pin {verb}: {exc}. Nothing was changed.", file=sys.stderr)
         return human.EXIT_DECLINED
-    finally:
-        store.close()
     print("Accepted: the proxy shows it again on the next list." if verb == "accept"
           else "Rejected: it stays hidden and refused.")
     return 0

@@ -5,28 +5,21 @@ import sys
 
 from lazaretto.app import human
 from lazaretto.app.commands.show import describe
-from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store import Store
 from lazaretto.store.decisions import DecisionError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of `lazaretto release`."""
     parser.add_argument("id", help="the quarantine id from the agent's notice, e.g. Q-7F3K9M")
-    parser.add_argument("--store", metavar="PATH", help="the store file (default: LAZARETTO_STORE, else the user state dir)")
+    human.add_store_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """0 released; 1 not released (unknown, already decided, not confirmed); 2 not at a terminal."""
     if not human.refuse_unless_terminal("release"):
         return human.EXIT_REFUSED
-    store = Store(args.store)
-    try:
-        return _release(store, args.id)
-    except StoreUnavailable as exc:
-        print(f"lazaretto release: {exc}. Nothing was changed.", file=sys.stderr)
-        return human.EXIT_DECLINED
-    finally:
-        store.close()
+    return human.with_store(args, "release", lambda store: _release(store, args.id))
 
 
 def _release(store: Store, qid: str) -> int:

@@ -5,7 +5,7 @@ import sys
 
 from lazaretto.app import human
 from lazaretto.proxy.sanitize import reveal
-from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store import Store
 
 # How each revealed segment is marked on a plain terminal.
 _MARKS = {"tag": ("⟦tags: ", "⟧"), "hidden": ("", ""), "bidi": ("", ""), "control": ("", "")}
@@ -14,7 +14,7 @@ _MARKS = {"tag": ("⟦tags: ", "⟧"), "hidden": ("", ""), "bidi": ("", ""), "co
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of `lazaretto show`."""
     parser.add_argument("id", help="the quarantine id from the agent's notice, e.g. Q-7F3K9M")
-    parser.add_argument("--store", metavar="PATH", help="the store file (default: LAZARETTO_STORE, else the user state dir)")
+    human.add_store_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -22,16 +22,13 @@ def run(args: argparse.Namespace) -> int:
     # Withheld text may be addressed to the agent: only a person at a terminal reads it.
     if not human.refuse_unless_terminal("show"):
         return human.EXIT_REFUSED
-    store = Store(args.store)
-    try:
-        row = store.quarantine.get(args.id)
-    except StoreUnavailable as exc:
-        print(f"lazaretto show: {exc}", file=sys.stderr)
-        return human.EXIT_DECLINED
-    finally:
-        store.close()
+    return human.with_store(args, "show", lambda store: _show(store, args.id))
+
+
+def _show(store: Store, qid: str) -> int:
+    row = store.quarantine.get(qid)
     if row is None:
-        print(f"lazaretto show: no withheld field {human.visible(args.id)}.", file=sys.stderr)
+        print(f"lazaretto show: no withheld field {human.visible(qid)}.", file=sys.stderr)
         return human.EXIT_DECLINED
     print(describe(row))
     return 0

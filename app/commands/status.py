@@ -2,11 +2,11 @@
 
 import argparse
 import json
-import sys
 from datetime import datetime
 
+from lazaretto.app import human
 from lazaretto.app.human import ago, clip, table, until, visible
-from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store import Store
 from lazaretto.store.clock import parse_stamp
 
 REASON_WIDTH = 60
@@ -14,24 +14,19 @@ REASON_WIDTH = 60
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of `lazaretto status`."""
-    parser.add_argument(
-        "--store", metavar="PATH", help="the store file (default: LAZARETTO_STORE, else the user state dir)"
-    )
+    human.add_store_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object for scripts")
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the status; exit 1 if the store cannot be read."""
-    store = Store(args.store)
+    return human.with_store(args, "status", lambda store: _status(store, args.json))
+
+
+def _status(store: Store, as_json: bool) -> int:
     now = store.clock()
-    try:
-        report = collect(store, now)
-    except StoreUnavailable as exc:
-        print(f"lazaretto status: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        store.close()
-    print(json.dumps(report, indent=2) if args.json else render(report, now))
+    report = collect(store, now)
+    print(json.dumps(report, indent=2) if as_json else render(report, now))
     return 0
 
 

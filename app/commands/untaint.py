@@ -5,7 +5,7 @@ import os
 import sys
 
 from lazaretto.app import human
-from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store import Store
 from lazaretto.store.clock import parse_stamp
 from lazaretto.store.decisions import DecisionError
 
@@ -17,26 +17,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--session", metavar="KEY", help=f"the session to clear (default: {SESSION_ENV}, else the only tainted one)"
     )
-    parser.add_argument(
-        "--store", metavar="PATH", help="the store file (default: LAZARETTO_STORE, else the user state dir)"
-    )
+    human.add_store_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """0 cleared; 1 nothing to clear or not confirmed; 2 refused or the session is ambiguous."""
     if not human.refuse_unless_terminal("untaint"):
         return human.EXIT_REFUSED
-    store = Store(args.store)
-    try:
-        key = args.session or os.environ.get(SESSION_ENV) or _only_tainted(store)
-        if key is None:
-            return human.EXIT_REFUSED
-        return _untaint(store, key)
-    except StoreUnavailable as exc:
-        print(f"lazaretto untaint: {exc}. Nothing was changed.", file=sys.stderr)
-        return human.EXIT_DECLINED
-    finally:
-        store.close()
+    return human.with_store(args, "untaint", lambda store: _choose_and_untaint(store, args.session))
+
+
+def _choose_and_untaint(store: Store, session: str | None) -> int:
+    key = session or os.environ.get(SESSION_ENV) or _only_tainted(store)
+    if key is None:
+        return human.EXIT_REFUSED
+    return _untaint(store, key)
 
 
 def _only_tainted(store: Store) -> str | None:

@@ -5,7 +5,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from proxy_harness import SCRIPTED_SERVER
 
 RUGPULL = [sys.executable, str(Path(__file__).resolve().parent.parent / "fixtures" / "rugpull_server.py")]
 EVERYTHING = Path(__file__).resolve().parent.parent / "node_modules" / ".bin" / "mcp-server-everything"
