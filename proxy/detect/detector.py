@@ -2,8 +2,8 @@
 
 from dataclasses import dataclass, field
 
+from .anchors import candidates
 from .normalize import fold, mixed_script_words
-from .signals import PATTERNS
 
 DEFAULT_THRESHOLD = 1.0
 # A pattern that matches many times is still one piece of evidence: only its first few
@@ -53,16 +53,19 @@ def detect(text: str) -> Detection:
     haystack = folded.text
     signals: list[Signal] = []
     weights: dict[str, list[float]] = {}
-    for pattern in PATTERNS:
-        if not pattern.may_match(haystack):
-            continue
-        for count, match in enumerate(pattern.regex.finditer(haystack)):
+    for pattern, windows in candidates(haystack):
+        count = 0
+        for window_start, window_end in windows:
+            for match in pattern.regex.finditer(haystack, window_start, window_end):
+                start, end = folded.original_span(*match.span())
+                signals.append(Signal(pattern.name, pattern.weight, _excerpt(text, start, end), start, end))
+                count += 1
+                if count == _MATCHES_PER_PATTERN:
+                    break
             if count == _MATCHES_PER_PATTERN:
                 break
-            start, end = folded.original_span(*match.span())
-            signals.append(Signal(pattern.name, pattern.weight, _excerpt(text, start, end), start, end))
-            if count == 0:
-                weights.setdefault(pattern.name, []).append(pattern.weight)
+        if count:
+            weights.setdefault(pattern.name, []).append(pattern.weight)
     mixed = mixed_script_words(text)
     if mixed:
         # One odd word can be a typo or a loanword; several are a deliberate disguise.

@@ -32,6 +32,10 @@ _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 # one-letter words and mixed punctuation is left alone; the look-behind keeps matching to
 # run starts, so a long run is scanned once.
 _SPACED_LETTERS = re.compile(r"(?<![a-z0-9])(?<![a-z0-9][ ._*\-/|])[a-z]([ ._*\-/|])[a-z](?:\1[a-z])+(?![a-z0-9])")
+# What the end of every such run looks like: separator, letter, the same separator, a last
+# letter. It starts with a separator, so the regex engine skips ahead cheaply, and most text
+# never matches it; the full pattern above runs only on text that does.
+_SPACED_LETTERS_END = re.compile(r"([ ._*\-/|])[a-z]\1[a-z](?![a-z0-9])")
 _ESCAPED_BREAK = re.compile(r"\\[nrt]")
 # ASCII control characters other than tab and newline, which some terminals act on (ANSI escapes).
 _ASCII_INVISIBLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]+")
@@ -142,14 +146,18 @@ def fold(text: str) -> Folded:
     if not text.isascii():
         text, edits = _fold_non_ascii(text)
         stages.append(edits)
-    text, edits = _substitute(_ASCII_INVISIBLE, text, lambda m: "")
-    stages.append(edits)
+    if _ASCII_INVISIBLE.search(text):
+        text, edits = _substitute(_ASCII_INVISIBLE, text, lambda m: "")
+        stages.append(edits)
     # One-to-one on what is left (the only length-changing case is folded above). Escaped line
     # breaks (text JSON- or repr-encoded once too often) read as spaces, so the word after them
     # still starts a word; same length, so no edit to record.
-    text = _ESCAPED_BREAK.sub("  ", text.lower())
-    text, edits = _substitute(_SPACED_LETTERS, text, lambda m: m.group()[::2])
-    stages.append(edits)
+    text = text.lower()
+    if "\\" in text:
+        text = _ESCAPED_BREAK.sub("  ", text)
+    if _SPACED_LETTERS_END.search(text):
+        text, edits = _substitute(_SPACED_LETTERS, text, lambda m: m.group()[::2])
+        stages.append(edits)
     # Spans are mapped back through the stages in reverse order of application.
     ordered = tuple((edits, [e.new_start for e in edits]) for edits in reversed(stages))
     return Folded(text, ordered)

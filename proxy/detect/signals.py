@@ -11,6 +11,7 @@ default threshold alone, except the few that have no benign use (an instruction 
 """
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -22,11 +23,27 @@ class Pattern:
     weight: float
     regex: re.Pattern
     triggers: tuple[tuple[str, ...], ...]  # every group must have one substring in the text
+    # The regex without its leading word boundary, when it has one. The regex engine skips
+    # ahead by the first character only when a pattern starts with a character; a leading
+    # `\b` makes it try every position, about twice as slow.
+    unanchored: re.Pattern | None = None
 
-    def may_match(self, text: str) -> bool:
-        """The cheap test run before the regex: can this pattern match `text` at all?"""
-        contains = text.__contains__  # map() over a bound C method: no Python frame per trigger
-        return all(any(map(contains, group)) for group in self.triggers)
+    def finditer(self, text: str, start: int, end: int) -> Iterator[re.Match]:
+        """The matches of `regex` in text[start:end] (the text around it still seen by look-arounds)."""
+        if self.unanchored is None:
+            yield from self.regex.finditer(text, start, end)
+            return
+        search = self.unanchored.search
+        match = search(text, start, end)
+        while match:
+            at, after = match.span()
+            # Every match starts with a word character, so the dropped `\b` held iff the
+            # character before is not one; if it is, the next match may start one further on.
+            if at and (text[at - 1].isalnum() or text[at - 1] == "_"):
+                match = search(text, at + 1, end)
+                continue
+            yield match
+            match = search(text, max(after, at + 1), end)
 
 
 _GAP = r"\W{1,6}"  # between two words: spaces, punctuation, a line break
@@ -357,12 +374,72 @@ _TABLE: list[tuple[str, float, str, tuple[str, ...]]] = [
      ("fetch", "xmlhttprequest", "cookie", "eval", "atob")),
 ]
 
+def _group_end(regex: str, open_at: int) -> int:
+    """Index just past the group opened at `open_at`, skipping escapes and character classes."""
+    depth, i, in_class = 0, open_at, False
+    while i < len(regex):
+        ch = regex[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return -1
+
+
+def _branches(body: str) -> list[str]:
+    """The top-level alternatives of a regex or a group's body."""
+    parts, depth, last, i, in_class = [], 0, 0, 0, False
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(body[last:i])
+            last = i + 1
+        i += 1
+    return parts + [body[last:]]
+
+
+def _unanchored(regex: str) -> re.Pattern | None:
+    """The regex without its leading `\b`, when every match of it still starts with a letter."""
+    if not regex.startswith("\\b") or len(_branches(regex)) > 1:
+        return None
+    rest = regex[2:]
+    if rest[:1].isalpha():
+        return re.compile(rest)
+    if rest.startswith("(?:"):
+        end = _group_end(rest, 0)
+        if rest[end : end + 1] not in ("?", "*", "{") and all(b[:1].isalpha() for b in _branches(rest[3 : end - 1])):
+            return re.compile(rest)
+    return None
+
+
 PATTERNS: tuple[Pattern, ...] = tuple(
     Pattern(
         name,
         weight,
         re.compile(regex),
         triggers if isinstance(triggers[0], tuple) else (triggers,),
+        _unanchored(regex),
     )
     for name, weight, regex, triggers in _TABLE
 )
