@@ -56,11 +56,6 @@ class Pending:
 Cleaner = Callable[[str, "str | None", "str | None", dict, bool], "dict | None"]
 
 
-def no_cleaning(method: str, tool: str | None, request_id: str | None, payload: dict, untrusted: bool) -> None:
-    """The cleaner used until field quarantine is wired in: changes nothing."""
-    return None
-
-
 class Mediator:
     """One server's side of a session: the state the two relay directions share."""
 
@@ -71,7 +66,7 @@ class Mediator:
         policy: Policy,
         server: str,
         session: str,
-        cleaner: Cleaner = no_cleaning,
+        cleaner: Cleaner,
         pins: PinGuard | None = None,
         log: Callable[[str], None] | None = None,
     ) -> None:
@@ -90,7 +85,6 @@ class Mediator:
         self._rechecking: dict | None = None  # {"notice": bytes, "deferred": [bytes]}
         self.log = log or (lambda text: print(f"lazaretto[{server}]: {text}", file=sys.stderr, flush=True))
         self.pending: dict[tuple, Pending] = {}  # client request ids
-        self.server_pending: set[tuple] = set()  # server request ids, answered by the client
         self.annotations: dict[str, dict | None] = {}
         self.task_tools: dict[str, str] = {}
         self._verdicts: dict[str, ToolVerdict] = {}
@@ -166,8 +160,7 @@ class Mediator:
             elif method == "tasks/result":
                 tool = self.task_tools.get(str(params.get("taskId")))
             self.pending[id_key(message["id"])] = Pending(message["id"], method, tool, "cursor" not in params)
-        elif is_response(message):
-            self.server_pending.discard(id_key(message["id"]))
+        # Everything else (notifications, answers to the server's own requests) passes untouched.
         return None
 
     def verdict(self, tool: str) -> ToolVerdict:
@@ -239,8 +232,6 @@ class Mediator:
                 return None
             if cleaned is not None:
                 message = {**message, "params": cleaned}
-        if "id" in message:
-            self.server_pending.add(id_key(message["id"]))
         return message
 
     def _own_request(self, method: str) -> bytes:
