@@ -5,21 +5,22 @@ from collections.abc import Iterable
 from .detect import LABELS
 from .sanitize import Removal
 
+# kind -> (one, several): the notice reads "1 HTML comment", "2 HTML comments".
 _REMOVAL_LABELS = {
-    "zero-width": "zero-width characters",
-    "tag-characters": "Unicode tag characters",
-    "variation-selectors": "variation selectors",
-    "bidi-controls": "bidi controls",
-    "control-characters": "control characters",
-    "ansi-escapes": "terminal escape codes",
-    "html-comment": "HTML comments",
-    "hidden-html": "hidden HTML",
-    "markdown-image": "images to unlisted hosts",
-    "encoded-base64": "base64 runs",
-    "encoded-base32": "base32 runs",
-    "encoded-hex": "hex runs",
-    "whitespace-padding": "whitespace padding",
-    "chat-delimiter": "chat delimiters",
+    "zero-width": ("zero-width character", "zero-width characters"),
+    "tag-characters": ("Unicode tag character", "Unicode tag characters"),
+    "variation-selectors": ("variation selector", "variation selectors"),
+    "bidi-controls": ("bidi control", "bidi controls"),
+    "control-characters": ("control character", "control characters"),
+    "ansi-escapes": ("terminal escape code", "terminal escape codes"),
+    "html-comment": ("HTML comment", "HTML comments"),
+    "hidden-html": ("hidden HTML element", "hidden HTML elements"),
+    "markdown-image": ("image to an unlisted host", "images to unlisted hosts"),
+    "encoded-base64": ("base64 run", "base64 runs"),
+    "encoded-base32": ("base32 run", "base32 runs"),
+    "encoded-hex": ("hex run", "hex runs"),
+    "whitespace-padding": ("run of whitespace padding", "runs of whitespace padding"),
+    "chat-delimiter": ("chat delimiter", "chat delimiters"),
 }
 
 
@@ -40,5 +41,8 @@ def withheld_notice(qid: str | None, server: str, tool: str | None, signal_names
 
 def removal_notice(removals: Iterable[Removal]) -> str:
     """One line saying which kinds of hidden content were taken out of a field ("" if none)."""
-    parts = [f"{r.count} {_REMOVAL_LABELS.get(r.kind, r.kind)}" for r in removals]
+    parts = []
+    for removal in removals:
+        one, several = _REMOVAL_LABELS.get(removal.kind, (removal.kind, removal.kind))
+        parts.append(f"{removal.count} {one if removal.count == 1 else several}")
     return f"[lazaretto: removed hidden content: {', '.join(parts)}.]" if parts else ""

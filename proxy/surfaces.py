@@ -258,6 +258,37 @@ def _tools_list(result: dict, path: tuple, edits: _Edits, visit: Visit) -> None:
                 _schema_text(tool[schema], here + (schema,), edits, visit)
 
 
+def _listing(items_key: str) -> Callable[[dict, tuple, _Edits, Visit], None]:
+    """A walker for a `*/list` result: each entry's title and description, and those of its prompt
+    arguments. A client shows them to the model to choose what to read or run; names are left
+    alone, as in `tools/list`, because the client uses them to address the entry."""
+
+    def walk(result: dict, path: tuple, edits: _Edits, visit: Visit) -> None:
+        for index, entry in enumerate(_items(result, items_key)):
+            if not isinstance(entry, dict):
+                continue
+            here = path + (items_key, index)
+            for key in ("title", "description"):
+                _text(entry, key, here, edits, visit)
+            for arg_index, argument in enumerate(_items(entry, "arguments")):
+                if isinstance(argument, dict):
+                    for key in ("title", "description"):
+                        _text(argument, key, here + ("arguments", arg_index), edits, visit)
+
+    return walk
+
+
+def _task(result: dict, path: tuple, edits: _Edits, visit: Visit) -> None:
+    """`tasks/get`: the task's status message, and a finished task's result where it is inlined."""
+    _text(result, "statusMessage", path, edits, visit)
+    task = result.get("task")
+    if isinstance(task, dict):
+        _text(task, "statusMessage", path + ("task",), edits, visit)
+    _call_result(result, path, edits, visit)
+    if isinstance(result.get("result"), dict):
+        _call_result(result["result"], path + ("result",), edits, visit)
+
+
 def _instructions(result: dict, path: tuple, edits: _Edits, visit: Visit) -> None:
     _text(result, "instructions", path, edits, visit)
 
@@ -293,6 +324,10 @@ _SURFACES: dict[str, Callable[[dict, tuple, _Edits, Visit], None]] = {
     "resources/read": _resources_read,
     "prompts/get": _prompts_get,
     "tools/list": _tools_list,
+    "resources/list": _listing("resources"),
+    "resources/templates/list": _listing("resourceTemplates"),
+    "prompts/list": _listing("prompts"),
+    "tasks/get": _task,
     "initialize": _instructions,
     "server/discover": _instructions,
     "sampling/createMessage": _sampling,

@@ -73,4 +73,6 @@ def test_withheld_notice_names_source_and_reasons_never_payload():
 def test_removal_notice():
     assert removal_notice([]) == ""
     line = removal_notice([Removal("zero-width", 3), Removal("html-comment", 1, "x")])
-    assert line == "[lazaretto: removed hidden content: 3 zero-width characters, 1 HTML comments.]"
+    assert line == "[lazaretto: removed hidden content: 3 zero-width characters, 1 HTML comment.]"
+    assert removal_notice([Removal("zero-width", 1), Removal("html-comment", 2)]) == (
+        "[lazaretto: removed hidden content: 1 zero-width character, 2 HTML comments.]")

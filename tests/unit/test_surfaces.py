@@ -117,3 +117,40 @@ def test_json_text_that_does_not_parse_is_one_field():
     seen, visit = shout()
     walk_surfaces("tools/call", {"content": [{"type": "text", "text": "{not json EVIL"}]}, visit)
     assert list(seen) == ["/content/0/text"]
+
+
+def test_resource_and_prompt_listings_walk_titles_and_descriptions():
+    resources = {"resources": [{"uri": "file:///a", "name": "a EVIL", "title": "EVIL t", "description": "d EVIL"}]}
+    seen, visit = shout()
+    new = walk_surfaces("resources/list", resources, visit).payload
+    assert set(seen) == {"/resources/0/title", "/resources/0/description"}
+    assert new["resources"][0] == {"uri": "file:///a", "name": "a EVIL", "title": "ok t", "description": "d ok"}
+
+    templates = {"resourceTemplates": [{"uriTemplate": "file:///{p}", "name": "t", "description": "EVIL"}]}
+    seen, visit = shout()
+    assert walk_surfaces("resources/templates/list", templates, visit).payload["resourceTemplates"][0][
+        "description"] == "ok"
+
+    prompts = {"prompts": [{"name": "p", "description": "EVIL p",
+                            "arguments": [{"name": "x", "description": "x EVIL", "required": True}]}]}
+    seen, visit = shout()
+    new = walk_surfaces("prompts/list", prompts, visit).payload
+    assert set(seen) == {"/prompts/0/description", "/prompts/0/arguments/0/description"}
+    assert new["prompts"][0]["arguments"][0] == {"name": "x", "description": "x ok", "required": True}
+
+
+def test_tasks_get_walks_status_message_and_inlined_result():
+    payload = {
+        "task": {"taskId": "t1", "status": "completed", "statusMessage": "done EVIL"},
+        "result": {"content": [{"type": "text", "text": "out EVIL"}], "structuredContent": {"k": "EVIL"}},
+    }
+    seen, visit = shout()
+    new = walk_surfaces("tasks/get", payload, visit).payload
+    assert {"/task/statusMessage", "/result/content/0/text", "/result/structuredContent/k"} <= set(seen)
+    assert new["task"]["statusMessage"] == "done ok"
+    assert new["result"]["content"][0]["text"] == "out ok"
+    assert new["result"]["structuredContent"] == {"k": "ok"}
+
+    flat = {"taskId": "t2", "status": "working", "statusMessage": "EVIL soon"}
+    seen, visit = shout()
+    assert walk_surfaces("tasks/get", flat, visit).payload["statusMessage"] == "ok soon"
