@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "show": ("lazaretto.app.commands.show", "read a withheld field with its hidden content made visible (human only)"),
     "release": ("lazaretto.app.commands.release", "let the agent see a withheld field on its next read (human only)"),
     "pin": ("lazaretto.app.commands.pin", "pinned server surfaces: export or check a lock file, accept or reject drift"),
+    "hook": ("lazaretto.proxy.hook_command", "answer one agent-client hook event (what installed hooks run)"),
     "scan": ("lazaretto.proxy.scan_command", "run the cleaning and detection pipeline offline on text or a tool result"),
     "review": ("lazaretto.app.commands.review", "open the review app: what agents were kept from, and your decisions (human only)"),
     "demo": ("lazaretto.app.commands.demo", "run the worm scenario through real proxies into a fresh store, then open the review app"),

@@ -1,0 +1,134 @@
+"""Claude Code's PreToolUse and PostToolUse hooks.
+
+PreToolUse refuses human-only verbs, store access and settings edits, records clones, and gates
+outbound built-ins (WebFetch, network commands) with the proxy's token flow. PostToolUse cleans MCP
+output (`updatedMCPToolOutput`) and the outside text of built-ins (`updatedToolOutput`, in the
+tool's own shape), tainting the session for untrusted reads.
+"""
+
+from typing import Any
+
+from .builtins import outbound_reason
+from .commands import check_command, check_tool_input, refusal_text
+from .common import Cleaned, HookContext, Reply, builtin_verdict, split_mcp_name, withheld_notice, withhold_fields
+
+CLIENT = "claude-code"
+SHELL_TOOLS = frozenset({"Bash", "PowerShell"})
+WRITING_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
+FILE_TOOLS = WRITING_TOOLS | {"Read", "Grep", "Glob", "LS"}
+# Where each built-in's output carries text from outside (`docs`: tool output types).
+TEXT_KEYS: dict[str, frozenset[str]] = {
+    "WebFetch": frozenset({"result"}),
+    "WebSearch": frozenset({"results"}),
+    "Bash": frozenset({"stdout", "stderr"}),
+    "PowerShell": frozenset({"stdout", "stderr"}),
+    "Read": frozenset({"content"}),
+    "Grep": frozenset({"content"}),
+}
+EVENTS = ("pre-tool-use", "post-tool-use")
+
+
+def handle(event: str, data: dict) -> Reply:
+    """Answer one hook event."""
+    if "cursor_version" in data:
+        # Cursor also runs Claude Code's hooks; its own hooks (`install --client cursor`) answer it.
+        return Reply({})
+    ctx = HookContext(CLIENT, data)
+    try:
+        return _pre(ctx, data) if event == "pre-tool-use" else _post(ctx, data)
+    finally:
+        ctx.close()
+
+
+def deny(reason: str) -> Reply:
+    """Refuse the call: JSON for the model, and exit 2 with the reason, which no other hook can override."""
+    output = {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}
+    return Reply({"hookSpecificOutput": output}, 2, reason)
+
+
+def _pre(ctx: HookContext, data: dict) -> Reply:
+    tool = str(data.get("tool_name", ""))
+    tool_input = data.get("tool_input") if isinstance(data.get("tool_input"), dict) else {}
+    request_id = data.get("tool_use_id")
+    if tool in SHELL_TOOLS:
+        command = str(tool_input.get("command", ""))
+        reason = check_command(command, ctx.cwd)
+        if reason:
+            return deny(refusal_text(reason))
+        ctx.record_clones(command, ctx.cwd)
+        outbound = outbound_reason(command, ctx.cwd)
+        if outbound:
+            refused = ctx.gate(CLIENT, tool, builtin_verdict(tool, outbound), {"command": command}, request_id)
+            if refused:
+                return deny(refused)
+    elif tool in FILE_TOOLS:
+        reason = check_tool_input(tool_input, ctx.cwd, writing=tool in WRITING_TOOLS)
+        if reason:
+            return deny(refusal_text(reason))
+    elif tool == "WebFetch":
+        url = str(tool_input.get("url", ""))
+        if not ctx.host_allowed(url):
+            verdict = builtin_verdict(tool, "it fetches a URL whose host is not on allow_hosts")
+            refused = ctx.gate(CLIENT, tool, verdict, {"url": url}, request_id)
+            if refused:
+                return deny(refused)
+    return Reply({})
+
+
+def _post(ctx: HookContext, data: dict) -> Reply:
+    tool = str(data.get("tool_name", ""))
+    request_id = data.get("tool_use_id")
+    response = data.get("tool_response")
+    mcp = split_mcp_name(tool)
+    if mcp:
+        return _updated("updatedMCPToolOutput", ctx.clean_mcp(mcp[0], mcp[1], response, request_id))
+    keys = TEXT_KEYS.get(tool)
+    if keys is None:
+        return Reply({})
+    reason = _exposure(ctx, tool, data)
+    if reason:
+        ctx.expose(CLIENT, tool, reason, request_id)
+    return _updated("updatedToolOutput", ctx.clean_fields(CLIENT, tool, response, keys, bool(reason), request_id))
+
+
+def _exposure(ctx: HookContext, tool: str, data: dict) -> str | None:
+    """Why this built-in's output is untrusted, or None (then only invisible characters are removed)."""
+    tool_input = data.get("tool_input") if isinstance(data.get("tool_input"), dict) else {}
+    if tool == "WebFetch":
+        return f"{CLIENT}/WebFetch read {str(tool_input.get('url', 'a web page'))[:200]}"
+    if tool == "WebSearch":
+        return f"{CLIENT}/WebSearch read web search results"
+    if tool in SHELL_TOOLS:
+        why = ctx.command_exposure(str(tool_input.get("command", "")), ctx.cwd)
+        return f"{CLIENT}/{tool}: {why}" if why else None
+    path = tool_input.get("file_path") or tool_input.get("path") or ctx.cwd
+    row = ctx.untrusted_dir([str(path)])
+    return f"{CLIENT}/{tool} read inside {row['path']}, a cloned directory not yet trusted" if row else None
+
+
+def _updated(field: str, cleaned: Cleaned) -> Reply:
+    if not cleaned.changed:
+        return Reply({})
+    return Reply({"hookSpecificOutput": {"hookEventName": "PostToolUse", field: cleaned.value}})
+
+
+def fail(event: str, data: Any, error: BaseException) -> Reply:
+    """The fail-closed answer when the hook itself could not decide."""
+    if event == "pre-tool-use":
+        return deny(
+            f"lazaretto could not check this tool call ({type(error).__name__}: {error}), so it was refused. "
+            "Tell the user."
+        )
+    tool = str(data.get("tool_name", "")) if isinstance(data, dict) else ""
+    notice = withheld_notice(tool or "a tool", error)
+    if split_mcp_name(tool):
+        return _updated("updatedMCPToolOutput", Cleaned(notice, True))
+    if tool in TEXT_KEYS:
+        replaced = withhold_fields(data.get("tool_response"), TEXT_KEYS[tool], notice)
+        if replaced is not None:
+            return _updated("updatedToolOutput", Cleaned(replaced, True))
+        return Reply({})  # no outside text in this output
+    if isinstance(data, dict) and tool:
+        return Reply({})  # a tool whose output carries no outside text
+    # Not even the tool is known: stop the agent rather than let an unread output through.
+    return Reply({"continue": False, "stopReason": notice, "decision": "block", "reason": notice})

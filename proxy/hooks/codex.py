@@ -1,0 +1,104 @@
+"""Codex's PreToolUse and PostToolUse hooks.
+
+Codex cannot replace a tool's output in place: a PostToolUse `decision: "block"` replaces the result
+with its `reason`, so a cleaned output comes back as that reason (text, not the tool's shape).
+PreToolUse refuses human-only verbs, store access and settings edits (shell commands and patches),
+records clones, and gates network commands when the session is tainted.
+"""
+
+import re
+from typing import Any
+
+from .builtins import outbound_reason
+from .commands import check_command, check_paths, disables_hooks, refusal_text
+from .common import Cleaned, HookContext, Reply, builtin_verdict, render_text, split_mcp_name, withheld_notice
+
+CLIENT = "codex"
+SHELL_TOOLS = frozenset({"Bash", "shell", "local_shell", "exec_command"})
+PATCH_TOOLS = frozenset({"apply_patch", "Edit", "Write"})
+EVENTS = ("pre-tool-use", "post-tool-use")
+_PATCH_PATH = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$", re.MULTILINE)
+
+
+def handle(event: str, data: dict) -> Reply:
+    """Answer one hook event."""
+    ctx = HookContext(CLIENT, data)
+    try:
+        return _pre(ctx, data) if event == "pre-tool-use" else _post(ctx, data)
+    finally:
+        ctx.close()
+
+
+def deny(reason: str) -> Reply:
+    """Refuse the call: the documented JSON, and exit 2 with the reason on stderr."""
+    output = {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}
+    return Reply({"hookSpecificOutput": output}, 2, reason)
+
+
+def _command(tool_input: Any) -> str:
+    if isinstance(tool_input, dict):
+        command = tool_input.get("command", "")
+        # Codex sends a shell command as a string or as an argv list.
+        return " ".join(map(str, command)) if isinstance(command, list) else str(command)
+    return str(tool_input or "")
+
+
+def _pre(ctx: HookContext, data: dict) -> Reply:
+    tool = str(data.get("tool_name", ""))
+    tool_input = data.get("tool_input")
+    request_id = data.get("tool_use_id")
+    if tool in PATCH_TOOLS:
+        patch = _command(tool_input)
+        if disables_hooks(patch):
+            return deny(refusal_text("it would switch the client's hooks off"))
+        paths = _PATCH_PATH.findall(patch)
+        if isinstance(tool_input, dict) and isinstance(tool_input.get("file_path"), str):
+            paths.append(tool_input["file_path"])
+        reason = check_paths([p.strip() for p in paths], ctx.cwd, writing=True)
+        return deny(refusal_text(reason)) if reason else Reply({})
+    if tool in SHELL_TOOLS:
+        command = _command(tool_input)
+        reason = check_command(command, ctx.cwd)
+        if reason:
+            return deny(refusal_text(reason))
+        ctx.record_clones(command, ctx.cwd)
+        outbound = outbound_reason(command, ctx.cwd)
+        if outbound:
+            refused = ctx.gate(CLIENT, tool, builtin_verdict(tool, outbound), {"command": command}, request_id)
+            if refused:
+                return deny(refused)
+    return Reply({})
+
+
+def _post(ctx: HookContext, data: dict) -> Reply:
+    tool = str(data.get("tool_name", ""))
+    request_id = data.get("tool_use_id")
+    response = data.get("tool_response")
+    mcp = split_mcp_name(tool)
+    if mcp:
+        return _replaced(ctx.clean_mcp(mcp[0], mcp[1], response, request_id))
+    if tool not in SHELL_TOOLS:
+        return Reply({})
+    why = ctx.command_exposure(_command(data.get("tool_input")), ctx.cwd)
+    if why:
+        ctx.expose(CLIENT, tool, f"{CLIENT}/{tool}: {why}", request_id)
+    keys = frozenset(response) if isinstance(response, dict) else frozenset()
+    return _replaced(ctx.clean_fields(CLIENT, tool, response, keys, bool(why), request_id))
+
+
+def _replaced(cleaned: Cleaned) -> Reply:
+    if not cleaned.changed:
+        return Reply({})
+    text = "lazaretto replaced this tool output with a cleaned copy:\n" + render_text(cleaned.value)
+    return Reply({"decision": "block", "reason": text})
+
+
+def fail(event: str, data: Any, error: BaseException) -> Reply:
+    """The fail-closed answer when the hook itself could not decide."""
+    if event == "pre-tool-use":
+        return deny(
+            f"lazaretto could not check this tool call ({type(error).__name__}: {error}), so it was refused. "
+            "Tell the user."
+        )
+    tool = str(data.get("tool_name", "")) if isinstance(data, dict) else "a tool"
+    return Reply({"decision": "block", "reason": withheld_notice(tool, error)})

@@ -1,0 +1,238 @@
+"""What every client's hooks share: the session, the proxy's cleaner and gate, taint, cloned directories."""
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from lazaretto.store import Store, StoreUnavailable
+
+from ..classify import ToolVerdict, untrusted_tool
+from ..cleaner import FieldCleaner
+from ..gate import Gate
+from ..hosts import HostAllowList, hosts_in
+from ..policy import Policy, load_policy
+from ..session import discover_session
+from .builtins import clone_targets, command_paths, real, reads_network
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a hook prints (a JSON object, or nothing), writes to stderr, and exits with."""
+
+    stdout: dict | None = None
+    exit_code: int = 0
+    stderr: str = ""
+
+
+@dataclass(frozen=True)
+class Cleaned:
+    """A tool output after the proxy's pipeline: same shape, `changed` if anything was replaced."""
+
+    value: Any
+    changed: bool
+
+
+class HookContext:
+    """One hook run: the policy, the store, and the session the client's proxies share."""
+
+    def __init__(self, client: str, data: dict) -> None:
+        self.client = client
+        self.data = data
+        self.cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else _first_root(data)
+        self.policy: Policy = load_policy()
+        self.store = Store()
+        info = discover_session()
+        self.session = info.key
+        client_session = data.get("session_id") or data.get("conversation_id")
+        try:
+            self.store.sessions.ensure(
+                info.key, client_pid=info.client_pid, client_name=info.client_name,
+                client_session_id=str(client_session) if client_session else None,
+            )
+        except StoreUnavailable:
+            # Every decision below that needs the store fails closed on its own.
+            pass
+
+    def close(self) -> None:
+        """Release the store connection."""
+        self.store.close()
+
+    # -- exposure ---------------------------------------------------------------------------
+
+    def expose(self, server: str, tool: str, reason: str, request_id: str | None) -> None:
+        """Taint the session with an untrusted read (one open event per source is enough)."""
+        if not self.store.sessions.has_open_taint(self.session, server, tool):
+            self.store.sessions.taint(
+                self.session, server=server, tool=tool, method="tools/call", reason=reason, request_id=request_id,
+            )
+
+    def untrusted_dir(self, paths: list[str]) -> dict | None:
+        """The cloned, not yet trusted directory one of `paths` lies in, or None."""
+        for path in paths:
+            row = self.store.directories.untrusted_for(real(path))
+            if row is not None:
+                return row
+        return None
+
+    def command_exposure(self, command: str, cwd: str) -> str | None:
+        """Why a shell command's output is untrusted text, or None for a local command."""
+        program = reads_network(command, cwd)
+        if program:
+            return f"it ran {program}, which prints what another machine sent"
+        row = self.untrusted_dir(command_paths(command, cwd))
+        if row:
+            return f"it read inside {row['path']}, a cloned directory not yet trusted"
+        return None
+
+    def record_clones(self, command: str, cwd: str) -> None:
+        """Mark what `git clone` / `gh repo clone` will create as untrusted, before it exists."""
+        for target in clone_targets(command, cwd):
+            self.store.directories.mark_untrusted(
+                real(target), session=self.session, reason=f"cloned by the agent: {command[:200]}"
+            )
+
+    # -- cleaning -----------------------------------------------------------------------------
+
+    def clean_mcp(self, server: str, tool: str, output: Any, request_id: str | None) -> Cleaned:
+        """An MCP tool's output (text, content blocks, a result, or structured JSON) through the proxy's cleaner."""
+        untrusted, why = untrusted_tool(self.policy.server(server), tool)
+        if untrusted:
+            self.expose(server, tool, f"{server}/{tool} returned untrusted content ({why})", request_id)
+        payload, unwrap = _as_call_result(output)
+        if payload is None:
+            return Cleaned(output, False)
+        cleaned = FieldCleaner(self.store, self.policy, server, self.session)(
+            "tools/call", tool, request_id, payload, untrusted
+        )
+        return Cleaned(output, False) if cleaned is None else Cleaned(unwrap(cleaned), True)
+
+    def clean_fields(self, server: str, tool: str, output: Any, keys: frozenset[str], untrusted: bool,
+                     request_id: str | None) -> Cleaned:
+        """A built-in tool's output: the text under `keys` cleaned, every other field kept as it was.
+
+        An output that is plain text rather than the documented object is cleaned whole.
+        """
+        if isinstance(output, str):
+            cleaned = self.clean_fields(server, tool, {"text": output}, frozenset({"text"}), untrusted, request_id)
+            return Cleaned(cleaned.value["text"], cleaned.changed)
+        subset = _subset(output, keys)
+        if not subset:
+            return Cleaned(output, False)
+        cleaned = FieldCleaner(self.store, self.policy, server, self.session)(
+            "tools/call", tool, request_id, {"structuredContent": subset}, untrusted
+        )
+        if cleaned is None:
+            return Cleaned(output, False)
+        return Cleaned(_merge(output, cleaned["structuredContent"], keys), True)
+
+    # -- gating -------------------------------------------------------------------------------
+
+    def gate(self, server: str, tool: str, verdict: ToolVerdict, arguments: Any, request_id: str | None) -> str | None:
+        """The proxy's gate and token flow for one call; the refusal sentence, or None to let it run."""
+        refusal = Gate(self.store, self.policy, server, self.session).check(verdict, arguments, request_id)
+        if refusal is None:
+            return None
+        return refusal.response(request_id, server, tool)["error"]["message"]
+
+    def host_allowed(self, url: str) -> bool:
+        """Whether every host `url` names is on allow_hosts (an empty list allows none)."""
+        allow = HostAllowList(self.policy.allow_hosts)
+        hosts = hosts_in({"url": url})
+        return bool(allow) and bool(hosts) and not allow.disallowed(hosts)
+
+
+def builtin_verdict(tool: str, outbound_reason: str) -> ToolVerdict:
+    """A built-in tool as the gate sees it: outbound for the given reason."""
+    return ToolVerdict(tool, True, outbound_reason, False, "a built-in tool of the agent client")
+
+
+def split_mcp_name(name: str) -> tuple[str, str] | None:
+    """`mcp__server__tool` -> (server, tool); None for a built-in tool."""
+    parts = name.split("__", 2)
+    if len(parts) == 3 and parts[0].lower() == "mcp" and parts[1] and parts[2]:
+        return parts[1], parts[2]
+    return None
+
+
+def withheld_notice(subject: str, error: BaseException | str) -> str:
+    """The text that replaces an output the hook could not inspect."""
+    why = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
+    return (
+        f"[lazaretto: withheld the output of {subject}: it could not be inspected ({why}). "
+        "Tell the user; nothing of it was shown to you.]"
+    )
+
+
+def render_text(value: Any) -> str:
+    """A cleaned output as plain text (for clients that only take text back)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and isinstance(value.get("content"), list):
+        parts = [block.get("text", "") for block in value["content"] if isinstance(block, dict)]
+        if "structuredContent" in value:
+            parts.append(json.dumps(value["structuredContent"], ensure_ascii=False))
+        return "\n".join(part for part in parts if part)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _first_root(data: dict) -> str:
+    roots = data.get("workspace_roots")
+    if isinstance(roots, list) and roots and isinstance(roots[0], str):
+        return roots[0]
+    return os.getcwd()
+
+
+def _as_call_result(output: Any):
+    """(an MCP call result holding `output`, a function giving the same shape back), or (None, None)."""
+    if isinstance(output, str):
+        return {"content": [{"type": "text", "text": output}]}, lambda r: render_text(r)
+    if isinstance(output, list):
+        return {"content": output}, lambda r: r.get("content", [])
+    if isinstance(output, dict):
+        if "content" in output or "structuredContent" in output:
+            return output, lambda r: r
+        return {"structuredContent": output}, lambda r: r.get("structuredContent")
+    return None, None
+
+
+def withhold_fields(output: Any, keys: frozenset[str], notice: str) -> Any:
+    """`output` with every member named by `keys` replaced by `notice` (a list by a one-item list)."""
+    if isinstance(output, str):
+        return notice
+    subset = _subset(output, keys)
+    if not subset:
+        return None
+
+    def blank(node: dict) -> dict:
+        return {
+            key: ([notice] if isinstance(value, list) else notice) if key in keys else blank(value)
+            for key, value in node.items()
+        }
+
+    return _merge(output, blank(subset), keys)
+
+
+def _subset(value: Any, keys: frozenset[str]) -> dict | None:
+    """Only the members named by `keys`, at any depth of nested objects."""
+    if not isinstance(value, dict):
+        return None
+    found = {}
+    for key, child in value.items():
+        if key in keys:
+            found[key] = child
+        elif isinstance(child, dict):
+            inner = _subset(child, keys)
+            if inner:
+                found[key] = inner
+    return found or None
+
+
+def _merge(original: dict, cleaned: dict, keys: frozenset[str]) -> dict:
+    merged = dict(original)
+    for key, value in cleaned.items():
+        if key in keys or not isinstance(original.get(key), dict):
+            merged[key] = value
+        else:
+            merged[key] = _merge(original[key], value, keys)
+    return merged

@@ -1,0 +1,170 @@
+"""Cursor's hooks: postToolUse, beforeShellExecution, beforeMCPExecution and preToolUse.
+
+Cursor can replace only MCP output (`updated_mcp_tool_output`); shell output and file reads can
+taint the session but not be cleaned. Shell commands are refused or gated in beforeShellExecution,
+MCP calls of servers not behind the proxy in beforeMCPExecution, file edits in preToolUse.
+"""
+
+import json
+from typing import Any
+
+from ..classify import classify
+from ..hosts import host_of_url
+from .builtins import outbound_reason
+from .commands import check_command, check_tool_input, refusal_text
+from .common import HookContext, Reply, builtin_verdict, render_text, split_mcp_name, withheld_notice
+from .shell import Unreadable, invocations, program_name
+
+CLIENT = "cursor"
+EVENTS = ("post-tool-use", "before-shell-execution", "before-mcp-execution", "pre-tool-use")
+BUILTIN_TOOLS = frozenset({"Shell", "Read", "Write", "Edit", "Grep", "LS", "Delete", "Task", "Glob", "Search"})
+WRITING_TOOLS = frozenset({"Write", "Edit", "Delete"})
+
+
+def handle(event: str, data: dict) -> Reply:
+    """Answer one hook event."""
+    ctx = HookContext(CLIENT, data)
+    try:
+        if event == "before-shell-execution":
+            return _shell(ctx, data)
+        if event == "before-mcp-execution":
+            return _mcp_call(ctx, data)
+        if event == "pre-tool-use":
+            return _pre(ctx, data)
+        return _post(ctx, data)
+    finally:
+        ctx.close()
+
+
+def deny(reason: str, *, exit_code: int = 0) -> Reply:
+    """Cursor's permission answer; the agent reads `agent_message`, the person `user_message`."""
+    return Reply({"permission": "deny", "user_message": reason, "agent_message": reason}, exit_code, reason)
+
+
+ALLOW = Reply({"permission": "allow"})
+
+
+def _shell(ctx: HookContext, data: dict) -> Reply:
+    command = str(data.get("command", ""))
+    cwd = str(data.get("cwd") or ctx.cwd)
+    reason = check_command(command, cwd)
+    if reason:
+        return deny(refusal_text(reason))
+    ctx.record_clones(command, cwd)
+    outbound = outbound_reason(command, cwd)
+    if outbound:
+        refused = ctx.gate(CLIENT, "Shell", builtin_verdict("Shell", outbound), {"command": command}, None)
+        if refused:
+            return deny(refused)
+    return ALLOW
+
+
+def _mcp_call(ctx: HookContext, data: dict) -> Reply:
+    if _behind_proxy(data.get("command")):
+        return ALLOW  # the proxy in front of this server gates the call itself
+    tool = str(data.get("tool_name", ""))
+    server, tool = _mcp_names(tool, data)
+    raw = data.get("tool_input")
+    try:
+        arguments = json.loads(raw) if isinstance(raw, str) else raw
+    except ValueError:
+        arguments = raw  # still scanned for hosts as text
+    verdict = classify(ctx.policy.server(server), tool)
+    refused = ctx.gate(server, tool, verdict, arguments, None)
+    return deny(refused) if refused else ALLOW
+
+
+def _pre(ctx: HookContext, data: dict) -> Reply:
+    tool = str(data.get("tool_name", ""))
+    tool_input = data.get("tool_input")
+    if tool == "Shell" and isinstance(tool_input, dict):
+        reason = check_command(str(tool_input.get("command", "")), ctx.cwd)
+    else:
+        reason = check_tool_input(tool_input, ctx.cwd, writing=tool in WRITING_TOOLS)
+    if reason:
+        return Reply({"decision": "deny", "reason": refusal_text(reason)})
+    return Reply({})
+
+
+def _post(ctx: HookContext, data: dict) -> Reply:
+    tool = str(data.get("tool_name", ""))
+    request_id = data.get("tool_use_id")
+    tool_input = data.get("tool_input") if isinstance(data.get("tool_input"), dict) else {}
+    if tool in BUILTIN_TOOLS:
+        # Cursor cannot replace these outputs; an untrusted read still taints the session.
+        why = None
+        if tool == "Shell":
+            why = ctx.command_exposure(str(tool_input.get("command", "")), ctx.cwd)
+        elif tool in ("Read", "Grep"):
+            row = ctx.untrusted_dir([str(tool_input.get("file_path") or tool_input.get("path") or ctx.cwd)])
+            why = f"read inside {row['path']}, a cloned directory not yet trusted" if row else None
+        if why:
+            ctx.expose(CLIENT, tool, f"{CLIENT}/{tool}: {why}", request_id)
+        return Reply({})
+    server, name = _mcp_names(tool, data)
+    output = data.get("tool_output")
+    cleaned = ctx.clean_mcp(server, name, _parsed(output), request_id)
+    if not cleaned.changed:
+        return Reply({})
+    return Reply({"updated_mcp_tool_output": _as_object(cleaned.value)})
+
+
+def _parsed(output: Any) -> Any:
+    """Cursor sends the MCP result as a JSON string; plain text stays text."""
+    if isinstance(output, str) and output.lstrip()[:1] in ("{", "["):
+        try:
+            return json.loads(output)
+        except ValueError:
+            return output
+    return output
+
+
+def _as_object(value: Any) -> dict:
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, list):
+        return {"content": value}
+    return {"content": [{"type": "text", "text": render_text(value)}]}
+
+
+def _mcp_names(tool: str, data: dict) -> tuple[str, str]:
+    """(server, tool) from `mcp__server__tool`, `MCP:tool`, or the server's command or URL."""
+    split = split_mcp_name(tool)
+    if split:
+        return split
+    name = tool.removeprefix("MCP:").strip() or tool
+    url = data.get("url")
+    if isinstance(url, str) and url:
+        return host_of_url(url) or CLIENT, name
+    command = data.get("command")
+    if isinstance(command, str) and command.strip():
+        return program_name(command.split()[0]), name
+    return CLIENT, name
+
+
+def _behind_proxy(command: Any) -> bool:
+    """Whether an MCP server command runs through `lazaretto proxy`."""
+    if not isinstance(command, str):
+        return False
+    try:
+        found = invocations(command, ".")
+    except Unreadable:
+        return False
+    return any(
+        program_name(inv.argv[i]) == "lazaretto" and i + 1 < len(inv.argv) and inv.argv[i + 1] == "proxy"
+        for inv in found for i in range(len(inv.argv))
+    )
+
+
+def fail(event: str, data: Any, error: BaseException) -> Reply:
+    """The fail-closed answer when the hook itself could not decide."""
+    notice_subject = str(data.get("tool_name", "a tool")) if isinstance(data, dict) else "a tool"
+    if event in ("before-shell-execution", "before-mcp-execution"):
+        return deny(f"lazaretto could not check this call ({type(error).__name__}: {error}), so it was refused. "
+                    "Tell the user.", exit_code=2)
+    if event == "pre-tool-use":
+        return Reply({"decision": "deny", "reason": withheld_notice(notice_subject, error)}, 2, str(error))
+    if isinstance(data, dict) and str(data.get("tool_name", "")) in BUILTIN_TOOLS:
+        return Reply({})  # Cursor shows these outputs whatever a hook says
+    notice = withheld_notice(notice_subject, error)
+    return Reply({"updated_mcp_tool_output": {"content": [{"type": "text", "text": notice}]}})
