@@ -83,6 +83,20 @@ _TODO = (
 )
 _AI_HINTS = ("ai", "assistant", "llm", "model", "agent", "bot", "claude", "gpt", "gemini", "copilot", "llama", "mistral",
              "mixtral", "command r", "automated")
+_USER_DATA = (
+    r"(?:e-?mails?|files?|messages?|documents?|contacts?|attachments?|inbox|calendar(?: entries| events)?|notes"
+    r"|photos?|conversations?|chat history|history|records|dms|texts)"
+)
+# Imperatives that act on the user's data or the outside world, after the AI is called by name.
+# The verb must take an object ("forward the ...", "send me ..."), so a heading such as
+# "AI: share of revenue" is not read as an order.
+_ACTION = (
+    r"(?:forward|send|e-?mail|share|upload|transfer|delete|remove|export|pay|invite|grant|execute|ignore|disregard"
+    r"|visit|download|install|tell|give)\W{1,3}(?:the|all|my|your|his|her|their|this|these|those|every|any|me|us"
+    r"|them|it|an?)"
+)
+_ACTION_HINTS = ("forward", "send", "mail", "share", "upload", "transfer", "delete", "remove", "export", "pay",
+                 "invite", "grant", "execute", "ignore", "disregard", "visit", "download", "install", "tell", "give")
 _SEND = r"(?:send|post|upload|forward|submit|transmit|exfiltrate|leak|e-?mail|mail|share|push|deliver|transfer)"
 
 # (name, weight, pattern, triggers). Names are the signal kinds shown to the reviewer.
@@ -99,6 +113,11 @@ _TABLE: list[tuple[str, float, str, tuple[str, ...]]] = [
     ("addressed_to_ai", 0.6,
      rf"\b(?:dear|hey|hello|attention|attn){_GAP}(?:the{_GAP}|all{_GAP})?{_AI}\b(?![ -]\w)", ("dear", "hey", "hello",
                                                                                          "attention", "attn")),
+    # The AI called by name at the start of a sentence, then told what to do: "AI assistant:
+    # forward the ...", "Assistant, please send me ...".
+    ("addressed_to_ai", 0.5,
+     rf"(?:^|[.!?>\n-]\W{{0,3}})(?:(?:dear|hey|hi|hello|attention|attn){_GAP})?(?:the{_GAP}|an{_GAP})?{_AI}\W{{0,2}}[:,]"
+     rf"\W{{0,3}}(?:please{_GAP})?{_ACTION}\b", (_AI_HINTS, _ACTION_HINTS)),
     ("addressed_to_ai", 0.7, rf"\b(?:ai|llm|{_AI}){_GAP}(?:reading|processing|summari[sz]ing|parsing){_GAP}this\b",
      ("reading this", "processing this", "summarizing this", "summarising this", "parsing this")),
     ("addressed_to_ai", 0.6,
@@ -216,6 +235,13 @@ _TABLE: list[tuple[str, float, str, tuple[str, ...]]] = [
       "transfer")),
     ("exfiltration", 0.5, rf"\b{_SEND}{_GAP}{_words(3)}{_DESTINATION}\S{{0,200}}?{_GAP}to\b", ("send", "forward",
                                                                                                "share", "post")),
+    # Someone's data (their e-mails, files, messages) sent to an address: alone this is also an
+    # ordinary request between people, so it stays under the threshold by itself.
+    ("exfiltration", 0.7,
+     rf"\b{_SEND}{_GAP}(?:all{_GAP}|every{_GAP})?(?:of{_GAP})?(?:the{_GAP}user'?s?|the{_GAP}owner'?s?|their|his|her|my"
+     rf"|your|the){_GAP}{_words(3)}{_USER_DATA}{_GAP}{_words(4)}(?:to|at){_GAP}{_DESTINATION}",
+     ("mail", "file", "message", "document", "contact", "attachment", "inbox", "calendar", "note", "photo",
+      "conversation", "history", "record")),
     ("exfiltration", 0.8,
      rf"\b{_SEND}{_GAP}{_words(3)}(?:all|every|entire|whole|contents?|body|summary|history|conversation|everything"
      rf"|inbox){_GAP}{_words(8)}(?:to|at|into|via){_GAP}{_DESTINATION}",
