@@ -1,0 +1,173 @@
+"""`install` / `uninstall`: Lazaretto's entries in a client's hook settings, and nothing else of them.
+
+Claude Code and Codex share one shape (`hooks.EVENT[] = {matcher, hooks: [{type, command, timeout}]}`),
+Cursor has its own (`version`, `hooks.event[] = {command, matcher?, timeout}`). An entry is ours when
+its command runs `lazaretto hook`; everything else in the file is left as it was.
+"""
+
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .files import ConfigText, json_text, load_json, read_text
+from .wrapping import lazaretto_executable
+
+TIMEOUT_SECONDS = 30  # generous: a hook that times out lets the call through in every client
+
+
+@dataclass(frozen=True)
+class HookEvent:
+    """One event a client runs our hook for: its key in the settings, the matcher, our event argument."""
+
+    key: str
+    matcher: str | None
+    argument: str
+
+
+EVENTS: dict[str, tuple[HookEvent, ...]] = {
+    "claude-code": (
+        # Every tool: the deny rules cover Bash, file edits and reads; the gate covers WebFetch.
+        HookEvent("PreToolUse", "*", "pre-tool-use"),
+        HookEvent("PostToolUse", "mcp__.*|WebFetch|WebSearch|Bash|PowerShell|Read|Grep", "post-tool-use"),
+    ),
+    "codex": (
+        HookEvent("PreToolUse", "^(Bash|shell|local_shell|exec_command|apply_patch|Edit|Write)$", "pre-tool-use"),
+        HookEvent("PostToolUse", "^(Bash|shell|local_shell|exec_command|mcp__.*)$", "post-tool-use"),
+    ),
+    "cursor": (
+        HookEvent("postToolUse", None, "post-tool-use"),
+        HookEvent("beforeShellExecution", None, "before-shell-execution"),
+        HookEvent("beforeMCPExecution", None, "before-mcp-execution"),
+        HookEvent("preToolUse", "Write|Edit|Delete|Read", "pre-tool-use"),
+    ),
+}
+
+_OURS = re.compile(r"lazaretto(?:\.exe)?['\"]?\s+hook\s+(\S+)\s+(\S+)")
+
+
+def hook_command(client: str, event: str, executable: str | None = None) -> str:
+    """The command line a client runs for one of our hooks."""
+    return f"{shlex.quote(executable or lazaretto_executable())} hook {client} {event}"
+
+
+def ours(command: Any) -> tuple[str, str] | None:
+    """(client, event) when a hook command is one of Lazaretto's, else None."""
+    match = _OURS.search(command) if isinstance(command, str) else None
+    return (match.group(1), match.group(2)) if match else None
+
+
+def _claude_like_entry(client: str, event: HookEvent, executable: str) -> dict:
+    handler = {"type": "command", "command": hook_command(client, event.argument, executable),
+               "timeout": TIMEOUT_SECONDS}
+    return {"matcher": event.matcher, "hooks": [handler]}
+
+
+def _cursor_entry(event: HookEvent, executable: str) -> dict:
+    entry = {"command": hook_command("cursor", event.argument, executable), "timeout": TIMEOUT_SECONDS}
+    if event.matcher:
+        entry["matcher"] = event.matcher
+    return entry
+
+
+def _without_ours(groups: list, cursor: bool) -> list:
+    """The event's entries with our handlers taken out (a group left empty goes too)."""
+    kept = []
+    for group in groups:
+        if cursor:
+            if not (isinstance(group, dict) and ours(group.get("command"))):
+                kept.append(group)
+            continue
+        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+            handlers = [h for h in group["hooks"] if not (isinstance(h, dict) and ours(h.get("command")))]
+            if not handlers and group["hooks"]:
+                continue
+            if len(handlers) != len(group["hooks"]):
+                group = {**group, "hooks": handlers}
+        kept.append(group)
+    return kept
+
+
+def _edit(path: Path, edit) -> ConfigText:
+    old = read_text(path)
+    data = load_json(old, path)
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} does not hold a JSON object; nothing was changed")
+    changed = edit(data)
+    return ConfigText(path, old, json_text(old, data) if changed else old)
+
+
+def install(client: str, path: Path, executable: str | None = None) -> ConfigText:
+    """The settings at `path` with our hooks for `client` (the same text when they are already there)."""
+    executable = executable or lazaretto_executable()
+    cursor = client == "cursor"
+
+    def edit(data: dict) -> bool:
+        if cursor:
+            data.setdefault("version", 1)
+        hooks = data.setdefault("hooks", {})
+        if not isinstance(hooks, dict):
+            raise ValueError(f"{path}: `hooks` is not an object; nothing was changed")
+        changed = False
+        for event in EVENTS[client]:
+            wanted = _cursor_entry(event, executable) if cursor else _claude_like_entry(client, event, executable)
+            groups = hooks.get(event.key, [])
+            if not isinstance(groups, list):
+                raise ValueError(f"{path}: hooks.{event.key} is not a list; nothing was changed")
+            if wanted in groups:
+                continue
+            hooks[event.key] = [*_without_ours(groups, cursor), wanted]
+            changed = True
+        return changed
+
+    return _edit(path, edit)
+
+
+def uninstall(client: str, path: Path) -> ConfigText:
+    """The settings at `path` without Lazaretto's hooks; keys left empty by that go too."""
+    cursor = client == "cursor"
+
+    def edit(data: dict) -> bool:
+        hooks = data.get("hooks")
+        if not isinstance(hooks, dict):
+            return False
+        changed = False
+        for key in list(hooks):
+            groups = hooks[key]
+            if not isinstance(groups, list):
+                continue
+            kept = _without_ours(groups, cursor)
+            if kept != groups:
+                changed = True
+                if kept:
+                    hooks[key] = kept
+                else:
+                    del hooks[key]
+        if changed and not hooks:
+            del data["hooks"]
+            if cursor and data == {"version": 1}:
+                data.clear()
+        return changed
+
+    return _edit(path, edit)
+
+
+def installed(client: str, path: Path) -> dict[str, str]:
+    """Our hook events found in the settings at `path`: event key -> command."""
+    try:
+        data = load_json(read_text(path), path)
+    except ValueError:
+        return {}
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    found: dict[str, str] = {}
+    if not isinstance(hooks, dict):
+        return found
+    for key, groups in hooks.items():
+        for group in groups if isinstance(groups, list) else []:
+            handlers = [group] if client == "cursor" else (group.get("hooks", []) if isinstance(group, dict) else [])
+            for handler in handlers:
+                mine = ours(handler.get("command")) if isinstance(handler, dict) else None
+                if mine and mine[0] == client:
+                    found[key] = handler["command"]
+    return found

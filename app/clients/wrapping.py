@@ -1,0 +1,185 @@
+"""`wrap` / `unwrap`: put every stdio MCP server of a client config behind `lazaretto proxy`, and take it out.
+
+JSON configs (`mcpServers` of Claude Desktop, Claude Code's `.mcp.json` and `~/.claude.json` with its
+`projects`, Cursor's `mcp.json`) and Codex's `config.toml` (`[mcp_servers.NAME]`). A wrapped entry runs
+`lazaretto proxy -n NAME -- <original command> <original args>`; every other key stays where it was,
+so `unwrap` gives the original entry back.
+"""
+
+import os
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .files import ConfigText, dump_toml, json_text, load_json, load_toml, read_text
+
+REMOTE_TYPES = frozenset({"http", "sse", "ws", "streamable-http", "streamable_http"})
+
+
+@dataclass(frozen=True)
+class ServerState:
+    """One server entry of a config: where it is, and what wrap/unwrap did or would do to it."""
+
+    where: str  # "mcpServers", "projects[/path].mcpServers" or "mcp_servers"
+    name: str
+    state: str  # wrapped | already-wrapped | unwrapped | not-wrapped | remote | unusable
+    detail: str = ""
+
+
+@dataclass
+class Outcome:
+    """The config's text change and the state of each of its servers."""
+
+    change: ConfigText
+    servers: list[ServerState] = field(default_factory=list)
+
+
+def lazaretto_executable() -> str:
+    """The absolute path of the `lazaretto` command, so a client with a bare PATH still finds it."""
+    found = shutil.which("lazaretto")
+    if found:
+        return os.path.abspath(found)
+    script = Path(sys.argv[0])
+    return str(script.resolve()) if script.name.startswith("lazaretto") and script.exists() else "lazaretto"
+
+
+def is_remote(entry: dict) -> bool:
+    """An HTTP, SSE or WebSocket server: not a process the proxy can stand in front of."""
+    return "url" in entry or str(entry.get("type", "")).lower() in REMOTE_TYPES
+
+
+def is_wrapped(entry: Any) -> bool:
+    """Whether the entry already runs `lazaretto proxy ... -- CMD`."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("command"), str):
+        return False
+    args = entry.get("args")
+    name = os.path.basename(entry["command"].replace("\\", "/")).lower().removesuffix(".exe")
+    return name == "lazaretto" and isinstance(args, list) and args[:1] == ["proxy"] and "--" in args
+
+
+def wrapped_args(name: str, command: str, args: list) -> list:
+    """`proxy -n NAME -- COMMAND ARGS...`."""
+    return ["proxy", "-n", name, "--", command, *args]
+
+
+def original_of(entry: dict) -> tuple[str, list] | None:
+    """(command, args) a wrapped entry runs behind the proxy, or None when it has none."""
+    args = list(entry.get("args", []))
+    marker = args.index("--")
+    rest = args[marker + 1:]
+    return (str(rest[0]), rest[1:]) if rest else None
+
+
+def _wrap_entry(name: str, entry: dict, executable: str) -> dict:
+    args = entry.get("args", [])
+    new_args = wrapped_args(name, entry["command"], list(args) if isinstance(args, list) else [])
+    wrapped = {key: executable if key == "command" else new_args if key == "args" else value
+               for key, value in entry.items()}
+    wrapped.setdefault("args", new_args)  # an entry without args gets them last, where unwrap looks
+    return wrapped
+
+
+def _unwrap_entry(entry: dict) -> dict | None:
+    original = original_of(entry)
+    if original is None:
+        return None
+    command, args = original
+    keys = list(entry)
+    restored = {}
+    for key in keys:
+        if key == "command":
+            restored[key] = command
+        elif key == "args":
+            # An entry that had no args got them appended last by wrap; give it none back.
+            if args or key != keys[-1]:
+                restored[key] = args
+        else:
+            restored[key] = entry[key]
+    return restored
+
+
+def _server_tables(data: Any) -> list[tuple[str, dict]]:
+    """Every `mcpServers` object in a JSON config: top level, and per project in `~/.claude.json`."""
+    tables = []
+    if isinstance(data, dict):
+        if isinstance(data.get("mcpServers"), dict):
+            tables.append(("mcpServers", data["mcpServers"]))
+        projects = data.get("projects")
+        if isinstance(projects, dict):
+            for project, settings in projects.items():
+                if isinstance(settings, dict) and isinstance(settings.get("mcpServers"), dict):
+                    tables.append((f"projects[{project}].mcpServers", settings["mcpServers"]))
+    return tables
+
+
+def _visit(where: str, servers, action: str, executable: str, report: list[ServerState], is_toml: bool) -> None:
+    for name in list(servers.keys()):
+        entry = servers[name]
+        plain = entry.unwrap() if is_toml and hasattr(entry, "unwrap") else entry
+        if not isinstance(plain, dict) or not isinstance(plain.get("command"), str):
+            kind = "remote" if isinstance(plain, dict) and is_remote(plain) else "unusable"
+            detail = "HTTP/SSE server: not covered by the proxy" if kind == "remote" else "no command to run"
+            report.append(ServerState(where, name, kind, detail))
+            continue
+        if is_remote(plain):
+            report.append(ServerState(where, name, "remote", "HTTP/SSE server: not covered by the proxy"))
+            continue
+        if action == "wrap":
+            if is_wrapped(plain):
+                report.append(ServerState(where, name, "already-wrapped"))
+                continue
+            new = _wrap_entry(name, plain, executable)
+            report.append(ServerState(where, name, "wrapped", " ".join([plain["command"], *map(str, plain.get("args", []))])))
+        else:
+            if not is_wrapped(plain):
+                report.append(ServerState(where, name, "not-wrapped"))
+                continue
+            new = _unwrap_entry(plain)
+            if new is None:
+                report.append(ServerState(where, name, "unusable", "no server command after --"))
+                continue
+            report.append(ServerState(where, name, "unwrapped", " ".join([new["command"], *map(str, new.get("args", []))])))
+        if is_toml:
+            _update_toml_table(entry, new)
+        else:
+            servers[name] = new
+
+
+def _update_toml_table(table, new: dict) -> None:
+    # Assign key by key, so comments and the table's other lines stay where they are.
+    for key in list(table.keys()):
+        if key not in new:
+            del table[key]
+    for key, value in new.items():
+        if key not in table or table[key] != value:
+            table[key] = value
+
+
+def transform(path: Path, action: str, executable: str | None = None) -> Outcome:
+    """What `wrap` (action "wrap") or `unwrap` would make of the config at `path` (nothing is written)."""
+    executable = executable or lazaretto_executable()
+    old = read_text(path)
+    report: list[ServerState] = []
+    if path.suffix == ".toml":
+        document = load_toml(old, path)
+        servers = document.get("mcp_servers")
+        if servers is not None and hasattr(servers, "keys"):
+            _visit("mcp_servers", servers, action, executable, report, True)
+        new = dump_toml(document)
+    else:
+        data = load_json(old, path)
+        for where, servers in _server_tables(data):
+            _visit(where, servers, action, executable, report, False)
+        new = json_text(old, data) if any(s.state in ("wrapped", "unwrapped") for s in report) else old
+    return Outcome(ConfigText(path, old, new), report)
+
+
+def servers_of(path: Path) -> list[ServerState]:
+    """The servers of a config and whether each is wrapped, for `doctor` (a dry `unwrap` read backwards)."""
+    states = []
+    for state in transform(path, "unwrap", "lazaretto").servers:
+        renamed = {"unwrapped": "wrapped", "not-wrapped": "not-wrapped"}.get(state.state, state.state)
+        states.append(ServerState(state.where, state.name, renamed, state.detail))
+    return states

@@ -1,0 +1,54 @@
+"""`lazaretto doctor`: which MCP servers are wrapped, which hooks are installed, and what is not covered."""
+
+import argparse
+
+from lazaretto.app.clients.doctor import COVERAGE, hook_reports, mcp_reports
+from lazaretto.app.human import visible
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """No options: it reads the user's and the current project's client settings."""
+
+
+def run(args: argparse.Namespace) -> int:
+    """0 everything found is covered; 1 something is not wrapped, not hooked, or cannot run."""
+    gaps = 0
+    print("MCP servers")
+    configs = mcp_reports()
+    if not configs:
+        print("  no client MCP config found")
+    for config in configs:
+        print(f"  {config.client}: {visible(config.path)}")
+        if config.error:
+            print(f"    cannot read it: {visible(config.error)}")
+            gaps += 1
+        for server in config.servers:
+            where = "" if server.where in ("mcpServers", "mcp_servers") else f" ({visible(server.where)})"
+            if server.state == "wrapped":
+                print(f"    {visible(server.name)}{where}: wrapped")
+            elif server.state == "remote":
+                print(f"    {visible(server.name)}{where}: NOT COVERED, an HTTP/SSE server the proxy cannot front")
+                gaps += 1
+            elif server.state == "not-wrapped":
+                print(f"    {visible(server.name)}{where}: NOT WRAPPED (lazaretto wrap {visible(config.path)})")
+                gaps += 1
+            else:
+                print(f"    {visible(server.name)}{where}: {server.state} {visible(server.detail)}")
+    print("\nHooks")
+    for report in hook_reports():
+        if not report.present and not report.found:
+            print(f"  {report.client}: not installed for this user")
+            continue
+        found = ", ".join(f"{key} ({visible(path)})" for key, path in report.found.items()) or "none"
+        print(f"  {report.client}: {found}")
+        if report.missing:
+            print(f"    MISSING: {', '.join(report.missing)} (lazaretto install --client {report.client})")
+            gaps += 1
+        for broken in report.broken:
+            print(f"    CANNOT RUN: {visible(broken)}")
+            gaps += 1
+    print("\nWhat each client lets Lazaretto cover")
+    for client, (covered, uncovered) in COVERAGE.items():
+        print(f"  {client}\n    covered: {covered}\n    not covered: {uncovered}")
+    print(f"\n{gaps} gap(s) found." if gaps else "\nEverything found is wrapped and hooked.")
+    return 1 if gaps else 0
