@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     server = args.server_id or os.path.basename(command[0])
     session = discover_session()
-    store = Store(args.store)
+    store = Store(args.store, busy_timeout=policy.store_busy_timeout_seconds)
     try:
         store.sessions.ensure(session.key, client_pid=session.client_pid, client_name=session.client_name)
     except StoreUnavailable as exc:
@@ -58,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
         cleaner=FieldCleaner(store, policy, server, session.key),
         pins=PinGuard(store, server, command, lock),
     )
-    code = Relay(command, mediator, max_line=policy.max_line_bytes).run()
+    code = Relay(command, mediator, max_line=policy.max_line_bytes,
+                 request_timeout=policy.request_timeout_seconds).run()
     store.close()
     sys.stdout.flush()
     sys.stderr.flush()

@@ -7,13 +7,14 @@ re-serialized.
 
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from lazaretto.store import Store, StoreUnavailable
 
 from .classify import ToolVerdict, classify, untrusted_tool
-from .gate import Gate
+from .gate import Gate, Refusal
 from .jsonrpc import (
     INTERNAL_ERROR,
     PARSE_ERROR,
@@ -50,6 +51,7 @@ class Pending:
     tool: str | None = None
     first_page: bool = True  # a list request without a cursor
     own: bool = False  # sent by the proxy itself (a pin re-check), not by the client
+    sent_at: float = field(default_factory=time.monotonic)
 
 
 # Cleans one payload: (method, tool, request_id, payload, untrusted) -> new payload or None.
@@ -85,6 +87,10 @@ class Mediator:
         self._rechecking: dict | None = None  # {"notice": bytes, "deferred": [bytes]}
         self.log = log or (lambda text: print(f"lazaretto[{server}]: {text}", file=sys.stderr, flush=True))
         self.pending: dict[tuple, Pending] = {}  # client request ids
+        # A request is answered exactly once: by the server or by a timeout, whichever pops it
+        # first under this lock; the ids answered by a timeout drop the server's late reply.
+        self._answer_lock = threading.Lock()
+        self._timed_out: set[tuple] = set()
         self.annotations: dict[str, dict | None] = {}
         self.task_tools: dict[str, str] = {}
         self._verdicts: dict[str, ToolVerdict] = {}
@@ -153,7 +159,15 @@ class Mediator:
                     self.log(f"refused {tool}: pin drift")
                     return drifted
             if method == "tools/call":
-                refusal = self.gate.check(self.verdict(tool), params.get("arguments"), message["id"])
+                verdict = self.verdict(tool)
+                if verdict.outbound and not self.store.writable():
+                    # The taint of a read that failed to record is unknown: refuse until the store is back.
+                    refusal = Refusal(
+                        "store_unavailable", f"{tool} is outbound and the store cannot be written"
+                        f" ({self.store.write_failure})", None,
+                    )
+                else:
+                    refusal = self.gate.check(verdict, params.get("arguments"), message["id"])
                 if refusal is not None:
                     self.log(f"refused {tool}: {refusal.code}")
                     return refusal.response(message["id"], self.server, tool)
@@ -203,7 +217,13 @@ class Mediator:
     def _server_message(self, message: Any, out: Outgoing) -> Any:
         """Return what to forward (the same object when unchanged), or None to drop it."""
         if is_response(message):
-            pending = self.pending.pop(id_key(message["id"]), None)
+            key = id_key(message["id"])
+            with self._answer_lock:
+                pending = self.pending.pop(key, None)
+                if pending is None and key in self._timed_out:
+                    self._timed_out.discard(key)
+                    self.log(f"dropped a late answer to request {message['id']!r}: it had timed out")
+                    return None
             if pending is not None and pending.own and not isinstance(message.get("result"), dict):
                 self._recheck_done(out)
                 return None  # the proxy's own request failed; the client never asked
@@ -350,6 +370,34 @@ class Mediator:
                     )
                 )
             )
+
+    # -- time limits ----------------------------------------------------------------------
+
+    def expire(self, timeout: float, now: float | None = None) -> Outgoing:
+        """Answer every request older than `timeout` seconds with an error, and cancel it at the server."""
+        now = time.monotonic() if now is None else now
+        out = Outgoing()
+        for key, pending in list(self.pending.items()):
+            if now - pending.sent_at < timeout:
+                continue
+            with self._answer_lock:
+                if self.pending.pop(key, None) is None:
+                    continue  # answered meanwhile
+                self._timed_out.add(key)
+            self.log(f"request {pending.request_id!r} ({pending.method}) timed out after {timeout:g} s")
+            out.to_server.append(dump_line({
+                "jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": pending.request_id, "reason": "lazaretto: request timed out"},
+            }))
+            if pending.own:
+                self._recheck_done(out)
+                continue
+            out.to_client.append(dump_line(error_response(
+                pending.request_id, INTERNAL_ERROR,
+                f"lazaretto: the server did not answer {pending.method} within {timeout:g} seconds",
+                {"reason": "timeout", "timeout_seconds": timeout},
+            )))
+        return out
 
     # -- ends -----------------------------------------------------------------------------
 

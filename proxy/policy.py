@@ -45,6 +45,7 @@ class Policy:
     idle_expiry_minutes: float | None = None
     approval_ttl_minutes: float = 15.0
     request_timeout_seconds: float | None = None
+    store_busy_timeout_seconds: float = 5.0  # how long a write waits for another writer's lock
     max_line_bytes: int = 64 * 1024 * 1024
 
     def server(self, name: str) -> ServerPolicy:
@@ -116,6 +117,9 @@ def parse_policy(text: str, *, source: Path | None = None) -> Policy:
         approval_ttl_minutes=_number(approval.get("ttl_minutes", 15), "approval.ttl_minutes", where),
         request_timeout_seconds=_number(
             proxy.get("request_timeout_seconds"), "proxy.request_timeout_seconds", where
+        ),
+        store_busy_timeout_seconds=_number(
+            proxy.get("store_busy_timeout_seconds", 5.0), "proxy.store_busy_timeout_seconds", where
         ),
         max_line_bytes=int(_number(proxy.get("max_line_bytes", 64 * 1024 * 1024), "proxy.max_line_bytes", where)),
     )

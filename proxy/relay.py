@@ -27,6 +27,7 @@ class Relay:
         *,
         max_line: int = DEFAULT_MAX_LINE,
         grace: float = 2.0,
+        request_timeout: float | None = None,
         client_in: BinaryIO | None = None,
         client_out: BinaryIO | None = None,
     ) -> None:
@@ -34,11 +35,14 @@ class Relay:
         self.mediator = mediator
         self.max_line = max_line
         self.grace = grace
+        self.request_timeout = request_timeout
         self.client_in = client_in or sys.stdin.buffer
         self.client_out = client_out or sys.stdout.buffer
         self._client_lock = threading.Lock()
         self._server_lock = threading.Lock()
         self._stopping = threading.Event()
+        self._server_done = threading.Event()
+        self._expiry_lock = threading.Lock()
         self.process: subprocess.Popen | None = None
 
     def run(self) -> int:
@@ -52,7 +56,13 @@ class Relay:
         self._install_signal_handlers()
         client = threading.Thread(target=self._client_loop, name="client->server", daemon=True)
         client.start()
+        if self.request_timeout:
+            threading.Thread(target=self._watch_timeouts, name="timeouts", daemon=True).start()
         self._server_loop()
+        # From here on no timeout answers a request: server_gone answers every one left.
+        self._server_done.set()
+        with self._expiry_lock:
+            pass
         code = self._reap()
         self._send_client(self.mediator.server_gone(code))
         return code
@@ -77,6 +87,17 @@ class Relay:
             out = line if isinstance(line, Outgoing) else self.mediator.from_server(line)
             self._send_client(out)
             self._send_server(out.to_server)
+
+    def _watch_timeouts(self) -> None:
+        # A quarter of the limit between checks: a request is answered within 1.25x its limit.
+        interval = min(self.request_timeout / 4, 1.0)
+        while not self._server_done.wait(interval):
+            with self._expiry_lock:
+                if self._server_done.is_set():
+                    return
+                out = self.mediator.expire(self.request_timeout)
+                self._send_client(out)
+                self._send_server(out.to_server)
 
     def _lines(self, stream: BinaryIO, direction: str):
         """Yield complete lines; a line over the limit is skipped and an Outgoing explains it."""

@@ -1,5 +1,6 @@
 """The `Store` facade: one connection, reopened on demand, shared by small repositories."""
 
+import os
 import sqlite3
 import threading
 from contextlib import contextmanager
@@ -24,7 +25,8 @@ class Store:
 
     Opening is lazy and retried: when the file cannot be opened or written, each call
     raises `StoreUnavailable`, and the next call tries again, so decisions resume once
-    the store is back.
+    the store is back. A store file deleted after it was opened is not silently recreated:
+    that would forget every taint, so calls fail until the file exists again.
     """
 
     def __init__(
@@ -39,6 +41,9 @@ class Store:
         self.clock = clock
         self.busy_timeout = busy_timeout
         self._conn: sqlite3.Connection | None = None
+        self._file_id: tuple[int, int] | None = None  # (device, inode) of the file last opened
+        self._opened_read_only = False
+        self.write_failure: str | None = None  # why the last write failed, until one succeeds
         # One connection is shared by the proxy's two relay threads.
         self._lock = threading.RLock()
         self.sessions = Sessions(self)
@@ -52,10 +57,31 @@ class Store:
 
     # -- connection -------------------------------------------------------------------
 
-    def _connection(self) -> sqlite3.Connection:
+    def _connection(self, writing: bool = False) -> sqlite3.Connection:
+        if self.path is None:
+            if self._conn is None:
+                self._conn = connect(None, self.busy_timeout)
+            return self._conn
+        current = _file_id(self.path)
+        if self._conn is not None and (current != self._file_id or (writing and self._opened_read_only)):
+            # Deleted or replaced: the open handle would write where nobody reads. Opened while
+            # the file was read-only: SQLite fell back to reading only, so try afresh.
+            self._drop()
         if self._conn is None:
+            if current is None and self._file_id is not None:
+                raise StoreUnavailable(f"the store at {self.path} was deleted; waiting for it to come back")
             self._conn = connect(self.path, self.busy_timeout)
+            self._file_id = _file_id(self.path)
+            self._opened_read_only = not os.access(self.path, os.W_OK)
         return self._conn
+
+    def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.close()
+            except sqlite3.Error:
+                pass
 
     def close(self) -> None:
         """Close the connection; the next call reopens it."""
@@ -73,12 +99,29 @@ class Store:
         """A write transaction (BEGIN IMMEDIATE); failures surface as StoreUnavailable."""
         with self._lock:
             try:
-                conn = self._connection()
+                conn = self._connection(writing=True)
                 with write_transaction(conn):
                     yield conn
             except sqlite3.Error as exc:
                 self._drop_after(exc)
-                raise StoreUnavailable(f"cannot write the store at {self.path}: {exc}") from exc
+                self.write_failure = f"cannot write the store at {self.path}: {exc}"
+                raise StoreUnavailable(self.write_failure) from exc
+            except StoreUnavailable as exc:
+                self.write_failure = str(exc)
+                raise
+            self.write_failure = None
+
+    def writable(self) -> bool:
+        """Whether writes work: free while the last one succeeded, else a small real write is tried."""
+        if self.write_failure is None:
+            return True
+        try:
+            with self.write() as conn:
+                # Rewriting the same schema version appends a page, so a full disk shows too.
+                conn.execute(f"PRAGMA user_version = {conn.execute('PRAGMA user_version').fetchone()[0]}")
+        except StoreUnavailable:
+            return False
+        return True
 
     def query(self, sql: str, params: Any = ()) -> list[dict]:
         """Rows as dicts; failures surface as StoreUnavailable."""
@@ -97,9 +140,12 @@ class Store:
         # A deleted, replaced or corrupted file needs a fresh connection; a busy or
         # locked store keeps its connection for the next try.
         if not isinstance(exc, sqlite3.OperationalError) or "locked" not in str(exc):
-            conn, self._conn = self._conn, None
-            if conn is not None:
-                try:
-                    conn.close()
-                except sqlite3.Error:
-                    pass
+            self._drop()
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino

@@ -1,0 +1,41 @@
+"""Fixtures for the fault suite: real proxies around the scripted server, cleaned up whatever happens."""
+
+import os
+
+import pytest
+from faultkit import POLICY, PROXY_ARGS, children
+from proxy_harness import ProxyProcess
+
+
+@pytest.fixture
+def fault_env(tmp_path, store_path) -> dict:
+    """One session, one store and the fault policy for every proxy of a test."""
+    policy = tmp_path / "policy.toml"
+    policy.write_text(POLICY)
+    return {**os.environ, "LAZARETTO_SESSION": "fault-session", "LAZARETTO_STORE": str(store_path),
+            "LAZARETTO_POLICY": str(policy)}
+
+
+@pytest.fixture
+def start(fault_env, tmp_path):
+    """Start an initialized proxy; `settings` go into the policy's `[proxy]` table."""
+    started: list[ProxyProcess] = []
+
+    def launch(settings: str = "") -> ProxyProcess:
+        env = fault_env
+        if settings:
+            policy = tmp_path / f"policy-{len(started)}.toml"
+            policy.write_text(f"{POLICY}[proxy]\n{settings}\n")
+            env = {**fault_env, "LAZARETTO_POLICY": str(policy)}
+        proxy = ProxyProcess(PROXY_ARGS, env)
+        started.append(proxy)
+        proxy.initialize()
+        return proxy
+
+    yield launch
+    for proxy in started:
+        for child in children(proxy.proc.pid):
+            child.kill()
+        if proxy.proc.poll() is None:
+            proxy.proc.kill()
+            proxy.proc.wait()
