@@ -204,6 +204,6 @@ def check_tool_input(tool_input: object, cwd: str, *, writing: bool) -> str | No
 def refusal_text(reason: str) -> str:
     """The sentence the agent reads when a command is refused."""
     return (
-        f"lazaretto refused this: {reason}. Approving, untainting, showing, releasing and trusting are "
-        "for the user at their terminal; tell the user what you wanted to do and why."
+        f"lazaretto refused this: {reason}. Only the user, at their own terminal, may do that; "
+        "tell the user what you wanted to do and why."
     )

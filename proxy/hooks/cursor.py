@@ -137,9 +137,12 @@ def _mcp_names(tool: str, data: dict) -> tuple[str, str]:
     if isinstance(url, str) and url:
         return host_of_url(url) or CLIENT, name
     command = data.get("command")
-    if isinstance(command, str) and command.strip():
-        return program_name(command.split()[0]), name
-    return CLIENT, name
+    try:
+        # The program a launcher finally runs names the server (`npx -y slack-server` -> slack-server).
+        found = invocations(command, ".") if isinstance(command, str) else []
+    except Unreadable:
+        found = []
+    return (found[-1].program if found else CLIENT), name
 
 
 def _behind_proxy(command: Any) -> bool:
