@@ -114,7 +114,7 @@ def _updated(field: str, cleaned: Cleaned) -> Reply:
 
 def fail(event: str, data: Any, error: BaseException) -> Reply:
     """The fail-closed answer when the hook itself could not decide."""
-    if event == "pre-tool-use":
+    if event != "post-tool-use":
         return deny(
             f"lazaretto could not check this tool call ({type(error).__name__}: {error}), so it was refused. "
             "Tell the user."

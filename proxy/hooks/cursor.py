@@ -161,13 +161,13 @@ def _behind_proxy(command: Any) -> bool:
 
 def fail(event: str, data: Any, error: BaseException) -> Reply:
     """The fail-closed answer when the hook itself could not decide."""
-    notice_subject = str(data.get("tool_name", "a tool")) if isinstance(data, dict) else "a tool"
-    if event in ("before-shell-execution", "before-mcp-execution"):
+    subject = str(data.get("tool_name", "a tool")) if isinstance(data, dict) else "a tool"
+    if event == "pre-tool-use":
+        return Reply({"decision": "deny", "reason": withheld_notice(subject, error)}, 2, str(error))
+    if event != "post-tool-use":
         return deny(f"lazaretto could not check this call ({type(error).__name__}: {error}), so it was refused. "
                     "Tell the user.", exit_code=2)
-    if event == "pre-tool-use":
-        return Reply({"decision": "deny", "reason": withheld_notice(notice_subject, error)}, 2, str(error))
     if isinstance(data, dict) and str(data.get("tool_name", "")) in BUILTIN_TOOLS:
         return Reply({})  # Cursor shows these outputs whatever a hook says
-    notice = withheld_notice(notice_subject, error)
+    notice = withheld_notice(subject, error)
     return Reply({"updated_mcp_tool_output": {"content": [{"type": "text", "text": notice}]}})
