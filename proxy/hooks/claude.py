@@ -10,7 +10,15 @@ from typing import Any
 
 from .builtins import outbound_reason
 from .commands import check_command, check_tool_input, refusal_text
-from .common import Cleaned, HookContext, Reply, builtin_verdict, split_mcp_name, withheld_notice, withhold_fields
+from .common import (
+    Cleaned,
+    HookContext,
+    Reply,
+    builtin_verdict,
+    split_mcp_name,
+    withheld_notice,
+    withhold_fields,
+)
 
 CLIENT = "claude-code"
 SHELL_TOOLS = frozenset({"Bash", "PowerShell"})

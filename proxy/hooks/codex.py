@@ -11,7 +11,15 @@ from typing import Any
 
 from .builtins import outbound_reason
 from .commands import check_command, check_paths, disables_hooks, refusal_text
-from .common import Cleaned, HookContext, Reply, builtin_verdict, render_text, split_mcp_name, withheld_notice
+from .common import (
+    Cleaned,
+    HookContext,
+    Reply,
+    builtin_verdict,
+    render_text,
+    split_mcp_name,
+    withheld_notice,
+)
 
 CLIENT = "codex"
 SHELL_TOOLS = frozenset({"Bash", "shell", "local_shell", "exec_command"})

@@ -13,7 +13,7 @@ from ..gate import Gate
 from ..hosts import HostAllowList, hosts_in
 from ..policy import Policy, load_policy
 from ..session import discover_session
-from .builtins import clone_targets, command_paths, real, reads_network
+from .builtins import clone_targets, command_paths, reads_network, real
 
 
 @dataclass(frozen=True)

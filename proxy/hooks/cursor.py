@@ -12,7 +12,14 @@ from ..classify import classify
 from ..hosts import host_of_url
 from .builtins import outbound_reason
 from .commands import check_command, check_tool_input, refusal_text
-from .common import HookContext, Reply, builtin_verdict, render_text, split_mcp_name, withheld_notice
+from .common import (
+    HookContext,
+    Reply,
+    builtin_verdict,
+    render_text,
+    split_mcp_name,
+    withheld_notice,
+)
 from .shell import Unreadable, invocations, program_name
 
 CLIENT = "cursor"

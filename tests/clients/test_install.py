@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from lazaretto.app.clients.hook_settings import EVENTS, install, installed, ours
 
 CLAUDE_SETTINGS = """{

@@ -5,7 +5,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from lazaretto.app.clients.wrapping import original_of, transform
 
 CLAUDE_JSON = """{
