@@ -43,11 +43,6 @@ class Directories:
         )
         return rows[0] if rows and rows[0]["status"] == "untrusted" else None
 
-    def get(self, path: str) -> dict | None:
-        """The record of exactly `path`."""
-        rows = self._store.query("SELECT * FROM directories WHERE path = ?", (path,))
-        return rows[0] if rows else None
-
     def trust(self, path: str, *, note: str | None = None) -> bool:
         """A person trusts an untrusted directory; False if it was not untrusted (nothing changes)."""
         with self._store.write() as conn:
@@ -63,6 +58,6 @@ class Directories:
                 )
             return bool(changed)
 
-    def all(self) -> list[dict]:
-        """Every recorded directory, newest first."""
-        return self._store.query("SELECT * FROM directories ORDER BY created_at DESC")
+    def untrusted(self) -> list[dict]:
+        """Every directory still untrusted, newest first."""
+        return self._store.query("SELECT * FROM directories WHERE status = 'untrusted' ORDER BY created_at DESC")

@@ -4,6 +4,7 @@ import argparse
 
 from lazaretto.app.clients.doctor import COVERAGE, hook_reports, mcp_reports
 from lazaretto.app.human import visible
+from lazaretto.store import Store, StoreUnavailable
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -47,8 +48,25 @@ def run(args: argparse.Namespace) -> int:
         for broken in report.broken:
             print(f"    CANNOT RUN: {visible(broken)}")
             gaps += 1
+    _untrusted_clones()
     print("\nWhat each client lets Lazaretto cover")
     for client, (covered, uncovered) in COVERAGE.items():
         print(f"  {client}\n    covered: {covered}\n    not covered: {uncovered}")
     print(f"\n{gaps} gap(s) found." if gaps else "\nEverything found is wrapped and hooked.")
     return 1 if gaps else 0
+
+
+def _untrusted_clones() -> None:
+    """Clones the agent made that still taint what is read from them (informational, not a gap)."""
+    store = Store()
+    try:
+        rows = store.directories.untrusted()
+    except StoreUnavailable as exc:
+        print(f"\nCloned directories: the store cannot be read ({visible(exc)})")
+        return
+    finally:
+        store.close()
+    if rows:
+        print("\nCloned directories not yet trusted (lazaretto trust DIR)")
+        for row in rows:
+            print(f"  {visible(row['path'])}  since {row['created_at']}")

@@ -134,6 +134,11 @@ def test_doctor_reports_wrapped_unwrapped_remote_and_hooks(home, lazaretto, tmp_
     assert report.returncode == 1  # the SSE server is still not covered
 
 
+def test_doctor_lists_clones_not_yet_trusted(home, lazaretto, store):
+    store.directories.mark_untrusted("/work/tool", session="s", reason="cloned by the agent")
+    assert "/work/tool" in lazaretto("doctor").stdout
+
+
 def test_doctor_flags_a_hook_command_that_cannot_run(home, lazaretto):
     path = home / ".claude" / "settings.json"
     path.parent.mkdir()
