@@ -2,13 +2,10 @@
 
 from dataclasses import dataclass, field
 
-from .anchors import candidates
+from .anchors import find
 from .normalize import fold, mixed_script_words
 
 DEFAULT_THRESHOLD = 1.0
-# A pattern that matches many times is still one piece of evidence: only its first few
-# matches are kept (as excerpts), which also bounds the work on a huge string.
-_MATCHES_PER_PATTERN = 3
 # Further distinct patterns of one signal kind count less and less: the second half, the third
 # a quarter. Independent kinds of evidence add up; rewordings of one kind barely do.
 _REPEAT_DECAY = 0.5
@@ -53,19 +50,11 @@ def detect(text: str) -> Detection:
     haystack = folded.text
     signals: list[Signal] = []
     weights: dict[str, list[float]] = {}
-    for pattern, windows in candidates(haystack):
-        count = 0
-        for window_start, window_end in windows:
-            for match in pattern.regex.finditer(haystack, window_start, window_end):
-                start, end = folded.original_span(*match.span())
-                signals.append(Signal(pattern.name, pattern.weight, _excerpt(text, start, end), start, end))
-                count += 1
-                if count == _MATCHES_PER_PATTERN:
-                    break
-            if count == _MATCHES_PER_PATTERN:
-                break
-        if count:
-            weights.setdefault(pattern.name, []).append(pattern.weight)
+    for pattern, spans in find(haystack):
+        for span in spans:
+            start, end = folded.original_span(*span)
+            signals.append(Signal(pattern.name, pattern.weight, _excerpt(text, start, end), start, end))
+        weights.setdefault(pattern.name, []).append(pattern.weight)
     mixed = mixed_script_words(text)
     if mixed:
         # One odd word can be a typo or a loanword; several are a deliberate disguise.

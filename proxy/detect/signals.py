@@ -2,16 +2,14 @@
 
 Every pattern reads the folded form (lower case, ASCII look-alikes, see `normalize`). Each is
 written to run in linear time: no nested unbounded repetition, gaps between words bounded
-(`_GAP`, `_words(n)`), possessive word matches. Each carries trigger substrings (one group, or
-several groups that must all be present): the regex runs only when they occur in the text,
-because most tool output contains none of them and a substring test is far cheaper than a scan.
+(`_GAP`, `_words(n)`), possessive word matches. Where each is tried is worked out from the
+regex itself (`anchors`): no list of trigger words is kept beside it to drift out of step.
 
 Weights say how much one match means on its own; no single benign-looking phrase reaches the
 default threshold alone, except the few that have no benign use (an instruction override).
 """
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -22,28 +20,6 @@ class Pattern:
     name: str
     weight: float
     regex: re.Pattern
-    triggers: tuple[tuple[str, ...], ...]  # every group must have one substring in the text
-    # The regex without its leading word boundary, when it has one. The regex engine skips
-    # ahead by the first character only when a pattern starts with a character; a leading
-    # `\b` makes it try every position, about twice as slow.
-    unanchored: re.Pattern | None = None
-
-    def finditer(self, text: str, start: int, end: int) -> Iterator[re.Match]:
-        """The matches of `regex` in text[start:end] (the text around it still seen by look-arounds)."""
-        if self.unanchored is None:
-            yield from self.regex.finditer(text, start, end)
-            return
-        search = self.unanchored.search
-        match = search(text, start, end)
-        while match:
-            at, after = match.span()
-            # Every match starts with a word character, so the dropped `\b` held iff the
-            # character before is not one; if it is, the next match may start one further on.
-            if at and (text[at - 1].isalnum() or text[at - 1] == "_"):
-                match = search(text, at + 1, end)
-                continue
-            yield match
-            match = search(text, max(after, at + 1), end)
 
 
 _GAP = r"\W{1,6}"  # between two words: spaces, punctuation, a line break
@@ -81,8 +57,6 @@ _TODO = (
     r"|make|create|change|modify|update|say|tell|get|concatenate|give|share|pay|book|reserve|call|run|execute|download"
     r"|install)\b"
 )
-_AI_HINTS = ("ai", "assistant", "llm", "model", "agent", "bot", "claude", "gpt", "gemini", "copilot", "llama", "mistral",
-             "mixtral", "command r", "automated")
 _USER_DATA = (
     r"(?:e-?mails?|files?|messages?|documents?|contacts?|attachments?|inbox|calendar(?: entries| events)?|notes"
     r"|photos?|conversations?|chat history|history|records|dms|texts)"
@@ -95,380 +69,257 @@ _ACTION = (
     r"|visit|download|install|tell|give)\W{1,3}(?:the|all|my|your|his|her|their|this|these|those|every|any|me|us"
     r"|them|it|an?)"
 )
-_ACTION_HINTS = ("forward", "send", "mail", "share", "upload", "transfer", "delete", "remove", "export", "pay",
-                 "invite", "grant", "execute", "ignore", "disregard", "visit", "download", "install", "tell", "give")
 _SEND = r"(?:send|post|upload|forward|submit|transmit|exfiltrate|leak|e-?mail|mail|share|push|deliver|transfer)"
 
-# (name, weight, pattern, triggers). Names are the signal kinds shown to the reviewer.
-_TABLE: list[tuple[str, float, str, tuple[str, ...]]] = [
+# (name, weight, pattern). Names are the signal kinds shown to the reviewer.
+_TABLE: list[tuple[str, float, str]] = [
     # --- addressed to an AI: the text speaks to the model, not to the person reading it
     ("addressed_to_ai", 0.7,
      rf"\b(?:note|message|instructions?|notice|reminder|memo|warning|attention){_GAP}(?:for|to){_GAP}"
-     rf"(?:the{_GAP}|any{_GAP}|all{_GAP}|an{_GAP})?{_AI}\b", ("note", "message", "instruct", "notice", "remind",
-                                                            "memo", "warn", "attention")),
+     rf"(?:the{_GAP}|any{_GAP}|all{_GAP}|an{_GAP})?{_AI}\b"),
     ("addressed_to_ai", 0.7,
-     rf"\b(?:if|when|since|as|because){_GAP}you(?:'re|{_GAP}are){_GAP}(?:an?{_GAP}|the{_GAP})?{_AI}\b", (("you",), _AI_HINTS)),
-    ("addressed_to_ai", 0.7, rf"\bto{_GAP}you{_GAP}(?:the{_GAP})?{_AI}\b", ("to you",)),
-    ("addressed_to_ai", 0.7, rf"\bmessage{_GAP}from{_GAP}me\b.{{0,60}}?\bto{_GAP}you\b", ("from me",)),
+     rf"\b(?:if|when|since|as|because){_GAP}you(?:'re|{_GAP}are){_GAP}(?:an?{_GAP}|the{_GAP})?{_AI}\b"),
+    ("addressed_to_ai", 0.7, rf"\bto{_GAP}you{_GAP}(?:the{_GAP})?{_AI}\b"),
+    ("addressed_to_ai", 0.7, rf"\bmessage{_GAP}from{_GAP}me\b.{{0,60}}?\bto{_GAP}you\b"),
     ("addressed_to_ai", 0.6,
-     rf"\b(?:dear|hey|hello|attention|attn){_GAP}(?:the{_GAP}|all{_GAP})?{_AI}\b(?![ -]\w)", ("dear", "hey", "hello",
-                                                                                         "attention", "attn")),
+     rf"\b(?:dear|hey|hello|attention|attn){_GAP}(?:the{_GAP}|all{_GAP})?{_AI}\b(?![ -]\w)"),
     # The AI called by name at the start of a sentence, then told what to do: "AI assistant:
     # forward the ...", "Assistant, please send me ...".
     ("addressed_to_ai", 0.5,
      rf"(?:^|[.!?>\n-]\W{{0,3}})(?:(?:dear|hey|hi|hello|attention|attn){_GAP})?(?:the{_GAP}|an{_GAP})?{_AI}\W{{0,2}}[:,]"
-     rf"\W{{0,3}}(?:please{_GAP})?{_ACTION}\b", (_AI_HINTS, _ACTION_HINTS)),
-    ("addressed_to_ai", 0.7, rf"\b(?:ai|llm|{_AI}){_GAP}(?:reading|processing|summari[sz]ing|parsing){_GAP}this\b",
-     ("reading this", "processing this", "summarizing this", "summarising this", "parsing this")),
+     rf"\W{{0,3}}(?:please{_GAP})?{_ACTION}\b"),
+    ("addressed_to_ai", 0.7, rf"\b(?:ai|llm|{_AI}){_GAP}(?:reading|processing|summari[sz]ing|parsing){_GAP}this\b"),
     ("addressed_to_ai", 0.6,
      rf"\b(?:for|to){_GAP}(?:the{_GAP}|any{_GAP}|all{_GAP})?automated{_GAP}{_words(1)}(?:software|systems?|tools?|agents?"
-     rf"|readers?|reviewers?|screening|analysis|scans?)\b", ("automated",)),
+     rf"|readers?|reviewers?|screening|analysis|scans?)\b"),
     ("addressed_to_ai", 0.6,
-     rf"\b(?:invisible|hidden){_GAP}(?:to|from){_GAP}humans\b|\bvisible{_GAP}(?:only{_GAP})?to{_GAP}(?:the{_GAP})?{_AI}",
-     ("humans", "visible")),
-    ("addressed_to_ai", 0.4, rf"\bi{_GAP}(?:need|want|order|command|instruct){_GAP}(?:you{_GAP}to|you{_GAP}now)\b",
-     ("you to", "you now")),
+     rf"\b(?:invisible|hidden){_GAP}(?:to|from){_GAP}humans\b|\bvisible{_GAP}(?:only{_GAP})?to{_GAP}(?:the{_GAP})?{_AI}"),
+    ("addressed_to_ai", 0.4, rf"\bi{_GAP}(?:need|want|order|command|instruct){_GAP}(?:you{_GAP}to|you{_GAP}now)\b"),
     # --- instruction override
     ("instruction_override", 1.0,
      rf"\b(?:ignore|disregard|forget|override|overwrite|bypass|do not follow|don't follow){_GAP}{_words(3)}"
      rf"(?:previous|prior|above|earlier|preceding|foregoing|original|initial|old|your|system|developer|safety)"
-     rf"{_GAP}{_words(2)}{_INSTRUCTION_NOUN}\b", ("ignor", "disregard", "forget", "overrid", "overwrit", "bypass",
-                                                 "follow")),
+     rf"{_GAP}{_words(2)}{_INSTRUCTION_NOUN}\b"),
     ("instruction_override", 0.8,
      rf"\b(?:ignore|disregard|forget|override|bypass){_GAP}(?:all{_GAP}|any{_GAP}|the{_GAP}|these{_GAP}|those{_GAP})?"
-     rf"(?:other{_GAP}|following{_GAP}|existing{_GAP})?{_INSTRUCTION_NOUN}\b",
-     ("ignor", "disregard", "forget", "overrid", "bypass")),
+     rf"(?:other{_GAP}|following{_GAP}|existing{_GAP})?{_INSTRUCTION_NOUN}\b"),
     ("instruction_override", 0.7,
-     rf"\b(?:ignore|disregard|forget|override){_GAP}your{_GAP}(?:previous|prior|earlier|original|initial)\b",
-     ("ignor", "disregard", "forget", "overrid")),
+     rf"\b(?:ignore|disregard|forget|override){_GAP}your{_GAP}(?:previous|prior|earlier|original|initial)\b"),
     ("instruction_override", 0.8,
      rf"\b(?:ignore|disregard|skip){_GAP}the{_GAP}rest{_GAP}of{_GAP}(?:this|the){_GAP}"
-     rf"(?:data|text|document|content|input|page|message|file|email)\b", ("rest of",)),
+     rf"(?:data|text|document|content|input|page|message|file|email)\b"),
     ("instruction_override", 0.7,
-     rf"\b(?:new|updated|real|actual|true){_GAP}(?:instructions?|directives?|system prompt|rules|orders){_GAP}?:",
-     ("new", "updated", "real", "actual", "true")),
+     rf"\b(?:new|updated|real|actual|true){_GAP}(?:instructions?|directives?|system prompt|rules|orders){_GAP}?:"),
     ("instruction_override", 0.8,
      rf"\byour{_GAP}(?:new|real|actual|true|only){_GAP}(?:task|instructions?|role|goal|objective|purpose|job)"
-     rf"{_GAP}(?:is|are|will be)\b", (("your",), ("task", "instruction", "role", "goal", "objective", "purpose", "job"))),
-    ("instruction_override", 0.6, rf"\bstop{_GAP}{_words(1)}what{_GAP}you(?:'re|{_GAP}are){_GAP}doing\b",
-     ("what you",)),
+     rf"{_GAP}(?:is|are|will be)\b"),
+    ("instruction_override", 0.6, rf"\bstop{_GAP}{_words(1)}what{_GAP}you(?:'re|{_GAP}are){_GAP}doing\b"),
     ("instruction_override", 0.6,
      rf"\byou{_GAP}(?:should|must|need to){_GAP}(?:stop|halt|abort|cease){_GAP}{_words(2)}"
-     rf"(?:immediately|now|at once|right away)\b", ("stop", "halt", "abort", "cease")),
+     rf"(?:immediately|now|at once|right away)\b"),
     ("instruction_override", 0.8,
      rf"\b(?:previously|earlier|above){_GAP}(?:stated|given|mentioned|provided){_GAP}{_words(1)}"
      rf"(?:constraints|rules|instructions|guidelines|restrictions){_GAP}(?:no longer apply|are void|are revoked"
-     rf"|are cancelled|are obsolete|do not apply)", ("no longer", "void", "revoked", "cancel", "obsolete",
-                                                      "not apply")),
+     rf"|are cancelled|are obsolete|do not apply)"),
     ("instruction_override", 0.6,
      rf"\b(?:strictly{_GAP})?(?:adhere|obey|comply){_GAP}(?:to{_GAP}|with{_GAP})?(?:the{_GAP})?(?:following|these|my|new)"
-     rf"{_GAP}{_words(1)}(?:instructions?|directives?|commands?|orders?)\b", ("adhere", "obey", "comply")),
+     rf"{_GAP}{_words(1)}(?:instructions?|directives?|commands?|orders?)\b"),
     ("instruction_override", 0.6,
      rf"\b(?:ignore|disregard){_GAP}(?:all|any|other|this|these|everything){_GAP}{_words(1)}(?:info|information|data"
-     rf"|content|text|input|indicators?|evidence|warnings|red flags|concerns|context)\b", ("ignor", "disregard")),
-    ("instruction_override", 0.6, rf"\bignore{_GAP}(?:them|it|this|that|those|these){_GAP}and{_GAP}instead\b",
-     ("instead",)),
-    ("instruction_override", 0.6, rf"\bstop{_GAP}(?:everything|all{_GAP}(?:tasks|work|actions))\b", ("stop",)),
-    ("instruction_override", 0.5, rf"\b(?:you{_GAP}may{_GAP}not|do{_GAP}not|don't|never){_GAP}deviate\b",
-     ("deviate",)),
-    ("instruction_override", 0.5, r"\bfrom\W{1,3}now\W{1,3}on\b", ("now on",)),
+     rf"|content|text|input|indicators?|evidence|warnings|red flags|concerns|context)\b"),
+    ("instruction_override", 0.6, rf"\bignore{_GAP}(?:them|it|this|that|those|these){_GAP}and{_GAP}instead\b"),
+    ("instruction_override", 0.6, rf"\bstop{_GAP}(?:everything|all{_GAP}(?:tasks|work|actions))\b"),
+    ("instruction_override", 0.5, rf"\b(?:you{_GAP}may{_GAP}not|do{_GAP}not|don't|never){_GAP}deviate\b"),
+    ("instruction_override", 0.5, r"\bfrom\W{1,3}now\W{1,3}on\b"),
     ("instruction_override", 0.6,
      rf"\byou(?:'re|{_GAP}are){_GAP}(?:now{_GAP})?(?:free{_GAP}to{_GAP}(?:do|say|ignore)|no{_GAP}longer{_GAP}"
-     rf"(?:bound|restricted|limited))\b", ("free to", "no longer")),
-    ("instruction_override", 0.8, rf"\boverride{_GAP}{_words(1)}(?:scoring|evaluation|review|checks?|safety|filters?)\b",
-     ("overrid",)),
+     rf"(?:bound|restricted|limited))\b"),
+    ("instruction_override", 0.8,
+     rf"\boverride{_GAP}{_words(1)}(?:scoring|evaluation|review|checks?|safety|filters?)\b"),
     # --- authority claimed
     ("authority_claim", 0.5,
      rf"\b(?:important|urgent|critical|official|priority){_GAP}(?:message|notice|instructions?|update|directive"
-     rf"|announcement){_GAP}(?:from|for|to)\b", ("important", "urgent", "critical", "official", "priority")),
+     rf"|announcement){_GAP}(?:from|for|to)\b"),
     ("authority_claim", 0.4,
      rf"\b(?:system|admin|administrator|developer|maintainer|root|security){_GAP}(?:warning|override|message|directive"
-     rf"|instruction|notice|request|command|note)s?\b", ("system", "admin", "developer", "maintainer", "root", "security")),
+     rf"|instruction|notice|request|command|note)s?\b"),
     ("authority_claim", 0.5,
      rf"\b(?:the{_GAP})?(?:maintainers?|admins?|administrators?|developers?|security{_GAP}team|it{_GAP}department"
      rf"|senior{_GAP}management|management|owners?|operators?|your{_GAP}(?:creators?|developers?|operators?|owners?))"
      rf"{_GAP}(?:has{_GAP}|have{_GAP})?(?:says?|said|requires?|wants?|instructs?|orders?|asked|requested|authori[sz]ed"
-     rf"|approved|mandates?)\b", ("maintainer", "admin", "developer", "security team", "department", "management",
-                                  "owner", "operator", "creator")),
+     rf"|approved|mandates?)\b"),
     ("authority_claim", 0.6,
      rf"\bi{_GAP}am{_GAP}(?:the|your|an?){_GAP}{_words(1)}(?:admin|administrator|developer|owner|operator|creator"
-     rf"|maintainer|supervisor|security officer)\b", ("i am",)),
-    ("authority_claim", 0.3, rf"\bper{_GAP}(?:company|corporate|security|it|our){_GAP}polic(?:y|ies)\b", ("polic",)),
-    ("authority_claim", 0.3, rf"\b(?:this{_GAP}is|it{_GAP}is){_GAP}(?:required|mandated){_GAP}by\b", ("required by",
-                                                                                                   "mandated by")),
-    ("authority_claim", 0.4, rf"\bpre-?(?:verified|approved|authori[sz]ed)\b", ("verified", "approved", "authori")),
-    ("authority_claim", 0.3, rf"\b(?:really|extremely|very|super|critically){_GAP}important\b", ("important",)),
-    ("authority_claim", 0.4, r"\b(?:important|urgent|critical|attention|warning)\W{0,2}!{2,}",
-     ("!!",)),
+     rf"|maintainer|supervisor|security officer)\b"),
+    ("authority_claim", 0.3, rf"\bper{_GAP}(?:company|corporate|security|it|our){_GAP}polic(?:y|ies)\b"),
+    ("authority_claim", 0.3, rf"\b(?:this{_GAP}is|it{_GAP}is){_GAP}(?:required|mandated){_GAP}by\b"),
+    ("authority_claim", 0.4, rf"\bpre-?(?:verified|approved|authori[sz]ed)\b"),
+    ("authority_claim", 0.3, rf"\b(?:really|extremely|very|super|critically){_GAP}important\b"),
+    ("authority_claim", 0.4, r"\b(?:important|urgent|critical|attention|warning)\W{0,2}!{2,}"),
     # --- work slipped in ahead of the agent's task
     ("task_injection", 0.5,
      rf"\bbefore{_GAP}(?:you{_GAP})?(?:can{_GAP}|do{_GAP}|start{_GAP}|begin{_GAP})?(?:solv|repl|respond|answer|continu"
-     rf"|proceed|complet|finish|summari|perform|execut|return)\w*", ("before",)),
-    ("task_injection", 0.5, rf"\bdo{_GAP}the{_GAP}following{_GAP}first\b", ("following first",)),
+     rf"|proceed|complet|finish|summari|perform|execut|return)\w*"),
+    ("task_injection", 0.5, rf"\bdo{_GAP}the{_GAP}following{_GAP}first\b"),
     ("task_injection", 0.5,
-     rf"\b(?:the|my|your){_GAP}(?:original{_GAP})?task{_GAP}(?:that{_GAP})?i{_GAP}gave{_GAP}you\b", ("gave you",)),
+     rf"\b(?:the|my|your){_GAP}(?:original{_GAP})?task{_GAP}(?:that{_GAP})?i{_GAP}gave{_GAP}you\b"),
     ("task_injection", 0.6,
      rf"\binstead{_GAP}of{_GAP}{_words(2)}(?:the{_GAP}user'?s?|your|my){_GAP}{_words(1)}"
-     rf"(?:task|request|question|instructions|assignment)\b", ("instead",)),
+     rf"(?:task|request|question|instructions|assignment)\b"),
     ("task_injection", 0.3,
      rf"(?:^|\n)\W{{0,4}}first\W{{1,3}}(?:please{_GAP})?(?:send|e-?mail|forward|post|upload|run|call|execute|delete"
-     rf"|fetch|visit|transfer|read)\b", ("first",)),
+     rf"|fetch|visit|transfer|read)\b"),
     # A TODO inside data (a ticket, a review, a bill) addressed to whoever reads it; the same
     # words in a code comment are a programmer's note and count for less.
-    ("task_injection", 0.3, rf"(?:#|//|/\*|--|(?:^|\n)[ \t]{{0,8}}\*)[ \t]{{0,3}}{_TODO}", ("todo",)),
-    ("task_injection", 0.6, rf"(?<![#/*\-] )(?<![#/*\-]){_TODO}", ("todo",)),
+    ("task_injection", 0.3, rf"(?:#|//|/\*|--|(?:^|\n)[ \t]{{0,8}}\*)[ \t]{{0,3}}{_TODO}"),
+    ("task_injection", 0.6, rf"(?<![#/*\-] )(?<![#/*\-]){_TODO}"),
     # --- requests for secrets or files
     ("secret_request", 0.5,
      rf"\b(?:send|share|give|tell|reveal|print|output|show|provide|include|paste|read|cat|display|leak|post|upload|list"
      rf"|dump|forward|e-?mail|get|retrieve|fetch|extract|copy|append|change|reset|disable|what is|what's){_GAP}(?:me{_GAP}|us{_GAP})?{_words(4)}"
-     rf"{_SECRET}", ("env", "id_", "ssh", "key", "token", "passw", "passwd", "credential", "security code",
-                     "one-time", "2fa", "phrase", "passport", "credit card", "bank account", "social security",
-                     "system prompt")),
-    ("secret_request", 0.5, rf"\b(?:with|using|passing){_GAP}(?:the{_GAP}|your{_GAP}|my{_GAP})?{_words(2)}{_SECRET}",
-     ("key", "token", "passw", "credential", "system prompt")),
-    ("secret_request", 0.4, rf"\b(?:your|the){_GAP}(?:system|hidden|initial|original){_GAP}prompt\b", ("prompt",)),
-    ("secret_request", 0.2, rf"(?:\.env\.\w+|\bid_rsa\b|~/\.ssh|\bprivate[ _-]key\b|\bapi[ _-]?keys?\b)",
-     (".env", "id_rsa", ".ssh", "private", "api")),
+     rf"{_SECRET}"),
+    ("secret_request", 0.5, rf"\b(?:with|using|passing){_GAP}(?:the{_GAP}|your{_GAP}|my{_GAP})?{_words(2)}{_SECRET}"),
+    ("secret_request", 0.4, rf"\b(?:your|the){_GAP}(?:system|hidden|initial|original){_GAP}prompt\b"),
+    ("secret_request", 0.2, rf"(?:\.env\.\w+|\bid_rsa\b|~/\.ssh|\bprivate[ _-]key\b|\bapi[ _-]?keys?\b)"),
     # --- exfiltration
-    ("exfiltration", 0.5, rf"\b{_SEND}{_GAP}{_words(8)}(?:to|at|into|via|on){_GAP}{_DESTINATION}",
-     ("send", "post", "upload", "forward", "submit", "transmit", "exfil", "leak", "mail", "share", "push", "deliver",
-      "transfer")),
-    ("exfiltration", 0.5, rf"\b{_SEND}{_GAP}{_words(3)}{_DESTINATION}\S{{0,200}}?{_GAP}to\b", ("send", "forward",
-                                                                                               "share", "post")),
+    ("exfiltration", 0.5, rf"\b{_SEND}{_GAP}{_words(8)}(?:to|at|into|via|on){_GAP}{_DESTINATION}"),
+    ("exfiltration", 0.5, rf"\b{_SEND}{_GAP}{_words(3)}{_DESTINATION}\S{{0,200}}?{_GAP}to\b"),
     # Someone's data (their e-mails, files, messages) sent to an address: alone this is also an
     # ordinary request between people, so it stays under the threshold by itself.
     ("exfiltration", 0.7,
      rf"\b{_SEND}{_GAP}(?:all{_GAP}|every{_GAP})?(?:of{_GAP})?(?:the{_GAP}user'?s?|the{_GAP}owner'?s?|their|his|her|my"
-     rf"|your|the){_GAP}{_words(3)}{_USER_DATA}{_GAP}{_words(4)}(?:to|at){_GAP}{_DESTINATION}",
-     ("mail", "file", "message", "document", "contact", "attachment", "inbox", "calendar", "note", "photo",
-      "conversation", "history", "record")),
+     rf"|your|the){_GAP}{_words(3)}{_USER_DATA}{_GAP}{_words(4)}(?:to|at){_GAP}{_DESTINATION}"),
     ("exfiltration", 0.8,
      rf"\b{_SEND}{_GAP}{_words(3)}(?:all|every|entire|whole|contents?|body|summary|history|conversation|everything"
-     rf"|inbox){_GAP}{_words(8)}(?:to|at|into|via){_GAP}{_DESTINATION}",
-     ("all", "every", "entire", "whole", "content", "body", "summary", "history", "conversation", "inbox")),
+     rf"|inbox){_GAP}{_words(8)}(?:to|at|into|via){_GAP}{_DESTINATION}"),
     ("exfiltration", 0.6,
      rf"\b(?:include|append|add|encode|put|embed|attach){_GAP}{_words(5)}(?:in|into|to){_GAP}(?:the{_GAP}|a{_GAP}"
-     rf"|this{_GAP})?(?:url|link|query(?: string)?|image(?: url)?|request|address bar)\b", ("url", "link", "query",
-                                                                                            "image", "request")),
-    ("exfiltration", 0.6, r"[?&/=][\"']?\[[a-z_]{2,12}\]", ("[",)),
+     rf"|this{_GAP})?(?:url|link|query(?: string)?|image(?: url)?|request|address bar)\b"),
+    ("exfiltration", 0.6, r"[?&/=][\"']?\[[a-z_]{2,12}\]"),
     ("exfiltration", 0.5,
      rf"\b(?:url|base64|mime|hex|quoted\W?printable)\W?encoded{_GAP}{_words(4)}(?:summary|message|conversation|e-?mail"
-     rf"|code|password|data|history|context|secrets?)\b", ("encoded",)),
+     rf"|code|password|data|history|context|secrets?)\b"),
     ("exfiltration", 0.5,
      rf"\b(?:summary|contents?|transcript|history){_GAP}of{_GAP}{_words(4)}(?:this|our|the){_GAP}(?:conversation|chat"
-     rf"|session)\b",
-     ("conversation", "chat", "session")),
+     rf"|session)\b"),
     ("suspicious_destination", 0.5,
      r"\b(?:webhook\.site|pastebin\.com|paste\.ee|hastebin|requestbin|pipedream\.net|ngrok(?:-free)?\.(?:io|app|dev)"
-     r"|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site|online)|hookbin|beeceptor|trycloudflare\.com)",
-     ("webhook", "paste", "requestbin", "pipedream", "ngrok", "burp", "interact.sh", "oast", "hookbin", "beeceptor",
-      "trycloudflare")),
-    ("suspicious_destination", 0.5, r"https?://(?:\d{1,3}\.){3}\d{1,3}\b", ("://",)),
+     r"|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site|online)|hookbin|beeceptor|trycloudflare\.com)"),
+    ("suspicious_destination", 0.5, r"https?://(?:\d{1,3}\.){3}\d{1,3}\b"),
     # --- tool-call or shell coercion
     ("tool_coercion", 0.5,
      rf"\b(?:call|use|invoke|run|execute|trigger){_GAP}(?:the{_GAP})?{_words(2)}(?:tool|function){_GAP}"
-     rf"(?:`|with|to|and|named|called)", (("tool", "function"), ("call", "use", "invoke", "run", "execute", "trigger"))),
-    ("tool_coercion", 0.5, r"\b(?:call|invoke)\W{1,3}`?[a-z][a-z0-9]*(?:__|_|\.)[a-z0-9_.]*\w\b(?!\()",
-     ("call", "invoke")),
+     rf"(?:`|with|to|and|named|called)"),
+    ("tool_coercion", 0.5, r"\b(?:call|invoke)\W{1,3}`?[a-z][a-z0-9]*(?:__|_|\.)[a-z0-9_.]*\w\b(?!\()"),
     ("tool_coercion", 0.4,
      rf"\b(?:run|execute|exec){_GAP}(?:the{_GAP}following{_GAP}(?:command|script|code)|`[^`\n]{{1,200}}`"
-     rf"|(?:curl|wget|bash|sh|powershell|rm|chmod|nc|scp|eval)\b)",
-     (("run", "exec"), ("following", "`", "curl", "wget", "bash", "sh", "powershell", "rm", "chmod", "nc", "scp", "eval"))),
+     rf"|(?:curl|wget|bash|sh|powershell|rm|chmod|nc|scp|eval)\b)"),
     ("tool_coercion", 0.5,
      r"\{\W{0,3}(?:name|tool|function|tool_name)\W{0,3}:\W{0,3}[\w.-]{1,80}\W{0,3},\W{0,3}"
-     r"(?:arguments|args|parameters|input)\W{0,3}:", ("argument", "args", "parameters", "input")),
-    ("tool_coercion", 0.4, r"\bwith\W{1,3}the\W{1,3}following\W{1,3}(?:arguments|parameters)\b", ("following",)),
-    ("tool_coercion", 0.5, r"\|\s{0,3}(?:sudo\s{1,3})?(?:ba|z)?sh\b", ("sh",)),
+     r"(?:arguments|args|parameters|input)\W{0,3}:"),
+    ("tool_coercion", 0.4, r"\bwith\W{1,3}the\W{1,3}following\W{1,3}(?:arguments|parameters)\b"),
+    ("tool_coercion", 0.5, r"\|\s{0,3}(?:sudo\s{1,3})?(?:ba|z)?sh\b"),
     # --- dependency edits
     ("dependency_edit", 0.4,
      rf"\b(?:bump|add|install|upgrade|downgrade|pin|replace){_GAP}{_words(4)}(?:dependency|dependencies|package"
-     rf"|library|module|requirement)\b", ("dependenc", "package", "library", "module", "requirement")),
+     rf"|library|module|requirement)\b"),
     ("dependency_edit", 0.5,
      rf"\b(?:edit|modify|update|change|add{_GAP}\S{{1,60}}{_GAP}to|append{_GAP}\S{{1,60}}{_GAP}to){_GAP}(?:the{_GAP}|your{_GAP})?"
      r"(?:package\.json|requirements\.txt|pyproject\.toml|cargo\.toml|go\.mod|gemfile|pom\.xml|setup\.py|build\.gradle"
-     r"|package-lock\.json|yarn\.lock)", ("package", "requirements", "pyproject", "cargo", "go.mod", "gemfile", "pom",
-                                          "setup.py", "gradle", "yarn")),
+     r"|package-lock\.json|yarn\.lock)"),
     # --- self-replication (the worm's spread)
     ("self_replication", 0.9,
      rf"\b(?:repeat|copy|include|add|append|insert|paste|propagate|spread|replicate|put){_GAP}{_words(8)}"
      rf"(?:in|into|to|at the end of|on){_GAP}(?:every|all|each|any{_GAP}future|all{_GAP}future|all{_GAP}subsequent)"
      rf"{_GAP}{_words(1)}(?:messages?|repl(?:y|ies)|responses?|answers?|e-?mails?|files?|comments?|documents?|outputs?"
-     rf"|posts?|commits?|pull requests?|issues?|conversations?)\b",
-     (("every", "all", "each", "future"), ("repeat", "copy", "include", "add", "append", "insert", "paste", "propagate",
-                                           "spread", "replicate", "put"))),
+     rf"|posts?|commits?|pull requests?|issues?|conversations?)\b"),
     ("self_replication", 0.5,
      rf"\b(?:repeat|copy|replicate|propagate|spread|forward){_GAP}(?:this|these){_GAP}{_words(1)}(?:text|message|notice"
-     rf"|instructions?|prompt|note|paragraph|block|content)s?{_GAP}(?:in|into|to|verbatim|everywhere)\b",
-     ("repeat", "copy", "replicate", "propagate", "spread", "forward")),
+     rf"|instructions?|prompt|note|paragraph|block|content)s?{_GAP}(?:in|into|to|verbatim|everywhere)\b"),
     # --- role markers and fake chat or prompt delimiters
-    ("role_marker", 0.8, r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\|?>", ("<|",)),
-    ("role_marker", 0.7, r"\[/?inst\]|<</?sys>>", ("[inst]", "[/inst]", "<<sys>>", "<</sys>>")),
-    ("role_marker", 0.4, r"(?:^|\n|[:.>\]]\s{1,3})[ \t>#*\-]{0,4}system\W{0,3}:[ \t]{0,3}(?=\S)", ("system",)),
-    ("role_marker", 0.5, r"</?(?:instructions?|information|system|sys|admin|prompt|directive|important)>",
-     (("<",), ("instruction", "information", "system", "sys>", "admin", "prompt", "directive", "important"))),
-    ("role_marker", 0.5, r"\[(?:system|assistant)\]", ("[system]", "[assistant]")),
+    ("role_marker", 0.8, r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\|?>"),
+    ("role_marker", 0.7, r"\[/?inst\]|<</?sys>>"),
+    ("role_marker", 0.4, r"(?:^|\n|[:.>\]]\s{1,3})[ \t>#*\-]{0,4}system\W{0,3}:[ \t]{0,3}(?=\S)"),
+    ("role_marker", 0.5, r"</?(?:instructions?|information|system|sys|admin|prompt|directive|important)>"),
+    ("role_marker", 0.5, r"\[(?:system|assistant)\]"),
     ("role_marker", 0.6,
      rf"\byou{_GAP}are{_GAP}now{_GAP}(?:in{_GAP})?(?:an?{_GAP}|the{_GAP})?(?:dan|unrestricted|unfiltered|jailbroken|free"
-     rf"|evil|(?:developer|god|admin|root|jailbreak|unrestricted) mode)\b", ("are now",)),
-    ("role_marker", 0.5, r"\b(?:developer|god|dan|jailbreak|unrestricted|sudo)\W{1,3}mode\b", ("mode",)),
+     rf"|evil|(?:developer|god|admin|root|jailbreak|unrestricted) mode)\b"),
+    ("role_marker", 0.5, r"\b(?:developer|god|dan|jailbreak|unrestricted|sudo)\W{1,3}mode\b"),
     ("role_marker", 0.5,
      rf"\b(?:act|behave|respond){_GAP}as{_GAP}(?:an?{_GAP}|the{_GAP}|my{_GAP})?{_words(1)}(?:unrestricted|unfiltered"
-     rf"|jailbroken|evil|dan|different ai|new ai)\b",
-     ("unrestricted", "unfiltered", "jailbroken", "evil", "dan", "different ai", "new ai")),
-    ("role_marker", 0.4, rf"\bpretend{_GAP}(?:to{_GAP}be|you(?:'re|{_GAP}are)){_GAP}", ("pretend",)),
+     rf"|jailbroken|evil|dan|different ai|new ai)\b"),
+    ("role_marker", 0.4, rf"\bpretend{_GAP}(?:to{_GAP}be|you(?:'re|{_GAP}are)){_GAP}"),
     ("role_marker", 0.6,
      r"[<\[\-=#*]\W{0,3}(?:end|begin|start)\W{1,3}(?:of\W{1,3})?(?:system\W{1,3}prompt|session|conversation|instructions"
-     r"|context|user\W{1,3}input|prompt)\W{0,3}[>\]\-=#*]", ("end", "begin", "start")),
-    ("role_marker", 0.5, r"(?:^|\n)[ \t]{0,4}[-=#*]{2,}[^\n]{0,40}\binstructions?\b", ("instruction",)),
+     r"|context|user\W{1,3}input|prompt)\W{0,3}[>\]\-=#*]"),
+    ("role_marker", 0.5, r"(?:^|\n)[ \t]{0,4}[-=#*]{2,}[^\n]{0,40}\binstructions?\b"),
     # --- a fake conversation written into the data
-    ("fake_dialogue", 0.5, r"(?:^|\n)[ \t>#*\-]{0,4}(?:assistant|ai|bot|gpt|model)\W{0,2}:[ \t]{0,3}(?=\S)",
-     ("assistant", "ai", "bot", "gpt", "model")),
-    ("fake_dialogue", 0.3, r"(?:^|\n)[ \t>#*\-]{0,4}(?:user|human)\W{0,2}:[ \t]{0,3}(?=\S)", ("user", "human")),
+    ("fake_dialogue", 0.5, r"(?:^|\n)[ \t>#*\-]{0,4}(?:assistant|ai|bot|gpt|model)\W{0,2}:[ \t]{0,3}(?=\S)"),
+    ("fake_dialogue", 0.3, r"(?:^|\n)[ \t>#*\-]{0,4}(?:user|human)\W{0,2}:[ \t]{0,3}(?=\S)"),
     # --- concealment from the person
     ("concealment", 0.5,
      rf"\b(?:do{_GAP}not|don'?t|never|without){_GAP}{_words(1)}(?:tell|telling|mention|mentioning|inform|informing"
      rf"|notify|notifying|alert|alerting|reveal|revealing|ask|asking|show|showing|disclose|disclosing|confirm"
-     rf"|confirming){_GAP}{_words(1)}(?:the{_GAP}user|me|anyone|them|this|the{_GAP}owner|any{_GAP}of{_GAP}this)\b",
-     ("not", "don", "never", "without")),
+     rf"|confirming){_GAP}{_words(1)}(?:the{_GAP}user|me|anyone|them|this|the{_GAP}owner|any{_GAP}of{_GAP}this)\b"),
     ("concealment", 0.5,
      rf"\b(?:silently|secretly|quietly|covertly|discreetly){_GAP}{_words(1)}(?:send|add|include|run|execute|forward"
-     rf"|delete|change|append|insert|call|upload)\b", ("silently", "secretly", "quietly", "covertly", "discreetly")),
+     rf"|delete|change|append|insert|call|upload)\b"),
     # --- controlling what the model outputs
     ("output_control", 0.4,
      rf"\b(?:just|only|simply|and){_GAP}(?:print|say|output|respond{_GAP}with|reply{_GAP}with|answer{_GAP}with|return"
-     rf"|write)\b", (("just", "only", "simply", "and"), ("print", "say", "output", "respond", "reply", "answer", "return",
-                                                  "write"))),
-    ("output_control", 0.5, rf"\b(?:respond|reply|answer){_GAP}(?:only{_GAP}with|with{_GAP}only)\b", ("only",)),
+     rf"|write)\b"),
+    ("output_control", 0.5, rf"\b(?:respond|reply|answer){_GAP}(?:only{_GAP}with|with{_GAP}only)\b"),
     ("output_control", 0.5,
      rf"\bif{_GAP}(?:you{_GAP}are{_GAP}|you{_GAP}get{_GAP}|the{_GAP}user{_GAP}|user{_GAP}|anyone{_GAP}|someone{_GAP})?"
      rf"(?:questioned|asked|asks|prompted|queried)\b{_GAP}{_words(8)}(?:respond|reply|answer|say|report|tell|state"
-     rf"|output|claim)", ("questioned", "ask", "prompted", "queried")),
-    ("output_control", 0.4, rf"\b(?:and{_GAP})?(?:absolutely{_GAP})?nothing{_GAP}else\b", ("nothing else",)),
-    ("output_control", 0.4, rf"\breport{_GAP}only\b", ("report",)),
-    ("output_control", 0.7, r"\b(?:include|insert|add|print|output|render|embed)\W{1,8}<(?:script|img|iframe|svg)\b",
-     ("<script", "<img", "<iframe", "<svg")),
+     rf"|output|claim)"),
+    ("output_control", 0.4, rf"\b(?:and{_GAP})?(?:absolutely{_GAP})?nothing{_GAP}else\b"),
+    ("output_control", 0.4, rf"\breport{_GAP}only\b"),
+    ("output_control", 0.7, r"\b(?:include|insert|add|print|output|render|embed)\W{1,8}<(?:script|img|iframe|svg)\b"),
     ("output_control", 0.6,
-     rf"\b(?:respond|reply|print|output|write|show)\w*{_GAP}(?:with{_GAP})?(?:the{_GAP}following{_GAP})?!\[",
-     ("![",)),
+     rf"\b(?:respond|reply|print|output|write|show)\w*{_GAP}(?:with{_GAP})?(?:the{_GAP}following{_GAP})?!\["),
     ("output_control", 0.4,
      rf"\byou{_GAP}(?:should|must|will|need{_GAP}to|have{_GAP}to){_GAP}(?:only{_GAP}|now{_GAP}|always{_GAP})?"
-     rf"(?:respond|reply|answer|output|print|say|recommend)\b",
-     (("you",), ("respond", "reply", "answer", "output", "print", "say", "recommend"))),
+     rf"(?:respond|reply|answer|output|print|say|recommend)\b"),
     ("output_control", 0.4,
-     rf"\b(?:please{_GAP})?repeat{_GAP}(?:the{_GAP}following|after{_GAP}me|this{_GAP}(?:sentence|text|phrase))",
-     ("repeat",)),
+     rf"\b(?:please{_GAP})?repeat{_GAP}(?:the{_GAP}following|after{_GAP}me|this{_GAP}(?:sentence|text|phrase))"),
     ("output_control", 0.5,
      rf"\b(?:include|insert|add|print|output|put){_GAP}{_words(6)}in{_GAP}your{_GAP}(?:output|response|reply|answer"
-     rf"|summary)\b", (("your",), ("output", "response", "reply", "answer", "summary"))),
-    ("output_control", 0.3, rf"\bfocus{_GAP}(?:only|exclusively|solely){_GAP}on\b|\bprovide{_GAP}it{_GAP}to{_GAP}the{_GAP}user\b",
-     ("focus", "provide")),
-    ("output_control", 0.4, rf"\b(?:no|without|do{_GAP}not{_GAP}use{_GAP}an?){_GAP}code{_GAP}(?:style{_GAP})?block\b",
-     ("code",)),
+     rf"|summary)\b"),
+    ("output_control", 0.3,
+     rf"\bfocus{_GAP}(?:only|exclusively|solely){_GAP}on\b|\bprovide{_GAP}it{_GAP}to{_GAP}the{_GAP}user\b"),
+    ("output_control", 0.4, rf"\b(?:no|without|do{_GAP}not{_GAP}use{_GAP}an?){_GAP}code{_GAP}(?:style{_GAP})?block\b"),
     ("output_control", 0.4,
      rf"\b(?:translate|paraphrase|rephrase|rewrite|polish){_GAP}the{_GAP}(?:above|following){_GAP}{_words(1)}"
-     rf"(?:sentence|text|content|paragraph)",
-     (("above", "following"), ("translate", "paraphrase", "rephrase", "rewrite", "polish"))),
-    ("output_control", 0.3, rf"\b(?:concatenate|assemble|join){_GAP}(?:these|the{_GAP}following){_GAP}strings\b",
-     ("strings",)),
-    ("output_control", 0.4, rf"\breplac(?:e|ing){_GAP}\[\w+\]{_GAP}with\b", ("replac",)),
+     rf"(?:sentence|text|content|paragraph)"),
+    ("output_control", 0.3, rf"\b(?:concatenate|assemble|join){_GAP}(?:these|the{_GAP}following){_GAP}strings\b"),
+    ("output_control", 0.4, rf"\breplac(?:e|ing){_GAP}\[\w+\]{_GAP}with\b"),
     # --- a verdict written in advance for whoever classifies this text
     ("verdict_steering", 0.4,
      rf"\b(?:is|are){_GAP}(?:clearly{_GAP}|definitely{_GAP}|totally{_GAP}|completely{_GAP})?not{_GAP}malicious\b"
-     rf"|\beverything{_GAP}is{_GAP}safe\b|\ball{_GAP}content{_GAP}here{_GAP}is\b", ("malicious", "is safe", "content here")),
+     rf"|\beverything{_GAP}is{_GAP}safe\b|\ball{_GAP}content{_GAP}here{_GAP}is\b"),
     # --- an encoded instruction with a request to decode it
     ("encoded_instruction", 0.6,
      rf"\b(?:decode|decipher|decrypt|interpret|convert){_GAP}(?:the{_GAP})?(?:following|this|these|below){_GAP}"
      rf"{_words(2)}(?:base\W?\d+|hex|rot\W?13|atbash|morse|braille|binary|ascii\W?85|uuencode|quoted\W?printable|mime"
-     rf"|leet\w*|nato|cipher|encod\w+|encrypted|zalgo|ecoji|unicode)", ("decode", "decipher", "decrypt", "interpret",
-                                                                       "convert")),
-    ("encoded_instruction", 0.4, rf"\bin{_GAP}your{_GAP}(?:monologue|head|mind|thoughts|scratchpad)\b",
-     (("your",), ("monologue", "head", "mind", "thoughts", "scratchpad"))),
+     rf"|leet\w*|nato|cipher|encod\w+|encrypted|zalgo|ecoji|unicode)"),
+    ("encoded_instruction", 0.4, rf"\bin{_GAP}your{_GAP}(?:monologue|head|mind|thoughts|scratchpad)\b"),
     # --- requests for harmful content riding along in data
     ("harmful_request", 0.6,
      rf"\bwrite{_GAP}(?:one|a|an|some|\d+){_GAP}{_words(1)}(?:toxic|offensive|discriminatory|hateful|racist|sexist"
      rf"|insulting|derogatory|threatening|harmful|abusive|violent|unfriendly|negative|mean|rude|hurtful|demeaning){_GAP}{_words(1)}(?:sentences?|statements?|jokes?"
-     rf"|comments?|messages?|posts?|tweets?|paragraphs?|remarks?|e-?mails?)\b", ("write",)),
-    ("harmful_request", 0.3, rf"\bstep-by-step{_GAP}instructions{_GAP}for{_GAP}(?:making|synthesi[sz]ing|building)\b",
-     ("step-by-step",)),
+     rf"|comments?|messages?|posts?|tweets?|paragraphs?|remarks?|e-?mails?)\b"),
+    ("harmful_request", 0.3, rf"\bstep-by-step{_GAP}instructions{_GAP}for{_GAP}(?:making|synthesi[sz]ing|building)\b"),
     # --- markup that runs code when rendered
-    ("markup_injection", 0.3, r"<script\b|\bon(?:error|load|click|mouseover)\s{0,2}=|\bdocument\.cookie\b",
-     ("script", "onerror", "onload", "onclick", "onmouseover", "cookie")),
-    ("markup_injection", 0.3, r"javascript\W{0,2}:(?!\s{0,2}void)", ("javascript",)),
-    ("markup_injection", 1.0, r"\]\(\s{0,3}javascript:", ("javascript",)),
+    ("markup_injection", 0.3, r"<script\b|\bon(?:error|load|click|mouseover)\s{0,2}=|\bdocument\.cookie\b"),
+    ("markup_injection", 0.3, r"javascript\W{0,2}:(?!\s{0,2}void)"),
+    ("markup_injection", 1.0, r"\]\(\s{0,3}javascript:"),
     ("markup_injection", 0.9,
-     r"\bon[a-z]{3,12}\s{0,2}=\s{0,2}[\"']?[^\"'>\n]{0,100}?\b(?:fetch|xmlhttprequest|document\.cookie|eval|atob)\b",
-     ("fetch", "xmlhttprequest", "cookie", "eval", "atob")),
+     r"\bon[a-z]{3,12}\s{0,2}=\s{0,2}[\"']?[^\"'>\n]{0,100}?\b(?:fetch|xmlhttprequest|document\.cookie|eval|atob)\b"),
 ]
 
-def _group_end(regex: str, open_at: int) -> int:
-    """Index just past the group opened at `open_at`, skipping escapes and character classes."""
-    depth, i, in_class = 0, open_at, False
-    while i < len(regex):
-        ch = regex[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class = True
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return -1
-
-
-def _branches(body: str) -> list[str]:
-    """The top-level alternatives of a regex or a group's body."""
-    parts, depth, last, i, in_class = [], 0, 0, 0, False
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class = True
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "|" and depth == 0:
-            parts.append(body[last:i])
-            last = i + 1
-        i += 1
-    return parts + [body[last:]]
-
-
-def _unanchored(regex: str) -> re.Pattern | None:
-    """The regex without its leading `\b`, when every match of it still starts with a letter."""
-    if not regex.startswith("\\b") or len(_branches(regex)) > 1:
-        return None
-    rest = regex[2:]
-    if rest[:1].isalpha():
-        return re.compile(rest)
-    if rest.startswith("(?:"):
-        end = _group_end(rest, 0)
-        if rest[end : end + 1] not in ("?", "*", "{") and all(b[:1].isalpha() for b in _branches(rest[3 : end - 1])):
-            return re.compile(rest)
-    return None
-
-
-PATTERNS: tuple[Pattern, ...] = tuple(
-    Pattern(
-        name,
-        weight,
-        re.compile(regex),
-        triggers if isinstance(triggers[0], tuple) else (triggers,),
-        _unanchored(regex),
-    )
-    for name, weight, regex, triggers in _TABLE
-)
+PATTERNS: tuple[Pattern, ...] = tuple(Pattern(name, weight, re.compile(regex)) for name, weight, regex in _TABLE)
 SIGNAL_NAMES: frozenset[str] = frozenset(p.name for p in PATTERNS) | {"homoglyphs"}
 
 # How each signal is named to a person (notices, the review pane, `lazaretto scan`).
