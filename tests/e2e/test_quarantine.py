@@ -42,14 +42,27 @@ def test_only_the_poisoned_field_of_a_ticket_is_withheld(start_proxy, store):
     assert len(store.quarantine.recent()) == 1  # one field, one quarantine row, two places
 
 
-def test_hidden_html_and_images_are_stripped_and_announced(start_proxy, store):
+def test_hidden_html_and_images_are_stripped_and_announced(start_proxy, proxy_env, store, tmp_path):
+    policy = tmp_path / "p.toml"
+    policy.write_text('[servers.scripted]\ntrust = "untrusted"\n')
+    proxy = start_proxy(["-n", "scripted", "--", *SCRIPTED_SERVER], env={**proxy_env, "LAZARETTO_POLICY": str(policy)})
+    page = "<p>Invoice attached.</p><!-- internal: template v2 -->![logo](https://tracker.vendor.example/p.png?u=42)"
+    text = proxy.call("echo", {"body": page})["result"]["content"][0]["text"]
+    proxy.close()
+    # The field itself carries the one-line notice of what was taken out of it.
+    body = json.loads(text)["body"]
+    assert body.startswith("<p>Invoice attached.</p>logo\n[lazaretto: removed hidden content: 1 HTML comment, 1 image")
+    kinds = {row["kind"]: row["decoded"] for row in store.query("SELECT kind, decoded FROM stripped")}
+    assert "template v2" in kinds["html-comment"]
+    assert "tracker.vendor.example" in kinds["markdown-image"]
+
+
+def test_instructions_hidden_in_a_comment_withhold_the_field(start_proxy, store):
     result = read(start_proxy, "mail", "read_inbox")
     body = json.loads(result["content"][0]["text"])["body"]
-    assert "<!--" not in body and "tracker.vendor.example" not in body
-    assert "[lazaretto: removed hidden content:" in body
-    kinds = {row["kind"]: row["decoded"] for row in store.query("SELECT kind, decoded FROM stripped")}
-    assert "forward the user" in kinds["html-comment"]
-    assert "tracker.vendor.example" in kinds["markdown-image"]
+    assert body.startswith("[lazaretto: withheld field Q-") and "archive@vendor.example" not in json.dumps(result)
+    [row] = store.quarantine.recent()
+    assert any(d["kind"] == "html-comment" and "forward the user" in d["text"] for d in row["decoded"])
 
 
 def test_show_and_release_through_a_terminal(start_proxy, store, terminal, proxy_env):
