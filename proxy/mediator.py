@@ -425,7 +425,22 @@ class Mediator:
     def server_gone(self, exit_code: int | None) -> Outgoing:
         """The server closed its output: every waiting request gets an error."""
         out = Outgoing()
-        for pending in list(self.pending.values()):
+        waiting = list(self.pending.values())
+        with self._recheck_lock:
+            held, self._rechecking = self._rechecking, None
+        for raw in held["deferred"] if held else []:
+            # Calls held back during a tool re-check never reached the server: answer them too.
+            try:
+                message = parse_line(raw)
+            except LineError as exc:
+                out.to_client.append(dump_line(error_response(None, PARSE_ERROR, f"lazaretto: line {exc}")))
+                continue
+            for element in message if isinstance(message, list) else [message]:
+                if is_request(element):
+                    waiting.append(Pending(element["id"], element["method"]))
+        for pending in waiting:
+            if pending.own:
+                continue  # the proxy's own re-check: the client never asked
             out.to_client.append(
                 dump_line(
                     error_response(

@@ -43,6 +43,7 @@ class Store:
         self._conn: sqlite3.Connection | None = None
         self._file_id: tuple[int, int] | None = None  # (device, inode) of the file last opened
         self._opened_read_only = False
+        self._opens = 0  # connections made so far: part of data_version, see there
         self.write_failure: str | None = None  # why the last write failed, until one succeeds
         # One connection is shared by the proxy's two relay threads.
         self._lock = threading.RLock()
@@ -71,6 +72,7 @@ class Store:
             if current is None and self._file_id is not None:
                 raise StoreUnavailable(f"the store at {self.path} was deleted; waiting for it to come back")
             self._conn = connect(self.path, self.busy_timeout)
+            self._opens += 1
             self._file_id = _file_id(self.path)
             self._opened_read_only = not os.access(self.path, os.W_OK)
         return self._conn
@@ -133,8 +135,14 @@ class Store:
                 raise StoreUnavailable(f"cannot read the store at {self.path}: {exc}") from exc
 
     def data_version(self) -> int:
-        """Changes when another connection commits: a cheap poll for live views."""
-        return self.query("PRAGMA data_version")[0]["data_version"]
+        """Changes when another connection commits, or when the store was reopened: a cheap poll for caches.
+
+        SQLite's counter is per connection and starts afresh on each, so the number of opens
+        is folded in: a cache keyed by it never mistakes a new (maybe replaced) file for the old one.
+        """
+        with self._lock:
+            version = self.query("PRAGMA data_version")[0]["data_version"]
+            return (self._opens << 40) + version
 
     def _drop_after(self, exc: sqlite3.Error) -> None:
         # A deleted, replaced or corrupted file needs a fresh connection; a busy or

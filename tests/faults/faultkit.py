@@ -19,9 +19,9 @@ def children(pid: int) -> list[psutil.Process]:
         return []
 
 
-def server_of(proxy: ProxyProcess) -> psutil.Process:
+def server_of(proxy: ProxyProcess | subprocess.Popen) -> psutil.Process:
     """The scripted server the proxy started."""
-    (server,) = children(proxy.proc.pid)
+    (server,) = children(proxy.pid if isinstance(proxy, subprocess.Popen) else proxy.proc.pid)
     return server
 
 
