@@ -29,8 +29,8 @@ class _Message:
     tool: str | None
     request_id: str | None
     untrusted: bool
-    replacements: dict[str, str] = field(default_factory=dict)
     withheld: dict[str, str] = field(default_factory=dict)  # content hash -> quarantine id
+    reentry_possible: bool | None = None  # whether any payload is withheld; asked once per message
 
 
 class FingerprintIndex:
@@ -76,13 +76,10 @@ class FieldCleaner:
         message = _Message(method, tool, request_id, untrusted)
         rules = ScanRules(untrusted=untrusted, allow_hosts=self.policy.allow_hosts, threshold=self.policy.threshold)
 
-        def decide(path: str, text: str) -> None:
-            replacement = self._field(message, path, text, scan_text(text, rules))
-            if replacement is not None:
-                message.replacements[path] = replacement
+        def decide(path: str, text: str) -> str | None:
+            return self._field(message, path, text, scan_text(text, rules))
 
-        walk_surfaces(method, payload, decide)
-        cleaned = walk_surfaces(method, payload, lambda path, _text: message.replacements.get(path)).payload
+        cleaned = walk_surfaces(method, payload, decide).payload
         if untrusted and self.policy.labels(self.server):
             labelled = label_payload(method, cleaned or payload, self._label_nonce(), self._source(tool, method))
             cleaned = labelled or cleaned
@@ -91,7 +88,9 @@ class FieldCleaner:
     # -- one field ------------------------------------------------------------------------
 
     def _field(self, message: _Message, path: str, text: str, verdict: FieldVerdict) -> str | None:
-        if verdict.verdict != "withheld" and self.index.active():
+        if message.reentry_possible is None:
+            message.reentry_possible = self.index.active()
+        if verdict.verdict != "withheld" and message.reentry_possible:
             matches = self.index.matches(text_fingerprints(verdict.cleaned or text))
             # The database has the last word: the payload may have been released meanwhile.
             original = self.store.quarantine.withheld_by_fingerprint(matches) if matches else None
@@ -146,6 +145,7 @@ class FieldCleaner:
                     removed=[{"kind": r.kind, "count": r.count} for r in verdict.removed],
                 )
                 self.index.add(fingerprints)
+                message.reentry_possible = True  # later fields of this message may repeat it
                 self._log_removals(message, path, verdict, qid)
             message.withheld[content_hash] = qid
             self._taint_unless_untrusted(message, f"withheld field {qid}")

@@ -141,7 +141,11 @@ class Store:
         is folded in: a cache keyed by it never mistakes a new (maybe replaced) file for the old one.
         """
         with self._lock:
-            version = self.query("PRAGMA data_version")[0]["data_version"]
+            try:
+                version = self._connection().execute("PRAGMA data_version").fetchone()[0]
+            except sqlite3.Error as exc:
+                self._drop_after(exc)
+                raise StoreUnavailable(f"cannot read the store at {self.path}: {exc}") from exc
             return (self._opens << 40) + version
 
     def _drop_after(self, exc: sqlite3.Error) -> None:

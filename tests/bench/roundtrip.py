@@ -1,9 +1,12 @@
-"""Round trip of a small tools/call and proxy start-up: direct, bare relay, Lazaretto (trusted, untrusted).
+"""Round trips of tools/call and proxy start-up: direct, a bare relay, and Lazaretto, side by side in one run.
 
-Run as a plain script: `python tests/bench/roundtrip.py [--calls N] [--rounds R]`. Every
-configuration is measured in the same run, interleaved round by round; the table shows
-medians and p95 in microseconds and the ratios to direct and to the bare relay, and the
-last line is one JSON object with the same figures.
+Run as a plain script: `python tests/bench/roundtrip.py [--calls N] [--rounds R]`. Three calls
+(a small echo, a clean 4 KB text, a short text carrying an injection) go direct to the scripted
+server, through a bare line relay, and through `lazaretto proxy` with the server trusted or
+untrusted. Every configuration gets N calls in all, spread over R rounds that interleave the
+configurations, so a busy machine slows them alike. The table shows the median of the round
+medians and the p95 over all calls (microseconds), the ratios to direct and to the bare relay
+with the same call, and start-up (spawn to the first answer); the last line is one JSON object.
 """
 
 import argparse
@@ -20,40 +23,56 @@ HERE = Path(__file__).resolve().parent
 SERVER = [sys.executable, str(HERE.parent / "fixtures" / "scripted_server.py")]
 RELAY = [sys.executable, str(HERE / "bare_relay.py")]
 PROXY = [sys.executable, "-m", "lazaretto.app", "proxy", "-n", "bench", "--"]
-CALL = {"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "echo", "arguments": {"q": "small call"}}}
 INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}}}
+CALLS = {
+    "small": ("echo", {"q": "small call"}),
+    "clean 4 KB": ("prose", {"bytes": 4096}),
+    "injected": ("injected", {"tag": "bench"}),
+}
+# (label, path, call): the issue's five configurations first, then the references they are divided by.
+CONFIGURATIONS = [
+    ("direct", "direct", "small"),
+    ("bare relay", "relay", "small"),
+    ("trusted, small", "trusted", "small"),
+    ("untrusted, clean 4 KB", "untrusted", "clean 4 KB"),
+    ("untrusted, injected", "untrusted", "injected"),
+    ("untrusted, small", "untrusted", "small"),
+    ("direct, clean 4 KB", "direct", "clean 4 KB"),
+    ("bare relay, clean 4 KB", "relay", "clean 4 KB"),
+    ("direct, injected", "direct", "injected"),
+    ("bare relay, injected", "relay", "injected"),
+]
 
 
-def configurations(workdir: Path) -> dict[str, tuple[list[str], dict]]:
+def commands(workdir: Path) -> dict[str, tuple[list[str], dict]]:
+    """How to start each path, and its environment (one store and session for all proxies)."""
     base = {**os.environ, "LAZARETTO_SESSION": "bench", "LAZARETTO_STORE": str(workdir / "bench.db")}
-    policies = {}
+    paths = {"direct": (SERVER, base), "relay": (RELAY + SERVER, base)}
     for trust in ("trusted", "untrusted"):
-        path = workdir / f"{trust}.toml"
-        path.write_text(f'[servers.bench]\ntrust = "{trust}"\n')
-        policies[trust] = {**base, "LAZARETTO_POLICY": str(path)}
-    return {
-        "direct": (SERVER, base),
-        "bare relay": (RELAY + SERVER, base),
-        "lazaretto trusted": (PROXY + SERVER, policies["trusted"]),
-        "lazaretto untrusted": (PROXY + SERVER, policies["untrusted"]),
-    }
+        policy = workdir / f"{trust}.toml"
+        policy.write_text(f'[servers.bench]\ntrust = "{trust}"\n')
+        paths[trust] = (PROXY + SERVER, {**base, "LAZARETTO_POLICY": str(policy)})
+    return paths
 
 
 def start(argv: list[str], env: dict) -> tuple[subprocess.Popen, float]:
     """Spawn and time spawn-to-first-response (an initialize round trip)."""
     began = time.perf_counter()
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     proc.stdin.write(json.dumps(INIT).encode() + b"\n")
     proc.stdin.flush()
     proc.stdout.readline()
     return proc, time.perf_counter() - began
 
 
-def round_trips(proc: subprocess.Popen, calls: int) -> list[float]:
+def round_trips(proc: subprocess.Popen, call: str, count: int) -> list[float]:
+    """Time `count` sequential calls; each line is built before the clock starts."""
+    tool, arguments = CALLS[call]
     times = []
-    for n in range(1, calls + 1):
-        line = json.dumps({**CALL, "id": n}).encode() + b"\n"
+    for n in range(1, count + 1):
+        line = json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call",
+                           "params": {"name": tool, "arguments": arguments}}).encode() + b"\n"
         began = time.perf_counter()
         proc.stdin.write(line)
         proc.stdin.flush()
@@ -68,44 +87,48 @@ def p95(values: list[float]) -> float:
     return sorted(values)[int(len(values) * 0.95)]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calls", type=int, default=2000)
-    parser.add_argument("--rounds", type=int, default=5)
-    args = parser.parse_args()
+def measure(calls: int, rounds: int) -> dict[str, dict]:
+    per_round = max(1, calls // rounds)
     with tempfile.TemporaryDirectory() as tmp:
-        configs = configurations(Path(tmp))
-        latencies = {name: [] for name in configs}
-        round_medians = {name: [] for name in configs}
-        startups = {name: [] for name in configs}
-        for _ in range(args.rounds):
-            for name, (argv, env) in configs.items():
+        paths = commands(Path(tmp))
+        samples = {label: {"all": [], "medians": [], "startups": []} for label, _, _ in CONFIGURATIONS}
+        for _ in range(rounds):
+            for label, path, call in CONFIGURATIONS:
+                argv, env = paths[path]
                 proc, startup = start(argv, env)
-                times = round_trips(proc, args.calls)
+                times = round_trips(proc, call, per_round)
                 proc.stdin.close()
                 proc.wait(30)
-                startups[name].append(startup)
-                latencies[name].extend(times)
-                round_medians[name].append(statistics.median(times))
+                samples[label]["all"].extend(times)
+                samples[label]["medians"].append(statistics.median(times))
+                samples[label]["startups"].append(startup)
     figures = {}
-    for name in configs:
-        figures[name] = {
-            "median_us": statistics.median(round_medians[name]) * 1e6,
-            "p95_us": p95(latencies[name]) * 1e6,
-            "startup_ms": statistics.median(startups[name]) * 1e3,
-        }
-    direct, relay = figures["direct"], figures["bare relay"]
-    for entry in figures.values():
-        entry["x_direct"] = entry["median_us"] / direct["median_us"]
-        entry["x_relay"] = entry["median_us"] / relay["median_us"]
-        entry["startup_x_relay"] = entry["startup_ms"] / relay["startup_ms"]
-    print(f"{'configuration':<22}{'median µs':>11}{'p95 µs':>10}{'x direct':>10}{'x relay':>9}"
+    for label, path, call in CONFIGURATIONS:
+        s = samples[label]
+        figures[label] = {"path": path, "call": call, "median_us": statistics.median(s["medians"]) * 1e6,
+                          "p95_us": p95(s["all"]) * 1e6, "startup_ms": statistics.median(s["startups"]) * 1e3}
+    reference = {(f["path"], f["call"]): f for f in figures.values() if f["path"] in ("direct", "relay")}
+    for f in figures.values():
+        f["x_direct"] = f["median_us"] / reference["direct", f["call"]]["median_us"]
+        f["x_relay"] = f["median_us"] / reference["relay", f["call"]]["median_us"]
+        f["startup_x_relay"] = f["startup_ms"] / reference["relay", "small"]["startup_ms"]
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=2000, help="calls per configuration, over all rounds")
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    figures = measure(args.calls, args.rounds)
+    print(f"{'configuration':<24}{'median µs':>11}{'p95 µs':>10}{'x direct':>10}{'x relay':>9}"
           f"{'start ms':>10}{'start x relay':>15}")
-    for name, f in figures.items():
-        print(f"{name:<22}{f['median_us']:>11.1f}{f['p95_us']:>10.1f}{f['x_direct']:>10.2f}{f['x_relay']:>9.2f}"
+    for label, f in figures.items():
+        print(f"{label:<24}{f['median_us']:>11.1f}{f['p95_us']:>10.1f}{f['x_direct']:>10.2f}{f['x_relay']:>9.2f}"
               f"{f['startup_ms']:>10.1f}{f['startup_x_relay']:>15.2f}")
     print(json.dumps({"benchmark": "roundtrip", "calls": args.calls, "rounds": args.rounds,
-                      "results": {k: {m: round(v, 3) for m, v in f.items()} for k, f in figures.items()}}))
+                      "results": {label: {k: round(v, 3) if isinstance(v, float) else v for k, v in f.items()}
+                                  for label, f in figures.items()}}))
     return 0
 
 
