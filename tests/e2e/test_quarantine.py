@@ -154,10 +154,10 @@ def test_server_requests_and_log_notifications_are_cleaned_too(start_proxy, prox
 
     proxy.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "sample", "arguments": {}}})
     ask = proxy.recv()
-    assert ask["method"] == "sampling/createMessage" and ask["id"] == "s1"
+    assert ask["method"] == "sampling/createMessage" and ask["id"] == 2  # the same id as our pending call
     assert "id_rsa" not in json.dumps(ask)
-    # The client answers the server's request (its id space is the server's, not the client's).
-    proxy.send({"jsonrpc": "2.0", "id": "s1", "result": {"role": "assistant", "content": {"type": "text", "text": "ok"},
+    # The client answers the server's request: id 2 in the server's id space, not the client's.
+    proxy.send({"jsonrpc": "2.0", "id": 2, "result": {"role": "assistant", "content": {"type": "text", "text": "ok"},
                                                           "model": "m"}})
     answer = proxy.recv()
     assert answer["id"] == 2 and '"ok"' in answer["result"]["content"][0]["text"]
