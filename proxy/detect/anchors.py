@@ -7,10 +7,15 @@ distance after it), chosen to be rare words rather than "the" or "you". One rege
 anchors as a trie finds every occurrence in C; each occurrence tries only the patterns it can
 start, with `match` at the spot or a search in a small window before it. A text without
 anchors costs that one scan. Matches are reported exactly as `finditer` would find them.
+
+An anchor literal the regex requires to end a word ("inform" followed by a gap) is looked for
+as a whole word, so "information" does not wake its pattern. The table is built on the first
+scan, not at import: every proxy and hook process imports the detector, few of them scan.
 """
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from re import _constants as sre  # the parsed form of the stdlib's own regex compiler
 from re import _parser as sre_parse
 
@@ -33,7 +38,8 @@ _COMMON_COST = 100
 _FREE_COST = 4  # an anchor found anywhere (not only at a word start) is tried at every character
 _CROWDED_FACTOR = 50
 _WINDOW_PER_CALL = 100  # characters of window searched for the cost of one match call
-_LONGEST_LITERAL = 10  # anchor literals are cut to this length (a shorter prefix is still an anchor)
+_SPLIT_BRANCHES = 4  # an alternation of at most this many branches may be anchored branch by branch
+_LONGEST_LITERAL = 14  # anchor literals are cut to this length (a shorter prefix is still an anchor)
 # An unbounded repeat (a word, `\w++`) is assumed no longer than this when sizing a window; a
 # match stretched further is not looked for, which no natural wording needs.
 _UNBOUNDED_WIDTH = 64
@@ -41,13 +47,23 @@ _UNBOUNDED_WIDTH = 64
 _LOOKAROUND_MARGIN = 16
 
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
-_NOT_WORD = [(sre.IN, [(sre.CATEGORY, sre.CATEGORY_NOT_WORD)])]
+# Ends a literal the regex requires to be followed by a non-word character or the text's end. It
+# never reaches the scan as a character: the trie turns it into a look-ahead.
+_END = "\x00"
+_WORD_END = "(?![a-z0-9_])"  # wider than the regex's own `\W` (which also refuses non-ASCII letters)
 
 
-def _prefixes(items: list, i: int = 0, room: int = _LONGEST_LITERAL) -> set[tuple[str, bool]]:
+def _bare(literal: str) -> str:
+    """The characters of an anchor literal, without its word-end mark."""
+    return literal[:-1] if literal.endswith(_END) else literal
+
+
+def _prefixes(items: list, i: int = 0, room: int = _LONGEST_LITERAL, after_word: bool = False) -> set[tuple[str, bool]]:
     """Literal strings every match of items[i:] starts with, each flagged when it is the whole match.
 
     An empty string means no literal is certain there; strings stop growing after `room` characters.
+    A string that stops where the regex requires a non-word character ends with `_END`;
+    `after_word` says whether the character before items[i] is a word character.
     """
     if room <= 0:
         return {("", False)}
@@ -55,39 +71,74 @@ def _prefixes(items: list, i: int = 0, room: int = _LONGEST_LITERAL) -> set[tupl
         return {("", True)}
     op, arg = items[i]
     if op is sre.AT and arg is sre.AT_BOUNDARY:
-        return _prefixes(items, i + 1, room)  # zero-width: the literal after it still starts the match
+        # Zero-width: the literal after it still starts the match; after a word character it
+        # ends the word.
+        rest = _prefixes(items, i + 1, room, after_word)
+        return {(_END, False) if after_word and (head, whole) == ("", False) else (head, whole) for head, whole in rest}
     if op is sre.LITERAL:
-        return {(chr(arg) + rest, whole) for rest, whole in _prefixes(items, i + 1, room - 1)}
+        ch = chr(arg)
+        return {(ch + rest, whole) for rest, whole in _prefixes(items, i + 1, room - 1, _is_word_char(ch))}
     if op is sre.SUBPATTERN:
-        heads = _prefixes(list(arg[3]), 0, room)
+        heads = _prefixes(list(arg[3]), 0, room, after_word)
     elif op is sre.ATOMIC_GROUP:
-        heads = _prefixes(list(arg), 0, room)
+        heads = _prefixes(list(arg), 0, room, after_word)
     elif op is sre.BRANCH:
-        heads = set().union(*(_prefixes(list(branch), 0, room) for branch in arg[1]))
+        heads = set().union(*(_prefixes(list(branch), 0, room, after_word) for branch in arg[1]))
     elif op is sre.IN and len(arg) <= 8 and all(kind is sre.LITERAL for kind, _ in arg):
         heads = {(chr(code), True) for _, code in arg}
     elif op in _REPEATS:
         low, high, body = arg
-        inner = _prefixes(list(body), 0, room)
+        inner = _prefixes(list(body), 0, room, after_word)
         if low == 0 and high == 1:
             heads = inner | {("", True)}
         elif low == 0:
-            return {(head, False) for head, _ in inner} | _prefixes(items, i + 1, room)
+            return {(head, False) for head, _ in inner} | _prefixes(items, i + 1, room, after_word)
         else:
             return {(head, False) for head, _ in inner}
     else:
-        return {("", False)}
+        return {(_END if _starts_outside_word(items, i) else "", False)}
     out = set()
-    tails: dict[int, set[tuple[str, bool]]] = {}  # what follows, by how much room is left
+    tails: dict[tuple[int, bool], set[tuple[str, bool]]] = {}  # what follows, by room left and last character
     for head, whole in heads:
         if whole:
-            left = room - len(head)
-            if left not in tails:
-                tails[left] = _prefixes(items, i + 1, left)
-            out |= {(head + rest, done) for rest, done in tails[left]}
+            key = (room - len(head), _is_word_char(head[-1]) if head else after_word)
+            if key not in tails:
+                tails[key] = _prefixes(items, i + 1, *key)
+            out |= {(head + rest, done) for rest, done in tails[key]}
         else:
             out.add((head, False))
     return out
+
+
+def _starts_outside_word(items: list, i: int) -> bool:
+    """Whether every match of items[i:] starts with a non-word character or ends the text there.
+
+    False when items[i:] may match nothing: what follows the pattern is unknown.
+    """
+    while i < len(items):
+        op, arg = items[i]
+        if op is sre.AT and arg in (sre.AT_END, sre.AT_END_STRING):
+            return True
+        if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
+            i += 1  # zero-width: the next character comes from what follows
+            continue
+        rest = items[i + 1:]
+        if op is sre.LITERAL:
+            return not _is_word_char(chr(arg))
+        if op is sre.IN:
+            return _outside_word(arg)
+        if op is sre.SUBPATTERN:
+            return _starts_outside_word(list(arg[3]) + rest, 0)
+        if op is sre.ATOMIC_GROUP:
+            return _starts_outside_word(list(arg) + rest, 0)
+        if op is sre.BRANCH:
+            return all(_starts_outside_word(list(branch) + rest, 0) for branch in arg[1])
+        if op in _REPEATS:
+            low, _, body = arg
+            first = _starts_outside_word(list(body) + rest, 0)
+            return first if low else first and _starts_outside_word(items, i + 1)
+        return False
+    return False
 
 
 def _width(items: list) -> int:
@@ -128,8 +179,8 @@ class _Anchor:
     @property
     def cost(self) -> float:
         """How often the anchor is expected to turn up, times the work each occurrence costs."""
-        often = sum(_COMMON_COST if literal in _COMMON else 1 for literal in self.at_word_start)
-        often += _FREE_COST * sum(_COMMON_COST if literal in _COMMON else 1 for literal in self.anywhere)
+        often = sum(_COMMON_COST if _bare(literal) in _COMMON else 1 for literal in self.at_word_start)
+        often += _FREE_COST * sum(_COMMON_COST if _bare(literal) in _COMMON else 1 for literal in self.anywhere)
         if self.crowded:
             often *= _CROWDED_FACTOR
         # A match tried at the anchor is one call; a window is searched through, position by position.
@@ -147,79 +198,117 @@ def _outside_word(arg: list) -> bool:
                for kind, value in arg)
 
 
-def _ends_outside_word(items: list, end: int) -> bool:
-    """Whether every match of items[:end] ends with a non-word character or at the text's start."""
+def _opens_word(items: list, end: int) -> bool:
+    """Whether every match of items[:end] ends at the text's start, at `\b` or after a non-word character.
+
+    A literal starting with a word character at that spot starts a word.
+    """
     if end == 0:
         return False
     op, arg = items[end - 1]
     if op is sre.AT:
-        return arg is sre.AT_BEGINNING or arg is sre.AT_BEGINNING_STRING
+        return arg in (sre.AT_BEGINNING, sre.AT_BEGINNING_STRING, sre.AT_BOUNDARY)
     if op is sre.LITERAL:
         return not _is_word_char(chr(arg))
     if op is sre.IN:
         return _outside_word(arg)
     if op is sre.SUBPATTERN:
         inner = list(arg[3])
-        return _ends_outside_word(inner, len(inner))
+        return _opens_word(inner, len(inner))
     if op is sre.BRANCH:
-        return all(_ends_outside_word(list(branch), len(branch)) for branch in arg[1])
+        return all(_opens_word(list(branch), len(branch)) for branch in arg[1])
     if op in _REPEATS:
         low, _, body = arg
         body = list(body)
-        last = _ends_outside_word(body, len(body))
-        return last if low else last and _ends_outside_word(items, end - 1)
+        last = _opens_word(body, len(body))
+        return last if low else last and _opens_word(items, end - 1)
     return False
 
 
+def _covers(short: str, long: str) -> bool:
+    """Whether anchor literal `short` occurs wherever `long` does (at the same spot)."""
+    head, whole = _bare(short), _bare(long)
+    if not whole.startswith(head):
+        return False
+    if short == head:
+        return True
+    # A whole word: `long` must end there too, or carry a non-word character next.
+    return long.endswith(_END) if len(whole) == len(head) else not _is_word_char(whole[len(head)])
+
+
 def _shortest(literals: set[str]) -> set[str]:
-    """The literals without those that extend another: the shorter is found wherever the longer is."""
-    kept: list[str] = []
-    for literal in sorted(literals):  # a prefix sorts just before the literals that extend it
-        if not kept or not literal.startswith(kept[-1]):
-            kept.append(literal)
-    return set(kept)
+    """The literals without those another one covers: the shorter is found wherever the longer is."""
+
+    def covered(literal: str) -> bool:
+        whole = _bare(literal)
+        for end in range(1, len(whole) + 1):
+            head = whole[:end]
+            if head != literal and head in literals:
+                return True
+            if end < len(whole) and not _is_word_char(whole[end]) and head + _END in literals:
+                return True
+        return False
+
+    return {lit for lit in literals if not covered(lit)}
 
 
-def _sequence_anchor(items: list) -> _Anchor | None:
-    """The cheapest anchor among the top-level elements of one sequence."""
+def _union(parts: list[_Anchor]) -> _Anchor:
+    """One anchor standing for several: every literal, the widest window."""
+    return _Anchor(frozenset().union(*(a.at_word_start for a in parts)), frozenset().union(*(a.anywhere for a in parts)),
+                   max(a.before for a in parts), max(a.after for a in parts), any(a.crowded for a in parts))
+
+
+def _sequence_anchor(items: list, within: range | None = None, expand: bool = True) -> _Anchor | None:
+    """The cheapest anchor among the top-level elements of one sequence (those `within`, if given).
+
+    A short alternation may also be anchored branch by branch, each branch spliced into the
+    sequence: "no longer" and "free to" are rarer than their union's first words. So is the
+    whole pattern when it is one alternation, however long.
+    """
     best = None
     widths = [_width([item]) for item in items]
-    for k in range(len(items)):
-        if k and items[k][0] is sre.LITERAL and items[k - 1][0] is sre.LITERAL:
-            continue  # the middle of a literal run: its start is the better anchor
+    for k in within or range(len(items)):
+        if k and items[k][0] is sre.LITERAL and items[k - 1][0] is sre.LITERAL and not (
+                _is_word_char(chr(items[k][1])) and not _is_word_char(chr(items[k - 1][1]))):
+            continue  # the middle of a literal run: its start is the better anchor, unless a word starts here
+        candidates = []
         heads = {head for head, _ in _prefixes(items, k)}
-        if not heads or "" in heads:
-            continue
-        literals = _shortest(heads)
-        # A literal that starts with a word character right after `\b` or a non-word character
-        # starts a word: the scan looks for it at word starts only.
-        word_start = (k and items[k - 1] == (sre.AT, sre.AT_BOUNDARY)) or _ends_outside_word(items, k)
-        at_word_start = frozenset(lit for lit in literals if word_start and _is_word_char(lit[0]))
-        anywhere = frozenset(literals - at_word_start)
-        # A single character, or a short letter run looked for inside words, is tried far too
-        # often; it anchors a pattern only when nothing better does.
-        crowded = any(len(lit) < 2 for lit in literals) or any(lit.isalpha() and len(lit) < 4 for lit in anywhere)
-        candidate = _Anchor(at_word_start, anywhere, sum(widths[:k]), sum(widths[k:]), crowded)
-        if best is None or candidate.cost < best.cost:
-            best = candidate
+        if heads and all(_bare(head) for head in heads):
+            candidates.append(_literal_anchor(items, k, _shortest(heads), widths))
+        if expand and items[k][0] is sre.BRANCH:
+            branches = items[k][1][1]
+            alone = all(item[0] is sre.AT for item in items[:k] + items[k + 1:])
+            if alone or len(branches) <= _SPLIT_BRANCHES:
+                parts = [_sequence_anchor(items[:k] + list(branch) + items[k + 1:], range(k, k + len(branch)), False)
+                         for branch in branches]
+                if None not in parts:
+                    candidates.append(_union(parts))
+        for candidate in candidates:
+            if best is None or candidate.cost < best.cost:
+                best = candidate
     return best
 
 
+def _literal_anchor(items: list, k: int, literals: set[str], widths: list[int]) -> _Anchor:
+    """The anchor made of the literals that every match of items[k:] starts with."""
+    # A literal that starts with a word character right after `\b` or a non-word character
+    # starts a word: the scan looks for it at word starts only.
+    word_start = _opens_word(items, k)
+    at_word_start = frozenset(lit for lit in literals if word_start and _is_word_char(lit[0]))
+    anywhere = frozenset(literals - at_word_start)
+    # A single character, or a short letter run looked for inside words, is tried far too
+    # often; it anchors a pattern only when nothing better does.
+    crowded = (any(len(_bare(lit)) < 2 for lit in literals)
+               or any(_bare(lit).isalpha() and len(_bare(lit)) < 4 for lit in anywhere))
+    return _Anchor(at_word_start, anywhere, sum(widths[:k]), sum(widths[k:]), crowded)
+
+
 def _anchor(regex: str) -> _Anchor:
-    """The anchor of `regex`; a regex that is one alternation gets the union of its branches' anchors."""
-    items = list(sre_parse.parse(regex))
-    # The parser moves a prefix shared by all branches (such as `\b`) in front of the alternation.
-    lead = 0
-    while lead < len(items) and items[lead][0] is sre.AT:
-        lead += 1
-    if lead == len(items) - 1 and items[lead][0] is sre.BRANCH:
-        parts = [_sequence_anchor(items[:lead] + list(branch)) for branch in items[lead][1][1]]
-    else:
-        parts = [_sequence_anchor(items)]
-    if None in parts:
+    """The anchor of `regex` (an alternation is anchored branch by branch when that is cheaper)."""
+    anchor = _sequence_anchor(list(sre_parse.parse(regex)))
+    if anchor is None:
         raise ValueError(f"signal pattern without a literal anchor: {regex}")
-    return _Anchor(frozenset().union(*(a.at_word_start for a in parts)), frozenset().union(*(a.anywhere for a in parts)),
-                   max(a.before for a in parts), max(a.after for a in parts), any(a.crowded for a in parts))
+    return anchor
 
 
 def _trie(literals) -> str:
@@ -232,7 +321,9 @@ def _trie(literals) -> str:
         node[""] = {}
 
     def emit(node: dict) -> str:
-        branches = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
+        branches = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch and ch != _END]
+        if _END in node:
+            branches.append(_WORD_END)  # after the longer literals: the scan captures the longest
         if not branches:
             return ""
         body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
@@ -244,48 +335,72 @@ def _trie(literals) -> str:
 # What one captured literal leads to: (pattern index, regex, characters a match may start before it,
 # characters it may reach after it).
 _Entry = tuple[int, re.Pattern, int, int]
-_ANCHORS = tuple(_anchor(p.regex.pattern) for p in PATTERNS)
 
 
-def _table(literals: set[str], kind: str) -> dict[str, tuple[_Entry, ...]]:
-    """Captured literal -> the patterns with an anchor literal of this kind that is a prefix of it.
+def _table(anchors: tuple[_Anchor, ...], kind: str) -> dict[str, tuple[_Entry, ...]]:
+    """Captured literal -> the patterns with an anchor literal of this kind that may sit at its spot.
 
-    The scan captures the longest literal at a spot; every shorter one there is its prefix.
+    The scan captures the longest literal at a spot, without its word-end mark: every shorter one
+    there is its prefix, and a whole word among them ends where the capture does or before a
+    non-word character of it.
     """
-    owners: dict[str, set[int]] = {}
-    for i, anchor in enumerate(_ANCHORS):
+    owners: dict[str, set[tuple[str, int]]] = {}
+    for i, anchor in enumerate(anchors):
         for literal in getattr(anchor, kind):
-            owners.setdefault(literal, set()).add(i)
+            owners.setdefault(_bare(literal), set()).add((literal, i))
     table = {}
-    for captured in literals:
-        indexes = set().union(*(owners.get(captured[:end], ()) for end in range(1, len(captured) + 1)))
-        table[captured] = tuple((i, PATTERNS[i].regex, _ANCHORS[i].before, _ANCHORS[i].after) for i in sorted(indexes))
+    for captured in owners:
+        indexes = {i for end in range(1, len(captured) + 1) for literal, i in owners.get(captured[:end], ())
+                   if _covers(literal, captured + _END)}
+        table[captured] = tuple((i, PATTERNS[i].regex, anchors[i].before, anchors[i].after) for i in sorted(indexes))
     return table
 
 
-_WORD_LITERALS = {lit for anchor in _ANCHORS for lit in anchor.at_word_start}
-_FREE_LITERALS = {lit for anchor in _ANCHORS for lit in anchor.anywhere}
-_WORD_TABLE = _table(_WORD_LITERALS, "at_word_start")
-_FREE_TABLE = _table(_FREE_LITERALS, "anywhere")
-# Word starts: the character before a word, then the literal in a look-ahead (so the word is not
-# consumed). Starting with a character class lets the engine skip letters in a tight loop; a
-# leading `\b` would make it try every position. The class is wider than `\W` (it takes in
-# non-ASCII letters), which only adds spots: each pattern checks its own `\b`.
-_WORD_SCAN = re.compile(f"[^a-z0-9_](?=({_trie(_WORD_LITERALS)}))")
-_WORD_AT_START = re.compile(_trie(_WORD_LITERALS))
-# Literals found anywhere are consumed, which lets the engine skip to their first characters,
-# unless one could start inside another; then a look-ahead keeps every spot.
-_NESTED = any(other in lit[1:] for lit in _FREE_LITERALS for other in _FREE_LITERALS)
-_FREE_SCAN = re.compile(f"(?=({_trie(_FREE_LITERALS)}))" if _NESTED else f"({_trie(_FREE_LITERALS)})")
+@dataclass(frozen=True)
+class _Scanner:
+    """The compiled scans and what each captured literal leads to."""
+
+    word_table: dict[str, tuple[_Entry, ...]]
+    free_table: dict[str, tuple[_Entry, ...]]
+    word_scan: re.Pattern
+    word_at_start: re.Pattern
+    free_scan: re.Pattern
+
+
+@cache
+def _scanner() -> _Scanner:
+    """Read every pattern for its anchor and compile the scans (once, on the first text)."""
+    anchors = tuple(_anchor(p.regex.pattern) for p in PATTERNS)
+    word_literals = {lit for anchor in anchors for lit in anchor.at_word_start}
+    free_literals = {lit for anchor in anchors for lit in anchor.anywhere}
+    # Literals found anywhere are consumed, which lets the engine skip to their first characters,
+    # unless one could start inside another; then a look-ahead keeps every spot.
+    bare = {_bare(lit) for lit in free_literals}
+    nested = any(other in lit[1:] for lit in bare for other in bare)
+    free = _trie(free_literals)
+    return _Scanner(
+        _table(anchors, "at_word_start"),
+        _table(anchors, "anywhere"),
+        # Word starts: the character before a word, then the literal in a look-ahead (so the word
+        # is not consumed). Starting with a character class lets the engine skip letters in a
+        # tight loop; a leading `\b` would make it try every position. The class is wider than
+        # `\W` (it takes in non-ASCII letters), which only adds spots: each pattern checks its own `\b`.
+        re.compile(f"[^a-z0-9_](?=({_trie(word_literals)}))"),
+        re.compile(f"({_trie(word_literals)})"),
+        re.compile(f"(?=({free}))" if nested else f"({free})"),
+    )
 
 
 def _hits(text: str) -> list[tuple[int, tuple[_Entry, ...]]]:
     """Every anchor occurrence in `text` with the patterns it can start, in text order."""
-    hits = [(m.start() + 1, _WORD_TABLE[m[1]]) for m in _WORD_SCAN.finditer(text)]
-    first = _WORD_AT_START.match(text)
+    scanner = _scanner()
+    table = scanner.word_table
+    hits = [(m.start() + 1, table[m[1]]) for m in scanner.word_scan.finditer(text)]
+    first = scanner.word_at_start.match(text)
     if first:
-        hits.insert(0, (0, _WORD_TABLE[first[0]]))
-    free = [(m.start(), _FREE_TABLE[m[1]]) for m in _FREE_SCAN.finditer(text)]
+        hits.insert(0, (0, table[first[1]]))
+    table = scanner.free_table
+    free = [(m.start(), table[m[1]]) for m in scanner.free_scan.finditer(text)]
     if free:
         hits += free
         hits.sort(key=lambda hit: hit[0])

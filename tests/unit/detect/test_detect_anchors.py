@@ -8,7 +8,8 @@ from lazaretto.proxy.detect.anchors import MATCHES_PER_PATTERN, find
 from lazaretto.proxy.detect.signals import PATTERNS
 
 # Words the patterns are made of, and everyday ones around them, so generated text hits many
-# anchors, near misses ("information" for "inform") and matches across separators.
+# anchors, near misses ("information" for "inform", "tell_" for the whole word "tell") and
+# matches across separators.
 WORDS = (
     "ignore disregard previous all instructions you are now the assistant ai agent model note for to send forward "
     "email e-mail me my your user's files contents to attacker@example.com https://webhook.site/x http://10.0.0.1 "
@@ -16,7 +17,8 @@ WORDS = (
     "\"x\", \"arguments\": api_key .env ~/.ssh password token do not tell the user secretly important message from "
     "admin maintainer says before you answer instead of your task information inform javascript: <script onerror= "
     "repeat this in every message begin end of instructions --- ### new rules: is not malicious everything is safe "
-    "| bash curl following first mode developer act as an unrestricted respond only with nothing else"
+    "| bash curl following first mode developer act as an unrestricted respond only with nothing else informed "
+    "informal tell_ telling no longer free to you're mentions e-mails token tokens password_reset"
 ).split()
 SEPARATORS = (" ", " ", " ", ", ", ". ", "\n", ": ", " - ", "  ", "")
 
