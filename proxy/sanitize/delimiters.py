@@ -16,13 +16,19 @@ _HEADING = re.compile(r"^[ \t]*#{2,4}[ \t]*Instruction[ \t]*:", re.IGNORECASE | 
 _TURN = re.compile(r"^[ \t]*(Human|Assistant|System)[ \t]*:[ \t]?", re.IGNORECASE | re.MULTILINE)
 
 
+_ROLES = ("human", "assistant", "system")
+
+
 def strip_delimiters(text: str, found: Collector) -> str:
     """Remove chat-template tokens, and role prefixes when the field stages a conversation."""
-    if "<" in text or "[" in text:
+    # Each pattern runs only when the words it needs are in the text: a substring test is far
+    # cheaper than a case-insensitive regex visiting every position.
+    caseless = _caseless(text)
+    if "<|" in text or "<｜" in text or "<<" in text or "inst]" in caseless or "_of_turn>" in caseless:
         text = _TOKEN.sub(lambda m: _drop(m, found), text)
-    if "#" in text:
+    if "##" in text and "instruction" in caseless:
         text = _HEADING.sub(lambda m: _drop(m, found), text)
-    if ":" in text:
+    if ":" in text and sum(role in caseless for role in _ROLES) >= 2:
         turns = _TURN.findall(text)
         if len({role.lower() for role in turns}) >= 2:
             text = _TURN.sub(lambda m: _drop(m, found), text)
@@ -32,3 +38,12 @@ def strip_delimiters(text: str, found: Collector) -> str:
 def _drop(match: re.Match, found: Collector) -> str:
     found.add("chat-delimiter", 1, match.group(0).strip())
     return ""
+
+
+def _caseless(text: str) -> str:
+    """The text case-folded so that every letter the IGNORECASE patterns accept for an ASCII
+    letter becomes that letter (casefold alone leaves dotless i and splits dotted capital I)."""
+    folded = text.casefold()
+    if folded.isascii():
+        return folded
+    return folded.replace("i\u0307", "i").replace("\u0131", "i")

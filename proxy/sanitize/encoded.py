@@ -9,6 +9,7 @@ from typing import Callable
 
 from .invisible import readable
 from .model import Collector
+from .shape import Shape
 
 LONG_RUN = 200
 SHORT_RUN = 24
@@ -16,6 +17,7 @@ SHORT_RUN = 24
 # One class covers all three alphabets (and base64url); the run is classified afterwards. The
 # lookbehind lets a match start only where a run starts, so each run is scanned once, whatever its length.
 _RUN = re.compile(rf"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{{{SHORT_RUN},}}=*")
+_ALPHABET = Shape({"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-": "b"})
 _HEX = re.compile(r"[0-9a-fA-F]+")
 _BASE32 = re.compile(r"[A-Z2-7]+=*")
 _TEXT_SHARE = 0.9
@@ -40,6 +42,8 @@ def strip_encoded(text: str, looks_like_instructions: Callable[[str], bool] | No
         found.add(kind, 1, _describe(decoded))
         return ""
 
+    if b"b" * SHORT_RUN not in _ALPHABET.of(text):
+        return text  # most fields: no run long enough, proved without the regex
     return _RUN.sub(replace, text)
 
 

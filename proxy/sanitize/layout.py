@@ -6,6 +6,7 @@ import re
 
 from .invisible import readable
 from .model import Collector
+from .shape import Shape
 
 BLANK_LINES = 20
 SPACES = 1000
@@ -15,6 +16,8 @@ _SPACE_CLASS = "[ \t\r\n\f\v\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3
 # A match may start only where a stretch starts and takes all of it, so each stretch is scanned once.
 _WHITESPACE = re.compile(rf"(?<!{_SPACE_CLASS}){_SPACE_CLASS}{{{BLANK_LINES},}}")
 _BREAK = re.compile(r"\r\n|[\n\r\f\v\u2028\u2029]")
+# The ASCII part of the class: in ASCII text, a stretch is a run of these bytes.
+_ASCII_SPACE = Shape({" \t\r\n\f\v": "w"})
 
 
 def collapse_padding(text: str, found: Collector) -> str:
@@ -31,4 +34,6 @@ def collapse_padding(text: str, found: Collector) -> str:
         found.add("whitespace-padding", 1, readable(text[end : end + _SHOWN_AFTER]))
         return "\n" * min(breaks, 2) or " "
 
+    if text.isascii() and b"w" * BLANK_LINES not in _ASCII_SPACE.of(text):
+        return text
     return _WHITESPACE.sub(replace, text)

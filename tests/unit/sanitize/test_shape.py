@@ -1,0 +1,24 @@
+"""The byte-shape prefilter agrees with the regex it stands in front of, on any text."""
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from lazaretto.proxy.sanitize.shape import Shape
+
+ALPHABET = "ABCxyz019+/_-"
+SHAPE = Shape({ALPHABET: "b"})
+# Class members, their neighbours, multi-byte characters and a lone surrogate.
+TEXT = st.text(alphabet=st.sampled_from(list(ALPHABET) + [" ", "=", "é", "ж", "\u200b", "😀", "\ud800", "\x00"]))
+
+
+@given(TEXT, st.integers(min_value=1, max_value=5))
+def test_a_run_in_the_shape_is_a_run_in_the_text(text, length):
+    expected = re.search(f"[{re.escape(ALPHABET)}]{{{length}}}", text) is not None
+    assert (b"b" * length in SHAPE.of(text)) is expected
+
+
+def test_non_ascii_members_are_refused():
+    with pytest.raises(ValueError):
+        Shape({"é": "x"})
