@@ -21,6 +21,8 @@ _PALETTE = (
     ("Approve blocked call", "Let the selected blocked call through once (asks for a typed code)", "approve"),
     ("Untaint session", "Clear the selected item's session taint (asks for a typed code)", "untaint"),
     ("Dismiss", "Mark the selected item reviewed; it stays withheld or refused", "dismiss_item"),
+    ("Accept pin drift", "Pin the new version of the selected drifted entry (asks for a typed code)", "accept_pin"),
+    ("Reject pin drift", "Keep the selected drifted entry hidden and refused (asks for a typed code)", "reject_pin"),
     ("Filter", "Show only rows matching some text", "filter"),
 )
 

@@ -100,10 +100,23 @@ def _audit(store: Store, item: QueueItem) -> Detail | None:
     return Detail(item, record)
 
 
+def _pin(store: Store, item: QueueItem) -> Detail | None:
+    record = store.pins.get(int(item.key))
+    if record is None:
+        return None
+    # What is pinned now for the entry: after an accept it is the drift's new version.
+    pinned = store.query(
+        "SELECT sha256, pinned_at FROM pins WHERE server = ? AND command = ? AND kind = ? AND name = ?",
+        (record["server"], record["command"], record["kind"], record["name"]),
+    )
+    return Detail(item, record, related=pinned)
+
+
 _LOADERS = {
     "withheld": _withheld,
     "stripped": _stripped,
     "blocked": _blocked,
     "sessions": _session,
+    "pins": _pin,
     "audit": _audit,
 }

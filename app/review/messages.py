@@ -8,6 +8,7 @@ from textual.message import Message
 from .details import Detail
 from .queue import QueueItem
 from .screens.confirm import ClearanceRequest
+from .widgets.detail_views import DetailView
 
 
 @dataclass
@@ -24,10 +25,12 @@ class PageLoaded(Message):
 
 @dataclass
 class DetailLoaded(Message):
-    """The selected item was read in full (None when it vanished meanwhile)."""
+    """The selected item was read in full and rendered (None when it vanished meanwhile)."""
 
     item: QueueItem
     detail: Detail | None
+    view: DetailView | None
+    """Rendered in the worker too: highlighting and diffing a large item never holds up a frame."""
 
 
 @dataclass

@@ -199,6 +199,42 @@ class AuditFeed(TableFeed):
         )
 
 
+class PinsFeed(TableFeed):
+    """Drift of a pinned server surface: a changed, new or removed tool, prompt or instruction."""
+
+    kind = "pins"
+    title = "Pins"
+    table = "pin_drift"
+    # Never the canonical surfaces: the list needs names, the detail reads the rest.
+    columns = "id, server, kind, name, change, status, created_at"
+    searchable = ("server", "kind", "name", "change", "new_canonical")
+    time_column = None
+
+    def attention(self, store: Store) -> int:
+        # On the (status, created_at) index: only the drift waiting for a person is counted.
+        return store.query("SELECT count(*) AS n FROM pin_drift WHERE status = 'pending'")[0]["n"]
+
+    def item(self, row: dict) -> QueueItem:
+        return QueueItem(
+            kind=self.kind,
+            key=str(row["id"]),
+            at=row["created_at"],
+            order=row["_order"],
+            source="/".join([row["server"], row["kind"], *([row["name"]] if row["name"] not in ("", row["kind"]) else [])]),
+            reason=f"{entry_label(row['kind'], row['name'])} {row['change']}",
+            state=row["status"],
+        )
+
+
+def entry_label(kind: str, name: str) -> str:
+    """`tool post_message`, `instructions`, `tool list`: a pinned entry as a person reads it."""
+    words = kind.replace("_", " ")
+    if name == kind:
+        return words
+    # The empty name is the marker pinned once per kind: that the kind was listed at all.
+    return f"{words} {name}" if name else f"{words} list"
+
+
 class SessionsFeed(Feed):
     """Agent sessions and their taint; few enough to read whole through the store's API."""
 
@@ -243,5 +279,5 @@ def feeds(now: str = "") -> dict[str, Feed]:
     """Every feed by kind, in the order the queue shows them; `now` decides blocked-call expiry."""
     return {
         feed.kind: feed
-        for feed in (WithheldFeed(), StrippedFeed(), BlockedFeed(now), SessionsFeed(), AuditFeed())
+        for feed in (WithheldFeed(), StrippedFeed(), BlockedFeed(now), SessionsFeed(), PinsFeed(), AuditFeed())
     }

@@ -4,6 +4,7 @@ import json
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from lazaretto.proxy.pins import entry
 from lazaretto.store import Store, canonical_json, sha256_hex
 from lazaretto.store.blocked import arguments_hash
 from lazaretto.store.clock import parse_stamp, stamp
@@ -29,11 +30,17 @@ class FixedClock:
 def load_scenario(store: Store, clock: FixedClock, path: Path = SCENARIO) -> None:
     """Write the scenario through the store's API, then leave the clock at the scenario's `now`.
 
+    The chat server's tools are pinned first; post_message drifts near the end (a rug pull).
     Withheld fields and blocked calls are written with their checked-in ids and token, so
     screenshots and snapshots show the same ids every run; each still gets its audit row.
     """
     data = json.loads(path.read_text(encoding="utf-8"))
     start = parse_stamp(data["start"])
+    pins = data["pins"]
+    command = canonical_json(pins["command"])
+    clock.set_minute(start, pins["minute"])
+    pinned = [entry(row["kind"], row["name"], row["surface"]) for row in pins["entries"]]
+    store.pins.pin(pins["server"], command, pinned, reason="first use (tool)")
     for row in data["sessions"]:
         clock.set_minute(start, row["minute"])
         store.sessions.ensure(row["key"], client_pid=row["client_pid"], client_name=row["client_name"])
@@ -52,6 +59,10 @@ def load_scenario(store: Store, clock: FixedClock, path: Path = SCENARIO) -> Non
     for row in data["blocked"]:
         clock.set_minute(start, row["minute"])
         _block(store, row)
+    for row in pins["drift"]:
+        clock.set_minute(start, row["minute"])
+        old = next(item for item in pinned if (item["kind"], item["name"]) == (row["kind"], row["name"]))
+        store.pins.drift(pins["server"], command, entry(row["kind"], row["name"], row["surface"]), row["change"], old)
     clock.set_minute(start, data["now_minutes"])
 
 

@@ -51,6 +51,11 @@ async def test_a_write_by_another_process_appears_and_a_blocked_call_is_announce
         await settle(pilot)
         blocked = app.query_one("#queue-blocked")
         stripped = app.query_one("#queue-stripped")
+        # A tab is read when it is first shown; from then on it follows the store.
+        assert blocked.items == [] and stripped.items == []
+        for tab in ("2", "3"):
+            await pilot.press(tab)
+            await settle(pilot)
         assert len(blocked.items) == 1 and len(stripped.items) == 3
         subprocess.run([sys.executable, "-c", WRITER, str(store_path), scenario_store.now()], check=True, timeout=60)
         assert await wait_for(pilot, settle, lambda: len(blocked.items) == 2 and len(stripped.items) == 4)

@@ -75,7 +75,7 @@ def test_rows_say_where_they_came_from_and_why(scenario_store):
 
 def test_attention_counts_what_waits_for_a_person(scenario_store):
     counts = {kind: feed.attention(scenario_store) for kind, feed in feeds(scenario_store.now()).items()}
-    assert counts == {"withheld": 3, "stripped": 0, "blocked": 1, "sessions": 1, "audit": 0}
+    assert counts == {"withheld": 3, "stripped": 0, "blocked": 1, "sessions": 1, "pins": 1, "audit": 0}
 
 
 def test_detail_carries_the_taint_chain_and_the_tool_classification(scenario_store):

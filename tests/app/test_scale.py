@@ -1,8 +1,9 @@
-"""The app reads a page at a time: a large store costs one page at start, and more only on scrolling."""
+"""The app reads a page at a time: a large store costs one screenful at start, and more only on scrolling."""
 
 import pytest
 
 from lazaretto.app.review.queue import PAGE_SIZE
+from lazaretto.app.review.widgets.queue_list import QueueList
 
 pytestmark = pytest.mark.anyio
 
@@ -23,17 +24,20 @@ def fill(store):
         )
 
 
-async def test_opening_reads_one_page_and_scrolling_reads_the_next(empty_store, make_app, settle):
+async def test_opening_reads_one_screenful_and_scrolling_reads_the_next_page(empty_store, make_app, settle):
     fill(empty_store)
     app = make_app(empty_store)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
         queue = app.screen.active_list()
-        assert len(queue.items) == PAGE_SIZE
+        first = app.screen.first_page()
+        # The rows that fit in 40 lines and the prefetch margin below them; no other tab is read yet.
+        assert first < PAGE_SIZE and len(queue.items) == first
+        assert app.query_one("#queue-audit", QueueList).items == []
         assert queue.items[0].key == f"Q-{ROWS - 1:06d}"
         assert str(app.query_one("#queue").get_tab("tab-withheld").label) == f"Withheld {ROWS}"
         await pilot.press("end")
         await settle(pilot)
-        assert len(queue.items) == 2 * PAGE_SIZE
+        assert len(queue.items) == first + PAGE_SIZE
         keys = [item.key for item in queue.items]
         assert len(set(keys)) == len(keys)

@@ -26,11 +26,13 @@ class ClearanceRequest:
     reason: str
     earlier: int
     """Clearances people took within the friction window, before this one."""
+    clears: bool = True
+    """False for a decision that keeps something stopped (reject): the code is asked, friction is not."""
 
     @property
     def needs_note(self) -> bool:
         """Past a few clearances in the window, a note saying why is required too."""
-        return self.earlier >= FRICTION_AFTER
+        return self.clears and self.earlier >= FRICTION_AFTER
 
 
 class ConfirmClearance(ModalScreen[Confirmation | None]):

@@ -18,10 +18,10 @@ from lazaretto.store.decisions import DecisionError
 
 from ..details import Detail, load_detail
 from ..messages import ClearanceCounted, CountsLoaded, DecisionTaken, DetailLoaded, PageLoaded, StoreChanged, StoreFailed
-from ..queue import PAGE_SIZE, QueueItem, feeds
+from ..queue import PAGE_SIZE, QueueItem, entry_label, feeds
 from ..widgets.detail_pane import DetailPane
-from ..widgets.detail_views import full_body, describe
-from ..widgets.queue_list import QueueList
+from ..widgets.detail_views import DetailView, describe, full_body
+from ..widgets.queue_list import PREFETCH_ROWS, ROW_LINES, QueueList
 from .confirm import ClearanceRequest, ConfirmClearance
 from .full_view import FullView
 
@@ -44,8 +44,10 @@ class MainScreen(Screen):
         Binding("a", "approve", "Approve"),
         Binding("u", "untaint", "Untaint"),
         Binding("d", "dismiss_item", "Dismiss"),
+        Binding("p", "accept_pin", "Accept pin"),
+        Binding("x", "reject_pin", "Reject pin"),
         Binding("slash", "filter", "Filter"),
-        *(Binding(str(n), f"show_tab({n - 1})", show=False) for n in range(1, 6)),
+        *(Binding(str(n), f"show_tab({n - 1})", show=False) for n in range(1, len(feeds()) + 1)),
     ]
     """Keyboard first: every action is here, in the footer and in the command palette."""
 
@@ -54,6 +56,11 @@ class MainScreen(Screen):
     def __init__(self) -> None:
         super().__init__()
         self.detail: Detail | None = None
+        self.view: DetailView | None = None
+        self._reading: QueueItem | None = None
+        """The row whose detail is being read, so the same row is not read twice at once."""
+        self._started = False
+        """Set once the first page and its detail are shown: what the first frame can do without is read after."""
         self._filter = ""
         self._filter_timer: Timer | None = None
         self._generations: dict[str, int] = {}
@@ -76,7 +83,9 @@ class MainScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.reload(initial=True)
+        # Only the visible tab is read before the first frame; the counts follow it, and every
+        # other tab is read when it is first shown, so opening costs the same on any store.
+        self._load_page(self.active_list().kind, after=None, limit=self.first_page())
         self.set_interval(self.app.poll_interval, self._poll)
         self.active_list().focus()
 
@@ -90,14 +99,19 @@ class MainScreen(Screen):
         """Every feed's list."""
         return list(self.query(QueueList))
 
+    def first_page(self) -> int:
+        """Rows that fill a list plus the prefetch margin: the first read of a list is no bigger."""
+        return min(PAGE_SIZE, self.app.size.height // ROW_LINES + PREFETCH_ROWS)
+
     # -- reading the store (thread workers that only post messages) ------------------
 
-    def reload(self, *, initial: bool = False) -> None:
-        """Re-read every feed's loaded rows and the counts."""
+    def reload(self) -> None:
+        """Re-read the rows of every list read so far, and the counts."""
         for queue in self.lists():
-            limit = min(max(PAGE_SIZE, len(queue.items)), RELOAD_LIMIT)
-            self._load_page(queue.kind, after=None, limit=limit)
-        self._run(self._read_counts, "counts", initial)
+            if queue.kind in self._generations:
+                limit = min(max(self.first_page(), len(queue.items)), RELOAD_LIMIT)
+                self._load_page(queue.kind, after=None, limit=limit)
+        self._run(self._read_counts, "counts", False)
 
     def _load_page(self, kind: str, *, after: QueueItem | None, limit: int = PAGE_SIZE) -> None:
         generation = self._generations.get(kind, 0) + (1 if after is None else 0)
@@ -136,12 +150,14 @@ class MainScreen(Screen):
         self.post_message(CountsLoaded(counts, new_blocked))
 
     def _read_detail(self, item: QueueItem) -> None:
+        store = self.app.store
         try:
-            detail = load_detail(self.app.store, item)
+            detail = load_detail(store, item)
         except StoreUnavailable as exc:
             self.post_message(StoreFailed(str(exc)))
             return
-        self.post_message(DetailLoaded(item, detail))
+        view = describe(detail, store.clock()) if detail is not None else None
+        self.post_message(DetailLoaded(item, detail, view))
 
     def _poll(self) -> None:
         self._run(self._read_version, "poll")
@@ -166,7 +182,17 @@ class MainScreen(Screen):
         queue = self.query_one(f"#queue-{message.kind}", QueueList)
         queue.show_items(message.items, now=self.app.store.clock(), replace=message.replace, exhausted=message.exhausted)
         if message.replace and queue is self.active_list():
-            self._follow(queue.current)
+            if queue.current is None:
+                self._show(None, None)
+                self._first_frame_shown()
+            else:
+                self._follow(queue.current)
+
+    def _first_frame_shown(self) -> None:
+        # The counts scan an index as long as the table: read them once the first frame is up.
+        if not self._started:
+            self._started = True
+            self.call_after_refresh(self._run, self._read_counts, "counts", True)
 
     @on(CountsLoaded)
     def counts_loaded(self, message: CountsLoaded) -> None:
@@ -208,32 +234,42 @@ class MainScreen(Screen):
 
     @on(TabbedContent.TabActivated)
     def tab_activated(self) -> None:
-        """A new tab: show its current row, and focus its list."""
+        """A new tab: read its first page if it never was, else show its current row; focus its list."""
         queue = self.active_list()
         queue.focus()
-        self._follow(queue.current)
+        if queue.kind not in self._generations:
+            self._load_page(queue.kind, after=None, limit=self.first_page())
+        elif queue.current is None:
+            self._show(None, None)
+        else:
+            self._follow(queue.current)
 
     @on(QueueList.OptionSelected)
     def option_selected(self) -> None:
         """Enter (or a click) on a row shows it in full."""
         self.action_show_full()
 
-    def _follow(self, item: QueueItem | None) -> None:
-        if item is None:
-            self._show(None)
+    def _follow(self, item: QueueItem) -> None:
+        # A page that moves the cursor asks twice for the same row (highlight, then page): read it once.
+        if item == self._reading:
             return
+        self._reading = item
         self._run(self._read_detail, "detail", item)
 
     @on(DetailLoaded)
     def detail_loaded(self, message: DetailLoaded) -> None:
         """Show the loaded item if it is still the one under the cursor."""
+        if message.item == self._reading:
+            self._reading = None
         current = self.active_list().current
         if current is not None and current.kind == message.item.kind and current.key == message.item.key:
-            self._show(message.detail)
+            self._show(message.detail, message.view)
+            self._first_frame_shown()
 
-    def _show(self, detail: Detail | None) -> None:
+    def _show(self, detail: Detail | None, view: DetailView | None) -> None:
         self.detail = detail
-        self.query_one(DetailPane).show(detail, now=self.app.store.clock())
+        self.view = view
+        self.query_one(DetailPane).show(view)
         self.refresh_bindings()
 
     # -- filter -----------------------------------------------------------------------
@@ -258,10 +294,11 @@ class MainScreen(Screen):
         text = self.query_one("#filter", Input).value
         if text == self._filter:
             return
-        # Every list shows only the rows matching the filter text.
+        # Every list shows only the rows matching the filter text; one never read yet reads with it when shown.
         self._filter = text
         for queue in self.lists():
-            self._load_page(queue.kind, after=None)
+            if queue.kind in self._generations:
+                self._load_page(queue.kind, after=None, limit=self.first_page())
 
     def action_filter(self) -> None:
         """Focus the filter box."""
@@ -284,6 +321,8 @@ class MainScreen(Screen):
             "approve": kind == "blocked" and state in ("pending", "reviewed"),
             "untaint": detail is not None and detail.tainted,
             "dismiss_item": kind in ("withheld", "blocked") and state in ("withheld", "pending"),
+            "accept_pin": kind == "pins" and state == "pending",
+            "reject_pin": kind == "pins" and state == "pending",
             "show_full": detail is not None,
         }
         if action in applies:
@@ -292,9 +331,8 @@ class MainScreen(Screen):
 
     def action_show_full(self) -> None:
         """Show the selected item in full."""
-        if self.detail is not None:
-            view = describe(self.detail, self.app.store.clock())
-            self.app.push_screen(FullView(view.title, full_body(self.detail, view)))
+        if self.detail is not None and self.view is not None:
+            self.app.push_screen(FullView(self.view.title, full_body(self.detail, self.view)))
 
     def action_release(self) -> None:
         """Ask, then let the agent see this withheld field on its next read of the same content."""
@@ -345,6 +383,46 @@ class MainScreen(Screen):
             f"Session {session} is no longer tainted.",
         )
 
+    def action_accept_pin(self) -> None:
+        """Ask, then pin the drifted entry as it is now: the agent sees it again and may call it."""
+        detail = self.detail
+        if detail is None or not self.check_action("accept_pin", ()):
+            return
+        row = detail.record
+        label = entry_label(row["kind"], row["name"])
+        effect = (
+            f"The pin of {row['server']}'s {label} is dropped: the server no longer offers it."
+            if row["change"] == "removed"
+            else f"{row['server']}'s {label} is pinned as it is now: the agent sees it in its next list and may "
+            "call it. The words marked added become part of what the agent reads."
+        )
+        self._ask(
+            "accept",
+            f"pin drift {row['id']} ({row['server']} {label})",
+            effect,
+            f"{detail.item.reason} since it was pinned",
+            lambda note: self.app.store.decisions.accept_drift(row["id"], note=note),
+            f"Accepted pin drift {row['id']}: the new version of {label} is pinned.",
+        )
+
+    def action_reject_pin(self) -> None:
+        """Ask, then keep the pinned version: the drifted entry stays hidden and refused."""
+        detail = self.detail
+        if detail is None or not self.check_action("reject_pin", ()):
+            return
+        row = detail.record
+        label = entry_label(row["kind"], row["name"])
+        self._ask(
+            "reject",
+            f"pin drift {row['id']} ({row['server']} {label})",
+            f"{row['server']}'s {label} stays hidden from the agent and calls to it stay refused (-32003), "
+            "until the server offers the pinned version again.",
+            f"{detail.item.reason} since it was pinned",
+            lambda note: self.app.store.decisions.reject_drift(row["id"], note=note),
+            f"Rejected pin drift {row['id']}: {label} stays hidden.",
+            clears=False,
+        )
+
     def action_dismiss_item(self) -> None:
         """Mark the selected item reviewed; it stays withheld or refused."""
         detail = self.detail
@@ -356,17 +434,23 @@ class MainScreen(Screen):
             lambda: self.app.store.decisions.dismiss(kind, key), f"Marked {detail.item.key} reviewed; it stays stopped."
         )
 
-    def _ask(self, verb: str, subject: str, effect: str, reason: str, decide: Callable, done: str) -> None:
-        """Count recent clearances, then open the confirmation modal (see `clearance_counted`)."""
-        self._run(self._read_clearances, "ask", verb, subject, effect, reason, decide, done)
+    def _ask(
+        self, verb: str, subject: str, effect: str, reason: str, decide: Callable, done: str, *, clears: bool = True
+    ) -> None:
+        """Count recent clearances, then open the confirmation modal (see `clearance_counted`).
 
-    def _read_clearances(self, verb: str, subject: str, effect: str, reason: str, decide: Callable, done: str) -> None:
+        `clears` is False for a decision that keeps something stopped: it asks for the code, never a note.
+        """
+        request = partial(ClearanceRequest, verb, subject, effect, reason, clears=clears)
+        self._run(self._read_clearances, "ask", request, decide, done)
+
+    def _read_clearances(self, request: Callable[[int], ClearanceRequest], decide: Callable, done: str) -> None:
         try:
             earlier = self.app.store.decisions.clearances(within=FRICTION_WINDOW)
         except StoreUnavailable as exc:
             self.post_message(StoreFailed(str(exc)))
             return
-        self.post_message(ClearanceCounted(ClearanceRequest(verb, subject, effect, reason, earlier), decide, done))
+        self.post_message(ClearanceCounted(request(earlier), decide, done))
 
     @on(ClearanceCounted)
     def clearance_counted(self, message: ClearanceCounted) -> None:

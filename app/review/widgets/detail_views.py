@@ -7,10 +7,13 @@ from typing import Callable
 from textual.content import Content
 
 from lazaretto.app.human import ago, until, visible
+from lazaretto.proxy.detect import detect
 from lazaretto.store.clock import parse_stamp
 
 from ..details import Detail
+from ..queue import entry_label
 from .field_view import EXCERPT_STYLE, highlighted_json, revealed
+from .pin_diff import ADDED_STYLE, REMOVED_STYLE, surface_text, word_diff
 
 STATE_STYLES = {
     "withheld": "bold $text-warning",
@@ -24,6 +27,8 @@ STATE_STYLES = {
     "reviewed": "$text-muted",
     "stripped": "$text-secondary",
     "human": "bold $text-accent",
+    "accepted": "$text-success",
+    "rejected": "$text-muted",
 }
 """The colour of each row state, shared by the queue and the detail header."""
 
@@ -253,10 +258,55 @@ def _audit(detail: Detail, now: datetime) -> DetailView:
     return DetailView(title, "Entry", highlighted_json(entry), "Chain", side)
 
 
+def _pin(detail: Detail, now: datetime) -> DetailView:
+    row = detail.record
+    label = entry_label(row["kind"], row["name"])
+    title = _header("pin drift", str(row["id"]), detail.item.state, row["server"], f"{label} {row['change']}",
+                    _age(now, row["created_at"]))
+    old, new = surface_text(row["old_canonical"]), surface_text(row["new_canonical"])
+    diff = word_diff(old, new)
+    legend = Content.assemble(
+        ("removed", REMOVED_STYLE), " from the pinned version, ", ("added", ADDED_STYLE), " in the new one",
+        "" if old else "; nothing was pinned before", "" if new else "; the server no longer offers it",
+    )
+    body = _lines(legend, "", diff.content)
+    found = detect(new) if new else None
+    signals = [
+        Content.assemble((f"{s.weight:>5.2f}  ", "$text-warning"), (visible(s.name), "bold"),
+                         ("\n       “", ""), (visible(s.excerpt), EXCERPT_STYLE), "”")
+        for s in (found.signals if found else [])
+    ] or [Content.styled("no detector signal in the new version", "$text-muted")]
+    pinned = detail.related[0]["sha256"] if detail.related else None
+    now_pinned = (
+        "the new version is pinned" if pinned and pinned == row["new_sha256"]
+        else "the pinned version is still the old one" if pinned else "nothing is pinned for it now"
+    )
+    decided = [f"{detail.item.state} by a person {_age(now, row['decided_at'])}"] if row["decided_at"] else []
+    accept = "unpins it" if row["change"] == "removed" else "pins the new version: the agent sees it and may call it"
+    side = _lines(
+        _heading("What changed"),
+        f"{visible(label)} {row['change']} on {visible(row['server'])}",
+        f"command {visible(row['command'])}",
+        f"sha256 {(row['old_sha256'] or 'none')[:12]} → {(row['new_sha256'] or 'none')[:12]}",
+        f"+{diff.added} words, −{diff.removed} words",
+        "",
+        _heading(f"Detector on the new version (score {found.score:.2f})" if found else "Detector"),
+        *signals,
+        "",
+        _heading("Your decision"),
+        f"p (accept) {accept}.",
+        "x (reject) keeps it hidden from the agent; calls to it are refused (-32003).",
+        *decided,
+        now_pinned,
+    )
+    return DetailView(title, "Pinned → new, word by word", body, "Why", side)
+
+
 _VIEWS: dict[str, Callable[[Detail, datetime], DetailView]] = {
     "withheld": _withheld,
     "stripped": _stripped,
     "blocked": _blocked,
     "sessions": _session,
+    "pins": _pin,
     "audit": _audit,
 }

@@ -18,6 +18,9 @@ from .detail_views import STATE_STYLES
 PREFETCH_ROWS = 30
 """Ask for the next page when the cursor or the scroll position comes this close to the end."""
 
+ROW_LINES = 2
+"""Lines per row (see `row_prompt`): how many rows a list of a given height shows."""
+
 
 def short_age(now: datetime, at: str) -> str:
     """`just now`, `42s ago`, `3m ago`, `5h ago`, `12d ago`: an age that fits in a list row."""
