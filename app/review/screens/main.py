@@ -219,6 +219,8 @@ class MainScreen(Screen):
     @on(StoreFailed)
     def store_failed(self, message: StoreFailed) -> None:
         """Say the store is away; polling keeps trying."""
+        # A detail read that failed will not answer: the next look at that row must read it again.
+        self._reading = None
         self.notify(message.text, title="Store unavailable", severity="error", markup=False)
 
     @on(QueueList.MoreWanted)

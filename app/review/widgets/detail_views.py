@@ -1,7 +1,10 @@
 """What the detail pane says about each kind of queue row: the item itself, and why it is there."""
 
+import json
+import shlex
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import PurePath
 from typing import Callable
 
 from textual.content import Content
@@ -258,6 +261,14 @@ def _audit(detail: Detail, now: datetime) -> DetailView:
     return DetailView(title, "Entry", highlighted_json(entry), "Chain", side)
 
 
+def _command_line(canonical: str) -> str:
+    """The pinned server's command as a shell line, its program by name (the lock file has the full path)."""
+    argv = json.loads(canonical)
+    if not (isinstance(argv, list) and argv and all(isinstance(arg, str) for arg in argv)):
+        return canonical
+    return shlex.join([PurePath(argv[0]).name, *argv[1:]])
+
+
 def _pin(detail: Detail, now: datetime) -> DetailView:
     row = detail.record
     label = entry_label(row["kind"], row["name"])
@@ -286,7 +297,7 @@ def _pin(detail: Detail, now: datetime) -> DetailView:
     side = _lines(
         _heading("What changed"),
         f"{visible(label)} {row['change']} on {visible(row['server'])}",
-        f"command {visible(row['command'])}",
+        f"command {visible(_command_line(row['command']))}",
         f"sha256 {(row['old_sha256'] or 'none')[:12]} → {(row['new_sha256'] or 'none')[:12]}",
         f"+{diff.added} words, −{diff.removed} words",
         "",
