@@ -35,7 +35,10 @@ _COMMON = frozenset(
     " name id type value text content data user date time title description status".split()
 )
 _COMMON_COST = 100
-_FREE_COST = 4  # an anchor found anywhere (not only at a word start) is tried at every character
+# An anchor found anywhere (not only at a word start) is tried at every character; one led by a
+# letter also slows the scan itself, which then stops at every occurrence of that letter.
+_FREE_COST = 4
+_FREE_LETTER_COST = 20
 _CROWDED_FACTOR = 50
 _WINDOW_PER_CALL = 100  # characters of window searched for the cost of one match call
 _SPLIT_BRANCHES = 4  # an alternation of at most this many branches may be anchored branch by branch
@@ -180,7 +183,8 @@ class _Anchor:
     def cost(self) -> float:
         """How often the anchor is expected to turn up, times the work each occurrence costs."""
         often = sum(_COMMON_COST if _bare(literal) in _COMMON else 1 for literal in self.at_word_start)
-        often += _FREE_COST * sum(_COMMON_COST if _bare(literal) in _COMMON else 1 for literal in self.anywhere)
+        often += sum((_FREE_LETTER_COST if literal[0].isalpha() else _FREE_COST)
+                     * (_COMMON_COST if _bare(literal) in _COMMON else 1) for literal in self.anywhere)
         if self.crowded:
             often *= _CROWDED_FACTOR
         # A match tried at the anchor is one call; a window is searched through, position by position.

@@ -171,6 +171,9 @@ def fold(text: str) -> Folded:
 
 # A word containing a look-alike letter. Matching only from word starts keeps this linear.
 _WORD_WITH_CONFUSABLE = re.compile(r"(?<!\w)\w*[" + "".join(sorted(CONFUSABLES)) + r"]\w*")
+# A class search skips ahead in C; the word pattern above tries every position, so it runs only
+# on text that holds a look-alike at all.
+_ANY_CONFUSABLE = re.compile("[" + "".join(sorted(CONFUSABLES)) + "]")
 
 
 def mixed_script_words(text: str, limit: int = 3) -> list[tuple[int, int]]:
@@ -178,7 +181,7 @@ def mixed_script_words(text: str, limit: int = 3) -> list[tuple[int, int]]:
 
     A Russian or Greek word is not suspicious; "Рrоvıdе", half Latin and half Cyrillic, is.
     """
-    if text.isascii():
+    if text.isascii() or not _ANY_CONFUSABLE.search(text):
         return []
     found = []
     for match in _WORD_WITH_CONFUSABLE.finditer(text):

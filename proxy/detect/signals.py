@@ -48,7 +48,8 @@ _SECRET = (
 )
 _DESTINATION = (
     r"(?:https?://|www\.|[\w.+-]+@[\w-]+\.[a-z]|(?:\d{1,3}\.){3}\d{1,3}|\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b"
-    r"|(?:this|the|that|my|our|an?|following|attacker'?s?|external)\W{1,3}(?:url|endpoint|webhook|server|link"
+    r"|(?:this|the|that|my|our|an?|following|attacker'?s?|external)\W{1,3}"
+    r"(?:(?:new|own|personal|other|secondary|backup|private)\W{1,3})?(?:url|endpoint|webhook|server|link"
     r"|site|website|domain|e-?mail address|address|account|ip(?: address)?)\b)"
 )
 # "TODO:" followed by an imperative that acts on the outside world.
@@ -69,6 +70,8 @@ _ACTION = (
     r"|visit|download|install|tell|give)\W{1,3}(?:the|all|my|your|his|her|their|this|these|those|every|any|me|us"
     r"|them|it|an?)"
 )
+# An account number in IBAN form (country, check digits, the rest), as the folded text spells it.
+_IBAN = r"\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b"
 _SEND = r"(?:send|post|upload|forward|submit|transmit|exfiltrate|leak|e-?mail|mail|share|push|deliver|transfer)"
 
 # (name, weight, pattern). Names are the signal kinds shown to the reviewer.
@@ -100,6 +103,11 @@ _TABLE: list[tuple[str, float, str]] = [
      rf"\b(?:ignore|disregard|forget|override|overwrite|bypass|do not follow|don't follow){_GAP}{_words(3)}"
      rf"(?:previous|prior|above|earlier|preceding|foregoing|original|initial|old|your|system|developer|safety)"
      rf"{_GAP}{_words(2)}{_INSTRUCTION_NOUN}\b"),
+    # The same order glued to the end of the data before it ("...USAIgnore your previous
+    # instructions", "External_Ignore ..."), where no word boundary precedes it.
+    ("instruction_override", 1.0,
+     rf"(?<=[a-z0-9_])(?:ignore|disregard|forget){_GAP}(?:all{_GAP})?(?:your{_GAP})?(?:previous|prior|earlier|above)"
+     rf"{_GAP}{_words(1)}{_INSTRUCTION_NOUN}\b"),
     ("instruction_override", 0.8,
      rf"\b(?:ignore|disregard|forget|override|bypass){_GAP}(?:all{_GAP}|any{_GAP}|the{_GAP}|these{_GAP}|those{_GAP})?"
      rf"(?:other{_GAP}|following{_GAP}|existing{_GAP})?{_INSTRUCTION_NOUN}\b"),
@@ -202,6 +210,11 @@ _TABLE: list[tuple[str, float, str]] = [
     ("exfiltration", 0.5,
      rf"\b(?:summary|contents?|transcript|history){_GAP}of{_GAP}{_words(4)}(?:this|our|the){_GAP}(?:conversation|chat"
      rf"|session)\b"),
+    # --- money moved to an account: a transfer, payment or changed recipient ending in an IBAN
+    ("funds_transfer", 0.5,
+     rf"\b(?:transfer|send|pay|wire|move|redirect|deposit|modify|change){_GAP}{_words(12)}(?:to|into){_GAP}"
+     rf"(?:(?:the|this|that|my|our|an?|new|following|bank|recipient'?s?){_GAP}){{0,3}}"
+     rf"(?:(?:account|iban)(?:{_GAP}number)?{_GAP})?{_IBAN}"),
     ("suspicious_destination", 0.5,
      r"\b(?:webhook\.site|pastebin\.com|paste\.ee|hastebin|requestbin|pipedream\.net|ngrok(?:-free)?\.(?:io|app|dev)"
      r"|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site|online)|hookbin|beeceptor|trycloudflare\.com)"),
@@ -330,6 +343,7 @@ LABELS: dict[str, str] = {
     "task_injection": "work slipped in ahead of the task",
     "secret_request": "asks for secrets or files",
     "exfiltration": "sends data out",
+    "funds_transfer": "moves money to an account",
     "suspicious_destination": "tunnel, paste or raw-IP address",
     "tool_coercion": "tells the agent to call a tool or run a command",
     "dependency_edit": "asks for a dependency change",
