@@ -414,37 +414,36 @@ def _hits(text: str) -> list[tuple[int, tuple[_Entry, ...]]]:
 def find(text: str) -> list[tuple[Pattern, list[tuple[int, int]]]]:
     """Each pattern that matches the folded `text`, in table order, with its first match spans."""
     found: dict[int, list[tuple[int, int]]] = {}
-    resume: dict[int, int] = {}  # where finditer would look next, per pattern
+    # Where finditer would look next, per pattern; past the end once a pattern has its matches.
+    resume: dict[int, int] = {}
     size = len(text)
+    done = size + 1
     for at, entries in _hits(text):
         for index, regex, before, after in entries:
-            spans = found.get(index)
-            if spans is None:
-                spans = found[index] = []
-            elif len(spans) >= MATCHES_PER_PATTERN:
-                continue
             low = resume.get(index, 0)
-            if before == 0:
+            if not before:
                 if at >= low:
                     match = regex.match(text, at)
                     if match:
+                        spans = found.setdefault(index, [])
                         spans.append(match.span())
-                        resume[index] = max(match.end(), at + 1)
+                        resume[index] = max(match.end(), at + 1) if len(spans) < MATCHES_PER_PATTERN else done
                 continue
             # Matches starting in text[at - before : at + 1], as finditer would report them. The
             # search may stop where no match containing this anchor can reach; whatever it finds
             # is matched again on the whole text, so the cut never changes a match.
             low = max(low, at - before)
             end = min(size, at + after + _LOOKAROUND_MARGIN)
-            while low <= at and len(spans) < MATCHES_PER_PATTERN:
+            while low <= at:
                 candidate = regex.search(text, low, end)
                 if candidate is None or candidate.start() > at:
                     break
                 match = regex.match(text, candidate.start())
                 if match:
+                    spans = found.setdefault(index, [])
                     spans.append(match.span())
-                    low = max(match.end(), match.start() + 1)
+                    low = max(match.end(), match.start() + 1) if len(spans) < MATCHES_PER_PATTERN else done
                 else:
                     low = candidate.start() + 1
                 resume[index] = low
-    return [(PATTERNS[index], spans) for index, spans in sorted(found.items()) if spans]
+    return [(PATTERNS[index], spans) for index, spans in sorted(found.items())]
