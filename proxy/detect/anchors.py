@@ -75,9 +75,9 @@ def _prefixes(items: list, i: int = 0, room: int = _LONGEST_LITERAL, after_word:
     op, arg = items[i]
     if op is sre.AT and arg is sre.AT_BOUNDARY:
         # Zero-width: the literal after it still starts the match; after a word character it
-        # ends the word.
+        # ends the word, even where the sequence ends with it.
         rest = _prefixes(items, i + 1, room, after_word)
-        return {(_END, False) if after_word and (head, whole) == ("", False) else (head, whole) for head, whole in rest}
+        return {(_END, False) if after_word and not head else (head, whole) for head, whole in rest}
     if op is sre.LITERAL:
         ch = chr(arg)
         return {(ch + rest, whole) for rest, whole in _prefixes(items, i + 1, room - 1, _is_word_char(ch))}
@@ -247,9 +247,9 @@ def _shortest(literals: set[str]) -> set[str]:
         whole = _bare(literal)
         for end in range(1, len(whole) + 1):
             head = whole[:end]
-            if head != literal and head in literals:
+            if head in literals and head != literal:
                 return True
-            if end < len(whole) and not _is_word_char(whole[end]) and head + _END in literals:
+            if head + _END in literals and end < len(whole) and not _is_word_char(whole[end]):
                 return True
         return False
 
