@@ -382,6 +382,9 @@ def _scanner() -> _Scanner:
     bare = {_bare(lit) for lit in free_literals}
     nested = any(other in lit[1:] for lit in bare for other in bare)
     free = _trie(free_literals)
+    # A class of the literals' first characters turns most spots away before the trie is tried
+    # (spaces before spaces, digits and punctuation in structured output).
+    firsts = re.escape("".join(sorted({lit[0] for lit in word_literals})))
     return _Scanner(
         _table(anchors, "at_word_start"),
         _table(anchors, "anywhere"),
@@ -389,7 +392,7 @@ def _scanner() -> _Scanner:
         # is not consumed). Starting with a character class lets the engine skip letters in a
         # tight loop; a leading `\b` would make it try every position. The class is wider than
         # `\W` (it takes in non-ASCII letters), which only adds spots: each pattern checks its own `\b`.
-        re.compile(f"[^a-z0-9_](?=({_trie(word_literals)}))"),
+        re.compile(f"[^a-z0-9_](?=[{firsts}])(?=({_trie(word_literals)}))"),
         re.compile(f"({_trie(word_literals)})"),
         re.compile(f"(?=({free}))" if nested else f"({free})"),
     )
