@@ -100,7 +100,18 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float) -> FieldVerdi
         verdict = "sanitized"
     else:
         verdict = "clean"
-    return FieldVerdict(verdict, score, signals, removed, decoded, text, cleaned)
+    return FieldVerdict(verdict, score, _distinct(signals), removed, decoded, text, cleaned)
+
+
+def _distinct(signals: list[Signal]) -> list[Signal]:
+    """One signal per kind and passage: the same words seen in the original, the cleaned text and a
+    decoded payload (or by two patterns of one kind) are one piece of evidence for a reviewer."""
+    kept: list[Signal] = []
+    for signal in sorted(signals, key=lambda s: -s.weight):
+        core = signal.excerpt.strip(" <>!-\n")
+        if not any(k.name == signal.name and (core in k.excerpt or k.excerpt.strip(" <>!-\n") in core) for k in kept):
+            kept.append(signal)
+    return kept
 
 
 def _decoded(removed: list[Removal]) -> list[Decoded]:
