@@ -104,6 +104,9 @@ class Store:
                 conn = self._connection(writing=True)
                 with write_transaction(conn):
                     yield conn
+            except sqlite3.IntegrityError:
+                # A random id that collided: the caller retries with another; the store is fine.
+                raise
             except sqlite3.Error as exc:
                 self._drop_after(exc)
                 self.write_failure = f"cannot write the store at {self.path}: {exc}"
