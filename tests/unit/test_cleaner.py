@@ -48,9 +48,10 @@ def test_reentry_through_a_trusted_server_is_withheld_and_taints(store):
     cleaner(store)("tools/call", "fetch", "1", call_result(INJECTION), True)
     files = cleaner(store, '[servers.files]\ntrust = "trusted"\n', server="files")
     echoed = files("tools/call", "read_file", "2", {"content": [{"type": "text", "text": "log: " + INJECTION.lower()}]}, False)
-    assert echoed["content"][0]["text"].startswith("[lazaretto: withheld field")
+    notice = echoed["content"][0]["text"]
+    assert notice.startswith("[lazaretto: withheld field")
     assert store.sessions.state("s").tainted
-    assert any(s["name"] == "reentry" for s in store.quarantine.recent()[0]["signals"])
+    assert any(s["name"] == "reentry" for s in store.quarantine.get(notice.split()[3])["signals"])
 
 
 def test_removals_are_logged_even_when_the_field_goes_through(store):
