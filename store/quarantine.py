@@ -17,9 +17,13 @@ def new_quarantine_id() -> str:
 
 
 def normalize_quarantine_id(text: str) -> str:
-    """Accept `q-7f3k9m`, `7F3K9M` and the like."""
-    raw = text.strip().upper().removeprefix("Q-").removeprefix("Q")
-    return "Q-" + raw if raw and all(ch in ALPHABET for ch in raw) else text.strip()
+    """Accept `q-7f3k9m`, `Q7F3K9M` and `7F3K9M` for `Q-7F3K9M`."""
+    raw = text.strip().upper()
+    if raw.startswith("Q-"):
+        raw = raw[2:]
+    elif len(raw) == 7 and raw.startswith("Q"):
+        raw = raw[1:]  # only the prefix: the random part may itself start with Q
+    return "Q-" + raw if len(raw) == 6 and all(ch in ALPHABET for ch in raw) else text.strip()
 
 
 _JSON_COLUMNS = ("signals", "decoded", "removed")

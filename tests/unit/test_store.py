@@ -167,3 +167,10 @@ def test_many_processes_write_at_once_without_losing_a_row(store_path):
     result = store.audit.verify()
     # One taint row per session and one refusal per blocked call.
     assert result.ok and result.rows == 8 + 8 * 40
+
+
+def test_quarantine_ids_are_found_in_any_spelling(store):
+    from lazaretto.store.quarantine import normalize_quarantine_id
+
+    for spelled in ("Q-QEBNVS", "q-qebnvs", "QQEBNVS", "qebnvs"):
+        assert normalize_quarantine_id(spelled) == "Q-QEBNVS"
