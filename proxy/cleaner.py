@@ -62,7 +62,7 @@ class FingerprintIndex:
 
 
 class FieldCleaner:
-    """The cleaner a Mediator calls: `(method, tool, request_id, payload, untrusted) -> payload | None`."""
+    """The cleaner a Mediator calls: `(method, tool, request_id, payload, untrusted, plain) -> payload | None`."""
 
     def __init__(self, store: Store, policy: Policy, server: str, session: str) -> None:
         self.store = store
@@ -72,7 +72,13 @@ class FieldCleaner:
         self.index = FingerprintIndex(store)
         self._nonce: str | None = None
 
-    def __call__(self, method: str, tool: str | None, request_id: str | None, payload: dict, untrusted: bool):
+    def __call__(
+        self, method: str, tool: str | None, request_id: str | None, payload: dict, untrusted: bool, plain: bool = False
+    ):
+        # Trusted rules strip only invisible characters, and a plain ASCII line without \u escapes
+        # has none: unless a withheld payload may be coming back, there is nothing to walk.
+        if not untrusted and plain and not self.index.active():
+            return None
         message = _Message(method, tool, request_id, untrusted)
         rules = ScanRules(untrusted=untrusted, allow_hosts=self.policy.allow_hosts, threshold=self.policy.threshold)
 

@@ -54,8 +54,9 @@ class Pending:
     sent_at: float = field(default_factory=time.monotonic)
 
 
-# Cleans one payload: (method, tool, request_id, payload, untrusted) -> new payload or None.
-Cleaner = Callable[[str, "str | None", "str | None", dict, bool], "dict | None"]
+# Cleans one payload: (method, tool, request_id, payload, untrusted, plain) -> new payload or None.
+# `plain`: the line was ASCII without \u escapes, so it cannot hold an invisible character.
+Cleaner = Callable[[str, "str | None", "str | None", dict, bool, bool], "dict | None"]
 
 
 class Mediator:
@@ -202,19 +203,20 @@ class Mediator:
         except LineError as exc:
             self._unreadable_from_server(raw, exc, out)
             return out
+        plain = raw.isascii() and b"\\u" not in raw
         if isinstance(message, list):
-            results = [self._server_message(element, out) for element in message]
+            results = [self._server_message(element, out, plain) for element in message]
             kept = [result for result in results if result is not None]
             changed = len(kept) != len(message) or any(a is not b for a, b in zip(results, message))
             if kept:
                 out.to_client.append(dump_line(kept) if changed else raw)
             return out
-        result = self._server_message(message, out)
+        result = self._server_message(message, out, plain)
         if result is not None:
             out.to_client.append(raw if result is message else dump_line(result))
         return out
 
-    def _server_message(self, message: Any, out: Outgoing) -> Any:
+    def _server_message(self, message: Any, out: Outgoing, plain: bool) -> Any:
         """Return what to forward (the same object when unchanged), or None to drop it."""
         if is_response(message):
             key = id_key(message["id"])
@@ -229,7 +231,7 @@ class Mediator:
                 return None  # the proxy's own request failed; the client never asked
             if pending is None or not isinstance(message.get("result"), dict):
                 return message
-            return self._result(message, pending, out)
+            return self._result(message, pending, out, plain)
         if not (isinstance(message, dict) and isinstance(message.get("method"), str)):
             return message
         if message["method"] == "notifications/tools/list_changed" and self.pins is not None:
@@ -242,7 +244,7 @@ class Mediator:
         if isinstance(params, dict):
             untrusted, _ = untrusted_tool(self.server_policy, None)
             try:
-                cleaned = self.cleaner(message["method"], None, None, params, untrusted)
+                cleaned = self.cleaner(message["method"], None, None, params, untrusted, plain)
             except Exception as exc:  # noqa: BLE001 - any failure withholds, never forwards unscanned
                 self.log(f"withheld a server {message['method']}: {exc}")
                 if "id" in message:
@@ -273,7 +275,7 @@ class Mediator:
             out.to_server.extend(replay.to_server)
             out.to_client.extend(replay.to_client)
 
-    def _result(self, message: dict, pending: Pending, out: Outgoing) -> dict | None:
+    def _result(self, message: dict, pending: Pending, out: Outgoing, plain: bool) -> dict | None:
         result = message["result"]
         request_id = str(message["id"])
         if pending.method == "tools/list":
@@ -294,7 +296,7 @@ class Mediator:
         try:
             if untrusted and pending.method in EXPOSURE_METHODS:
                 self._expose(pending, request_id, f"{subject} returned untrusted content ({why})")
-            cleaned = self.cleaner(pending.method, pending.tool, request_id, result, untrusted)
+            cleaned = self.cleaner(pending.method, pending.tool, request_id, result, untrusted, plain)
         except StoreUnavailable as exc:
             # The read cannot be recorded, so the agent must not read it either.
             return self._withheld(message, pending, f"the quarantine store cannot be written ({exc})")
