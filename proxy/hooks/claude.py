@@ -19,6 +19,9 @@ from .common import (
     withheld_notice,
     withhold_fields,
 )
+from .common import (
+    deny_pre_tool_use as deny,
+)
 
 CLIENT = "claude-code"
 SHELL_TOOLS = frozenset({"Bash", "PowerShell"})
@@ -46,12 +49,6 @@ def handle(event: str, data: dict) -> Reply:
         return _pre(ctx, data) if event == "pre-tool-use" else _post(ctx, data)
     finally:
         ctx.close()
-
-
-def deny(reason: str) -> Reply:
-    """Refuse the call: JSON for the model, and exit 2 with the reason, which no other hook can override."""
-    output = {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}
-    return Reply({"hookSpecificOutput": output}, 2, reason)
 
 
 def _pre(ctx: HookContext, data: dict) -> Reply:

@@ -20,6 +20,9 @@ from .common import (
     split_mcp_name,
     withheld_notice,
 )
+from .common import (
+    deny_pre_tool_use as deny,
+)
 
 CLIENT = "codex"
 SHELL_TOOLS = frozenset({"Bash", "shell", "local_shell", "exec_command"})
@@ -35,12 +38,6 @@ def handle(event: str, data: dict) -> Reply:
         return _pre(ctx, data) if event == "pre-tool-use" else _post(ctx, data)
     finally:
         ctx.close()
-
-
-def deny(reason: str) -> Reply:
-    """Refuse the call: the documented JSON, and exit 2 with the reason on stderr."""
-    output = {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}
-    return Reply({"hookSpecificOutput": output}, 2, reason)
 
 
 def _command(tool_input: Any) -> str:

@@ -25,6 +25,13 @@ class Reply:
     stderr: str = ""
 
 
+def deny_pre_tool_use(reason: str) -> Reply:
+    """The PreToolUse refusal Claude Code and Codex share: JSON for the model, and exit 2 with the
+    reason on stderr, which no other hook's answer can override."""
+    output = {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}
+    return Reply({"hookSpecificOutput": output}, 2, reason)
+
+
 @dataclass(frozen=True)
 class Cleaned:
     """A tool output after the proxy's pipeline: same shape, `changed` if anything was replaced."""
