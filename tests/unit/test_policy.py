@@ -1,17 +1,12 @@
 """The policy: the issue's TOML as written, mcp-gate's JSON unchanged, and clear errors."""
 
 import pytest
+from proxy_harness import WORM_POLICY
 
 from lazaretto.proxy.policy import PolicyError, load_policy, parse_policy
 
-ISSUE_TOML = """
-allow_hosts = ["github.com", "api.github.com"]
-[servers.web]
-trust = "untrusted"          # every result is exposure
-[servers.slack]
-untrusted = ["read_channel"]
-outbound = ["post_message"]
-"""
+# The policy exactly as issue 2 writes it; the end-to-end tests run the worm under it.
+ISSUE_TOML = WORM_POLICY
 
 MCP_GATE_JSON = """{
   "allow_hosts": ["github.com", "api.github.com"],
