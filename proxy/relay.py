@@ -4,12 +4,11 @@ Threads rather than asyncio: each direction is a blocking readline in C with the
 released, which keeps the added latency per message small, and store calls may block.
 """
 
-import os
 import signal
 import subprocess
 import sys
 import threading
-from typing import BinaryIO, Callable
+from typing import BinaryIO
 
 from .mediator import Mediator, Outgoing
 

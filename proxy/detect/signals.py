@@ -161,7 +161,7 @@ _TABLE: list[tuple[str, float, str]] = [
      rf"|maintainer|supervisor|security officer)\b"),
     ("authority_claim", 0.3, rf"\bper{_GAP}(?:company|corporate|security|it|our){_GAP}polic(?:y|ies)\b"),
     ("authority_claim", 0.3, rf"\b(?:this{_GAP}is|it{_GAP}is){_GAP}(?:required|mandated){_GAP}by\b"),
-    ("authority_claim", 0.4, rf"\bpre-?(?:verified|approved|authori[sz]ed)\b"),
+    ("authority_claim", 0.4, r"\bpre-?(?:verified|approved|authori[sz]ed)\b"),
     ("authority_claim", 0.3, rf"\b(?:really|extremely|very|super|critically){_GAP}important\b"),
     ("authority_claim", 0.4, r"\b(?:important|urgent|critical|attention|warning)\W{0,2}!{2,}"),
     # --- work slipped in ahead of the agent's task
@@ -188,7 +188,7 @@ _TABLE: list[tuple[str, float, str]] = [
      rf"{_SECRET}"),
     ("secret_request", 0.5, rf"\b(?:with|using|passing){_GAP}(?:the{_GAP}|your{_GAP}|my{_GAP})?{_words(2)}{_SECRET}"),
     ("secret_request", 0.4, rf"\b(?:your|the){_GAP}(?:system|hidden|initial|original){_GAP}prompt\b"),
-    ("secret_request", 0.2, rf"(?:\.env\.\w+|\bid_rsa\b|~/\.ssh|\bprivate[ _-]key\b|\bapi[ _-]?keys?\b)"),
+    ("secret_request", 0.2, r"(?:\.env\.\w+|\bid_rsa\b|~/\.ssh|\bprivate[ _-]key\b|\bapi[ _-]?keys?\b)"),
     # --- exfiltration
     ("exfiltration", 0.5, rf"\b{_SEND}{_GAP}{_words(8)}(?:to|at|into|via|on){_GAP}{_DESTINATION}"),
     ("exfiltration", 0.5, rf"\b{_SEND}{_GAP}{_words(3)}{_DESTINATION}\S{{0,200}}?{_GAP}to\b"),
