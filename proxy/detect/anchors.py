@@ -53,7 +53,9 @@ _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 # Ends a literal the regex requires to be followed by a non-word character or the text's end. It
 # never reaches the scan as a character: the trie turns it into a look-ahead.
 _END = "\x00"
-_WORD_END = "(?![a-z0-9_])"  # wider than the regex's own `\W` (which also refuses non-ASCII letters)
+_WORD_END = "(?![a-z0-9_])"
+# Lower-case letters from rare to common in English (anything else counts as rarer still).
+_LETTER_ORDER = "zqxjkvbpygfwmucldrhsnioate"  # wider than the regex's own `\W` (which also refuses non-ASCII letters)
 
 
 def _bare(literal: str) -> str:
@@ -369,6 +371,20 @@ class _Scanner:
     word_scan: re.Pattern
     word_at_start: re.Pattern
     free_scan: re.Pattern
+    free_literals: tuple[tuple[str, str], ...]  # each bare literal, and its characters rarest first
+
+    def may_hold_free(self, text: str) -> bool:
+        """Whether some literal found anywhere occurs in `text` at all.
+
+        Most text holds none, and a regex pass to prove it visits every character that starts
+        one (every "t", for "todo"); a missing character answers at memchr speed, and only a
+        literal whose every character is present costs a substring search.
+        """
+        present: dict[str, bool] = {}
+        for literal, characters in self.free_literals:
+            if all(present.setdefault(ch, ch in text) for ch in characters) and literal in text:
+                return True
+        return False
 
 
 @cache
@@ -395,6 +411,8 @@ def _scanner() -> _Scanner:
         re.compile(f"[^a-z0-9_](?=[{firsts}])(?=({_trie(word_literals)}))"),
         re.compile(f"({_trie(word_literals)})"),
         re.compile(f"(?=({free}))" if nested else f"({free})"),
+        # Punctuation and rare letters first: the presence test stops at the first one missing.
+        tuple((lit, "".join(sorted(set(lit), key=_LETTER_ORDER.find))) for lit in sorted(bare)),
     )
 
 
@@ -406,6 +424,8 @@ def _hits(text: str) -> list[tuple[int, tuple[_Entry, ...]]]:
     first = scanner.word_at_start.match(text)
     if first:
         hits.insert(0, (0, table[first[1]]))
+    if not scanner.may_hold_free(text):
+        return hits
     table = scanner.free_table
     free = [(m.start(), table[m[1]]) for m in scanner.free_scan.finditer(text)]
     if free:
