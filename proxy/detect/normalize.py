@@ -41,6 +41,9 @@ _SPACED_LETTERS_END = re.compile(r"([ ._*\-/|])[a-z]\1[a-z](?![a-z0-9])")
 # Where a spaced word can be at all: a separator, a letter, a separator, a letter, a non-letter
 # (any separators, unlike the pattern). Tested on the text's shape, at C speed.
 _SPACED_SHAPE = Shape({"abcdefghijklmnopqrstuvwxyz": "a", "0123456789": "0"}, ".")
+# Searched for with a regex rather than `bytes in`: on a two-symbol string the substring search
+# can barely skip, while the regex engine's prefix search does (five times faster on prose).
+_SPACED_SHAPE_RUN = re.compile(rb"\.a\.a(?:\.|\Z)")
 _ESCAPED_BREAK = re.compile(r"\\[nrt]")
 # ASCII control characters other than tab and newline, which some terminals act on (ANSI escapes).
 _ASCII_INVISIBLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]+")
@@ -161,7 +164,7 @@ def fold(text: str) -> Folded:
     text = text.lower()
     if "\\" in text:
         text = _ESCAPED_BREAK.sub("  ", text)
-    if b".a.a." in _SPACED_SHAPE.of(text) + b"." and _SPACED_LETTERS_END.search(text):
+    if _SPACED_SHAPE_RUN.search(_SPACED_SHAPE.of(text)) and _SPACED_LETTERS_END.search(text):
         text, edits = _substitute(_SPACED_LETTERS, text, lambda m: m.group()[::2])
         stages.append(edits)
     # Spans are mapped back through the stages in reverse order of application.
