@@ -77,6 +77,8 @@ class Relay:
                 out = self.mediator.from_client(line)
                 self._send_client(out)
                 self._send_server(out.to_server)
+                # Neither this line nor its output may stay alive while the next line is read.
+                del line, out
         finally:
             self._close_server_stdin()
             self._stop_server_after_grace()
@@ -86,6 +88,7 @@ class Relay:
             out = line if isinstance(line, Outgoing) else self.mediator.from_server(line)
             self._send_client(out)
             self._send_server(out.to_server)
+            del line, out  # as in the client loop: one large line in memory at a time
 
     def _watch_timeouts(self) -> None:
         # A quarter of the limit between checks: a request is answered within 1.25x its limit.
@@ -101,6 +104,7 @@ class Relay:
     def _lines(self, stream: BinaryIO, direction: str):
         """Yield complete lines; a line over the limit is skipped and an Outgoing explains it."""
         while True:
+            line = None  # the line yielded last is the consumer's: do not hold it during the next read
             try:
                 line = stream.readline(self.max_line + 1)
             except (OSError, ValueError):
