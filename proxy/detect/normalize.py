@@ -155,7 +155,7 @@ def fold(text: str) -> Folded:
     if not text.isascii():
         text, edits = _fold_non_ascii(text)
         stages.append(edits)
-    if b"c" in _ASCII_INVISIBLE_SHAPE.of(text):
+    if _ASCII_INVISIBLE_SHAPE.holds(text, "c"):
         text, edits = _substitute(_ASCII_INVISIBLE, text, lambda m: "")
         stages.append(edits)
     # One-to-one on what is left (the only length-changing case is folded above). Escaped line

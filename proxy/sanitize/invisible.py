@@ -190,5 +190,5 @@ def spelled(run: str) -> str:
 
 def _worth_scanning(text: str, untrusted: bool) -> bool:
     if text.isascii():
-        return untrusted and b"c" in _ASCII_CONTROLS.of(text)
+        return untrusted and _ASCII_CONTROLS.holds(text, "c")
     return _CANDIDATE.search(text) is not None

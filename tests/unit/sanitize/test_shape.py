@@ -22,3 +22,8 @@ def test_a_run_in_the_shape_is_a_run_in_the_text(text, length):
 def test_non_ascii_members_are_refused():
     with pytest.raises(ValueError):
         Shape({"é": "x"})
+
+
+@given(TEXT)
+def test_holds_agrees_with_the_shape(text):
+    assert SHAPE.holds(text, "b") is (b"b" in SHAPE.of(text))
