@@ -6,10 +6,11 @@ re-serialized.
 """
 
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, BinaryIO, Callable
 
 from lazaretto.store import Store, StoreUnavailable
 
@@ -32,6 +33,9 @@ from .policy import Policy
 
 # Requests whose results carry text a stranger may have written.
 EXPOSURE_METHODS = frozenset({"tools/call", "tasks/result", "resources/read", "prompts/get"})
+# A server line this large waits in a temporary file while it is scanned; smaller ones stay in
+# memory, where a copy costs less than the round trip through a file.
+SPILL_BYTES = 1024 * 1024
 
 
 @dataclass
@@ -187,34 +191,55 @@ class Mediator:
 
     # -- server -> client ---------------------------------------------------------------
 
-    def from_server(self, raw: bytes) -> Outgoing:
-        """Handle one line from the server; an internal error withholds the line, never forwards it."""
+    def from_server(self, line: bytes | list[bytes]) -> Outgoing:
+        """Handle one line from the server; an internal error withholds the line, never forwards it.
+
+        A one-element list hands the line over: the mediator empties it, so that, when the caller
+        keeps no other reference, a large line is not held in memory while its text is scanned.
+        """
+        handed = line if isinstance(line, list) else [line]
+        head, size = handed[0][:4096], len(handed[0])
         try:
-            return self._from_server(raw)
+            return self._from_server(handed)
         except Exception as exc:  # noqa: BLE001 - fail closed
             out = Outgoing()
-            self._unreadable_from_server(raw, LineError(f"internal error ({type(exc).__name__}: {exc})"), out)
+            self._unreadable_from_server(head, size, LineError(f"internal error ({type(exc).__name__}: {exc})"), out)
             return out
 
-    def _from_server(self, raw: bytes) -> Outgoing:
+    def _from_server(self, handed: list[bytes]) -> Outgoing:
         out = Outgoing()
+        raw = handed.pop()
         try:
             message = parse_line(raw)
         except LineError as exc:
-            self._unreadable_from_server(raw, exc, out)
+            self._unreadable_from_server(raw[:4096], len(raw), exc, out)
             return out
         plain = raw.isascii() and b"\\u" not in raw
-        if isinstance(message, list):
-            results = [self._server_message(element, out, plain) for element in message]
-            kept = [result for result in results if result is not None]
-            changed = len(kept) != len(message) or any(a is not b for a, b in zip(results, message))
-            if kept:
-                out.to_client.append(dump_line(kept) if changed else raw)
+        arrived = _Arrived(raw)
+        del raw  # a spilled line now exists only in its file
+        try:
+            if isinstance(message, list):
+                results = [self._server_message(element, out, plain) for element in message]
+                kept = [result for result in results if result is not None]
+                if not kept:
+                    return out
+                if len(kept) == len(message) and all(a is b for a, b in zip(results, message)):
+                    out.to_client.append(arrived.read())
+                else:
+                    del message, results  # free the original texts before the rewrite is serialized
+                    arrived.close()
+                    out.to_client.append(dump_line(kept))
+                return out
+            result = self._server_message(message, out, plain)
+            if result is message:
+                out.to_client.append(arrived.read())
+            elif result is not None:
+                del message  # as above: the replaced text goes before the serialization
+                arrived.close()
+                out.to_client.append(dump_line(result))
             return out
-        result = self._server_message(message, out, plain)
-        if result is not None:
-            out.to_client.append(raw if result is message else dump_line(result))
-        return out
+        finally:
+            arrived.close()
 
     def _server_message(self, message: Any, out: Outgoing, plain: bool) -> Any:
         """Return what to forward (the same object when unchanged), or None to drop it."""
@@ -357,10 +382,10 @@ class Mediator:
         except StoreUnavailable as exc:
             self.log(f"could not record tool classifications: {exc}")
 
-    def _unreadable_from_server(self, raw: bytes, exc: LineError, out: Outgoing) -> None:
+    def _unreadable_from_server(self, head: bytes, size: int, exc: LineError, out: Outgoing) -> None:
         # Unscanned server text never reaches the agent; a waiting request gets an error.
-        self.log(f"dropped a server line ({len(raw)} bytes) that could not be inspected: {exc}")
-        request_id = recover_id(raw)
+        self.log(f"dropped a server line ({size} bytes) that could not be inspected: {exc}")
+        request_id = recover_id(head)
         if request_id is not None and self.pending.pop(id_key(request_id), None) is not None:
             out.to_client.append(
                 dump_line(
@@ -456,6 +481,43 @@ class Mediator:
         self.pending.clear()
         return out
 
+
+class _Arrived:
+    """A server line's bytes as they arrived, forwarded unchanged when nothing rewrites the message.
+
+    A large line is written to an unlinked temporary file while its message is scanned, so the scan
+    does not run beside a second full copy of the message; without room on disk it stays in memory.
+    """
+
+    def __init__(self, raw: bytes) -> None:
+        self._raw: bytes | None = raw
+        self._file: BinaryIO | None = None
+        if len(raw) < SPILL_BYTES:
+            return
+        try:
+            spill = tempfile.TemporaryFile()
+        except OSError:
+            return
+        try:
+            spill.write(raw)
+        except OSError:
+            spill.close()
+            return
+        self._file, self._raw = spill, None
+
+    def read(self) -> bytes:
+        """The line, byte for byte (an unreadable spill raises, and the line is withheld)."""
+        if self._file is None:
+            return self._raw
+        self._file.seek(0)
+        return self._file.read()
+
+    def close(self) -> None:
+        """Let go of the bytes: the message is being re-serialized, or it is done."""
+        self._raw = None
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 
 
 def _emptied(method: str, result: dict) -> dict:

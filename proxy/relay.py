@@ -74,17 +74,18 @@ class Relay:
                 if isinstance(line, Outgoing):
                     self._send_client(line)
                     continue
-                out = self.mediator.from_client(line)
+                out = self.mediator.from_client(line.pop())
                 self._send_client(out)
                 self._send_server(out.to_server)
-                # Neither this line nor its output may stay alive while the next line is read.
-                del line, out
+                # The output may not stay alive while the next line is read.
+                del out
         finally:
             self._close_server_stdin()
             self._stop_server_after_grace()
 
     def _server_loop(self) -> None:
         for line in self._lines(self.process.stdout, "server"):
+            # The mediator takes the line out of its list: it may set a large one aside while scanning.
             out = line if isinstance(line, Outgoing) else self.mediator.from_server(line)
             self._send_client(out)
             self._send_server(out.to_server)
@@ -102,9 +103,9 @@ class Relay:
                 self._send_server(out.to_server)
 
     def _lines(self, stream: BinaryIO, direction: str):
-        """Yield complete lines; a line over the limit is skipped and an Outgoing explains it."""
+        """Yield each complete line in a one-element list the consumer empties (so nothing here keeps
+        it alive); a line over the limit is skipped and an Outgoing explains it."""
         while True:
-            line = None  # the line yielded last is the consumer's: do not hold it during the next read
             try:
                 line = stream.readline(self.max_line + 1)
             except (OSError, ValueError):
@@ -112,11 +113,14 @@ class Relay:
             if not line:
                 return
             if len(line) > self.max_line and not line.endswith(b"\n"):
-                size = len(line) + self._discard_rest(stream)
-                yield self.mediator.oversized(direction, line[:4096], size, self.max_line)
+                # Keep only the head (for the request id) while the rest is skipped.
+                head, size, line = line[:4096], len(line), None
+                size += self._discard_rest(stream)
+                yield self.mediator.oversized(direction, head, size, self.max_line)
                 continue
             if line.strip():
-                yield line if line.endswith(b"\n") else line + b"\n"
+                handed, line = [line if line.endswith(b"\n") else line + b"\n"], None
+                yield handed
 
     @staticmethod
     def _discard_rest(stream: BinaryIO) -> int:
