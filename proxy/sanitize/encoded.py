@@ -42,7 +42,7 @@ def strip_encoded(text: str, looks_like_instructions: Callable[[str], bool] | No
         found.add(kind, 1, _describe(decoded))
         return ""
 
-    if b"b" * SHORT_RUN not in _ALPHABET.of(text):
+    if not _ALPHABET.has_run(text, "b", SHORT_RUN):
         return text  # most fields: no run long enough, proved without the regex
     return _RUN.sub(replace, text)
 

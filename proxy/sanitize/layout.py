@@ -34,6 +34,6 @@ def collapse_padding(text: str, found: Collector) -> str:
         found.add("whitespace-padding", 1, readable(text[end : end + _SHOWN_AFTER]))
         return "\n" * min(breaks, 2) or " "
 
-    if text.isascii() and b"w" * BLANK_LINES not in _ASCII_SPACE.of(text):
+    if text.isascii() and not _ASCII_SPACE.has_run(text, "w", BLANK_LINES):
         return text
     return _WHITESPACE.sub(replace, text)

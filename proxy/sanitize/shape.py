@@ -9,6 +9,10 @@ whether the exact regex runs; it never replaces it.
 
 from __future__ import annotations
 
+# `has_run` shapes a long text this many characters at a time: two buffers of this size stay in
+# the CPU cache and are reused, where a whole-text shape is fresh memory the kernel must map in.
+_PIECE = 1 << 16
+
 
 class Shape:
     """Maps ASCII characters to class symbols and everything else to `other`.
@@ -31,6 +35,19 @@ class Shape:
     def of(self, text: str) -> bytes:
         """One symbol per byte of the UTF-8 text."""
         return text.encode("utf-8", "surrogatepass").translate(self._table)
+
+    def has_run(self, text: str, symbol: str, length: int) -> bool:
+        """Whether `length` characters of the class `symbol` stand in a row in `text`.
+
+        Same answer as `symbol * length in of(text)`, about half the time on a long text. Pieces
+        overlap by `length - 1` characters, so a run across a piece boundary lies whole in one.
+        """
+        needle = symbol.encode() * length
+        for start in range(0, len(text), _PIECE):
+            piece = text[start : start + _PIECE + length - 1]
+            if needle in piece.encode("utf-8", "surrogatepass").translate(self._table):
+                return True
+        return False
 
     def holds(self, text: str, symbol: str) -> bool:
         """Whether some character of `text` is in the class `symbol` stands for.

@@ -27,3 +27,17 @@ def test_non_ascii_members_are_refused():
 @given(TEXT)
 def test_holds_agrees_with_the_shape(text):
     assert SHAPE.holds(text, "b") is (b"b" in SHAPE.of(text))
+
+
+@pytest.mark.parametrize("boundary", [1 << 16, 2 << 16])
+@pytest.mark.parametrize("shift", range(-5, 2))
+def test_has_run_finds_a_run_across_a_piece_boundary(boundary, shift):
+    # Long text is shaped in pieces; a run placed on every side of a likely piece boundary.
+    text = " " * (boundary + shift) + "y" * 5 + "é" * 3 + " " * (3 << 16)
+    assert SHAPE.has_run(text, "b", 5)
+    assert not SHAPE.has_run(text, "b", 6)
+
+
+@given(TEXT, st.integers(min_value=1, max_value=5))
+def test_has_run_agrees_with_the_shape(text, length):
+    assert SHAPE.has_run(text, "b", length) is (b"b" * length in SHAPE.of(text))
