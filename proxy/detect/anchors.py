@@ -6,7 +6,9 @@ a set of literal strings that every match contains at a known place (its start, 
 distance after it), chosen to be rare words rather than "the" or "you". One regex made of all
 anchors as a trie finds every occurrence in C; each occurrence tries only the patterns it can
 start, with `match` at the spot or a search in a small window before it. A text without
-anchors costs that one scan. Matches are reported exactly as `finditer` would find them.
+anchors costs that one scan. ASCII text is scanned as a copy with every non-word character a
+space, which lets the engine jump between word starts; punctuation inside a literal is checked on
+the text itself. Matches are reported exactly as `finditer` would find them.
 
 An anchor literal the regex requires to end a word ("inform" followed by a gap) is looked for
 as a whole word, so "information" does not wake its pattern. The table is built on the first
@@ -53,9 +55,13 @@ _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 # Ends a literal the regex requires to be followed by a non-word character or the text's end. It
 # never reaches the scan as a character: the trie turns it into a look-ahead.
 _END = "\x00"
-_WORD_END = "(?![a-z0-9_])"
+_WORD_END = "(?![a-z0-9_])"  # wider than the regex's own `\W` (which also refuses non-ASCII letters)
+# Every ASCII character that cannot be part of a word, as a space: "gaps" between words. `_END`
+# marks a literal's word end, not a character, and stays.
+_GAPS = bytes(b if chr(b) in "abcdefghijklmnopqrstuvwxyz0123456789_" else 0x20 for b in range(256))
+_GAP_IN_LITERAL = {b: " " for b in range(0x80) if _GAPS[b] == 0x20 and chr(b) != _END}
 # Lower-case letters from rare to common in English (anything else counts as rarer still).
-_LETTER_ORDER = "zqxjkvbpygfwmucldrhsnioate"  # wider than the regex's own `\W` (which also refuses non-ASCII letters)
+_LETTER_ORDER = "zqxjkvbpygfwmucldrhsnioate"
 
 
 def _bare(literal: str) -> str:
@@ -370,6 +376,8 @@ class _Scanner:
     free_table: dict[str, tuple[_Entry, ...]]
     word_scan: re.Pattern
     word_at_start: re.Pattern
+    gap_scan: re.Pattern  # word starts in ASCII text whose gaps are all spaces (`_GAPS`)
+    gap_table: dict[bytes, tuple[_Entry, ...]]  # word_table for the captures `gap_scan` finds exactly
     free_scan: re.Pattern
     free_literals: tuple[tuple[str, str], ...]  # each bare literal, and its characters rarest first
 
@@ -401,8 +409,12 @@ def _scanner() -> _Scanner:
     # A class of the literals' first characters turns most spots away before the trie is tried
     # (spaces before spaces, digits and punctuation in structured output).
     firsts = re.escape("".join(sorted({lit[0] for lit in word_literals})))
+    word_table = _table(anchors, "at_word_start")
+    # The same literals with their gaps as spaces, for ASCII text reduced the same way. A
+    # literal that is not ASCII cannot occur in ASCII text.
+    gapped = {lit.translate(_GAP_IN_LITERAL) for lit in word_literals if lit.isascii()}
     return _Scanner(
-        _table(anchors, "at_word_start"),
+        word_table,
         _table(anchors, "anywhere"),
         # Word starts: the character before a word, then the literal in a look-ahead (so the word
         # is not consumed). Starting with a character class lets the engine skip letters in a
@@ -410,6 +422,10 @@ def _scanner() -> _Scanner:
         # `\W` (it takes in non-ASCII letters), which only adds spots: each pattern checks its own `\b`.
         re.compile(f"[^a-z0-9_](?=[{firsts}])(?=({_trie(word_literals)}))"),
         re.compile(f"({_trie(word_literals)})"),
+        # With every gap a space, a literal prefix: the engine jumps from space to space at
+        # memchr speed, where a class before each word is tested character by character.
+        re.compile(f" (?=[{firsts}])(?=({_trie(gapped)}))".encode()),
+        {captured.encode(): entries for captured, entries in word_table.items() if captured.isascii()},
         re.compile(f"(?=({free}))" if nested else f"({free})"),
         # Punctuation and rare letters first: the presence test stops at the first one missing.
         tuple((lit, "".join(sorted(set(lit), key=_LETTER_ORDER.find))) for lit in sorted(bare)),
@@ -420,7 +436,20 @@ def _hits(text: str) -> list[tuple[int, tuple[_Entry, ...]]]:
     """Every anchor occurrence in `text` with the patterns it can start, in text order."""
     scanner = _scanner()
     table = scanner.word_table
-    hits = [(m.start() + 1, table[m[1]]) for m in scanner.word_scan.finditer(text)]
+    if text.isascii():
+        hits = []
+        for m in scanner.gap_scan.finditer(text.encode().translate(_GAPS)):
+            at, captured = m.start() + 1, m[1]
+            if b" " not in captured:
+                # Word characters only: the same in the text, and no literal with a gap is longer.
+                hits.append((at, scanner.gap_table[captured]))
+                continue
+            # A space here may be other punctuation in the text: the exact trie says which literal.
+            exact = scanner.word_at_start.match(text, at)
+            if exact:
+                hits.append((at, table[exact[1]]))
+    else:
+        hits = [(m.start() + 1, table[m[1]]) for m in scanner.word_scan.finditer(text)]
     first = scanner.word_at_start.match(text)
     if first:
         hits.insert(0, (0, table[first[1]]))
