@@ -106,7 +106,8 @@ class FieldCleaner:
             return None
         if verdict.verdict == "sanitized":
             self._log_removals(message, path, verdict, None)
-            return verdict.cleaned + "\n" + removal_notice(verdict.removed)
+            # One concatenation: a large field is copied once, not twice.
+            return f"{verdict.cleaned}\n{removal_notice(verdict.removed)}"
         return self._withhold(message, path, text, verdict)
 
     def _reentry(self, verdict: FieldVerdict, original: dict) -> FieldVerdict:

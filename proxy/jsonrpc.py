@@ -20,11 +20,21 @@ class LineError(ValueError):
 
 def parse_line(raw: bytes) -> Any:
     """Decode one line (strict UTF-8 JSON); raise LineError with a reason otherwise."""
+    return parse_text(decode_line(raw))
+
+
+def decode_line(raw: bytes) -> str:
+    """The line as text: strict UTF-8 (json's own encoding detection is skipped); LineError otherwise."""
     try:
-        # Decoding first enforces strict UTF-8 and skips json's encoding detection.
-        return json.loads(raw.decode("utf-8"))
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LineError(f"not valid UTF-8 at byte {exc.start}") from exc
+
+
+def parse_text(text: str) -> Any:
+    """One decoded line as a JSON value; LineError with a reason otherwise."""
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise LineError(f"not valid JSON ({exc.msg} at column {exc.colno})") from exc
     except RecursionError as exc:
@@ -35,9 +45,14 @@ def dump_line(message: Any) -> bytes:
     """Serialize compactly on one line; escape only when a lone surrogate would break UTF-8."""
     text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
     try:
-        return text.encode("utf-8") + b"\n"
+        data = text.encode("utf-8")
     except UnicodeEncodeError:
-        return json.dumps(message, separators=(",", ":")).encode("ascii") + b"\n"
+        data = None
+    # The text goes before the newline is appended: two full copies of a large message at most.
+    del text
+    if data is None:
+        data = json.dumps(message, separators=(",", ":")).encode("ascii")
+    return data + b"\n"
 
 
 def id_key(request_id: Any) -> tuple:

@@ -20,12 +20,14 @@ from .jsonrpc import (
     INTERNAL_ERROR,
     PARSE_ERROR,
     LineError,
+    decode_line,
     dump_line,
     error_response,
     id_key,
     is_request,
     is_response,
     parse_line,
+    parse_text,
     recover_id,
 )
 from .pins import INSTRUCTIONS, LISTS, PinGuard
@@ -209,14 +211,22 @@ class Mediator:
     def _from_server(self, handed: list[bytes]) -> Outgoing:
         out = Outgoing()
         raw = handed.pop()
-        try:
-            message = parse_line(raw)
-        except LineError as exc:
-            self._unreadable_from_server(raw[:4096], len(raw), exc, out)
-            return out
+        head, size = raw[:4096], len(raw)
         plain = raw.isascii() and b"\\u" not in raw
+        try:
+            text = decode_line(raw)
+        except LineError as exc:
+            self._unreadable_from_server(head, size, exc, out)
+            return out
         arrived = _Arrived(raw)
-        del raw  # a spilled line now exists only in its file
+        del raw  # a spilled line now exists only in its file, so parsing runs beside one copy, not two
+        try:
+            message = parse_text(text)
+        except LineError as exc:
+            arrived.close()
+            self._unreadable_from_server(head, size, exc, out)
+            return out
+        del text
         try:
             if isinstance(message, list):
                 results = [self._server_message(element, out, plain) for element in message]

@@ -9,6 +9,7 @@ request or notification. Paths are JSON-pointer-like: `/content/0/text`, a key a
 """
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,8 @@ Visit = Callable[[str, str], "str | None"]
 MAX_DEPTH = 48
 _IMMEDIATE = "io.modelcontextprotocol/model-immediate-response"
 _SCHEMA_TEXT_KEYS = frozenset({"description", "title"})
+# A text block that may hold JSON; a match, unlike lstrip(), copies nothing of a large text.
+_JSON_START = re.compile(r"\s*[{\[]")
 
 
 @dataclass(frozen=True)
@@ -99,7 +102,7 @@ def _text(container: Any, key: Any, base: tuple, edits: _Edits, visit: Visit, js
     if not isinstance(value, str):
         return
     path = base + (key,)
-    if json_inside and value.lstrip()[:1] in ("{", "["):
+    if json_inside and _JSON_START.match(value):
         try:
             parsed = json.loads(value)
         except ValueError:
