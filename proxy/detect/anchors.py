@@ -60,6 +60,8 @@ _WORD_END = "(?![a-z0-9_])"  # wider than the regex's own `\W` (which also refus
 # marks a literal's word end, not a character, and stays.
 _GAPS = bytes(b if chr(b) in "abcdefghijklmnopqrstuvwxyz0123456789_" else 0x20 for b in range(256))
 _GAP_IN_LITERAL = {b: " " for b in range(0x80) if _GAPS[b] == 0x20 and chr(b) != _END}
+# More literals than this left after the character test: the free scan runs without substring tests.
+_SUBSTRING_TESTS = 4
 # Lower-case letters from rare to common in English (anything else counts as rarer still).
 _LETTER_ORDER = "zqxjkvbpygfwmucldrhsnioate"
 
@@ -382,17 +384,16 @@ class _Scanner:
     free_literals: tuple[tuple[str, str], ...]  # each bare literal, and its characters rarest first
 
     def may_hold_free(self, text: str) -> bool:
-        """Whether some literal found anywhere occurs in `text` at all.
+        """Whether some literal found anywhere may occur in `text` (False only when none does).
 
         Most text holds none, and a regex pass to prove it visits every character that starts
-        one (every "t", for "todo"); a missing character answers at memchr speed, and only a
-        literal whose every character is present costs a substring search.
+        one (every "t", for "todo"); a missing character answers at memchr speed. A substring
+        search costs a tenth of the pass: it is made only when few literals are left to test.
         """
         present: dict[str, bool] = {}
-        for literal, characters in self.free_literals:
-            if all(present.setdefault(ch, ch in text) for ch in characters) and literal in text:
-                return True
-        return False
+        left = [literal for literal, characters in self.free_literals
+                if all(present.setdefault(ch, ch in text) for ch in characters)]
+        return len(left) > _SUBSTRING_TESTS or any(literal in text for literal in left)
 
 
 @cache
