@@ -234,7 +234,8 @@ class Mediator:
                 if not kept:
                     return out
                 if len(kept) == len(message) and all(a is b for a, b in zip(results, message)):
-                    out.to_client.append(arrived.read())
+                    # Unchanged: the bytes as they came, or (spill lost) the same message re-serialized.
+                    out.to_client.append(arrived.read() or dump_line(kept))
                 else:
                     del message, results  # free the original texts before the rewrite is serialized
                     arrived.close()
@@ -242,7 +243,7 @@ class Mediator:
                 return out
             result = self._server_message(message, out, plain)
             if result is message:
-                out.to_client.append(arrived.read())
+                out.to_client.append(arrived.read() or dump_line(message))
             elif result is not None:
                 del message  # as above: the replaced text goes before the serialization
                 arrived.close()
@@ -502,10 +503,11 @@ class _Arrived:
     def __init__(self, raw: bytes) -> None:
         self._raw: bytes | None = raw
         self._file: BinaryIO | None = None
+        self._size = len(raw)
         if len(raw) < SPILL_BYTES:
             return
         try:
-            spill = tempfile.TemporaryFile()
+            spill = tempfile.TemporaryFile()  # noqa: SIM115 - open until the line is forwarded or dropped
         except OSError:
             return
         try:
@@ -515,12 +517,16 @@ class _Arrived:
             return
         self._file, self._raw = spill, None
 
-    def read(self) -> bytes:
-        """The line, byte for byte (an unreadable spill raises, and the line is withheld)."""
+    def read(self) -> bytes | None:
+        """The line, byte for byte; None if its temporary file could not be read back whole."""
         if self._file is None:
             return self._raw
-        self._file.seek(0)
-        return self._file.read()
+        try:
+            self._file.seek(0)
+            data = self._file.read()
+        except OSError:
+            return None
+        return data if len(data) == self._size else None
 
     def close(self) -> None:
         """Let go of the bytes: the message is being re-serialized, or it is done."""
