@@ -379,7 +379,7 @@ class _Scanner:
     word_scan: re.Pattern
     word_at_start: re.Pattern
     gap_scan: re.Pattern  # word starts in ASCII text whose gaps are all spaces (`_GAPS`)
-    gap_table: dict[bytes, tuple[_Entry, ...]]  # word_table for the captures `gap_scan` finds exactly
+    gap_table: dict[bytes, tuple[_Entry, ...]]  # word_table for the captures without a gap
     free_scan: re.Pattern
     free_literals: tuple[tuple[str, str], ...]  # each bare literal, and its characters rarest first
 
@@ -426,7 +426,8 @@ def _scanner() -> _Scanner:
         # With every gap a space, a literal prefix: the engine jumps from space to space at
         # memchr speed, where a class before each word is tested character by character.
         re.compile(f" (?=[{firsts}])(?=({_trie(gapped)}))".encode()),
-        {captured.encode(): entries for captured, entries in word_table.items() if captured.isascii()},
+        {captured.encode(): entries for captured, entries in word_table.items()
+         if captured.isascii() and captured.translate(_GAP_IN_LITERAL) == captured},
         re.compile(f"(?=({free}))" if nested else f"({free})"),
         # Punctuation and rare letters first: the presence test stops at the first one missing.
         tuple((lit, "".join(sorted(set(lit), key=_LETTER_ORDER.find))) for lit in sorted(bare)),
@@ -438,17 +439,13 @@ def _hits(text: str) -> list[tuple[int, tuple[_Entry, ...]]]:
     scanner = _scanner()
     table = scanner.word_table
     if text.isascii():
-        hits = []
-        for m in scanner.gap_scan.finditer(text.encode().translate(_GAPS)):
-            at, captured = m.start() + 1, m[1]
-            if b" " not in captured:
-                # Word characters only: the same in the text, and no literal with a gap is longer.
-                hits.append((at, scanner.gap_table[captured]))
-                continue
-            # A space here may be other punctuation in the text: the exact trie says which literal.
-            exact = scanner.word_at_start.match(text, at)
-            if exact:
-                hits.append((at, table[exact[1]]))
+        # A capture of word characters only is the same in the text, and no literal with a gap
+        # is longer there: its entries are known. One with a space may be other punctuation in
+        # the text, and the exact trie says which literal, if any, is there.
+        gap_table = scanner.gap_table
+        hits = [(m.start() + 1, gap_table.get(m[1])) for m in scanner.gap_scan.finditer(text.encode().translate(_GAPS))]
+        if any(entries is None for _, entries in hits):
+            hits = _punctuated(hits, text, scanner)
     else:
         hits = [(m.start() + 1, table[m[1]]) for m in scanner.word_scan.finditer(text)]
     first = scanner.word_at_start.match(text)
@@ -462,6 +459,20 @@ def _hits(text: str) -> list[tuple[int, tuple[_Entry, ...]]]:
         hits += free
         hits.sort(key=lambda hit: hit[0])
     return hits
+
+
+def _punctuated(hits: list, text: str, scanner: _Scanner) -> list[tuple[int, tuple[_Entry, ...]]]:
+    """The hits with a capture that had a gap (no entries yet) looked up again in the text itself:
+    with the literal there, if any, or dropped."""
+    resolved = []
+    for at, entries in hits:
+        if entries is None:
+            exact = scanner.word_at_start.match(text, at)
+            if not exact:
+                continue
+            entries = scanner.word_table[exact[1]]
+        resolved.append((at, entries))
+    return resolved
 
 
 def find(text: str) -> list[tuple[Pattern, list[tuple[int, int]]]]:
