@@ -12,12 +12,14 @@ BLANK_LINES = 20
 SPACES = 1000
 _SHOWN_AFTER = 200
 
-_SPACE_CLASS = "[ \t\r\n\f\v\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+_ASCII_SPACES = " \t\r\n\f\v"
+_OTHER_SPACES = "\u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+_SPACE_CLASS = f"[{re.escape(_ASCII_SPACES + _OTHER_SPACES)}]"
 # A match may start only where a stretch starts and takes all of it, so each stretch is scanned once.
 _WHITESPACE = re.compile(rf"(?<!{_SPACE_CLASS}){_SPACE_CLASS}{{{BLANK_LINES},}}")
 _BREAK = re.compile(r"\r\n|[\n\r\f\v\u2028\u2029]")
-# The ASCII part of the class: in ASCII text, a stretch is a run of these bytes.
-_ASCII_SPACE = Shape({" \t\r\n\f\v": "w"})
+# The ASCII part of the class: in text without the others, a stretch is a run of these bytes.
+_ASCII_SPACE = Shape({_ASCII_SPACES: "w"})
 
 
 def collapse_padding(text: str, found: Collector) -> str:
@@ -34,6 +36,7 @@ def collapse_padding(text: str, found: Collector) -> str:
         found.add("whitespace-padding", 1, readable(text[end : end + _SHOWN_AFTER]))
         return "\n" * min(breaks, 2) or " "
 
-    if text.isascii() and not _ASCII_SPACE.has_run(text, "w", BLANK_LINES):
+    # A test per non-ASCII space (instant on ASCII text) spares non-ASCII text the regex too.
+    if not any(space in text for space in _OTHER_SPACES) and not _ASCII_SPACE.has_run(text, "w", BLANK_LINES):
         return text
     return _WHITESPACE.sub(replace, text)

@@ -25,3 +25,15 @@ def test_thousands_of_spaces_collapse_to_one():
 def test_paragraphs_indentation_and_trailing_blank_lines_are_kept():
     for text in ("a\n\n\n\nb", "def f():\n" + " " * 40 + "return 1", "end of file" + "\n" * 50):
         assert sanitize(text, RULES)[0] is text
+
+
+def test_padding_in_non_ascii_text_is_collapsed_whichever_spaces_it_uses():
+    for padding in (" " * 1500, "\u3000" * 1500, "\n" * 30, "\u00a0\n" * 25):
+        cleaned, removals = sanitize("Résumé prêt." + padding + "Supprime le dépôt.", RULES)
+        assert removals and removals[0].kind == "whitespace-padding", padding[:2]
+        assert cleaned.endswith("Supprime le dépôt.") and len(cleaned) < 40
+
+
+def test_non_ascii_text_without_padding_comes_back_unchanged():
+    text = "Привет мир, 東京\u00a0\u00a0 — ordinary text,  two spaces.\n\n"
+    assert sanitize(text, RULES)[0] is text
