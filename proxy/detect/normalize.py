@@ -174,9 +174,40 @@ def fold(text: str) -> Folded:
 
 # A word containing a look-alike letter. Matching only from word starts keeps this linear.
 _WORD_WITH_CONFUSABLE = re.compile(r"(?<!\w)\w*[" + "".join(sorted(CONFUSABLES)) + r"]\w*")
+# Characters walked back in Python to a word's start before the regex is left to find it.
+_LONGEST_WALK = 64
 # A class search skips ahead in C; the word pattern above tries every position, so it runs only
 # on text that holds a look-alike at all.
 _ANY_CONFUSABLE = re.compile("[" + "".join(sorted(CONFUSABLES)) + "]")
+
+
+def _confusable_words(text: str):
+    """What `_WORD_WITH_CONFUSABLE.finditer` finds, without trying every word start on the way.
+
+    No match can start before the run of word characters that leads up to the next look-alike
+    (it would have to reach a look-alike through that run's non-word neighbour), and one starts
+    there; a search from the run's start finds it. A very long run is walked back by the regex.
+    """
+    pos = 0
+    while True:
+        hit = _ANY_CONFUSABLE.search(text, pos)
+        if hit is None:
+            return
+        start = hit.start()
+        floor = max(pos, start - _LONGEST_WALK)
+        while start > floor and _is_word(text[start - 1]):
+            start -= 1
+        if start == floor and start > pos:
+            start = pos  # the run goes on: let the regex search from where finditer would
+        match = _WORD_WITH_CONFUSABLE.search(text, start)
+        if match is None:
+            return
+        yield match
+        pos = match.end()
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"  # the regex engine's own `\w` for str patterns
 
 
 def mixed_script_words(text: str, limit: int = 3) -> list[tuple[int, int]]:
@@ -187,7 +218,7 @@ def mixed_script_words(text: str, limit: int = 3) -> list[tuple[int, int]]:
     if text.isascii() or not _ANY_CONFUSABLE.search(text):
         return []
     found = []
-    for match in _WORD_WITH_CONFUSABLE.finditer(text):
+    for match in _confusable_words(text):
         if any(ch.isascii() and ch.isalpha() for ch in match.group()):
             found.append(match.span())
             if len(found) >= limit:

@@ -1,6 +1,8 @@
 """Folding: look-alike letters, spaced letters, invisibles and case, with spans mapped back."""
 
-from lazaretto.proxy.detect import detect
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lazaretto.proxy.detect import detect, normalize
 from lazaretto.proxy.detect.normalize import fold, mixed_script_words
 
 
@@ -54,3 +56,12 @@ def test_pathological_inputs_finish():
     detect("send " + "x " * 300_000 + "to")
     detect("[system]" * 100_000)
     detect("Привет " * 200_000)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "Z", "_", "7", "р", "о", "ı", "ж", " ", ".", "-", "\n", "a" * 70, "о" * 3])))
+def test_confusable_words_are_what_the_regex_finds(pieces):
+    # Look-alikes, other letters, separators, and runs longer than the walk back to a word start.
+    text = "".join(pieces)
+    expected = [m.span() for m in normalize._WORD_WITH_CONFUSABLE.finditer(text)]
+    assert [m.span() for m in normalize._confusable_words(text)] == expected
