@@ -37,3 +37,9 @@ def test_padding_in_non_ascii_text_is_collapsed_whichever_spaces_it_uses():
 def test_non_ascii_text_without_padding_comes_back_unchanged():
     text = "Привет мир, 東京\u00a0\u00a0 — ordinary text,  two spaces.\n\n"
     assert sanitize(text, RULES)[0] is text
+
+
+def test_padding_at_the_very_start_and_right_after_a_short_stretch():
+    for lead in ("", "x", "x ", "x" + " " * 19):
+        cleaned, removals = sanitize(lead + "\n" * 30 + "tail", RULES)
+        assert cleaned == lead.rstrip() + "\n\ntail" and removals[0].decoded == "tail"
