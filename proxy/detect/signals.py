@@ -275,6 +275,12 @@ _TABLE: list[tuple[str, float, str]] = [
      rf"\b(?:do{_GAP}not|don'?t|never|without){_GAP}{_words(1)}(?:tell|telling|mention|mentioning|inform|informing"
      rf"|notify|notifying|alert|alerting|reveal|revealing|ask|asking|show|showing|disclose|disclosing|confirm"
      rf"|confirming){_GAP}{_words(1)}(?:the{_GAP}user|me|anyone|them|this|the{_GAP}owner|any{_GAP}of{_GAP}this)\b"),
+    # Keeping the person the agent works for from hearing of it ("don't tell the user", "do not mention
+    # any of this"): data has no reason to ask its reader that, so this alone reaches the threshold.
+    ("concealment", 1.0,
+     rf"\b(?:do{_GAP}not|don'?t|never|without){_GAP}{_words(1)}(?:(?:tell|telling|inform|informing|notify|notifying)"
+     rf"{_GAP}(?:the{_GAP}user|the{_GAP}owner)|(?:mention|mentioning|reveal|revealing|disclose|disclosing)"
+     rf"{_GAP}any{_GAP}of{_GAP}this)\b"),
     ("concealment", 0.5,
      rf"\b(?:silently|secretly|quietly|covertly|discreetly){_GAP}{_words(1)}(?:send|add|include|run|execute|forward"
      rf"|delete|change|append|insert|call|upload)\b"),
