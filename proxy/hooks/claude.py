@@ -8,8 +8,7 @@ tool's own shape), tainting the session for untrusted reads.
 
 from typing import Any
 
-from .builtins import outbound_reason
-from .commands import check_command, check_tool_input, refusal_text
+from .commands import check_tool_input, refusal_text
 from .common import (
     Cleaned,
     HookContext,
@@ -57,15 +56,9 @@ def _pre(ctx: HookContext, data: dict) -> Reply:
     request_id = data.get("tool_use_id")
     if tool in SHELL_TOOLS:
         command = str(tool_input.get("command", ""))
-        reason = check_command(command, ctx.cwd)
-        if reason:
-            return deny(refusal_text(reason))
-        ctx.record_clones(command, ctx.cwd)
-        outbound = outbound_reason(command, ctx.cwd)
-        if outbound:
-            refused = ctx.gate(CLIENT, tool, builtin_verdict(tool, outbound), {"command": command}, request_id)
-            if refused:
-                return deny(refused)
+        refused = ctx.shell_refusal(CLIENT, tool, command, ctx.cwd, request_id)
+        if refused:
+            return deny(refused)
     elif tool in FILE_TOOLS:
         reason = check_tool_input(tool_input, ctx.cwd, writing=tool in WRITING_TOOLS)
         if reason:

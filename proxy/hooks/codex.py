@@ -9,13 +9,11 @@ records clones, and gates network commands when the session is tainted.
 import re
 from typing import Any
 
-from .builtins import outbound_reason
-from .commands import check_command, check_paths, disables_hooks, refusal_text
+from .commands import check_paths, disables_hooks, refusal_text
 from .common import (
     Cleaned,
     HookContext,
     Reply,
-    builtin_verdict,
     render_text,
     split_mcp_name,
     withheld_notice,
@@ -63,15 +61,9 @@ def _pre(ctx: HookContext, data: dict) -> Reply:
         return deny(refusal_text(reason)) if reason else Reply({})
     if tool in SHELL_TOOLS:
         command = _command(tool_input)
-        reason = check_command(command, ctx.cwd)
-        if reason:
-            return deny(refusal_text(reason))
-        ctx.record_clones(command, ctx.cwd)
-        outbound = outbound_reason(command, ctx.cwd)
-        if outbound:
-            refused = ctx.gate(CLIENT, tool, builtin_verdict(tool, outbound), {"command": command}, request_id)
-            if refused:
-                return deny(refused)
+        refused = ctx.shell_refusal(CLIENT, tool, command, ctx.cwd, request_id)
+        if refused:
+            return deny(refused)
     return Reply({})
 
 

@@ -13,7 +13,8 @@ from ..gate import Gate
 from ..hosts import HostAllowList, hosts_in
 from ..policy import Policy, load_policy
 from ..session import discover_session
-from .builtins import clone_targets, command_paths, reads_network, real
+from .builtins import clone_targets, command_paths, outbound_reason, reads_network, real
+from .commands import check_command, refusal_text
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,18 @@ class HookContext:
         if refusal is None:
             return None
         return refusal.response(request_id, server, tool)["error"]["message"]
+
+    def shell_refusal(self, client: str, tool: str, command: str, cwd: str, request_id: str | None) -> str | None:
+        """Why a shell command is refused (a human-only verb, the store, hook settings, or an outbound
+        command on a tainted session), or None; a command that clones is remembered either way."""
+        reason = check_command(command, cwd)
+        if reason:
+            return refusal_text(reason)
+        self.record_clones(command, cwd)
+        outbound = outbound_reason(command, cwd)
+        if outbound:
+            return self.gate(client, tool, builtin_verdict(tool, outbound), {"command": command}, request_id)
+        return None
 
     def host_allowed(self, url: str) -> bool:
         """Whether every host `url` names is on allow_hosts (an empty list allows none)."""

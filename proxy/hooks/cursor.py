@@ -10,12 +10,10 @@ from typing import Any
 
 from ..classify import classify
 from ..hosts import host_of_url
-from .builtins import outbound_reason
 from .commands import check_command, check_tool_input, refusal_text
 from .common import (
     HookContext,
     Reply,
-    builtin_verdict,
     render_text,
     split_mcp_name,
     withheld_notice,
@@ -54,16 +52,8 @@ ALLOW = Reply({"permission": "allow"})
 def _shell(ctx: HookContext, data: dict) -> Reply:
     command = str(data.get("command", ""))
     cwd = str(data.get("cwd") or ctx.cwd)
-    reason = check_command(command, cwd)
-    if reason:
-        return deny(refusal_text(reason))
-    ctx.record_clones(command, cwd)
-    outbound = outbound_reason(command, cwd)
-    if outbound:
-        refused = ctx.gate(CLIENT, "Shell", builtin_verdict("Shell", outbound), {"command": command}, None)
-        if refused:
-            return deny(refused)
-    return ALLOW
+    refused = ctx.shell_refusal(CLIENT, "Shell", command, cwd, None)
+    return deny(refused) if refused else ALLOW
 
 
 def _mcp_call(ctx: HookContext, data: dict) -> Reply:
