@@ -84,6 +84,11 @@ def _lines(*parts: Content | str) -> Content:
     return Content("\n").join(parts)
 
 
+def _provenance(detail: Detail, now: datetime) -> tuple[Content | str, ...]:
+    """Why the source counted as untrusted, and which read tainted the session: shared by field views."""
+    return (_heading("Policy"), _policy(detail, "untrusted"), "", _heading("Taint chain"), _chain(detail, now))
+
+
 def _header(kind: str, key: str, state: str, *rest: str) -> Content:
     return Content.assemble(
         (f"{kind} {visible(key)}", "bold"), "  ", state_badge(state), *(f"  {visible(part)}" for part in rest if part)
@@ -158,11 +163,7 @@ def _withheld(detail: Detail, now: datetime) -> DetailView:
         f"hidden content removed: {removed}",
         *decided,
         "",
-        _heading("Policy"),
-        _policy(detail, "untrusted"),
-        "",
-        _heading("Taint chain"),
-        _chain(detail, now),
+        *_provenance(detail, now),
     )
     return DetailView(title, "As received", body, "Why", side)
 
@@ -188,11 +189,7 @@ def _stripped(detail: Detail, now: datetime) -> DetailView:
         f"{visible(row['kind'])} ×{row['count']} from {visible(row['path'])}",
         fate,
         "",
-        _heading("Policy"),
-        _policy(detail, "untrusted"),
-        "",
-        _heading("Taint chain"),
-        _chain(detail, now),
+        *_provenance(detail, now),
     )
     return DetailView(title, "Hidden content, decoded", body, "Why", side)
 
