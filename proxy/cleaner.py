@@ -39,6 +39,8 @@ class FingerprintIndex:
     def __init__(self, store: Store) -> None:
         self._store = store
         self._known: set[int] = set()
+        # First-word codes of the known windows; None once a row without one (an older store) is read.
+        self._heads: set[int] | None = set()
         self._rowid = 0
         self._version: int | None = None
 
@@ -46,19 +48,27 @@ class FingerprintIndex:
         """Whether any payload is known at all (refreshed when another process commits)."""
         version = self._store.data_version()
         if version != self._version:
-            for rowid, fingerprint in self._store.quarantine.fingerprints_since(self._rowid):
-                self._known.add(fingerprint)
+            for rowid, fingerprint, head in self._store.quarantine.fingerprints_since(self._rowid):
+                self._add(fingerprint, head)
                 self._rowid = rowid
             self._version = version
         return bool(self._known)
 
-    def matches(self, fingerprints: set[int]) -> list[int]:
-        """The given fingerprints that belong to some withheld payload (call `active` first)."""
-        return [fp for fp in fingerprints if fp in self._known]
+    def matches(self, text: str) -> list[int]:
+        """The fingerprints of `text` that belong to some withheld payload (call `active` first)."""
+        return list(self._known.intersection(text_fingerprints(text, self._heads)))
 
-    def add(self, fingerprints: list[int]) -> None:
-        """Remember fingerprints this process just stored."""
-        self._known.update(fingerprints)
+    def add(self, fingerprints: list[tuple[int, int]]) -> None:
+        """Remember (fingerprint, head) pairs this process just stored."""
+        for fingerprint, head in fingerprints:
+            self._add(fingerprint, head)
+
+    def _add(self, fingerprint: int, head: int | None) -> None:
+        self._known.add(fingerprint)
+        if head is None:
+            self._heads = None
+        elif self._heads is not None:
+            self._heads.add(head)
 
 
 class FieldCleaner:
@@ -75,15 +85,21 @@ class FieldCleaner:
     def __call__(
         self, method: str, tool: str | None, request_id: str | None, payload: dict, untrusted: bool, plain: bool = False
     ):
-        # Trusted rules strip only invisible characters, and a plain ASCII line without \u escapes
-        # has none: unless a withheld payload may be coming back, there is nothing to walk.
-        if not untrusted and plain and not self.index.active():
-            return None
         message = _Message(method, tool, request_id, untrusted)
-        rules = ScanRules(untrusted=untrusted, allow_hosts=self.policy.allow_hosts, threshold=self.policy.threshold)
+        if not untrusted and plain:
+            # Trusted rules strip only invisible characters, and a plain ASCII line without \u escapes
+            # has none: only a withheld payload coming back is left to look for, if any is withheld.
+            if not self.index.active():
+                return None
+            message.reentry_possible = True
 
-        def decide(path: str, text: str) -> str | None:
-            return self._field(message, path, text, scan_text(text, rules))
+            def decide(path: str, text: str) -> str | None:
+                return self._field(message, path, text, FieldVerdict("clean", 0.0, original=text, cleaned=text))
+        else:
+            rules = ScanRules(untrusted=untrusted, allow_hosts=self.policy.allow_hosts, threshold=self.policy.threshold)
+
+            def decide(path: str, text: str) -> str | None:
+                return self._field(message, path, text, scan_text(text, rules))
 
         cleaned = walk_surfaces(method, payload, decide).payload
         if untrusted and self.policy.labels(self.server):
@@ -97,7 +113,7 @@ class FieldCleaner:
         if message.reentry_possible is None:
             message.reentry_possible = self.index.active()
         if verdict.verdict != "withheld" and message.reentry_possible:
-            matches = self.index.matches(text_fingerprints(verdict.cleaned or text))
+            matches = self.index.matches(verdict.cleaned or text)
             # The database has the last word: the payload may have been released meanwhile.
             original = self.store.quarantine.withheld_by_fingerprint(matches) if matches else None
             if original is not None:

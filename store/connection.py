@@ -8,7 +8,7 @@ from typing import Iterator
 
 # The number of migrations in schema.py. A store whose user_version equals it opens
 # without importing sqlite-utils, which keeps a proxy's start-up light.
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 
 class StoreUnavailable(RuntimeError):

@@ -236,6 +236,13 @@ def create_directories(db: Database) -> None:
     )
 
 
+@migrations()
+def add_fingerprint_heads(db: Database) -> None:
+    # The code of each window's first word: a field none of whose words starts a withheld window
+    # is passed over without hashing its windows. Rows from before have none (every window is hashed).
+    db["fingerprints"].add_column("head", int)
+
+
 def migrate(db: Database) -> None:
     """Apply pending migrations and record how many ran in PRAGMA user_version."""
     # connection.SCHEMA_VERSION must equal the number of migrations (a test checks): the
