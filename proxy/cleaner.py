@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from lazaretto.store import Store, sha256_hex
 
 from .detect import DEFAULT_THRESHOLD, Signal
-from .fingerprint import payload_fingerprints, text_fingerprints
+from .fingerprint import line_codes, payload_fingerprints, text_fingerprints
 from .labels import label_payload
 from .notices import removal_notice, withheld_notice
 from .policy import Policy
@@ -39,8 +39,8 @@ class FingerprintIndex:
     def __init__(self, store: Store) -> None:
         self._store = store
         self._known: set[int] = set()
-        # First-word codes of the known windows; None once a row without one (an older store) is read.
-        self._heads: set[int] | None = set()
+        # Anchor codes of the known windows; None once a row without one (an older store) is read.
+        self._anchors: set[int] | None = set()
         self._rowid = 0
         self._version: int | None = None
 
@@ -48,31 +48,36 @@ class FingerprintIndex:
         """Whether any payload is known at all (refreshed when another process commits)."""
         version = self._store.data_version()
         if version != self._version:
-            for rowid, fingerprint, head in self._store.quarantine.fingerprints_since(self._rowid):
-                self._add(fingerprint, head)
+            for rowid, fingerprint, anchor in self._store.quarantine.fingerprints_since(self._rowid):
+                self._add(fingerprint, anchor)
                 self._rowid = rowid
             self._version = version
         return bool(self._known)
 
     def matches(self, text: str) -> list[int]:
         """The fingerprints of `text` that belong to some withheld payload (call `active` first)."""
-        return list(self._known.intersection(text_fingerprints(text, self._heads)))
+        return list(self._known.intersection(text_fingerprints(text, self._anchors)))
+
+    def may_match_line(self, line: bytes) -> bool:
+        """Whether some field of this plain JSON line could repeat a withheld window: false when no
+        word anywhere in the line is the anchor of one (call `active` first)."""
+        return self._anchors is None or not self._anchors.isdisjoint(line_codes(line))
 
     def add(self, fingerprints: list[tuple[int, int]]) -> None:
-        """Remember (fingerprint, head) pairs this process just stored."""
-        for fingerprint, head in fingerprints:
-            self._add(fingerprint, head)
+        """Remember (fingerprint, anchor) pairs this process just stored."""
+        for fingerprint, anchor in fingerprints:
+            self._add(fingerprint, anchor)
 
-    def _add(self, fingerprint: int, head: int | None) -> None:
+    def _add(self, fingerprint: int, anchor: int | None) -> None:
         self._known.add(fingerprint)
-        if head is None:
-            self._heads = None
-        elif self._heads is not None:
-            self._heads.add(head)
+        if anchor is None:
+            self._anchors = None
+        elif self._anchors is not None:
+            self._anchors.add(anchor)
 
 
 class FieldCleaner:
-    """The cleaner a Mediator calls: `(method, tool, request_id, payload, untrusted, plain) -> payload | None`."""
+    """The cleaner a Mediator calls: `(method, tool, request_id, payload, untrusted, plain, line) -> payload | None`."""
 
     def __init__(self, store: Store, policy: Policy, server: str, session: str) -> None:
         self.store = store
@@ -83,13 +88,20 @@ class FieldCleaner:
         self._nonce: str | None = None
 
     def __call__(
-        self, method: str, tool: str | None, request_id: str | None, payload: dict, untrusted: bool, plain: bool = False
+        self,
+        method: str,
+        tool: str | None,
+        request_id: str | None,
+        payload: dict,
+        untrusted: bool,
+        plain: bool = False,
+        line: bytes | None = None,
     ):
         message = _Message(method, tool, request_id, untrusted)
         if not untrusted and plain:
             # Trusted rules strip only invisible characters, and a plain ASCII line without \u escapes
             # has none: only a withheld payload coming back is left to look for, if any is withheld.
-            if not self.index.active():
+            if not self.index.active() or (line is not None and not self.index.may_match_line(line)):
                 return None
             message.reentry_possible = True
 

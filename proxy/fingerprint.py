@@ -17,6 +17,7 @@ WINDOW = 8
 MIN_WORDS = 4  # a text shorter than a window is one fingerprint if it has at least this many words
 _WORD = re.compile(r"[^\W_]+")
 # Bytes that are not ASCII letters or digits become spaces: what is left splits into _WORD's words.
+_LETTER_ESCAPE = re.compile(rb"\\[bfnrt]")
 _ASCII_WORDS = bytes(c if chr(c).isascii() and chr(c).isalnum() else 0x20 for c in range(256))
 
 
@@ -52,27 +53,45 @@ def _word_codes(text: str) -> list[int]:
     return list(map(_codes.__getitem__, _WORD.findall(text)))
 
 
-def text_fingerprints(text: str, heads: set[int] | None = None) -> set[int]:
+def line_codes(line: bytes) -> set[int]:
+    """The codes of every word any string of a JSON line (ASCII, no \\u escapes) may contain.
+
+    A word right after a letter escape (`\\nword`) is split off as well as read whole, so the
+    set holds every word of every decoded string, plus some that are in none: enough to rule out.
+    """
+    lowered = line.lower()
+    words = set(lowered.translate(_ASCII_WORDS).split())
+    if b"\\" in lowered:
+        words.update(_LETTER_ESCAPE.sub(b" ", lowered).translate(_ASCII_WORDS).split())
+    return set(map(zlib.crc32, words))
+
+
+def text_fingerprints(text: str, anchors: set[int] | None = None) -> set[int]:
     """The word windows of an incoming field, to look up against withheld payloads.
 
-    With `heads` (the first-word codes of every withheld window), only windows starting with
-    one of them are hashed: a field that shares no such word with any payload costs one set test.
+    With `anchors` (the code of the longest word of every withheld window), only windows that
+    hold one of them are hashed: a field that shares no such word with any payload costs one set test.
     """
     codes = _word_codes(text)
     if len(codes) < WINDOW:
         return {_window_hash(codes)} if len(codes) >= MIN_WORDS else set()
-    if heads is not None:
-        if heads.isdisjoint(codes):
+    if anchors is not None:
+        if anchors.isdisjoint(codes):
             return set()
         last = len(codes) - WINDOW
-        return {_window_hash(codes[i : i + WINDOW]) for i, code in enumerate(codes) if i <= last and code in heads}
+        starts = set()
+        for i, code in enumerate(codes):
+            if code in anchors:
+                starts.update(range(max(0, i - WINDOW + 1), min(i, last) + 1))
+        return {_window_hash(codes[i : i + WINDOW]) for i in starts}
     # Every window as a tuple, built and hashed in C: zip of the list shifted 0..WINDOW-1 places.
     return set(map(hash, zip(*(codes[k:] for k in range(WINDOW)))))
 
 
 def payload_fingerprints(texts: Iterable[str]) -> list[tuple[int, int]]:
-    """(fingerprint, head) of the word windows of a withheld field (and its decoded payloads) that
-    touch a signal; the head is the code of the window's first word."""
+    """(fingerprint, anchor) of the word windows of a withheld field (and its decoded payloads)
+    that touch a signal. The anchor is the code of the window's longest word (the first of equals):
+    long words are the rare ones, so few incoming fields hold an anchor at all."""
     found: dict[int, int] = {}
     for text in texts:
         spans = [(s.start, s.end) for s in detect(text).signals if s.end > s.start]
@@ -80,12 +99,18 @@ def payload_fingerprints(texts: Iterable[str]) -> list[tuple[int, int]]:
             continue
         words = list(_WORD.finditer(text))
         codes = [_codes[match.group()] for match in words]
+        sizes = [match.end() - match.start() for match in words]
         marked = [any(start < match.end() and match.start() < end for start, end in spans) for match in words]
+
+        def window(i: int, n: int) -> None:
+            longest = max(range(i, i + n), key=sizes.__getitem__)
+            found[_window_hash(codes[i : i + n])] = codes[longest]
+
         if len(codes) < WINDOW:
             if len(codes) >= MIN_WORDS and any(marked):
-                found[_window_hash(codes)] = codes[0]
+                window(0, len(codes))
             continue
         for i in range(len(codes) - WINDOW + 1):
             if any(marked[i : i + WINDOW]):
-                found[_window_hash(codes[i : i + WINDOW])] = codes[i]
+                window(i, WINDOW)
     return list(found.items())

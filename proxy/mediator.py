@@ -60,9 +60,10 @@ class Pending:
     sent_at: float = field(default_factory=time.monotonic)
 
 
-# Cleans one payload: (method, tool, request_id, payload, untrusted, plain) -> new payload or None.
-# `plain`: the line was ASCII without \u escapes, so it cannot hold an invisible character.
-Cleaner = Callable[[str, "str | None", "str | None", dict, bool, bool], "dict | None"]
+# Cleans one payload: (method, tool, request_id, payload, untrusted, plain, line) -> new payload or None.
+# `plain`: the line was ASCII without \u escapes, so it cannot hold an invisible character;
+# `line`: the line itself when plain and smaller than SPILL_BYTES (a cheap look before any walk).
+Cleaner = Callable[[str, "str | None", "str | None", dict, bool, bool, "bytes | None"], "dict | None"]
 
 
 class Mediator:
@@ -213,6 +214,7 @@ class Mediator:
         raw = handed.pop()
         head, size = raw[:4096], len(raw)
         plain = raw.isascii() and b"\\u" not in raw
+        line = raw if plain and size < SPILL_BYTES else None  # small: _Arrived keeps it anyway
         try:
             text = decode_line(raw)
         except LineError as exc:
@@ -229,7 +231,7 @@ class Mediator:
         del text
         try:
             if isinstance(message, list):
-                results = [self._server_message(element, out, plain) for element in message]
+                results = [self._server_message(element, out, plain, line) for element in message]
                 kept = [result for result in results if result is not None]
                 if not kept:
                     return out
@@ -241,7 +243,7 @@ class Mediator:
                     arrived.close()
                     out.to_client.append(dump_line(kept))
                 return out
-            result = self._server_message(message, out, plain)
+            result = self._server_message(message, out, plain, line)
             if result is message:
                 out.to_client.append(arrived.read() or dump_line(message))
             elif result is not None:
@@ -252,7 +254,7 @@ class Mediator:
         finally:
             arrived.close()
 
-    def _server_message(self, message: Any, out: Outgoing, plain: bool) -> Any:
+    def _server_message(self, message: Any, out: Outgoing, plain: bool, line: bytes | None) -> Any:
         """Return what to forward (the same object when unchanged), or None to drop it."""
         if is_response(message):
             key = id_key(message["id"])
@@ -267,7 +269,7 @@ class Mediator:
                 return None  # the proxy's own request failed; the client never asked
             if pending is None or not isinstance(message.get("result"), dict):
                 return message
-            return self._result(message, pending, out, plain)
+            return self._result(message, pending, out, plain, line)
         if not (isinstance(message, dict) and isinstance(message.get("method"), str)):
             return message
         if message["method"] == "notifications/tools/list_changed" and self.pins is not None:
@@ -280,7 +282,7 @@ class Mediator:
         if isinstance(params, dict):
             untrusted, _ = untrusted_tool(self.server_policy, None)
             try:
-                cleaned = self.cleaner(message["method"], None, None, params, untrusted, plain)
+                cleaned = self.cleaner(message["method"], None, None, params, untrusted, plain, line)
             except Exception as exc:  # noqa: BLE001 - any failure withholds, never forwards unscanned
                 self.log(f"withheld a server {message['method']}: {exc}")
                 if "id" in message:
@@ -311,7 +313,7 @@ class Mediator:
             out.to_server.extend(replay.to_server)
             out.to_client.extend(replay.to_client)
 
-    def _result(self, message: dict, pending: Pending, out: Outgoing, plain: bool) -> dict | None:
+    def _result(self, message: dict, pending: Pending, out: Outgoing, plain: bool, line: bytes | None) -> dict | None:
         result = message["result"]
         request_id = str(message["id"])
         if pending.method == "tools/list":
@@ -332,7 +334,7 @@ class Mediator:
         try:
             if untrusted and pending.method in EXPOSURE_METHODS:
                 self._expose(pending, request_id, f"{subject} returned untrusted content ({why})")
-            cleaned = self.cleaner(pending.method, pending.tool, request_id, result, untrusted, plain)
+            cleaned = self.cleaner(pending.method, pending.tool, request_id, result, untrusted, plain, line)
         except StoreUnavailable as exc:
             # The read cannot be recorded, so the agent must not read it either.
             return self._withheld(message, pending, f"the quarantine store cannot be written ({exc})")

@@ -71,8 +71,8 @@ class Quarantine:
                         ),
                     )
                     conn.executemany(
-                        "INSERT INTO fingerprints (fingerprint, head, quarantine_id) VALUES (?, ?, ?)",
-                        [(fp, head, qid) for fp, head in payload_fingerprints],
+                        "INSERT INTO fingerprints (fingerprint, anchor, quarantine_id) VALUES (?, ?, ?)",
+                        [(fp, anchor, qid) for fp, anchor in payload_fingerprints],
                     )
                     names = ", ".join(sorted({s["name"] for s in signals})) or "hidden content"
                     self._store.audit.append(
@@ -112,11 +112,11 @@ class Quarantine:
         return rows[0] if rows else None
 
     def fingerprints_since(self, rowid: int) -> list[tuple[int, int, int | None]]:
-        """(rowid, fingerprint, head) added after `rowid`, for an incremental in-memory index."""
+        """(rowid, fingerprint, anchor) added after `rowid`, for an incremental in-memory index."""
         rows = self._store.query(
-            "SELECT rowid, fingerprint, head FROM fingerprints WHERE rowid > ? ORDER BY rowid", (rowid,)
+            "SELECT rowid, fingerprint, anchor FROM fingerprints WHERE rowid > ? ORDER BY rowid", (rowid,)
         )
-        return [(row["rowid"], row["fingerprint"], row["head"]) for row in rows]
+        return [(row["rowid"], row["fingerprint"], row["anchor"]) for row in rows]
 
     def withheld_by_fingerprint(self, fingerprints: list[int]) -> dict | None:
         """A still-withheld field whose payload fingerprints include one of these (re-entry)."""

@@ -237,10 +237,10 @@ def create_directories(db: Database) -> None:
 
 
 @migrations()
-def add_fingerprint_heads(db: Database) -> None:
-    # The code of each window's first word: a field none of whose words starts a withheld window
-    # is passed over without hashing its windows. Rows from before have none (every window is hashed).
-    db["fingerprints"].add_column("head", int)
+def add_fingerprint_anchors(db: Database) -> None:
+    # The code of each window's longest word: a field holding none of these words is passed over
+    # without hashing its windows. Rows from before have none (every window is then hashed).
+    db["fingerprints"].add_column("anchor", int)
 
 
 def migrate(db: Database) -> None:

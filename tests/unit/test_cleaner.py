@@ -94,11 +94,11 @@ def test_reentry_through_a_trusted_server_is_caught_on_a_plain_ascii_line_too(st
     assert files("tools/call", "read_file", "3", call_result("The build passed: 412 tests, 0 failures today."), False, True) is None
 
 
-def test_fingerprints_stored_without_heads_still_catch_reentry(store):
+def test_fingerprints_stored_without_anchors_still_catch_reentry(store):
     cleaner(store)("tools/call", "fetch", "1", call_result(INJECTION), True)
-    # A store from before heads were recorded: every window of an incoming field is compared.
+    # A store from before anchors were recorded: every window of an incoming field is compared.
     with store.write() as conn:
-        conn.execute("UPDATE fingerprints SET head = NULL")
+        conn.execute("UPDATE fingerprints SET anchor = NULL")
     files = cleaner(store, '[servers.files]\ntrust = "trusted"\n', server="files")
     echoed = files("tools/call", "read_file", "2", {"content": [{"type": "text", "text": "log: " + INJECTION}]}, False, True)
     assert echoed["content"][0]["text"].startswith("[lazaretto: withheld field")

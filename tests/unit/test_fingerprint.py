@@ -1,21 +1,28 @@
 """Word-window fingerprints: the fast paths give exactly the values of the plain definition."""
 
+
 import unicodedata
 import zlib
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lazaretto.proxy.fingerprint import _WORD, MIN_WORDS, WINDOW, text_fingerprints
+import json
+
+from lazaretto.proxy.fingerprint import _WORD, MIN_WORDS, WINDOW, line_codes, text_fingerprints
 
 
-def reference(text: str) -> list[tuple[int, int]]:
-    """(fingerprint, head) of every window, as the module's docstring defines them."""
-    codes = [zlib.crc32(unicodedata.normalize("NFKC", w).casefold().encode("utf-8", "surrogatepass"))
-             for w in _WORD.findall(text)]
+def word_codes(text: str) -> list[int]:
+    return [zlib.crc32(unicodedata.normalize("NFKC", w).casefold().encode("utf-8", "surrogatepass"))
+            for w in _WORD.findall(text)]
+
+
+def reference(text: str) -> list[tuple[int, tuple]]:
+    """(fingerprint, word codes) of every window, as the module's docstring defines them."""
+    codes = word_codes(text)
     if len(codes) < WINDOW:
-        return [(hash(tuple(codes)), codes[0])] if len(codes) >= MIN_WORDS else []
-    return [(hash(tuple(codes[i : i + WINDOW])), codes[i]) for i in range(len(codes) - WINDOW + 1)]
+        return [(hash(tuple(codes)), tuple(codes))] if len(codes) >= MIN_WORDS else []
+    return [(hash(tuple(codes[i : i + WINDOW])), tuple(codes[i : i + WINDOW])) for i in range(len(codes) - WINDOW + 1)]
 
 
 texts = st.text(alphabet=st.sampled_from(list("abcAB 019_-.,\n\tÉéßİﬁＡ\u200bй")), max_size=120)
@@ -27,10 +34,41 @@ def test_every_window_matches_the_definition(text):
 
 
 @given(texts, st.sets(st.integers(0, 2**32 - 1), max_size=3), st.data())
-def test_heads_keep_exactly_the_windows_that_start_with_one(text, extra, data):
+def test_anchors_keep_exactly_the_windows_that_hold_one(text, extra, data):
     windows = reference(text)
-    chosen = data.draw(st.sets(st.sampled_from([head for _, head in windows]))) if windows else set()
-    heads = chosen | extra
+    words = sorted({code for _, codes in windows for code in codes})
+    anchors = (data.draw(st.sets(st.sampled_from(words))) if words else set()) | extra
     short = len(_WORD.findall(text)) < WINDOW  # one fingerprint for the whole text, always compared
-    expected = {fp for fp, head in windows if short or head in heads}
-    assert text_fingerprints(text, heads) == expected
+    expected = {fp for fp, codes in windows if short or anchors.intersection(codes)}
+    assert text_fingerprints(text, anchors) == expected
+
+
+ascii_text = st.text(alphabet=st.sampled_from(list("abcXYZ 019_-.,\"\\/\n\t\r\b\fn")), max_size=60)
+json_values = st.recursive(
+    ascii_text | st.integers() | st.booleans(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(ascii_text, inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(json_values)
+def test_a_lines_codes_hold_every_word_of_every_string_in_it(value):
+    line = json.dumps({"result": value}).encode()
+    assert b"\\u" not in line  # the kind of line the check is for: plain ASCII
+    codes = line_codes(line)
+    strings = []
+
+    def collect(node):
+        if isinstance(node, str):
+            strings.append(node)
+        elif isinstance(node, list):
+            for item in node:
+                collect(item)
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                strings.append(key)
+                collect(item)
+
+    collect(value)
+    for text in strings:
+        assert set(word_codes(text)) <= codes, (text, line)
