@@ -203,7 +203,8 @@ class Mediator:
         handed = line if isinstance(line, list) else [line]
         head, size = handed[0][:4096], len(handed[0])
         try:
-            return self._from_server(handed)
+            with self.store.one_reading():
+                return self._from_server(handed)
         except Exception as exc:  # noqa: BLE001 - fail closed
             out = Outgoing()
             self._unreadable_from_server(head, size, LineError(f"internal error ({type(exc).__name__}: {exc})"), out)

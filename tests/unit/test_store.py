@@ -174,3 +174,18 @@ def test_quarantine_ids_are_found_in_any_spelling(store):
 
     for spelled in ("Q-QEBNVS", "q-qebnvs", "QQEBNVS", "qebnvs"):
         assert normalize_quarantine_id(spelled) == "Q-QEBNVS"
+
+
+def test_data_version_moves_on_other_commits_and_holds_still_within_one_reading(tmp_path):
+    path = tmp_path / "s.db"
+    mine, other = Store(path), Store(path)
+    mine.sessions.ensure("s")
+    before = mine.data_version()
+    other.sessions.taint("s", server="web", tool="fetch", method="tools/call", reason="r", request_id="1")
+    moved = mine.data_version()
+    assert moved != before
+    with mine.one_reading():
+        first = mine.data_version()
+        other.sessions.taint("s", server="mail", tool="read", method="tools/call", reason="r", request_id="2")
+        assert mine.data_version() == first  # one message, one view
+    assert mine.data_version() != first
