@@ -62,6 +62,8 @@ _GAPS = bytes(b if chr(b) in "abcdefghijklmnopqrstuvwxyz0123456789_" else 0x20 f
 _GAP_IN_LITERAL = {b: " " for b in range(0x80) if _GAPS[b] == 0x20 and chr(b) != _END}
 # More literals than this left after the character test: the free scan runs without substring tests.
 _SUBSTRING_TESTS = 4
+# Characters of ASCII text reduced and scanned at a time (see _gap_hits).
+_GAP_PIECE = 1 << 18
 # Lower-case letters from rare to common in English (anything else counts as rarer still).
 _LETTER_ORDER = "zqxjkvbpygfwmucldrhsnioate"
 
@@ -380,6 +382,7 @@ class _Scanner:
     word_at_start: re.Pattern
     gap_scan: re.Pattern  # word starts in ASCII text whose gaps are all spaces (`_GAPS`)
     gap_table: dict[bytes, tuple[_Entry, ...]]  # word_table for the captures without a gap
+    gap_reach: int  # bytes a gap_scan match may look at: the space, the longest literal, its word end
     free_scan: re.Pattern
     free_literals: tuple[tuple[str, str], ...]  # each bare literal, and its characters rarest first
 
@@ -428,6 +431,7 @@ def _scanner() -> _Scanner:
         re.compile(f" (?=[{firsts}])(?=({_trie(gapped)}))".encode()),
         {captured.encode(): entries for captured, entries in word_table.items()
          if captured.isascii() and captured.translate(_GAP_IN_LITERAL) == captured},
+        max(map(len, gapped)) + 2,
         re.compile(f"(?=({free}))" if nested else f"({free})"),
         # Punctuation and rare letters first: the presence test stops at the first one missing.
         tuple((lit, "".join(sorted(set(lit), key=_LETTER_ORDER.find))) for lit in sorted(bare)),
@@ -442,8 +446,7 @@ def _hits(text: str) -> list[tuple[int, tuple[_Entry, ...]]]:
         # A capture of word characters only is the same in the text, and no literal with a gap
         # is longer there: its entries are known. One with a space may be other punctuation in
         # the text, and the exact trie says which literal, if any, is there.
-        gap_table = scanner.gap_table
-        hits = [(m.start() + 1, gap_table.get(m[1])) for m in scanner.gap_scan.finditer(text.encode().translate(_GAPS))]
+        hits = _gap_hits(text, scanner)
         if any(entries is None for _, entries in hits):
             hits = _punctuated(hits, text, scanner)
     else:
@@ -458,6 +461,24 @@ def _hits(text: str) -> list[tuple[int, tuple[_Entry, ...]]]:
     if free:
         hits += free
         hits.sort(key=lambda hit: hit[0])
+    return hits
+
+
+def _gap_hits(text: str, scanner: _Scanner) -> list[tuple[int, tuple[_Entry, ...] | None]]:
+    """The gap scan over ASCII `text` reduced by `_GAPS`, a piece at a time: on a long text, a
+    whole reduced copy (and the encoding before it) would double the memory the scan needs."""
+    table, scan = scanner.gap_table, scanner.gap_scan
+    if len(text) <= _GAP_PIECE:
+        return [(m.start() + 1, table.get(m[1])) for m in scan.finditer(text.encode().translate(_GAPS))]
+    hits = []
+    for start in range(0, len(text), _GAP_PIECE):
+        # Each piece reaches into the next far enough for a match at its last space to be whole;
+        # matches from that reach belong to the next piece.
+        reduced = text[start : start + _GAP_PIECE + scanner.gap_reach].encode().translate(_GAPS)
+        for m in scan.finditer(reduced):
+            if m.start() >= _GAP_PIECE:
+                break
+            hits.append((start + m.start() + 1, table.get(m[1])))
     return hits
 
 

@@ -164,7 +164,7 @@ def fold(text: str) -> Folded:
     text = text.lower()
     if "\\" in text:
         text = _ESCAPED_BREAK.sub("  ", text)
-    if _SPACED_SHAPE_RUN.search(_SPACED_SHAPE.of(text)) and _SPACED_LETTERS_END.search(text):
+    if _SPACED_SHAPE.search(_SPACED_SHAPE_RUN, text, 5) and _SPACED_LETTERS_END.search(text):
         text, edits = _substitute(_SPACED_LETTERS, text, lambda m: m.group()[::2])
         stages.append(edits)
     # Spans are mapped back through the stages in reverse order of application.

@@ -9,8 +9,11 @@ whether the exact regex runs; it never replaces it.
 
 from __future__ import annotations
 
-# `has_run` shapes a long text this many characters at a time: two buffers of this size stay in
-# the CPU cache and are reused, where a whole-text shape is fresh memory the kernel must map in.
+import re
+from collections.abc import Iterator
+
+# Tests shape a long text this many characters at a time: two buffers of this size stay in the
+# CPU cache and are reused, where a whole-text shape is fresh memory the kernel must map in.
 _PIECE = 1 << 16
 
 
@@ -43,11 +46,20 @@ class Shape:
         overlap by `length - 1` characters, so a run across a piece boundary lies whole in one.
         """
         needle = symbol.encode() * length
+        return any(needle in shaped for shaped in self._pieces(text, length))
+
+    def search(self, pattern: re.Pattern, text: str, reach: int) -> bool:
+        """Whether `pattern` (of at most `reach` bytes a match) finds something in `of(text)`.
+
+        Pieces overlap by `reach - 1` characters, so every match lies whole in one; a pattern that
+        reads `\\Z` may also match at a piece's end (the answer is a prefilter's: never a false no).
+        """
+        return any(pattern.search(shaped) for shaped in self._pieces(text, reach))
+
+    def _pieces(self, text: str, reach: int) -> Iterator[bytes]:
+        """`of(text)` a piece at a time, each piece reaching `reach - 1` characters into the next."""
         for start in range(0, len(text), _PIECE):
-            piece = text[start : start + _PIECE + length - 1]
-            if needle in piece.encode("utf-8", "surrogatepass").translate(self._table):
-                return True
-        return False
+            yield text[start : start + _PIECE + reach - 1].encode("utf-8", "surrogatepass").translate(self._table)
 
     def holds(self, text: str, symbol: str) -> bool:
         """Whether some character of `text` is in the class `symbol` stands for.
@@ -56,4 +68,7 @@ class Shape:
         of the other classes leaves an output that is empty for most text, so only the input's
         memory is touched, not a second buffer as large.
         """
-        return bool(text.encode("utf-8", "surrogatepass").translate(None, self._others[symbol]))
+        others = self._others[symbol]
+        # A piece at a time: a whole-text encoding would be a second copy of a large text.
+        return any(text[start : start + _PIECE].encode("utf-8", "surrogatepass").translate(None, others)
+                   for start in range(0, len(text), _PIECE))

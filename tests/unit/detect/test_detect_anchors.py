@@ -3,8 +3,10 @@
 import re
 from itertools import islice
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lazaretto.proxy.detect import anchors
 from lazaretto.proxy.detect.anchors import MATCHES_PER_PATTERN, find
 from lazaretto.proxy.detect.signals import PATTERNS
 
@@ -40,6 +42,17 @@ def brute_force(text: str) -> list:
 def test_find_equals_every_pattern_over_the_text(pieces):
     text = "".join(word + sep for word, sep in pieces)
     assert find(text) == brute_force(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from(SEPARATORS[:10])), max_size=60))
+def test_a_long_text_scanned_in_pieces_finds_the_same(pieces):
+    # Long ASCII text is reduced and scanned a piece at a time; tiny pieces put every literal
+    # across a boundary somewhere.
+    text = "".join(word + sep for word, sep in pieces)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(anchors, "_GAP_PIECE", 7)
+        assert find(text) == brute_force(text)
 
 
 def test_text_without_anchors_finds_nothing():

@@ -41,3 +41,13 @@ def test_has_run_finds_a_run_across_a_piece_boundary(boundary, shift):
 @given(TEXT, st.integers(min_value=1, max_value=5))
 def test_has_run_agrees_with_the_shape(text, length):
     assert SHAPE.has_run(text, "b", length) is (b"b" * length in SHAPE.of(text))
+
+
+@pytest.mark.parametrize("boundary", [1 << 16, 2 << 16])
+@pytest.mark.parametrize("shift", range(-5, 2))
+def test_search_and_holds_find_what_sits_across_or_past_a_piece_boundary(boundary, shift):
+    text = " " * (boundary + shift) + "y=y=y" + "é" * 3 + " " * (3 << 16)
+    assert SHAPE.search(re.compile(rb"b~b~b"), text, 5)
+    assert not SHAPE.search(re.compile(rb"b~b~b~b"), text, 7)
+    assert SHAPE.holds(text, "b")
+    assert not SHAPE.holds(" " * (boundary + shift) + "é" * 3, "b")
