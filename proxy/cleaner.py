@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from lazaretto.store import Store, sha256_hex
 
 from .detect import DEFAULT_THRESHOLD, Signal
-from .fingerprint import line_codes, payload_fingerprints, text_fingerprints
+from .fingerprint import fingerprint_batches, line_codes, payload_fingerprints
 from .labels import label_payload
 from .notices import removal_notice, withheld_notice
 from .policy import Policy
@@ -56,7 +56,10 @@ class FingerprintIndex:
 
     def matches(self, text: str) -> list[int]:
         """The fingerprints of `text` that belong to some withheld payload (call `active` first)."""
-        return list(self._known.intersection(text_fingerprints(text, self._anchors)))
+        found: set[int] = set()
+        for batch in fingerprint_batches(text, self._anchors):
+            found.update(self._known.intersection(batch))
+        return list(found)
 
     def may_match_line(self, line: bytes) -> bool:
         """Whether some field of this plain JSON line could repeat a withheld window: false when no

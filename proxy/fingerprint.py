@@ -9,13 +9,18 @@ payload never withholds a later, harmless field.
 import re
 import unicodedata
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from .detect import detect
 
 WINDOW = 8
 MIN_WORDS = 4  # a text shorter than a window is one fingerprint if it has at least this many words
 _WORD = re.compile(r"[^\W_]+")
+_WORD_REST = re.compile(r"[^\W_]*")
+# Characters of a field coded at a time; and around a signal of a larger withheld field, the
+# characters read for the words of its windows.
+_PIECE = 1 << 18
+_REGION_MARGIN = 4096
 # Bytes that are not ASCII letters or digits become spaces: what is left splits into _WORD's words.
 _LETTER_ESCAPE = re.compile(rb"\\[bfnrt]")
 _ASCII_WORDS = bytes(c if chr(c).isascii() and chr(c).isalnum() else 0x20 for c in range(256))
@@ -66,15 +71,43 @@ def line_codes(line: bytes) -> set[int]:
     return set(map(zlib.crc32, words))
 
 
-def text_fingerprints(text: str, anchors: set[int] | None = None) -> set[int]:
-    """The word windows of an incoming field, to look up against withheld payloads.
+def fingerprint_batches(text: str, anchors: set[int] | None = None) -> Iterator[set[int]]:
+    """The word windows of an incoming field, to look up against withheld payloads, a piece of the
+    text at a time: a large field's words and windows never all exist at once (a word is a Python
+    object, ten times the size of its text).
 
     With `anchors` (the code of the longest word of every withheld window), only windows that
     hold one of them are hashed: a field that shares no such word with any payload costs one set test.
     """
-    codes = _word_codes(text)
-    if len(codes) < WINDOW:
-        return {_window_hash(codes)} if len(codes) >= MIN_WORDS else set()
+    carry: list[int] = []  # the last WINDOW - 1 codes, which start windows ending in the next piece
+    short = True  # fewer than WINDOW words so far
+    for codes in _code_pieces(text):
+        if carry:
+            codes = carry + codes
+        if len(codes) < WINDOW:
+            carry = codes
+            continue
+        short = False
+        yield _windows(codes, anchors)
+        carry = codes[len(codes) - WINDOW + 1 :]
+    if short and len(carry) >= MIN_WORDS:
+        yield {_window_hash(carry)}
+
+
+def _code_pieces(text: str) -> Iterator[list[int]]:
+    """The word codes of `text`, about _PIECE characters at a time, cut only between words."""
+    size, start = len(text), 0
+    if size <= _PIECE:
+        yield _word_codes(text)
+        return
+    while start < size:
+        end = _WORD_REST.match(text, min(start + _PIECE, size)).end()
+        yield _word_codes(text[start:end])
+        start = end
+
+
+def _windows(codes: list[int], anchors: set[int] | None) -> set[int]:
+    """The hashes of the windows of `codes` (at least WINDOW of them), or of those holding an anchor."""
     if anchors is not None:
         if anchors.isdisjoint(codes):
             return set()
@@ -95,22 +128,44 @@ def payload_fingerprints(texts: Iterable[str]) -> list[tuple[int, int]]:
     found: dict[int, int] = {}
     for text in texts:
         spans = [(s.start, s.end) for s in detect(text).signals if s.end > s.start]
-        if not spans:
-            continue
-        words = list(_WORD.finditer(text))
-        codes = [_codes[match.group()] for match in words]
-        sizes = [match.end() - match.start() for match in words]
-        marked = [any(start < match.end() and match.start() < end for start, end in spans) for match in words]
-
-        def window(i: int, n: int) -> None:
-            longest = max(range(i, i + n), key=sizes.__getitem__)
-            found[_window_hash(codes[i : i + n])] = codes[longest]
-
-        if len(codes) < WINDOW:
-            if len(codes) >= MIN_WORDS and any(marked):
-                window(0, len(codes))
-            continue
-        for i in range(len(codes) - WINDOW + 1):
-            if any(marked[i : i + WINDOW]):
-                window(i, WINDOW)
+        for start, end in _regions(text, spans):
+            words = [m for m in _WORD.finditer(text, start, end)
+                     if (m.start() > start or start == 0) and (m.end() < end or end == len(text))]
+            _signal_windows(words, spans, found)
     return list(found.items())
+
+
+def _regions(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Where the windows touching `spans` lie: the whole of a small text; around each span of a
+    large one (merged), so its millions of words are never listed. A word cut by a region's edge
+    is left out; a window that reaches past _REGION_MARGIN characters of words is not stored."""
+    if not spans:
+        return []
+    if len(text) <= _PIECE:
+        return [(0, len(text))]
+    regions: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        start, end = max(0, start - _REGION_MARGIN), min(len(text), end + _REGION_MARGIN)
+        if regions and start <= regions[-1][1]:
+            regions[-1] = (regions[-1][0], max(end, regions[-1][1]))
+        else:
+            regions.append((start, end))
+    return regions
+
+
+def _signal_windows(words: list[re.Match], spans: list[tuple[int, int]], found: dict[int, int]) -> None:
+    codes = [_codes[match.group()] for match in words]
+    sizes = [match.end() - match.start() for match in words]
+    marked = [any(start < match.end() and match.start() < end for start, end in spans) for match in words]
+
+    def window(i: int, n: int) -> None:
+        longest = max(range(i, i + n), key=sizes.__getitem__)
+        found[_window_hash(codes[i : i + n])] = codes[longest]
+
+    if len(codes) < WINDOW:
+        if len(codes) >= MIN_WORDS and any(marked):
+            window(0, len(codes))
+        return
+    for i in range(len(codes) - WINDOW + 1):
+        if any(marked[i : i + WINDOW]):
+            window(i, WINDOW)
