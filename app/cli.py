@@ -7,7 +7,6 @@ must never pay for Textual: each subcommand lives in its own module, found here 
 import argparse
 import importlib
 import sys
-from importlib.metadata import PackageNotFoundError, version
 
 # name -> (module, one-line help). Each module has `configure(parser)` and `run(args) -> int`.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -34,10 +33,23 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def package_version() -> str:
     """The installed version, or a marker when running from a bare checkout."""
+    # Imported here: importlib.metadata is a tenth of a proxy's start-up, and only --version needs it.
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("lazaretto")
     except PackageNotFoundError:
         return "0+unknown"
+
+
+class _VersionAction(argparse.Action):
+    """`--version`, with the version looked up only when asked for."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace, values, option_string=None) -> None:
+        parser.exit(message=f"lazaretto {package_version()}\n")
 
 
 def build_parser(argv: list[str]) -> argparse.ArgumentParser:
@@ -47,7 +59,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         description="Keep AI coding agents safe from what they read: clean untrusted MCP results, "
         "and refuse outbound tools once a session has read them, until a person clears it.",
     )
-    parser.add_argument("--version", action="version", version=f"lazaretto {package_version()}")
+    parser.add_argument("--version", action=_VersionAction, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     chosen = next((arg for arg in argv if not arg.startswith("-")), None)
     for name, (module_name, help_text) in COMMANDS.items():

@@ -1,6 +1,7 @@
 """`lazaretto proxy [-p POLICY] [-n SERVER_ID] [--store PATH] -- CMD [ARGS...]`."""
 
 import argparse
+import ctypes
 import os
 import sys
 
@@ -58,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
         cleaner=FieldCleaner(store, policy, server, session.key),
         pins=PinGuard(store, server, command, lock),
     )
+    _return_large_buffers()
     code = Relay(command, mediator, max_line=policy.max_line_bytes,
                  request_timeout=policy.request_timeout_seconds).run()
     store.close()
@@ -66,3 +68,20 @@ def run(args: argparse.Namespace) -> int:
     # The client->server thread may still be blocked reading stdin; a normal interpreter
     # shutdown would wait on that reader's lock and abort. Everything is flushed and closed.
     os._exit(code)
+
+
+# mallopt's parameter number for the mmap threshold (glibc's malloc.h).
+_M_MMAP_THRESHOLD = -3
+
+
+def _return_large_buffers() -> None:
+    """Have glibc map every block of 128 KiB or more on its own, and unmap it when freed.
+
+    A large line is allocated and freed once per message. After the first such free glibc raises
+    its mmap threshold and serves later ones from the heap, which keeps their pages: the peak
+    memory of a 16 MiB result measured 3.2x the message with that, 2.3x without. Elsewhere a no-op.
+    """
+    try:
+        ctypes.CDLL(None).mallopt(_M_MMAP_THRESHOLD, 128 * 1024)
+    except (OSError, AttributeError):
+        pass
