@@ -1,7 +1,9 @@
 """Opening the SQLite file: WAL, a busy timeout, migrations, and write transactions."""
 
 import os
+import random
 import sqlite3
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -35,13 +37,13 @@ def connect(path: Path | None, busy_timeout: float) -> sqlite3.Connection:
         conn.row_factory = sqlite3.Row
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version < SCHEMA_VERSION:
-            _migrate(conn)
+            _migrate(conn, busy_timeout)
         return conn
     except (sqlite3.Error, OSError) as exc:
         raise StoreUnavailable(f"cannot open the store at {path}: {exc}") from exc
 
 
-def _migrate(conn: sqlite3.Connection) -> None:
+def _migrate(conn: sqlite3.Connection, busy_timeout: float) -> None:
     # Imported here: only a new or older store pays for sqlite-utils.
     from sqlite_utils import Database
 
@@ -49,17 +51,17 @@ def _migrate(conn: sqlite3.Connection) -> None:
 
     # BEGIN IMMEDIATE serializes proxies that start at once on a fresh store; the
     # migrations' own transactions nest inside it as savepoints.
-    with write_transaction(conn):
+    with write_transaction(conn, busy_timeout):
         migrate(Database(conn))
 
 
 @contextmanager
-def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+def write_transaction(conn: sqlite3.Connection, busy_timeout: float) -> Iterator[sqlite3.Connection]:
     """BEGIN IMMEDIATE ... COMMIT: take the write lock up front, so no reader has to upgrade."""
     if conn.in_transaction:
         yield conn
         return
-    conn.execute("BEGIN IMMEDIATE")
+    _begin_immediate(conn, busy_timeout)
     try:
         yield conn
     except BaseException:
@@ -68,3 +70,37 @@ def write_transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         raise
     else:
         conn.execute("COMMIT")
+
+
+# Waiting for another writer: the first pause, and the longest (each pause is a random part of
+# the current step, so writers that collided do not retry in step).
+_FIRST_PAUSE = 0.0001
+_LONGEST_PAUSE = 0.002
+
+
+def _begin_immediate(conn: sqlite3.Connection, busy_timeout: float) -> None:
+    """BEGIN IMMEDIATE, waiting up to `busy_timeout` seconds for another writer in short steps.
+
+    SQLite's own busy handler sleeps 1, 2, 5, 10, 15... ms between tries: with 16 proxies writing,
+    a write waited some 20 ms at the 95th percentile for a lock that was free again within one.
+    So it is off while the lock is taken (it stays on for reads), and the wait is polled here.
+    """
+    conn.execute("PRAGMA busy_timeout=0")
+    try:
+        deadline = time.monotonic() + busy_timeout
+        step = _FIRST_PAUSE
+        while True:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc) or time.monotonic() >= deadline:
+                    raise
+            time.sleep(random.uniform(0, step))
+            step = min(step * 2, _LONGEST_PAUSE)
+    finally:
+        conn.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    return "locked" in str(exc) or "busy" in str(exc)

@@ -103,7 +103,7 @@ class Store:
         with self._lock:
             try:
                 conn = self._connection(writing=True)
-                with write_transaction(conn):
+                with write_transaction(conn, self.busy_timeout):
                     yield conn
             except sqlite3.IntegrityError:
                 # A random id that collided: the caller retries with another; the store is fine.

@@ -1,38 +1,43 @@
-"""The store under load: 16 proxies writing at once while a reader polls it the way the review app does.
+"""The store under load: 16 proxies writing at once while the review app is open on the same store.
 
-Run as a plain script: `python tests/bench/store_load.py [--proxies P] [--calls N]`. Each proxy
-(untrusted, one session each) answers N `injected` calls, each with its own tag, so every call
-withholds a new field: one quarantine row, its fingerprints and an audit row. Meanwhile a reader
-polls `data_version` every 0.5 s and reads the newest page of the withheld queue when it moves,
-and a probe writer times one small write transaction every 20 ms. The same runs with a single
-proxy first, as the reference. The 16 proxies run twice: flat out, which on a small machine
-mostly measures CPU starvation (32 busy processes on a few cores), and paced at `--rate` calls
-per second each, which leaves the CPU room and so measures waiting for the store. Reported: rows lost (quarantine ids the agents were given that
-the store does not hold, plus calls not withheld), errors (failed calls, reads or probe writes),
-the audit chain check, p95 of the probe's write latency and of the call round trip, each as a
-ratio to the single proxy. The last line is one JSON object.
+Run as a plain script: `python tests/bench/store_load.py [--proxies P] [--calls N] [--rate R]`.
+Each proxy (untrusted, one session each) answers N `injected` calls, each with its own tag, so
+every call withholds a new field: one quarantine row, its fingerprints and an audit row.
+Meanwhile the review app (`lazaretto review`, in a pseudo-terminal) is open on the same store and
+follows it, and a probe process times one small write transaction every 20 ms. The same runs
+with a single proxy first, as the reference. The 16 proxies run twice: flat out, which on a
+small machine measures CPU starvation (some 32 busy processes on a few cores: a writer holding
+the lock loses its core), and paced at R calls per second each (default 10, each client at its
+own phase: ten times a busy agent), which leaves the CPU room and so measures waiting for the
+store. Reported: rows lost (quarantine ids the agents were given that the store does not hold,
+plus calls not withheld), errors (failed calls, probe writes, a review app that died), the audit
+chain check, p95 of the probe's write latency and of the call round trip, each as a ratio to
+the single proxy. The last line is one JSON object.
 """
 
 import argparse
+import fcntl
 import json
 import os
+import random
 import re
+import select
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import threading
 import time
 from pathlib import Path
 
-from lazaretto.app.review.queue import WithheldFeed
 from lazaretto.store import Store, StoreUnavailable
 
 HERE = Path(__file__).resolve().parent
 SERVER = [sys.executable, str(HERE.parent / "fixtures" / "scripted_server.py")]
 PROXY = [sys.executable, "-m", "lazaretto.app", "proxy", "-n", "bench", "--"]
 QUARANTINE_ID = re.compile(r"withheld field (Q-[0-9A-Z]{6})")
-POLL_SECONDS = 0.5
 PROBE_SECONDS = 0.02
 
 
@@ -54,7 +59,8 @@ class Client(threading.Thread):
     def run(self) -> None:
         proc = subprocess.Popen(PROXY + SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL, env=self.env)
-        start = time.perf_counter()
+        # Each client keeps its own phase, as agents do: in step, all sixteen would write at once.
+        start = time.perf_counter() + (random.uniform(0, 1 / self.rate) if self.rate else 0)
         for n in range(self.calls):
             if self.rate:
                 time.sleep(max(0.0, start + n / self.rate - time.perf_counter()))
@@ -75,34 +81,59 @@ class Client(threading.Thread):
             self.errors.append(f"proxy {self.index} exited with {proc.returncode}")
 
 
-class Watcher(threading.Thread):
-    """Polls like the review pane (reader) or times small writes (probe) until stopped."""
+def probe(path: Path) -> int:
+    """The probe process: one small write transaction every PROBE_SECONDS until stdin closes,
+    then the timings and errors as one JSON line. A process of its own, so that its timings are
+    the store's and not the wait for this script's GIL behind sixteen client threads."""
+    store, times, errors = Store(path), [], []
+    while not select.select([sys.stdin], [], [], PROBE_SECONDS)[0]:
+        try:
+            began = time.perf_counter()
+            store.sessions.ensure("load-probe")  # an upsert: one small write transaction
+            times.append(time.perf_counter() - began)
+        except StoreUnavailable as exc:
+            errors.append(str(exc))
+    store.close()
+    print(json.dumps({"times": times, "errors": errors}))
+    return 0
 
-    def __init__(self, path: Path, probe: bool) -> None:
-        super().__init__(daemon=True)
-        self.store = Store(path)
-        self.probe = probe
-        self.stop = threading.Event()
-        self.errors: list[str] = []
-        self.times: list[float] = []
 
-    def run(self) -> None:
-        feed, version = WithheldFeed(), None
-        while not self.stop.wait(PROBE_SECONDS if self.probe else POLL_SECONDS):
+class ReviewApp:
+    """`lazaretto review` on the store, in a pseudo-terminal whose output is drained and dropped."""
+
+    def __init__(self, path: Path) -> None:
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        env = {**os.environ, "TERM": "xterm-256color", "LAZARETTO_STORE": str(path)}
+        self.proc = subprocess.Popen([sys.executable, "-m", "lazaretto.app", "review"], stdin=slave, stdout=slave,
+                                     stderr=slave, env=env, start_new_session=True)
+        os.close(slave)
+        self.master = master
+        self.tail = b""
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        while True:
             try:
-                began = time.perf_counter()
-                if self.probe:
-                    self.store.sessions.ensure("load-probe")  # one small write transaction (an upsert)
-                    self.times.append(time.perf_counter() - began)
-                    continue
-                current = self.store.data_version()
-                if current != version:
-                    feed.page(self.store)
-                    version = current
-                self.times.append(time.perf_counter() - began)
-            except StoreUnavailable as exc:
-                self.errors.append(str(exc))
-        self.store.close()
+                chunk = os.read(self.master, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            self.tail = (self.tail + chunk)[-2000:]
+
+    def close(self) -> list[str]:
+        """Quit (ctrl+q) as a person would; an app that died or would not quit is an error."""
+        if self.proc.poll() is not None:
+            return [f"the review app exited early ({self.proc.returncode}): {self.tail[-300:]!r}"]
+        os.write(self.master, b"\x11")
+        try:
+            code = self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            return ["the review app did not quit"]
+        return [] if code == 0 else [f"the review app exited with {code}: {self.tail[-300:]!r}"]
 
 
 def run(proxies: int, calls: int, workdir: Path, rate: float = 0.0) -> dict:
@@ -111,19 +142,19 @@ def run(proxies: int, calls: int, workdir: Path, rate: float = 0.0) -> dict:
     policy = workdir / "untrusted.toml"
     policy.write_text('[servers.bench]\ntrust = "untrusted"\n')
     env = {**os.environ, "LAZARETTO_STORE": str(store_path), "LAZARETTO_POLICY": str(policy)}
-    reader, probe = Watcher(store_path, probe=False), Watcher(store_path, probe=True)
+    review = ReviewApp(store_path)
+    prober = subprocess.Popen([sys.executable, __file__, "--probe", str(store_path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    time.sleep(1.0)  # the app has opened and drawn its first page
     clients = [Client(i, calls, env, rate) for i in range(proxies)]
-    reader.start()
-    probe.start()
     began = time.perf_counter()
     for client in clients:
         client.start()
     for client in clients:
         client.join()
     elapsed = time.perf_counter() - began
-    for watcher in (reader, probe):
-        watcher.stop.set()
-        watcher.join()
+    probed = json.loads(prober.communicate("", timeout=60)[0])
+    review_errors = review.close()
     given = {qid for client in clients for qid in client.ids}
     store = Store(store_path)
     stored = {row["id"] for row in store.query("SELECT id FROM quarantine")}
@@ -134,12 +165,12 @@ def run(proxies: int, calls: int, workdir: Path, rate: float = 0.0) -> dict:
         "proxies": proxies, "rate": rate, "calls": proxies * calls, "seconds": elapsed,
         "rows_expected": proxies * calls, "rows_found": len(stored & given),
         "rows_lost": len(given - stored) + not_withheld,
-        "errors": not_withheld + len(reader.errors) + len(probe.errors),
+        "errors": not_withheld + len(review_errors) + len(probed["errors"]),
         "audit_ok": verified,
-        "write_p95_ms": p95(probe.times) * 1e3, "write_median_ms": statistics.median(probe.times) * 1e3,
+        "write_p95_ms": p95(probed["times"]) * 1e3, "write_median_ms": statistics.median(probed["times"]) * 1e3,
         "call_p95_ms": p95([t for client in clients for t in client.times]) * 1e3,
-        "reader_polls": len(reader.times),
-        "error_samples": [e for c in clients for e in c.errors][:3] + reader.errors[:3] + probe.errors[:3],
+        "probe_writes": len(probed["times"]),
+        "error_samples": [e for c in clients for e in c.errors][:3] + review_errors + probed["errors"][:3],
     }
 
 
@@ -147,8 +178,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--proxies", type=int, default=16)
     parser.add_argument("--calls", type=int, default=1000)
-    parser.add_argument("--rate", type=float, default=40.0, help="calls per second per proxy in the paced run")
+    parser.add_argument("--rate", type=float, default=10.0, help="calls per second per proxy in the paced run")
+    parser.add_argument("--probe", type=Path, help=argparse.SUPPRESS)  # the probe process (internal)
     args = parser.parse_args()
+    if args.probe:
+        return probe(args.probe)
     with tempfile.TemporaryDirectory() as tmp:
         runs = {"single": run(1, args.calls, Path(tmp)),
                 "flat out": run(args.proxies, args.calls, Path(tmp)),

@@ -189,3 +189,31 @@ def test_data_version_moves_on_other_commits_and_holds_still_within_one_reading(
         other.sessions.taint("s", server="mail", tool="read", method="tools/call", reason="r", request_id="2")
         assert mine.data_version() == first  # one message, one view
     assert mine.data_version() != first
+
+
+def test_a_writer_waits_for_another_writers_lock_and_gives_up_after_its_busy_timeout(tmp_path):
+    import threading
+
+    from lazaretto.store import StoreUnavailable
+
+    path = tmp_path / "s.db"
+    holder, waiter = Store(path), Store(path, busy_timeout=5.0)
+    waiter.sessions.ensure("s")
+    taken, done = threading.Event(), threading.Event()
+
+    def hold_briefly() -> None:
+        with holder.write():
+            taken.set()
+            done.wait(0.3)
+
+    thread = threading.Thread(target=hold_briefly)
+    thread.start()
+    taken.wait()
+    waiter.sessions.ensure("u")  # waits for the lock, then writes
+    thread.join()
+    assert {row["key"] for row in waiter.query("SELECT key FROM sessions")} >= {"s", "u"}
+    impatient = Store(path, busy_timeout=0.05)
+    with holder.write(), pytest.raises(StoreUnavailable, match="locked"):
+        impatient.sessions.ensure("v")
+    # The busy handler is back for reads once the write attempt is over.
+    assert impatient._connection().execute("PRAGMA busy_timeout").fetchone()[0] == 50
