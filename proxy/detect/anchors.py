@@ -348,9 +348,9 @@ def _trie(literals) -> str:
     return emit(root)
 
 
-# What one captured literal leads to: (pattern index, regex, characters a match may start before it,
+# What one captured literal leads to: (pattern index, pattern, characters a match may start before it,
 # characters it may reach after it).
-_Entry = tuple[int, re.Pattern, int, int]
+_Entry = tuple[int, Pattern, int, int]
 
 
 def _table(anchors: tuple[_Anchor, ...], kind: str) -> dict[str, tuple[_Entry, ...]]:
@@ -368,7 +368,7 @@ def _table(anchors: tuple[_Anchor, ...], kind: str) -> dict[str, tuple[_Entry, .
     for captured in owners:
         indexes = {i for end in range(1, len(captured) + 1) for literal, i in owners.get(captured[:end], ())
                    if _covers(literal, captured + _END)}
-        table[captured] = tuple((i, PATTERNS[i].regex, anchors[i].before, anchors[i].after) for i in sorted(indexes))
+        table[captured] = tuple((i, PATTERNS[i], anchors[i].before, anchors[i].after) for i in sorted(indexes))
     return table
 
 
@@ -402,7 +402,7 @@ class _Scanner:
 @cache
 def _scanner() -> _Scanner:
     """Read every pattern for its anchor and compile the scans (once, on the first text)."""
-    anchors = tuple(_anchor(p.regex.pattern) for p in PATTERNS)
+    anchors = tuple(_anchor(p.source) for p in PATTERNS)
     word_literals = {lit for anchor in anchors for lit in anchor.at_word_start}
     free_literals = {lit for anchor in anchors for lit in anchor.anywhere}
     # Literals found anywhere are consumed, which lets the engine skip to their first characters,
@@ -504,7 +504,8 @@ def find(text: str) -> list[tuple[Pattern, list[tuple[int, int]]]]:
     size = len(text)
     done = size + 1
     for at, entries in _hits(text):
-        for index, regex, before, after in entries:
+        for index, pattern, before, after in entries:
+            regex = pattern.regex
             low = resume.get(index, 0)
             if not before:
                 if at >= low:
