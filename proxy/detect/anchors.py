@@ -62,6 +62,8 @@ _GAPS = bytes(b if chr(b) in "abcdefghijklmnopqrstuvwxyz0123456789_" else 0x20 f
 _GAP_IN_LITERAL = {b: " " for b in range(0x80) if _GAPS[b] == 0x20 and chr(b) != _END}
 # More literals than this left after the character test: the free scan runs without substring tests.
 _SUBSTRING_TESTS = 4
+# Below this many characters the free-literal pass runs without the presence test first.
+_SHORT_TEXT = 1024
 # Characters of ASCII text reduced and scanned at a time (see _gap_hits).
 _GAP_PIECE = 1 << 18
 # Lower-case letters from rare to common in English (anything else counts as rarer still).
@@ -393,6 +395,8 @@ class _Scanner:
         one (every "t", for "todo"); a missing character answers at memchr speed. A substring
         search costs a tenth of the pass: it is made only when few literals are left to test.
         """
+        if len(text) < _SHORT_TEXT:
+            return True  # the test itself costs what the pass over this much text does
         present: dict[str, bool] = {}
         left = [literal for literal, characters in self.free_literals
                 if all(present.setdefault(ch, ch in text) for ch in characters)]
