@@ -12,12 +12,18 @@ the text itself. Matches are reported exactly as `finditer` would find them.
 
 An anchor literal the regex requires to end a word ("inform" followed by a gap) is looked for
 as a whole word, so "information" does not wake its pattern. The table is built on the first
-scan, not at import: every proxy and hook process imports the detector, few of them scan.
+scan, not at import: every proxy and hook process imports the detector, few of them scan. The
+anchors themselves ship precomputed in `anchors.json` (reading the patterns for them took 80 ms
+of every hook process); `write_table()` writes it anew after a change to the patterns or to this
+analysis, and a test fails until it is current.
 """
 
+import hashlib
+import json
 import re
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from re import _constants as sre  # the parsed form of the stdlib's own regex compiler
 from re import _parser as sre_parse
 
@@ -406,7 +412,7 @@ class _Scanner:
 @cache
 def _scanner() -> _Scanner:
     """Read every pattern for its anchor and compile the scans (once, on the first text)."""
-    anchors = tuple(_anchor(p.source) for p in PATTERNS)
+    anchors = _recorded_anchors() or analysed_anchors()
     word_literals = {lit for anchor in anchors for lit in anchor.at_word_start}
     free_literals = {lit for anchor in anchors for lit in anchor.anywhere}
     # Literals found anywhere are consumed, which lets the engine skip to their first characters,
@@ -537,3 +543,43 @@ def find(text: str) -> list[tuple[Pattern, list[tuple[int, int]]]]:
                     low = candidate.start() + 1
                 resume[index] = low
     return [(PATTERNS[index], spans) for index, spans in sorted(found.items())]
+
+
+# -- the precomputed anchors ------------------------------------------------------------------
+
+_TABLE_FILE = Path(__file__).with_name("anchors.json")
+
+
+def analysed_anchors() -> tuple[_Anchor, ...]:
+    """Every pattern read for its anchor, in table order."""
+    return tuple(_anchor(p.source) for p in PATTERNS)
+
+
+def anchor_table() -> dict:
+    """What `anchors.json` holds: the anchors and the pattern sources they were read from (a hash)."""
+    return {
+        "sources": _sources_key(),
+        "anchors": [[sorted(a.at_word_start), sorted(a.anywhere), a.before, a.after, a.crowded]
+                    for a in analysed_anchors()],
+    }
+
+
+def _sources_key() -> str:
+    return hashlib.sha256("\0".join(p.source for p in PATTERNS).encode()).hexdigest()
+
+
+def _recorded_anchors() -> tuple[_Anchor, ...] | None:
+    """The shipped anchors, if they were read from the patterns as they are now."""
+    try:
+        recorded = json.loads(_TABLE_FILE.read_text(encoding="utf-8"))
+        if recorded["sources"] != _sources_key() or len(recorded["anchors"]) != len(PATTERNS):
+            return None
+        return tuple(_Anchor(frozenset(word_start), frozenset(anywhere), before, after, crowded)
+                     for word_start, anywhere, before, after, crowded in recorded["anchors"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # missing or unreadable: the patterns are read afresh
+
+
+def write_table() -> None:
+    """Write `anchors.json` anew (after the patterns or this analysis changed)."""
+    _TABLE_FILE.write_text(json.dumps(anchor_table(), indent=0) + "\n", encoding="utf-8")

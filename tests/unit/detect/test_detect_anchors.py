@@ -1,5 +1,6 @@
 """The anchor scan finds exactly what running every pattern over the whole text finds."""
 
+import json
 import re
 from itertools import islice
 
@@ -72,3 +73,23 @@ def test_punctuation_inside_a_literal_is_not_taken_for_another():
             variant = re.sub(r"[^a-z0-9_]", gap, word)
             for text in (variant, f"please {variant} now", f"({variant}) {word}"):
                 assert find(text) == brute_force(text), text
+
+
+def test_the_shipped_anchor_table_is_current():
+    shipped = json.loads(anchors._TABLE_FILE.read_text(encoding="utf-8"))
+    assert shipped == anchors.anchor_table(), (
+        "anchors.json is stale: python -c 'from lazaretto.proxy.detect.anchors import write_table; write_table()'"
+    )
+    assert anchors._recorded_anchors() == anchors.analysed_anchors()
+
+
+def test_a_table_read_from_other_patterns_is_not_used(tmp_path):
+    stale = anchors.anchor_table()
+    stale["sources"] = "0" * 64
+    path = tmp_path / "anchors.json"
+    path.write_text(json.dumps(stale))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(anchors, "_TABLE_FILE", path)
+        assert anchors._recorded_anchors() is None
+        path.write_text("{not json")
+        assert anchors._recorded_anchors() is None
