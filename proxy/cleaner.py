@@ -6,11 +6,9 @@ replaced by a notice with its quarantine id; a cleaned field gets one short line
 was removed; every removal is logged with its decoded text for the review app.
 """
 
-import threading
-import time
 from dataclasses import dataclass, field
 
-from lazaretto.store import Store, StoreUnavailable, sha256_hex
+from lazaretto.store import Store, sha256_hex
 
 from .detect import DEFAULT_THRESHOLD, Signal
 from .fingerprint import fingerprint_batches, line_codes, payload_fingerprints
@@ -21,9 +19,6 @@ from .scan import FieldVerdict, ScanRules, scan_text
 from .surfaces import walk_surfaces
 
 REENTRY = "reentry"
-# A trusted plain line is checked against the index as refreshed when its request was forwarded
-# (`prefetch`), if that was this recently; a slower answer refreshes it again.
-PREFETCH_REUSE_SECONDS = 0.02
 
 
 @dataclass
@@ -43,46 +38,20 @@ class FingerprintIndex:
 
     def __init__(self, store: Store) -> None:
         self._store = store
-        self._lock = threading.Lock()  # the relay's two threads may refresh at once
-        self._refreshed_at = float("-inf")
         self._known: set[int] = set()
         # Anchor codes of the known windows; None once a row without one (an older store) is read.
         self._anchors: set[int] | None = set()
         self._rowid = 0
         self._version: int | None = None
 
-    def refresh(self) -> None:
-        """Read what other processes withheld since the last refresh (nothing, unless the store moved)."""
-        with self._lock:
-            self._refresh_locked()
-
-    def refresh_unless_busy(self) -> None:
-        """`refresh`, unless the store or the index is in use by the other thread: then nothing.
-
-        Takes the store before the index and waits for neither, while `refresh` waits for the
-        index and then the store: the two can never hold one each and wait for the other."""
-        with self._store.unless_busy() as free:
-            if not free or not self._lock.acquire(blocking=False):
-                return
-            try:
-                self._refresh_locked()
-            finally:
-                self._lock.release()
-
-    def _refresh_locked(self) -> None:
+    def active(self) -> bool:
+        """Whether any payload is known at all (refreshed when another process commits)."""
         version = self._store.data_version()
         if version != self._version:
             for rowid, fingerprint, anchor in self._store.quarantine.fingerprints_since(self._rowid):
                 self._add(fingerprint, anchor)
                 self._rowid = rowid
             self._version = version
-        self._refreshed_at = time.monotonic()
-
-    def active(self, reuse_within: float = 0.0) -> bool:
-        """Whether any payload is known at all, refreshed first unless a refresh is younger than
-        `reuse_within` seconds."""
-        if time.monotonic() - self._refreshed_at >= reuse_within:
-            self.refresh()
         return bool(self._known)
 
     def matches(self, text: str) -> list[int]:
@@ -135,7 +104,7 @@ class FieldCleaner:
         if not untrusted and plain:
             # Trusted rules strip only invisible characters, and a plain ASCII line without \u escapes
             # has none: only a withheld payload coming back is left to look for, if any is withheld.
-            if not self.index.active(PREFETCH_REUSE_SECONDS) or (line is not None and not self.index.may_match_line(line)):
+            if not self.index.active() or (line is not None and not self.index.may_match_line(line)):
                 return None
             message.reentry_possible = True
 
@@ -152,15 +121,6 @@ class FieldCleaner:
             labelled = label_payload(method, cleaned or payload, self._label_nonce(), self._source(tool, method))
             cleaned = labelled or cleaned
         return cleaned
-
-    def prefetch(self) -> None:
-        """Called once a request is on its way to the server: bring the withheld-payload index up
-        to date now, so that a quick answer from a trusted server need not ask the store. Never
-        waits for the store: the answer's own path refreshes, and reports a store that failed."""
-        try:
-            self.index.refresh_unless_busy()
-        except StoreUnavailable:
-            pass
 
     # -- one field ------------------------------------------------------------------------
 

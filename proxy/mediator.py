@@ -10,7 +10,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Callable, Protocol
+from typing import Any, BinaryIO, Callable
 
 from lazaretto.store import Store, StoreUnavailable
 
@@ -60,19 +60,10 @@ class Pending:
     sent_at: float = field(default_factory=time.monotonic)
 
 
-class Cleaner(Protocol):
-    """Cleans one payload; see FieldCleaner."""
-
-    def __call__(
-        self, method: str, tool: str | None, request_id: str | None, payload: dict, untrusted: bool,
-        plain: bool, line: bytes | None,
-    ) -> dict | None:
-        """The new payload, or None when nothing changed. `plain`: the line was ASCII without \\u
-        escapes, so it cannot hold an invisible character; `line`: the line itself when plain and
-        smaller than SPILL_BYTES (a cheap look before any walk)."""
-
-    def prefetch(self) -> None:
-        """Work that can be done while the server answers a request."""
+# Cleans one payload: (method, tool, request_id, payload, untrusted, plain, line) -> new payload or None.
+# `plain`: the line was ASCII without \u escapes, so it cannot hold an invisible character;
+# `line`: the line itself when plain and smaller than SPILL_BYTES (a cheap look before any walk).
+Cleaner = Callable[[str, "str | None", "str | None", dict, bool, bool, "bytes | None"], "dict | None"]
 
 
 class Mediator:
@@ -193,14 +184,6 @@ class Mediator:
             self.pending[id_key(message["id"])] = Pending(message["id"], method, tool, "cursor" not in params)
         # Everything else (notifications, answers to the server's own requests) passes untouched.
         return None
-
-    def forwarded(self) -> None:
-        """A client line went on to the server: use the wait for its answer. Best effort: the answer's
-        own checks do not depend on it."""
-        try:
-            self.cleaner.prefetch()
-        except Exception as exc:  # noqa: BLE001 - the answer's path refreshes and fails closed itself
-            self.log(f"could not prefetch the withheld-payload index: {type(exc).__name__}: {exc}")
 
     def verdict(self, tool: str) -> ToolVerdict:
         """Classify a tool with the annotations its server last listed (cached until it lists again)."""

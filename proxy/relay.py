@@ -77,8 +77,6 @@ class Relay:
                 out = self.mediator.from_client(line.pop())
                 self._send_client(out)
                 self._send_server(out.to_server)
-                if out.to_server:
-                    self.mediator.forwarded()
                 # The output may not stay alive while the next line is read.
                 del out
         finally:

@@ -139,17 +139,6 @@ class Store:
                 raise StoreUnavailable(f"cannot read the store at {self.path}: {exc}") from exc
 
     @contextmanager
-    def unless_busy(self) -> Iterator[bool]:
-        """Yields whether this thread got the connection without waiting; if so it keeps it for the
-        block (work that is only worth doing now, and must not queue behind a slow write)."""
-        got = self._lock.acquire(blocking=False)
-        try:
-            yield got
-        finally:
-            if got:
-                self._lock.release()
-
-    @contextmanager
     def one_reading(self) -> Iterator[None]:
         """Within the block, this thread reads data_version from SQLite once: the caches consulted while
         handling one message share one view of what other processes changed (each reading costs a lock
