@@ -6,6 +6,7 @@ replaced by a notice with its quarantine id; a cleaned field gets one short line
 was removed; every removal is logged with its decoded text for the review app.
 """
 
+import time
 from dataclasses import dataclass, field
 
 from lazaretto.store import Store, sha256_hex
@@ -19,6 +20,8 @@ from .scan import FieldVerdict, ScanRules, scan_text
 from .surfaces import walk_surfaces
 
 REENTRY = "reentry"
+# The longest the fingerprint index goes without asking the store, however still its beacon.
+FULL_REFRESH_SECONDS = 1.0
 
 
 @dataclass
@@ -38,6 +41,8 @@ class FingerprintIndex:
 
     def __init__(self, store: Store) -> None:
         self._store = store
+        self._beacon: bytes | None = None  # the store's beacon as of the last refresh
+        self._refreshed_at = float("-inf")
         self._known: set[int] = set()
         # Anchor codes of the known windows; None once a row without one (an older store) is read.
         self._anchors: set[int] | None = set()
@@ -45,13 +50,23 @@ class FingerprintIndex:
         self._version: int | None = None
 
     def active(self) -> bool:
-        """Whether any payload is known at all (refreshed when another process commits)."""
-        version = self._store.data_version()
-        if version != self._version:
-            for rowid, fingerprint, anchor in self._store.quarantine.fingerprints_since(self._rowid):
-                self._add(fingerprint, anchor)
-                self._rowid = rowid
-            self._version = version
+        """Whether any payload is known at all, after reading what other processes withheld since.
+
+        The store is asked only when its beacon moved (another process withheld something), when
+        there is no beacon, after a failed write, or once a second (a beacon file replaced under a
+        running proxy goes unnoticed no longer than that).
+        """
+        beacon = self._store.beacon.read()
+        now = time.monotonic()
+        if (beacon is None or beacon != self._beacon or self._store.write_failure is not None
+                or now - self._refreshed_at >= FULL_REFRESH_SECONDS):
+            version = self._store.data_version()
+            if version != self._version:
+                for rowid, fingerprint, anchor in self._store.quarantine.fingerprints_since(self._rowid):
+                    self._add(fingerprint, anchor)
+                    self._rowid = rowid
+                self._version = version
+            self._beacon, self._refreshed_at = beacon, now
         return bool(self._known)
 
     def matches(self, text: str) -> list[int]:

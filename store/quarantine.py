@@ -79,6 +79,7 @@ class Quarantine:
                         conn, "proxy", "withhold", session=session, subject=qid,
                         reason=f"{server}/{tool or method}: {names}", detail={"score": score, "path": path},
                     )
+                self._store.beacon.ring()  # committed: other proxies' fingerprint indexes are behind
                 return qid
             except sqlite3.IntegrityError:  # pragma: no cover - a 30-bit id collided
                 continue

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .audit import AuditLog
+from .beacon import Beacon
 from .blocked import BlockedCalls
 from .clock import Clock, stamp, system_clock
 from .connection import StoreUnavailable, connect, write_transaction
@@ -56,6 +57,7 @@ class Store:
         self.audit = AuditLog(self)
         self.decisions = Decisions(self)
         self.directories = Directories(self)
+        self.beacon = Beacon(self.path)
 
     # -- connection -------------------------------------------------------------------
 
@@ -92,6 +94,7 @@ class Store:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+            self.beacon.close()
 
     def now(self) -> str:
         """The store's clock as a timestamp."""
