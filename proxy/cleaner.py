@@ -115,17 +115,17 @@ class FieldCleaner:
         plain: bool = False,
         line: bytes | None = None,
     ):
-        message = _Message(method, tool, request_id, untrusted)
         if not untrusted and plain:
             # Trusted rules strip only invisible characters, and a plain ASCII line without \u escapes
             # has none: only a withheld payload coming back is left to look for, if any is withheld.
             if not self.index.active() or (line is not None and not self.index.may_match_line(line)):
                 return None
-            message.reentry_possible = True
+            message = _Message(method, tool, request_id, untrusted, reentry_possible=True)
 
             def decide(path: str, text: str) -> str | None:
                 return self._field(message, path, text, FieldVerdict("clean", 0.0, original=text, cleaned=text))
         else:
+            message = _Message(method, tool, request_id, untrusted)
             rules = ScanRules(untrusted=untrusted, allow_hosts=self.policy.allow_hosts, threshold=self.policy.threshold)
 
             def decide(path: str, text: str) -> str | None:

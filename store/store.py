@@ -141,16 +141,11 @@ class Store:
                 self._drop_after(exc)
                 raise StoreUnavailable(f"cannot read the store at {self.path}: {exc}") from exc
 
-    @contextmanager
-    def one_reading(self) -> Iterator[None]:
+    def one_reading(self) -> "_OneReading":
         """Within the block, this thread reads data_version from SQLite once: the caches consulted while
         handling one message share one view of what other processes changed (each reading costs a lock
-        round trip on the file, the largest part of a small message's handling)."""
-        self._reading.active, self._reading.version = True, None
-        try:
-            yield
-        finally:
-            self._reading.active, self._reading.version = False, None
+        round trip on the file, the largest part of a small message's handling). Blocks do not nest."""
+        return _OneReading(self._reading)
 
     def data_version(self) -> int:
         """Changes when another connection commits, or when the store was reopened: a cheap poll for caches.
@@ -187,3 +182,18 @@ def _file_id(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return info.st_dev, info.st_ino
+
+
+class _OneReading:
+    """The context manager of `Store.one_reading` (a class: it runs once per message)."""
+
+    __slots__ = ("_reading",)
+
+    def __init__(self, reading: threading.local) -> None:
+        self._reading = reading
+
+    def __enter__(self) -> None:
+        self._reading.active, self._reading.version = True, None
+
+    def __exit__(self, *_exc) -> None:
+        self._reading.active, self._reading.version = False, None
