@@ -59,7 +59,7 @@ class Shape:
     def _pieces(self, text: str, reach: int) -> Iterator[bytes]:
         """`of(text)` a piece at a time, each piece reaching `reach - 1` characters into the next."""
         for start in range(0, len(text), _PIECE):
-            yield text[start : start + _PIECE + reach - 1].encode("utf-8", "surrogatepass").translate(self._table)
+            yield self.of(text[start : start + _PIECE + reach - 1])
 
     def holds(self, text: str, symbol: str) -> bool:
         """Whether some character of `text` is in the class `symbol` stands for.
