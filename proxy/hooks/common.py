@@ -8,7 +8,6 @@ from typing import Any
 from lazaretto.store import Store, StoreUnavailable
 
 from ..classify import ToolVerdict, untrusted_tool
-from ..cleaner import FieldCleaner
 from ..gate import Gate
 from ..hosts import HostAllowList, hosts_in
 from ..policy import Policy, load_policy
@@ -110,9 +109,7 @@ class HookContext:
         payload, unwrap = _as_call_result(output)
         if payload is None:
             return Cleaned(output, False)
-        cleaned = FieldCleaner(self.store, self.policy, server, self.session)(
-            "tools/call", tool, request_id, payload, untrusted
-        )
+        cleaned = self._clean(server, tool, request_id, payload, untrusted)
         return Cleaned(output, False) if cleaned is None else Cleaned(unwrap(cleaned), True)
 
     def clean_fields(self, server: str, tool: str, output: Any, keys: frozenset[str], untrusted: bool,
@@ -127,12 +124,17 @@ class HookContext:
         subset = _subset(output, keys)
         if not subset:
             return Cleaned(output, False)
-        cleaned = FieldCleaner(self.store, self.policy, server, self.session)(
-            "tools/call", tool, request_id, {"structuredContent": subset}, untrusted
-        )
+        cleaned = self._clean(server, tool, request_id, {"structuredContent": subset}, untrusted)
         if cleaned is None:
             return Cleaned(output, False)
         return Cleaned(_merge(output, cleaned["structuredContent"], keys), True)
+
+    def _clean(self, server: str, tool: str, request_id: str | None, payload: dict, untrusted: bool) -> dict | None:
+        # Imported here: a hook that only checks a call never cleans, and importing the cleaning
+        # pipeline was a third of such a hook's start-up.
+        from ..cleaner import FieldCleaner
+
+        return FieldCleaner(self.store, self.policy, server, self.session)("tools/call", tool, request_id, payload, untrusted)
 
     # -- gating -------------------------------------------------------------------------------
 
