@@ -1,14 +1,14 @@
-"""A few shared bytes beside the store that change whenever a payload is withheld.
+"""A few bytes beside the store that change whenever a payload is withheld.
 
 Every proxy keeps the withheld payloads' fingerprints in memory and must notice when another
-process adds some. Asking SQLite (`PRAGMA data_version`) costs a file lock round trip and a
-`stat`, a fifth of a small call's time through the proxy. Instead, a writer puts fresh random
-bytes into the file `<store>-beacon` after it committed, and readers compare the bytes through
-a shared memory map: no system call while nothing changes. Random bytes rather than a counter,
-so that two writers at once never need a lock: any change reads as a change, even a torn one.
+process adds some. Asking SQLite (`PRAGMA data_version`) costs a `stat` and a file lock round
+trip, a fifth of a small call's time through the proxy. Instead, a writer puts fresh random
+bytes into the file `<store>-beacon` after it committed, and readers compare the bytes with one
+`pread`. Random bytes rather than a counter, so that two writers at once never need a lock: any
+change reads as a change, even a torn one. A read rather than a shared memory map, so that a
+file truncated under a running proxy reads as a change instead of killing it with SIGBUS.
 """
 
-import mmap
 import os
 import secrets
 from pathlib import Path
@@ -17,42 +17,41 @@ SIZE = 8
 
 
 class Beacon:
-    """The beacon of one store file; unusable (every read None) where the file cannot be mapped."""
+    """The beacon of one store file; unusable (every read None) where the file cannot be opened."""
 
     def __init__(self, store_path: Path | None) -> None:
         self.path = None if store_path is None else store_path.with_name(store_path.name + "-beacon")
-        self._map: mmap.mmap | None = None
+        self._fd: int | None = None
 
     def read(self) -> bytes | None:
         """The current bytes, or None when there is no beacon to read (then ask the store)."""
-        beacon = self._mapped()
-        return None if beacon is None else beacon[:SIZE]
+        fd = self._opened()
+        if fd is None:
+            return None
+        try:
+            return os.pread(fd, SIZE, 0)
+        except OSError:
+            return None
 
     def ring(self) -> None:
         """Announce a commit other processes should notice (after it is committed)."""
-        beacon = self._mapped()
-        if beacon is not None:
-            beacon[:SIZE] = secrets.token_bytes(SIZE)
+        fd = self._opened()
+        if fd is not None:
+            try:
+                os.pwrite(fd, secrets.token_bytes(SIZE), 0)
+            except OSError:
+                pass  # readers without a beacon change ask the store at least once a second
 
     def close(self) -> None:
-        """Unmap the file; the next read or ring maps it again."""
-        if self._map is not None:
-            self._map.close()
-            self._map = None
+        """Close the file; the next read or ring opens it again."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
-    def _mapped(self) -> mmap.mmap | None:
-        if self._map is not None or self.path is None:
-            return self._map
-        try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        except OSError:
-            return None
-        try:
-            if os.fstat(fd).st_size < SIZE:
-                os.ftruncate(fd, SIZE)
-            self._map = mmap.mmap(fd, SIZE)
-        except (OSError, ValueError):
-            return None
-        finally:
-            os.close(fd)
-        return self._map
+    def _opened(self) -> int | None:
+        if self._fd is None and self.path is not None:
+            try:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError:
+                return None
+        return self._fd
