@@ -1,6 +1,7 @@
 """One text field through the whole pipeline: sanitize, then detect on what is left and on what was hidden."""
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .detect import DEFAULT_THRESHOLD, Signal, detect
 from .sanitize import Removal, SanitizeRules, sanitize
@@ -61,7 +62,26 @@ class FieldVerdict:
 
 
 def scan_text(text: str, rules: ScanRules) -> FieldVerdict:
-    """Sanitize `text` and score it; a clean field keeps its exact string."""
+    """Sanitize `text` and score it; a clean field keeps its exact string.
+
+    The verdict depends on nothing but the text and the rules, and short texts recur (object keys,
+    statuses, enum values): theirs are remembered. A verdict is never changed by its users.
+    """
+    if len(text) <= _SHORT_TEXT:
+        return _scan_short(text, rules.untrusted, tuple(rules.allow_hosts), rules.threshold)
+    return _scan(text, rules)
+
+
+# The longest text whose verdict is remembered, and how many are.
+_SHORT_TEXT = 64
+
+
+@lru_cache(maxsize=8192)
+def _scan_short(text: str, untrusted: bool, allow_hosts: tuple[str, ...], threshold: float | None) -> FieldVerdict:
+    return _scan(text, ScanRules(untrusted, allow_hosts, threshold))
+
+
+def _scan(text: str, rules: ScanRules) -> FieldVerdict:
     threshold = rules.threshold or DEFAULT_THRESHOLD
     if not rules.untrusted:
         cleaned, removed = sanitize(text, SanitizeRules(untrusted=False))
