@@ -16,7 +16,7 @@ from .fingerprint import fingerprint_batches, line_codes, payload_fingerprints
 from .labels import label_payload
 from .notices import removal_notice, withheld_notice
 from .policy import Policy
-from .scan import FieldVerdict, ScanRules, scan_text
+from .scan import FieldVerdict, ScanRules, read_passages, scan_text
 from .surfaces import walk_surfaces
 
 REENTRY = "reentry"
@@ -162,7 +162,7 @@ class FieldCleaner:
         weight = max(verdict.score, self.policy.threshold or DEFAULT_THRESHOLD)
         signal = Signal(REENTRY, weight, f"repeats withheld field {original['id']} from {source}", 0, 0)
         return FieldVerdict("withheld", weight, [signal, *verdict.signals], verdict.removed, verdict.decoded,
-                            verdict.original, verdict.cleaned)
+                            verdict.original, verdict.cleaned, verdict.passages)
 
     def _withhold(self, message: _Message, path: str, text: str, verdict: FieldVerdict) -> str:
         content_hash = sha256_hex(text)
@@ -176,7 +176,9 @@ class FieldCleaner:
             if earlier:
                 qid = earlier["id"]
             else:
-                fingerprints = payload_fingerprints([verdict.cleaned, *(d.text for d in verdict.decoded)])
+                # The scan's own readings; a trusted field that repeats a payload was never scored.
+                passages = verdict.passages or read_passages([verdict.cleaned, *(d.text for d in verdict.decoded)])
+                fingerprints = payload_fingerprints(passages)
                 qid = self.store.quarantine.withhold(
                     session=self.session,
                     server=self.server,

@@ -9,9 +9,7 @@ payload never withholds a later, harmless field.
 import re
 import unicodedata
 import zlib
-from collections.abc import Iterable, Iterator
-
-from .detect import detect
+from collections.abc import Iterable, Iterator, Sequence
 
 WINDOW = 8
 MIN_WORDS = 4  # a text shorter than a window is one fingerprint if it has at least this many words
@@ -122,13 +120,13 @@ def _windows(codes: list[int], anchors: set[int] | None) -> set[int]:
     return set(map(hash, zip(*(codes[k:] for k in range(WINDOW)))))
 
 
-def payload_fingerprints(texts: Iterable[str]) -> list[tuple[int, int]]:
+def payload_fingerprints(passages: Iterable[tuple[str, Sequence[tuple[int, int]]]]) -> list[tuple[int, int]]:
     """(fingerprint, anchor) of the word windows of a withheld field (and its decoded payloads)
-    that touch a signal. The anchor is the code of the window's longest word (the first of equals):
-    long words are the rare ones, so few incoming fields hold an anchor at all."""
+    that touch a signal, given each text with its signal spans (`FieldVerdict.passages`). The
+    anchor is the code of the window's longest word (the first of equals): long words are the
+    rare ones, so few incoming fields hold an anchor at all."""
     found: dict[int, int] = {}
-    for text in texts:
-        spans = [(s.start, s.end) for s in detect(text).signals if s.end > s.start]
+    for text, spans in passages:
         for start, end in _regions(text, spans):
             words = [m for m in _WORD.finditer(text, start, end)
                      if (m.start() > start or start == 0) and (m.end() < end or end == len(text))]
@@ -136,7 +134,7 @@ def payload_fingerprints(texts: Iterable[str]) -> list[tuple[int, int]]:
     return list(found.items())
 
 
-def _regions(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def _regions(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     """Where the windows touching `spans` lie: the whole of a small text; around each span of a
     large one (merged), so its millions of words are never listed. A word cut by a region's edge
     is left out; a window that reaches past _REGION_MARGIN characters of words is not stored."""
@@ -154,7 +152,7 @@ def _regions(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return regions
 
 
-def _signal_windows(words: list[re.Match], spans: list[tuple[int, int]], found: dict[int, int]) -> None:
+def _signal_windows(words: list[re.Match], spans: Sequence[tuple[int, int]], found: dict[int, int]) -> None:
     codes = [_codes[match.group()] for match in words]
     sizes = [match.end() - match.start() for match in words]
     marked = [any(start < match.end() and match.start() < end for start, end in spans) for match in words]

@@ -40,6 +40,9 @@ class FieldVerdict:
     decoded: list[Decoded] = field(default_factory=list)
     original: str = ""
     cleaned: str = ""
+    # Each text the detector read, with the spans of its signals: the cleaned field, then each
+    # decoded payload. Empty when the field was not scored (trusted rules).
+    passages: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = ()
 
     @property
     def signal_names(self) -> list[str]:
@@ -101,7 +104,8 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float) -> FieldVerdi
         text, SanitizeRules(untrusted=True, allow_hosts=rules.allow_hosts, looks_like_instructions=instructions)
     )
     decoded = _decoded(removed)
-    found = detect(cleaned)
+    found = reading = detect(cleaned)
+    passages = [(cleaned, _spans(reading))]
     if removed:
         # What the sanitizer took out can itself be evidence (a fake chat delimiter, an
         # instruction in an HTML comment): the original text is scored too, and the stronger
@@ -112,6 +116,7 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float) -> FieldVerdi
     # instructions, withholds the whole field even when the visible rest is harmless.
     for payload in decoded:
         hidden = detect(payload.text)
+        passages.append((payload.text, _spans(hidden)))
         signals.extend(hidden.signals)
         score = max(score, hidden.score)
     if score >= threshold:
@@ -120,7 +125,16 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float) -> FieldVerdi
         verdict = "sanitized"
     else:
         verdict = "clean"
-    return FieldVerdict(verdict, score, _distinct(signals), removed, decoded, text, cleaned)
+    return FieldVerdict(verdict, score, _distinct(signals), removed, decoded, text, cleaned, tuple(passages))
+
+
+def read_passages(texts: list[str]) -> tuple[tuple[str, tuple[tuple[int, int], ...]], ...]:
+    """`FieldVerdict.passages` for texts no scan has read (a trusted field that repeats a payload)."""
+    return tuple((text, _spans(detect(text))) for text in texts)
+
+
+def _spans(found) -> tuple[tuple[int, int], ...]:
+    return tuple((s.start, s.end) for s in found.signals if s.end > s.start)
 
 
 def _distinct(signals: list[Signal]) -> list[Signal]:
