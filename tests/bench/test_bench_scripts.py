@@ -1,0 +1,38 @@
+"""Every benchmark still runs: each script, with small sizes, exits 0 and ends with one JSON line.
+
+The figures themselves are not checked here (timing belongs to the benchmarks, not to tests);
+this only keeps the scripts from rotting while the code they measure changes.
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+SMALL = {
+    "roundtrip.py": ["--calls", "20", "--rounds", "1"],
+    "large_results.py": ["--rounds", "1"],
+    "scan_throughput.py": ["--rounds", "1"],
+    "store_load.py": ["--proxies", "2", "--calls", "5", "--rate", "50"],
+    "worst_case.py": ["--sizes", "1000,2000"],
+    "review_open.py": ["--rows", "200", "--rounds", "1"],
+    "hook_latency.py": ["--runs", "1"],
+}
+
+
+def test_every_benchmark_script_is_listed_here():
+    scripts = {path.name for path in HERE.glob("*.py")} - {Path(__file__).name, "bare_relay.py"}
+    assert scripts == set(SMALL)
+
+
+@pytest.mark.parametrize("script", sorted(SMALL))
+def test_benchmark_runs_and_ends_with_one_json_line(script):
+    done = subprocess.run([sys.executable, str(HERE / script), *SMALL[script]], capture_output=True, text=True,
+                          timeout=100)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) >= 2  # a table, then the JSON line
+    assert isinstance(json.loads(lines[-1]), dict)
