@@ -7,6 +7,10 @@ untrusted. Every configuration gets N calls in all, spread over R rounds that in
 configurations, so a busy machine slows them alike. The table shows the median of the round
 medians and the p95 over all calls (microseconds), the ratios to direct and to the bare relay
 with the same call, and start-up (spawn to the first answer); the last line is one JSON object.
+
+`--pin` (Linux, two CPUs or more) runs this script on the first CPU and every process it starts
+on the second: one layout for every configuration. Unpinned, the scheduler sometimes keeps the
+client and a directly connected server on one core, and the direct round trip halves for that run.
 """
 
 import argparse
@@ -56,10 +60,12 @@ def commands(workdir: Path) -> dict[str, tuple[list[str], dict]]:
     return paths
 
 
-def start(argv: list[str], env: dict) -> tuple[subprocess.Popen, float]:
-    """Spawn and time spawn-to-first-response (an initialize round trip)."""
+def start(argv: list[str], env: dict, cpus: set[int] | None = None) -> tuple[subprocess.Popen, float]:
+    """Spawn (on `cpus`, if given) and time spawn-to-first-response (an initialize round trip)."""
     began = time.perf_counter()
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+                            preexec_fn=pin)
     proc.stdin.write(json.dumps(INIT).encode() + b"\n")
     proc.stdin.flush()
     proc.stdout.readline()
@@ -87,7 +93,7 @@ def p95(values: list[float]) -> float:
     return sorted(values)[int(len(values) * 0.95)]
 
 
-def measure(calls: int, rounds: int) -> dict[str, dict]:
+def measure(calls: int, rounds: int, cpus: set[int] | None = None) -> dict[str, dict]:
     per_round = max(1, calls // rounds)
     with tempfile.TemporaryDirectory() as tmp:
         paths = commands(Path(tmp))
@@ -95,7 +101,7 @@ def measure(calls: int, rounds: int) -> dict[str, dict]:
         for _ in range(rounds):
             for label, path, call in CONFIGURATIONS:
                 argv, env = paths[path]
-                proc, startup = start(argv, env)
+                proc, startup = start(argv, env, cpus)
                 times = round_trips(proc, call, per_round)
                 proc.stdin.close()
                 proc.wait(30)
@@ -119,14 +125,22 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=2000, help="calls per configuration, over all rounds")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--pin", action="store_true", help="this script on the first CPU, what it starts on the second")
     args = parser.parse_args()
-    figures = measure(args.calls, args.rounds)
+    cpus = None
+    if args.pin:
+        available = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        if len(available) < 2:
+            raise SystemExit("--pin needs Linux and two CPUs or more")
+        os.sched_setaffinity(0, {available[0]})
+        cpus = {available[1]}
+    figures = measure(args.calls, args.rounds, cpus)
     print(f"{'configuration':<24}{'median µs':>11}{'p95 µs':>10}{'x direct':>10}{'x relay':>9}"
           f"{'start ms':>10}{'start x relay':>15}")
     for label, f in figures.items():
         print(f"{label:<24}{f['median_us']:>11.1f}{f['p95_us']:>10.1f}{f['x_direct']:>10.2f}{f['x_relay']:>9.2f}"
               f"{f['startup_ms']:>10.1f}{f['startup_x_relay']:>15.2f}")
-    print(json.dumps({"benchmark": "roundtrip", "calls": args.calls, "rounds": args.rounds,
+    print(json.dumps({"benchmark": "roundtrip", "calls": args.calls, "rounds": args.rounds, "pinned": args.pin,
                       "results": {label: {k: round(v, 3) if isinstance(v, float) else v for k, v in f.items()}
                                   for label, f in figures.items()}}))
     return 0
