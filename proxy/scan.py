@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .detect import DEFAULT_THRESHOLD, Signal, detect
+from .detect import DEFAULT_THRESHOLD, Detection, Signal, detect
 from .sanitize import Removal, SanitizeRules, sanitize
 
 VERDICTS = ("clean", "sanitized", "withheld")
@@ -133,7 +133,7 @@ def read_passages(texts: list[str]) -> tuple[tuple[str, tuple[tuple[int, int], .
     return tuple((text, _spans(detect(text))) for text in texts)
 
 
-def _spans(found) -> tuple[tuple[int, int], ...]:
+def _spans(found: Detection) -> tuple[tuple[int, int], ...]:
     return tuple((s.start, s.end) for s in found.signals if s.end > s.start)
 
 
