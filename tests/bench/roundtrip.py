@@ -7,6 +7,8 @@ untrusted. Every configuration gets N calls in all, spread over R rounds that in
 configurations, so a busy machine slows them alike. The table shows the median of the round
 medians and the p95 over all calls (microseconds), the ratios to direct and to the bare relay
 with the same call, and start-up (spawn to the first answer); the last line is one JSON object.
+Two reference rows run the untrusted proxy with its cleaning step taken out (`uncleaned_proxy.py`):
+the difference to the full proxy is what cleaning costs, the rest is protocol handling and relay.
 
 `--pin` (Linux, two CPUs or more) runs this script on the first CPU and every process it starts
 on the second: one layout for every configuration. Unpinned, the scheduler sometimes keeps the
@@ -26,6 +28,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SERVER = [sys.executable, str(HERE.parent / "fixtures" / "scripted_server.py")]
 RELAY = [sys.executable, str(HERE / "bare_relay.py")]
+UNCLEANED = [sys.executable, str(HERE / "uncleaned_proxy.py"), "-n", "bench", "--"]
 PROXY = [sys.executable, "-m", "lazaretto.app", "proxy", "-n", "bench", "--"]
 INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}}}
@@ -46,6 +49,9 @@ CONFIGURATIONS = [
     ("bare relay, clean 4 KB", "relay", "clean 4 KB"),
     ("direct, injected", "direct", "injected"),
     ("bare relay, injected", "relay", "injected"),
+    # The proxy without its cleaning step: what parsing, gate, taint and relay cost on their own.
+    ("uncleaned, small", "uncleaned", "small"),
+    ("uncleaned, clean 4 KB", "uncleaned", "clean 4 KB"),
 ]
 
 
@@ -57,6 +63,7 @@ def commands(workdir: Path) -> dict[str, tuple[list[str], dict]]:
         policy = workdir / f"{trust}.toml"
         policy.write_text(f'[servers.bench]\ntrust = "{trust}"\n')
         paths[trust] = (PROXY + SERVER, {**base, "LAZARETTO_POLICY": str(policy)})
+    paths["uncleaned"] = (UNCLEANED + SERVER, paths["untrusted"][1])
     return paths
 
 
