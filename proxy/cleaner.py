@@ -34,6 +34,10 @@ class _Message:
     untrusted: bool
     withheld: dict[str, str] = field(default_factory=dict)  # content hash -> quarantine id
     reentry_possible: bool | None = None  # whether any payload is withheld; asked once per message
+    # The plain line the message came in (see FieldCleaner), and whether some word of it anchors a
+    # withheld window: asked once, for the first clean field, and again after this message withheld.
+    line: bytes | None = None
+    line_may_repeat: bool | None = None
 
 
 class FingerprintIndex:
@@ -125,7 +129,7 @@ class FieldCleaner:
             def decide(path: str, text: str) -> str | None:
                 return self._field(message, path, text, FieldVerdict("clean", 0.0, original=text, cleaned=text))
         else:
-            message = _Message(method, tool, request_id, untrusted)
+            message = _Message(method, tool, request_id, untrusted, line=line)
             rules = ScanRules(untrusted=untrusted, allow_hosts=self.policy.allow_hosts, threshold=self.policy.threshold)
 
             def decide(path: str, text: str) -> str | None:
@@ -142,7 +146,7 @@ class FieldCleaner:
     def _field(self, message: _Message, path: str, text: str, verdict: FieldVerdict) -> str | None:
         if message.reentry_possible is None:
             message.reentry_possible = self.index.active()
-        if verdict.verdict != "withheld" and message.reentry_possible:
+        if verdict.verdict != "withheld" and message.reentry_possible and self._may_repeat(message, verdict):
             matches = self.index.matches(verdict.cleaned or text)
             # The database has the last word: the payload may have been released meanwhile.
             original = self.store.quarantine.withheld_by_fingerprint(matches) if matches else None
@@ -155,6 +159,16 @@ class FieldCleaner:
             # One concatenation: a large field is copied once, not twice.
             return f"{verdict.cleaned}\n{removal_notice(verdict.removed)}"
         return self._withhold(message, path, text, verdict)
+
+    def _may_repeat(self, message: _Message, verdict: FieldVerdict) -> bool:
+        """Whether the field may hold a window of a withheld payload. A clean field of a plain line is
+        one of the line's strings, whose words are all among the line's: one look at the line answers
+        for every clean field of it. A sanitized field is not: a removal can join two words into one."""
+        if verdict.verdict != "clean" or message.line is None:
+            return True
+        if message.line_may_repeat is None:
+            message.line_may_repeat = self.index.may_match_line(message.line)
+        return message.line_may_repeat
 
     def _reentry(self, verdict: FieldVerdict, original: dict) -> FieldVerdict:
         """A field carrying a sentence of a still-withheld payload is withheld too, whatever it scores."""
@@ -200,7 +214,8 @@ class FieldCleaner:
                     removed=[{"kind": r.kind, "count": r.count} for r in verdict.removed],
                 )
                 self.index.add(fingerprints)
-                message.reentry_possible = True  # later fields of this message may repeat it
+                # Later fields of this message may repeat it, and the line may hold its anchors.
+                message.reentry_possible, message.line_may_repeat = True, None
                 self._log_removals(message, path, verdict, qid)
             message.withheld[content_hash] = qid
             self._taint_unless_untrusted(message, f"withheld field {qid}")
