@@ -122,37 +122,43 @@ def _text(container: Any, key: Any, base: tuple, edits: _Edits, visit: Visit, js
 
 def _all_strings(root: Any, base: tuple, edits: _Edits, visit: Visit, prefix: str = "", keys: bool = True) -> None:
     """Visit every string leaf (and, with `keys`, every object key) under `root`, iteratively."""
-    stack = [(root, base, 0)]
+    # Each node carries the text of its path, built once from its parent's: a large result's
+    # leaves would otherwise each spell out their whole path again.
+    stack = [(root, base, _path_text(base, prefix), 0)]
     while stack:
-        node, path, depth = stack.pop()
+        node, path, where, depth = stack.pop()
         if depth > MAX_DEPTH and isinstance(node, (dict, list)):
-            _deep(node, path, edits, visit, prefix)
+            _deep(node, path, where, edits, visit)
             continue
         if isinstance(node, dict):
-            for key in node:
+            children = []
+            for key, child in node.items():
+                step = where + _pointer(key)
                 if keys and isinstance(key, str):
-                    replaced = visit(_path_text(path + (key,), prefix) + "@key", key)
+                    replaced = visit(step + "@key", key)
                     if replaced is not None and replaced != key:
                         edits.keys.append((path, key, replaced))
-            stack.extend((child, path + (key,), depth + 1) for key, child in reversed(node.items()))
+                children.append((child, path + (key,), step, depth + 1))
+            stack.extend(reversed(children))
         elif isinstance(node, list):
             for index in range(len(node) - 1, -1, -1):
-                stack.append((node[index], path + (index,), depth + 1))
+                stack.append((node[index], path + (index,), f"{where}/{index}", depth + 1))
         elif isinstance(node, str):
-            replaced = visit(_path_text(path, prefix), node)
+            replaced = visit(where, node)
             if replaced is not None and replaced != node:
                 edits.values.append((path, replaced))
 
 
-def _deep(node: Any, path: tuple, edits: _Edits, visit: Visit, prefix: str) -> None:
-    """A subtree past MAX_DEPTH: visit it as JSON text; a replacement replaces the subtree."""
+def _deep(node: Any, path: tuple, where: str, edits: _Edits, visit: Visit) -> None:
+    """A subtree past MAX_DEPTH (at `path`, spelled `where`): visit it as JSON text; a replacement
+    replaces the subtree."""
     try:
         text = json.dumps(node, ensure_ascii=False)
     except (ValueError, RecursionError):
         edits.uninspected += 1
         edits.values.append((path, "[lazaretto: removed a value nested too deeply to inspect]"))
         return
-    replaced = visit(_path_text(path, prefix), text)
+    replaced = visit(where, text)
     if replaced is not None and replaced != text:
         edits.values.append((path, replaced))
 
@@ -163,7 +169,7 @@ def _schema_text(root: Any, base: tuple, edits: _Edits, visit: Visit) -> None:
     while stack:
         node, path, depth = stack.pop()
         if depth > MAX_DEPTH:
-            _deep(node, path, edits, visit, "")
+            _deep(node, path, _path_text(path), edits, visit)
             continue
         if isinstance(node, dict):
             for key, child in node.items():

@@ -111,6 +111,9 @@ def test_deep_nesting_is_bounded_and_still_inspected():
     seen, visit = shout()
     outcome = walk_surfaces("tools/call", {"content": [], "structuredContent": deep}, visit)
     assert "EVIL" not in json.dumps(outcome.payload)
+    # Keys down to the bound, each with its own path; below it one piece of JSON text.
+    assert [path for path in seen if not path.endswith("@key")] == ["/structuredContent" + "/a" * (MAX_DEPTH + 1)]
+    assert "/structuredContent" + "/a" * MAX_DEPTH + "/a@key" in seen
 
 
 def test_json_text_that_does_not_parse_is_one_field():
