@@ -35,9 +35,10 @@ class _Message:
     withheld: dict[str, str] = field(default_factory=dict)  # content hash -> quarantine id
     reentry_possible: bool | None = None  # whether any payload is withheld; asked once per message
     # The plain line the message came in (see FieldCleaner), and whether some word of it anchors a
-    # withheld window: asked once, for the first clean field, and again after this message withheld.
+    # withheld window: asked at the second clean field, and again after this message withheld.
     line: bytes | None = None
     line_may_repeat: bool | None = None
+    clean_fields: int = 0
 
 
 class FingerprintIndex:
@@ -163,8 +164,13 @@ class FieldCleaner:
     def _may_repeat(self, message: _Message, verdict: FieldVerdict) -> bool:
         """Whether the field may hold a window of a withheld payload. A clean field of a plain line is
         one of the line's strings, whose words are all among the line's: one look at the line answers
-        for every clean field of it. A sanitized field is not: a removal can join two words into one."""
+        for every clean field of it. A sanitized field is not: a removal can join two words into one.
+        The look costs what reading one field as long as the line does, so a message's first clean
+        field is read on its own (most results have one)."""
         if verdict.verdict != "clean" or message.line is None:
+            return True
+        message.clean_fields += 1
+        if message.clean_fields == 1:
             return True
         if message.line_may_repeat is None:
             message.line_may_repeat = self.index.may_match_line(message.line)
