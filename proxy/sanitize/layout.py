@@ -38,7 +38,8 @@ def collapse_padding(text: str, found: Collector) -> str:
         found.add("whitespace-padding", 1, readable(text[end : end + _SHOWN_AFTER]))
         return "\n" * min(breaks, 2) or " "
 
-    # A test per non-ASCII space (instant on ASCII text) spares non-ASCII text the regex too.
-    if not any(space in text for space in _OTHER_SPACES) and not _ASCII_SPACE.has_run(text, "w", BLANK_LINES):
+    # A test per non-ASCII space (none needed on ASCII text) spares non-ASCII text the regex too.
+    if ((text.isascii() or not any(space in text for space in _OTHER_SPACES))
+            and not _ASCII_SPACE.has_run(text, "w", BLANK_LINES)):
         return text
     return _WHITESPACE.sub(replace, text)

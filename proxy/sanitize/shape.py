@@ -46,6 +46,8 @@ class Shape:
         overlap by `length - 1` characters, so a run across a piece boundary lies whole in one.
         """
         needle = symbol.encode() * length
+        if len(text) <= _PIECE:
+            return needle in self.of(text)  # one piece: most fields are short, spare them the generator
         return any(needle in shaped for shaped in self._pieces(text, length))
 
     def search(self, pattern: re.Pattern, text: str, reach: int) -> bool:
@@ -54,6 +56,8 @@ class Shape:
         Pieces overlap by `reach - 1` characters, so every match lies whole in one; a pattern that
         reads `\\Z` may also match at a piece's end (the answer is a prefilter's: never a false no).
         """
+        if len(text) <= _PIECE:
+            return pattern.search(self.of(text)) is not None
         return any(pattern.search(shaped) for shaped in self._pieces(text, reach))
 
     def _pieces(self, text: str, reach: int) -> Iterator[bytes]:
@@ -69,6 +73,8 @@ class Shape:
         memory is touched, not a second buffer as large.
         """
         others = self._others[symbol]
+        if len(text) <= _PIECE:
+            return bool(text.encode("utf-8", "surrogatepass").translate(None, others))
         # A piece at a time: a whole-text encoding would be a second copy of a large text.
         return any(text[start : start + _PIECE].encode("utf-8", "surrogatepass").translate(None, others)
                    for start in range(0, len(text), _PIECE))
