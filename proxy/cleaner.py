@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from lazaretto.store import Store, sha256_hex
 
 from .detect import DEFAULT_THRESHOLD, Signal
-from .fingerprint import fingerprint_batches, line_codes, payload_fingerprints
+from .fingerprint import MIN_WORDS, anchor_words, fingerprint_batches, line_words, payload_fingerprints
 from .labels import label_payload
 from .notices import removal_notice, withheld_notice
 from .policy import Policy
@@ -20,6 +20,10 @@ from .scan import FieldVerdict, ScanRules, read_passages, scan_text
 from .surfaces import walk_surfaces
 
 REENTRY = "reentry"
+# Texts up to this long recur within one message (object keys, statuses, labels): each is decided
+# once per message.
+_RECURRING_TEXT = 64
+_SHORTEST_WINDOW = 2 * MIN_WORDS - 1
 # The longest the fingerprint index goes without asking the store, however still its beacon.
 FULL_REFRESH_SECONDS = 1.0
 
@@ -34,11 +38,16 @@ class _Message:
     untrusted: bool
     withheld: dict[str, str] = field(default_factory=dict)  # content hash -> quarantine id
     reentry_possible: bool | None = None  # whether any payload is withheld; asked once per message
-    # The plain line the message came in (see FieldCleaner), and whether some word of it anchors a
-    # withheld window: asked at the second clean field, and again after this message withheld.
+    # The plain line the message came in (see FieldCleaner), and the anchor words of withheld
+    # windows in it (None: unknown), read at the second clean field and again after this message
+    # withheld something.
     line: bytes | None = None
-    line_may_repeat: bool | None = None
+    line_anchors: set[str] | None = None
+    line_read: bool = False
     clean_fields: int = 0
+    # Short texts that went through unchanged: the same text at another path goes through too,
+    # until the message withholds something new.
+    passed: set[str] = field(default_factory=set)
 
 
 class FingerprintIndex:
@@ -81,10 +90,11 @@ class FingerprintIndex:
             found.update(self._known.intersection(batch))
         return list(found)
 
-    def may_match_line(self, line: bytes) -> bool:
-        """Whether some field of this plain JSON line could repeat a withheld window: false when no
-        word anywhere in the line is the anchor of one (call `active` first)."""
-        return self._anchors is None or not self._anchors.isdisjoint(line_codes(line))
+    def anchors_in_line(self, line: bytes) -> set[str] | None:
+        """The anchor words of withheld windows that occur in this plain JSON line, lower-cased: a
+        field of the line can repeat a withheld window only if it holds one of them. None when the
+        index cannot tell (it read a window stored without an anchor). Call `active` first."""
+        return None if self._anchors is None else anchor_words(line_words(line), self._anchors)
 
     def add(self, fingerprints: list[tuple[int, int]]) -> None:
         """Remember (fingerprint, anchor) pairs this process just stored."""
@@ -123,18 +133,30 @@ class FieldCleaner:
         if not untrusted and plain:
             # Trusted rules strip only invisible characters, and a plain ASCII line without \u escapes
             # has none: only a withheld payload coming back is left to look for, if any is withheld.
-            if not self.index.active() or (line is not None and not self.index.may_match_line(line)):
+            if not self.index.active():
                 return None
-            message = _Message(method, tool, request_id, untrusted, reentry_possible=True)
+            anchors = None if line is None else self.index.anchors_in_line(line)
+            if anchors is not None and not anchors:
+                return None
+            message = _Message(method, tool, request_id, untrusted, reentry_possible=True,
+                               line=line, line_anchors=anchors, line_read=line is not None)
 
-            def decide(path: str, text: str) -> str | None:
-                return self._field(message, path, text, FieldVerdict("clean", 0.0, original=text, cleaned=text))
+            def verdict_of(text: str) -> FieldVerdict:
+                return FieldVerdict("clean", 0.0, original=text, cleaned=text)
         else:
             message = _Message(method, tool, request_id, untrusted, line=line)
             rules = ScanRules(untrusted=untrusted, allow_hosts=self.policy.allow_hosts, threshold=self.policy.threshold)
 
-            def decide(path: str, text: str) -> str | None:
-                return self._field(message, path, text, scan_text(text, rules))
+            def verdict_of(text: str) -> FieldVerdict:
+                return scan_text(text, rules)
+
+        def decide(path: str, text: str) -> str | None:
+            if text in message.passed:
+                return None
+            replaced = self._field(message, path, text, verdict_of(text))
+            if replaced is None and len(text) <= _RECURRING_TEXT:
+                message.passed.add(text)
+            return replaced
 
         cleaned = walk_surfaces(method, payload, decide).payload
         if untrusted and self.policy.labels(self.server):
@@ -147,7 +169,7 @@ class FieldCleaner:
     def _field(self, message: _Message, path: str, text: str, verdict: FieldVerdict) -> str | None:
         if message.reentry_possible is None:
             message.reentry_possible = self.index.active()
-        if verdict.verdict != "withheld" and message.reentry_possible and self._may_repeat(message, verdict):
+        if verdict.verdict != "withheld" and message.reentry_possible and self._may_repeat(message, verdict, text):
             matches = self.index.matches(verdict.cleaned or text)
             # The database has the last word: the payload may have been released meanwhile.
             original = self.store.quarantine.withheld_by_fingerprint(matches) if matches else None
@@ -161,20 +183,28 @@ class FieldCleaner:
             return f"{verdict.cleaned}\n{removal_notice(verdict.removed)}"
         return self._withhold(message, path, text, verdict)
 
-    def _may_repeat(self, message: _Message, verdict: FieldVerdict) -> bool:
-        """Whether the field may hold a window of a withheld payload. A clean field of a plain line is
-        one of the line's strings, whose words are all among the line's: one look at the line answers
-        for every clean field of it. A sanitized field is not: a removal can join two words into one.
-        The look costs what reading one field as long as the line does, so a message's first clean
-        field is read on its own (most results have one)."""
+    def _may_repeat(self, message: _Message, verdict: FieldVerdict, text: str) -> bool:
+        """Whether the field may hold a window of a withheld payload.
+
+        A clean field of a plain line is one of the line's strings, so its words are among the
+        line's, and a window it repeats holds an anchor word the line holds: a field without any of
+        those is ruled out by a substring test. (A sanitized field is not ruled out: a removal can
+        join two words into a new one.) Reading the line costs about what reading one line-sized
+        field does, so a message's first clean field is read on its own: most results have one.
+        """
+        if len(text) < _SHORTEST_WINDOW:
+            return False  # fewer characters than MIN_WORDS one-letter words and their gaps
         if verdict.verdict != "clean" or message.line is None:
             return True
-        message.clean_fields += 1
-        if message.clean_fields == 1:
+        if not message.line_read:
+            message.clean_fields += 1
+            if message.clean_fields == 1:
+                return True
+            message.line_anchors, message.line_read = self.index.anchors_in_line(message.line), True
+        if message.line_anchors is None:
             return True
-        if message.line_may_repeat is None:
-            message.line_may_repeat = self.index.may_match_line(message.line)
-        return message.line_may_repeat
+        lowered = text.lower()
+        return any(word in lowered for word in message.line_anchors)
 
     def _reentry(self, verdict: FieldVerdict, original: dict) -> FieldVerdict:
         """A field carrying a sentence of a still-withheld payload is withheld too, whatever it scores."""
@@ -221,7 +251,8 @@ class FieldCleaner:
                 )
                 self.index.add(fingerprints)
                 # Later fields of this message may repeat it, and the line may hold its anchors.
-                message.reentry_possible, message.line_may_repeat = True, None
+                message.reentry_possible, message.line_read = True, False
+                message.passed.clear()
                 self._log_removals(message, path, verdict, qid)
             message.withheld[content_hash] = qid
             self._taint_unless_untrusted(message, f"withheld field {qid}")

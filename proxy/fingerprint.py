@@ -57,8 +57,8 @@ def _word_codes(text: str) -> list[int]:
     return list(map(_codes.__getitem__, _WORD.findall(text)))
 
 
-def line_codes(line: bytes) -> set[int]:
-    """The codes of every word any string of a JSON line (ASCII, no \\u escapes) may contain.
+def line_words(line: bytes) -> set[bytes]:
+    """Every word, lower-cased, that any string of a JSON line (ASCII, no \\u escapes) may contain.
 
     A word right after a letter escape (`\\nword`) is split off as well as read whole, so the
     set holds every word of every decoded string, plus some that are in none: enough to rule out.
@@ -67,7 +67,12 @@ def line_codes(line: bytes) -> set[int]:
     words = set(lowered.translate(_ASCII_WORDS).split())
     if b"\\" in lowered:
         words.update(_LETTER_ESCAPE.sub(b" ", lowered).translate(_ASCII_WORDS).split())
-    return set(map(zlib.crc32, words))
+    return words
+
+
+def anchor_words(words: Iterable[bytes], anchors: set[int]) -> set[str]:
+    """Those of `words` (lower-case ASCII) whose code is among `anchors`."""
+    return {word.decode() for word in words if zlib.crc32(word) in anchors}
 
 
 def fingerprint_batches(text: str, anchors: set[int] | None = None) -> Iterator[set[int]]:
