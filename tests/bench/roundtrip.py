@@ -1,7 +1,8 @@
 """Round trips of tools/call and proxy start-up: direct, a bare relay, and Lazaretto, side by side in one run.
 
-Run as a plain script: `python tests/bench/roundtrip.py [--calls N] [--rounds R]`. Three calls
-(a small echo, a clean 4 KB text, a short text carrying an injection) go direct to the scripted
+Run as a plain script: `python tests/bench/roundtrip.py [--calls N] [--rounds R]`. Four calls
+(a small echo, a clean 4 KB text, a short text carrying an injection, and 50 issue-tracker records
+as one 17 KB JSON text, 800 strings to read) go direct to the scripted
 server, through a bare line relay, and through `lazaretto proxy` with the server trusted or
 untrusted. Every configuration gets N calls in all, spread over R rounds that interleave the
 configurations, so a busy machine slows them alike. The table shows the median of the round
@@ -36,6 +37,7 @@ CALLS = {
     "small": ("echo", {"q": "small call"}),
     "clean 4 KB": ("prose", {"bytes": 4096}),
     "injected": ("injected", {"tag": "bench"}),
+    "50 records": ("records", {"count": 50}),
 }
 # (label, path, call): the issue's five configurations first, then the references they are divided by.
 CONFIGURATIONS = [
@@ -45,10 +47,13 @@ CONFIGURATIONS = [
     ("untrusted, clean 4 KB", "untrusted", "clean 4 KB"),
     ("untrusted, injected", "untrusted", "injected"),
     ("untrusted, small", "untrusted", "small"),
+    ("untrusted, 50 records", "untrusted", "50 records"),
     ("direct, clean 4 KB", "direct", "clean 4 KB"),
     ("bare relay, clean 4 KB", "relay", "clean 4 KB"),
     ("direct, injected", "direct", "injected"),
     ("bare relay, injected", "relay", "injected"),
+    ("direct, 50 records", "direct", "50 records"),
+    ("bare relay, 50 records", "relay", "50 records"),
     # The proxy without its cleaning step: what parsing, gate, taint and relay cost on their own.
     ("uncleaned, small", "uncleaned", "small"),
     ("uncleaned, clean 4 KB", "uncleaned", "clean 4 KB"),
