@@ -7,7 +7,8 @@ server, through a bare line relay, and through `lazaretto proxy` with the server
 untrusted. Every configuration gets N calls in all, spread over R rounds that interleave the
 configurations, so a busy machine slows them alike. The table shows the median of the round
 medians and the p95 over all calls (microseconds), the ratios to direct and to the bare relay
-with the same call, and start-up (spawn to the first answer); the last line is one JSON object.
+with the same call, and start-up (spawn to the first answer, with Lazaretto's modules compiled as an
+installed package has them, see `bytecode.py`); the last line is one JSON object.
 Two reference rows run the untrusted proxy with its cleaning step taken out (`uncleaned_proxy.py`):
 the difference to the full proxy is what cleaning costs, the rest is protocol handling and relay.
 
@@ -25,6 +26,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bytecode import compile_lazaretto
 
 HERE = Path(__file__).resolve().parent
 SERVER = [sys.executable, str(HERE.parent / "fixtures" / "scripted_server.py")]
@@ -146,6 +149,7 @@ def main() -> int:
             raise SystemExit("--pin needs Linux and two CPUs or more")
         os.sched_setaffinity(0, {available[0]})
         cpus = {available[1]}
+    compile_lazaretto()
     figures = measure(args.calls, args.rounds, cpus)
     print(f"{'configuration':<24}{'median µs':>11}{'p95 µs':>10}{'x direct':>10}{'x relay':>9}"
           f"{'start ms':>10}{'start x relay':>15}")
