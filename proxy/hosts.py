@@ -19,6 +19,19 @@ class HostScanTooLarge(ValueError):
     """The arguments are too large to enumerate their hosts; the caller must refuse the call."""
 
 
+class _Lazy:
+    """A pattern compiled on first use: most processes that import this module (a hook's check of a
+    shell command, a proxy starting) never look for a host, and compiling these took 5 ms of each."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    @functools.cached_property
+    def regex(self) -> re.Pattern:
+        """The compiled pattern."""
+        return re.compile(self.source)
+
+
 # Schemes whose URLs always have a host, which read any run of / or \ before it (WHATWG "special").
 _SPECIAL = frozenset({"http", "https", "ws", "wss", "ftp"})
 
@@ -61,14 +74,14 @@ _TOKEN_START = rf"(?<![^{_DELIMITERS}])"
 # already read as the previous URL's host ("http://http://x") still starts a URL of its own. Groups: "file"
 # scheme, ":" of any other scheme, further slashes, user info, host. Host and user info are atomic so that a
 # failed check never retries a shorter, wrong host.
-_URL = re.compile(
+_URL = _Lazy(
     rf"[/\\](?:(?<=(?i:(file)):[/\\])|(?<=(:)[/\\])|(?<![^{_DELIMITERS}][/\\]))([/\\]++)"
     rf"((?>(?:[^\s/\\?#@]*@)+))?((?>{_LITERAL}|{_NAME}))(?(4)|{_NOT_USERINFO})"
 )
 # Special schemes with fewer than two slashes ("http:evil.example", "https:/evil.example"). The pattern starts
 # at ":" (one fixed-width look-behind per scheme length). User info here is at most "user:password@", so
 # every attempt scans a bounded stretch.
-_SPECIAL_SHORT = re.compile(
+_SPECIAL_SHORT = _Lazy(
     r":(?:"
     + "|".join(rf"(?<=(?<![A-Za-z0-9+.\-])(?i:{names}):)" for names in ("ws", "wss|ftp", "http", "https"))
     + rf")(?![/\\]{{2}})[/\\]?((?>[^\s/\\?#@:]*(?::[^\s/\\?#@:]*)?@))?((?>{_LITERAL}|{_NAME}))"
@@ -76,12 +89,12 @@ _SPECIAL_SHORT = re.compile(
 )
 # An e-mail domain: after a local part, not followed by another "@" (that one is user info inside a URL).
 # Starts with the literal "@" so the engine skips ahead to candidates instead of trying every position.
-_AT = re.compile(rf"@(?<=[^\s@\\]@)((?>{_LITERAL}|{_DOMAIN}))(?!@)")
+_AT = _Lazy(rf"@(?<=[^\s@\\]@)((?>{_LITERAL}|{_DOMAIN}))(?!@)")
 _MAILTO = re.compile(r"(?<![A-Za-z0-9+.\-])(?i:mailto):([^\s?#]+)")
-_PATH_TOKEN = re.compile(rf"{_TOKEN_START}((?>{_DOMAIN}))(?::[0-9]{{1,5}})?/")
+_PATH_TOKEN = _Lazy(rf"{_TOKEN_START}((?>{_DOMAIN}))(?::[0-9]{{1,5}})?/")
 # A whole value that is "host", "host:port" or either followed by a path, query or fragment; only the
 # first _BARE_HEAD characters are read, as no host is longer.
-_BARE = re.compile(rf"((?>{_LITERAL}|{_NAME}))(?::[0-9]{{1,5}})?(?=[/?#]|\Z)")
+_BARE = _Lazy(rf"((?>{_LITERAL}|{_NAME}))(?::[0-9]{{1,5}})?(?=[/?#]|\Z)")
 _BARE_HEAD = 253 * 9 + 8
 _IPV6_CHARS = re.compile(r"[0-9A-Fa-f:.]+(?:%[\w.\-]+)?")
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
@@ -221,7 +234,7 @@ def host_of_url(url: str) -> str | None:
 def _bare_host(value: str) -> str | None:
     """The host part of a whole value written "host[:port][/path]", as written, or None."""
     head = value[:_BARE_HEAD]
-    match = _BARE.match(head)
+    match = _BARE.regex.match(head)
     if match is None or (match.end() == len(head) < len(value)):
         return None
     return match.group(1)
@@ -270,7 +283,7 @@ def _named_host(raw: str, hostish: bool, single_label: bool = False) -> str | No
 
 def _url_hosts(text: str, found: dict[str, None]) -> None:
     """Hosts of every URL inside a string written with two or more slashes, with a scheme or scheme-relative."""
-    for file, colon, slashes, _userinfo, raw in dict.fromkeys(_URL.findall(text)):
+    for file, colon, slashes, _userinfo, raw in dict.fromkeys(_URL.regex.findall(text)):
         if file and len(slashes) == 2:
             continue  # "file:///etc": an empty host, then a path ("file:////server" is a Windows share)
         host = _authority_host(raw)
@@ -295,10 +308,10 @@ def _text_hosts(text: str, hostish: bool, found: dict[str, None]) -> None:
         _url_hosts(text, found)
     lowered = text.lower() if ":" in text else ""
     if any(scheme in lowered for scheme in ("http:", "https:", "ws:", "wss:", "ftp:")):
-        for _userinfo, raw in dict.fromkeys(_SPECIAL_SHORT.findall(text)):
+        for _userinfo, raw in dict.fromkeys(_SPECIAL_SHORT.regex.findall(text)):
             _add_url_host(found, raw, _authority_host(raw))
     if "@" in text:
-        for raw in dict.fromkeys(_AT.findall(text)):
+        for raw in dict.fromkeys(_AT.regex.findall(text)):
             host = _named_host(raw, hostish) if not raw.startswith("[") else normalize_host(raw)
             if host:
                 found.setdefault(host)
@@ -307,7 +320,7 @@ def _text_hosts(text: str, hostish: bool, found: dict[str, None]) -> None:
             for host in _mail_domains(body):
                 found.setdefault(host)
     if "/" in text and "." in text:
-        for raw in dict.fromkeys(_PATH_TOKEN.findall(text)):
+        for raw in dict.fromkeys(_PATH_TOKEN.regex.findall(text)):
             host = _named_host(raw, hostish)
             if host:
                 found.setdefault(host)
