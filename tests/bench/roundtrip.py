@@ -9,8 +9,9 @@ configurations, so a busy machine slows them alike. The table shows the median o
 medians and the p95 over all calls (microseconds), the ratios to direct and to the bare relay
 with the same call, and start-up (spawn to the first answer, with Lazaretto's modules compiled as an
 installed package has them, see `bytecode.py`); the last line is one JSON object.
-Two reference rows run the untrusted proxy with its cleaning step taken out (`uncleaned_proxy.py`):
-the difference to the full proxy is what cleaning costs, the rest is protocol handling and relay.
+Reference rows run the untrusted proxy with its cleaning step taken out, and its relay alone with
+every line passed on unread (`uncleaned_proxy.py`): the differences are what cleaning and protocol
+handling cost.
 
 `--pin` (Linux, two CPUs or more) runs this script on the first CPU and every process it starts
 on the second: one layout for every configuration. Unpinned, the scheduler sometimes keeps the
@@ -57,8 +58,10 @@ CONFIGURATIONS = [
     ("bare relay, injected", "relay", "injected"),
     ("direct, 50 records", "direct", "50 records"),
     ("bare relay, 50 records", "relay", "50 records"),
-    # The proxy without its cleaning step: what parsing, gate, taint and relay cost on their own.
+    # The proxy without its cleaning step (what parsing, gate, taint and relay cost on their own), and
+    # its relay alone, passing lines on unread.
     ("uncleaned, small", "uncleaned", "small"),
+    ("relay alone, small", "unread", "small"),
     ("uncleaned, clean 4 KB", "uncleaned", "clean 4 KB"),
 ]
 
@@ -72,6 +75,7 @@ def commands(workdir: Path) -> dict[str, tuple[list[str], dict]]:
         policy.write_text(f'[servers.bench]\ntrust = "{trust}"\n')
         paths[trust] = (PROXY + SERVER, {**base, "LAZARETTO_POLICY": str(policy)})
     paths["uncleaned"] = (UNCLEANED + SERVER, paths["untrusted"][1])
+    paths["unread"] = (UNCLEANED[:2] + ["--unread"] + UNCLEANED[2:] + SERVER, paths["trusted"][1])
     return paths
 
 

@@ -1,17 +1,19 @@
-"""A reference point for the benchmarks: `lazaretto proxy` with its cleaning step taken out.
+"""Reference points for the benchmarks: `lazaretto proxy` with part of its work taken out.
 
-Everything else is the real proxy (relay threads, parsing, gate, taint, pins, the store); only the
-field cleaner is replaced by one that passes every payload on unread. Untrusted text therefore
-reaches the client unscanned: this is never a way to run Lazaretto. It exists so that a round trip
-can be split, side by side in one run, into what the protocol handling costs and what cleaning costs.
+By default everything is the real proxy (relay threads, parsing, gate, taint, pins, the store) but
+the field cleaner, replaced by one that passes every payload on unread. With `--unread` the proxy's
+relay passes every line on without the mediator reading it at all (no parsing, no gate). Untrusted
+text therefore reaches the client unscanned: neither is ever a way to run Lazaretto. They exist so
+that a round trip can be split, side by side in one run, into relaying, protocol handling and cleaning.
 
-Run as `python uncleaned_proxy.py [proxy arguments] -- CMD [ARGS...]`, like `lazaretto proxy`.
+Run as `python uncleaned_proxy.py [--unread] [proxy arguments] -- CMD [ARGS...]`, like `lazaretto proxy`.
 """
 
 import sys
 
 from lazaretto.app.cli import main
 from lazaretto.proxy import command
+from lazaretto.proxy.mediator import Mediator, Outgoing
 
 
 class _Unread:
@@ -24,6 +26,18 @@ class _Unread:
         return None
 
 
+def _client_line(_mediator: Mediator, raw: bytes) -> Outgoing:
+    return Outgoing(to_server=[raw])
+
+
+def _server_line(_mediator: Mediator, line: list[bytes]) -> Outgoing:
+    return Outgoing(to_client=[line.pop()])
+
+
 if __name__ == "__main__":
+    arguments = sys.argv[1:]
     command.FieldCleaner = _Unread
-    raise SystemExit(main(["proxy", *sys.argv[1:]]))
+    if arguments[:1] == ["--unread"]:
+        arguments = arguments[1:]
+        Mediator.from_client, Mediator.from_server = _client_line, _server_line
+    raise SystemExit(main(["proxy", *arguments]))
