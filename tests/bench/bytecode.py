@@ -3,7 +3,7 @@
 pip compiles a package's modules when it installs them, and an editable install writes their
 bytecode on first import, except where PYTHONDONTWRITEBYTECODE is set (some sandboxes and CI
 machines set it). There every process would compile each module it imports from source again:
-some 25 ms of a hook's 85. Benchmarks that time a process from its start call `compile_lazaretto`
+some 20 ms of a hook's 80-90. Benchmarks that time a process from its start call `compile_lazaretto`
 first; what they start then reads the compiled files, as it would on a user's machine.
 """
 
