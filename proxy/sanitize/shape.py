@@ -57,7 +57,7 @@ class Shape:
         reads `\\Z` may also match at a piece's end (the answer is a prefilter's: never a false no).
         """
         if len(text) <= _PIECE:
-            return pattern.search(self.of(text)) is not None
+            return bool(text) and pattern.search(self.of(text)) is not None  # as the pieces: none for ""
         return any(pattern.search(shaped) for shaped in self._pieces(text, reach))
 
     def _pieces(self, text: str, reach: int) -> Iterator[bytes]:
