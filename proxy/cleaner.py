@@ -151,7 +151,8 @@ class FieldCleaner:
                 return scan_text(text, rules)
 
         def decide(path: str, text: str) -> str | None:
-            if text in message.passed:
+            # Length first: a set lookup hashes the whole text, and only short ones are remembered.
+            if len(text) <= _RECURRING_TEXT and text in message.passed:
                 return None
             replaced = self._field(message, path, text, verdict_of(text))
             if replaced is None and len(text) <= _RECURRING_TEXT:

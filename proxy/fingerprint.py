@@ -19,7 +19,7 @@ _WORD_REST = re.compile(r"[^\W_]*")
 # characters read for the words of its windows.
 _PIECE = 1 << 18
 _REGION_MARGIN = 4096
-# A JSON escape that puts a letter before the next word (`\nword`), see line_codes.
+# A JSON escape that puts a letter before the next word (`\nword`), see line_words.
 _LETTER_ESCAPE = re.compile(rb"\\[bfnrt]")
 # Bytes that are not ASCII letters or digits become spaces: what is left splits into _WORD's words.
 _ASCII_WORDS = bytes(c if chr(c).isascii() and chr(c).isalnum() else 0x20 for c in range(256))
