@@ -93,7 +93,7 @@ def table(headers: list[str], rows: list[list[object]], indent: str = "  ") -> s
     widths = [max([len(head)] + [len(row[i]) for row in cells]) for i, head in enumerate(headers)]
     lines = [headers] + cells
     return "\n".join(
-        indent + "  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip() for line in lines
+        indent + "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=False)).rstrip() for line in lines
     )
 
 

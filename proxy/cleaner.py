@@ -12,7 +12,13 @@ from dataclasses import dataclass, field
 from lazaretto.store import Store, sha256_hex
 
 from .detect import DEFAULT_THRESHOLD, Signal
-from .fingerprint import MIN_WORDS, anchor_words, fingerprint_batches, line_words, payload_fingerprints
+from .fingerprint import (
+    MIN_WORDS,
+    anchor_words,
+    fingerprint_batches,
+    line_words,
+    payload_fingerprints,
+)
 from .labels import label_payload
 from .notices import removal_notice, withheld_notice
 from .policy import Policy

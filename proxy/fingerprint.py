@@ -122,7 +122,7 @@ def _windows(codes: list[int], anchors: set[int] | None) -> set[int]:
                 starts.update(range(max(0, i - WINDOW + 1), min(i, last) + 1))
         return {_window_hash(codes[i : i + WINDOW]) for i in starts}
     # Every window as a tuple, built and hashed in C: zip of the list shifted 0..WINDOW-1 places.
-    return set(map(hash, zip(*(codes[k:] for k in range(WINDOW)))))
+    return set(map(hash, zip(*(codes[k:] for k in range(WINDOW)), strict=False)))
 
 
 def payload_fingerprints(passages: Iterable[tuple[str, Sequence[tuple[int, int]]]]) -> list[tuple[int, int]]:

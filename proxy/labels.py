@@ -32,12 +32,12 @@ def label_payload(method: str, payload: dict, nonce: str, source: str) -> dict |
         if not isinstance(items, list):
             continue
         rebuilt = [_label_block(item, nonce, source) for item in items]
-        if any(new is not old for new, old in zip(rebuilt, items)):
+        if any(new is not old for new, old in zip(rebuilt, items, strict=False)):
             changed = True
             if key == "messages":
                 result["messages"] = [
                     {**message, "content": block} if isinstance(message, dict) else message
-                    for message, block in zip(payload["messages"], rebuilt)
+                    for message, block in zip(payload["messages"], rebuilt, strict=False)
                 ]
             else:
                 result[key] = rebuilt

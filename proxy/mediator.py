@@ -9,8 +9,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Callable
+from typing import Any, BinaryIO
 
 from lazaretto.store import Store, StoreUnavailable
 
@@ -112,7 +113,7 @@ class Mediator:
         """Handle one line from the client; an internal error refuses the line, never forwards it."""
         try:
             return self._from_client(raw)
-        except Exception as exc:  # noqa: BLE001 - fail closed
+        except Exception as exc:
             self.log(f"refused a client line after an internal error: {type(exc).__name__}: {exc}")
             out = Outgoing()
             out.to_client.append(dump_line(error_response(
@@ -205,7 +206,7 @@ class Mediator:
         try:
             with self.store.one_reading():
                 return self._from_server(handed, head, size)
-        except Exception as exc:  # noqa: BLE001 - fail closed
+        except Exception as exc:
             out = Outgoing()
             self._unreadable_from_server(head, size, LineError(f"internal error ({type(exc).__name__}: {exc})"), out)
             return out
@@ -235,7 +236,7 @@ class Mediator:
                 kept = [result for result in results if result is not None]
                 if not kept:
                     return out
-                if len(kept) == len(message) and all(a is b for a, b in zip(results, message)):
+                if len(kept) == len(message) and all(a is b for a, b in zip(results, message, strict=False)):
                     # Unchanged: the bytes as they came, or (spill lost) the same message re-serialized.
                     out.to_client.append(arrived.read() or dump_line(kept))
                 else:
@@ -283,7 +284,7 @@ class Mediator:
             untrusted, _ = untrusted_tool(self.server_policy, None)
             try:
                 cleaned = self.cleaner(message["method"], None, None, params, untrusted, plain, line)
-            except Exception as exc:  # noqa: BLE001 - any failure withholds, never forwards unscanned
+            except Exception as exc:
                 self.log(f"withheld a server {message['method']}: {exc}")
                 if "id" in message:
                     out.to_server.append(
@@ -338,7 +339,7 @@ class Mediator:
         except StoreUnavailable as exc:
             # The read cannot be recorded, so the agent must not read it either.
             return self._withheld(message, pending, f"the quarantine store cannot be written ({exc})")
-        except Exception as exc:  # noqa: BLE001 - a cleaning failure withholds, never forwards unscanned
+        except Exception as exc:
             return self._withheld(message, pending, f"it could not be inspected ({type(exc).__name__}: {exc})")
         return message if cleaned is None else {**message, "result": cleaned}
 
@@ -348,12 +349,13 @@ class Mediator:
         version = self.store.data_version()
         if self._exposure_seen.get(source) == version:
             return
-        if not self.store.sessions.has_open_taint(self.session, self.server, pending.tool):
-            if self.store.sessions.taint(
-                self.session, server=self.server, tool=pending.tool, method=pending.method,
-                reason=reason, request_id=request_id,
-            ):
-                self.log(f"tainted session {self.session}: {reason}")
+        if not self.store.sessions.has_open_taint(
+            self.session, self.server, pending.tool
+        ) and self.store.sessions.taint(
+            self.session, server=self.server, tool=pending.tool, method=pending.method,
+            reason=reason, request_id=request_id,
+        ):
+            self.log(f"tainted session {self.session}: {reason}")
         self._exposure_seen[source] = version
 
     def _screen_pins(self, pending: Pending, result: dict) -> dict | None:

@@ -91,7 +91,7 @@ def _scan(text: str, rules: ScanRules) -> FieldVerdict:
         return FieldVerdict("sanitized" if removed else "clean", 0.0, [], removed, _decoded(removed), text, cleaned)
     try:
         return _scan_untrusted(text, rules, threshold)
-    except Exception as exc:  # noqa: BLE001 - fail closed: a crash in cleaning or scoring withholds the field
+    except Exception as exc:
         reason = Signal("scan_error", threshold, f"{type(exc).__name__}: {exc}"[:120], 0, 0)
         return FieldVerdict("withheld", threshold, [reason], [], [], text, "")
 

@@ -4,9 +4,9 @@ import os
 import random
 import sqlite3
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 # The number of migrations in schema.py. A store whose user_version equals it opens
 # without importing sqlite-utils, which keeps a proxy's start-up light.

@@ -3,9 +3,10 @@
 import os
 import sqlite3
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from .audit import AuditLog
 from .beacon import Beacon

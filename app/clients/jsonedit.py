@@ -141,9 +141,9 @@ class _Renderer:
         return "{" + opening + between.join(parts) + closing + "}"
 
     def _array(self, node: _Node, old: list, new: list, level: int, multiline: bool) -> str:
-        if len(new) >= len(old) and all(_same(a, b) or isinstance(a, (dict, list)) for a, b in zip(old, new)):
+        if len(new) >= len(old) and all(_same(a, b) or isinstance(a, (dict, list)) for a, b in zip(old, new, strict=False)):
             # Same places, maybe changed inside, maybe more at the end.
-            parts = [self.render(item, a, b, level + 1) for item, a, b in zip(node.items, old, new)]
+            parts = [self.render(item, a, b, level + 1) for item, a, b in zip(node.items, old, new, strict=False)]
             parts += [self.fresh(value, level + 1, multiline) for value in new[len(old):]]
         else:
             picked = _subsequence(old, new)

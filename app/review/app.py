@@ -1,8 +1,8 @@
 """`ReviewApp`: the review pane a person keeps open next to the agent."""
 
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import Callable, Iterable
 
 from textual.app import App, SystemCommand
 from textual.screen import Screen

@@ -1,7 +1,7 @@
 """Messages that carry store reads and decisions from thread workers back to the screen."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from textual.message import Message
 

@@ -3,4 +3,4 @@
 from .detector import DEFAULT_THRESHOLD, Detection, Signal, detect, looks_like_instructions
 from .signals import LABELS, SIGNAL_NAMES
 
-__all__ = ["DEFAULT_THRESHOLD", "Detection", "LABELS", "SIGNAL_NAMES", "Signal", "detect", "looks_like_instructions"]
+__all__ = ["DEFAULT_THRESHOLD", "LABELS", "SIGNAL_NAMES", "Detection", "Signal", "detect", "looks_like_instructions"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from .invisible import readable
 from .model import Collector

@@ -163,7 +163,7 @@ def _colour(value: str | None) -> str | None:
     value = value.split()[0] if value.startswith("#") else value.replace(" ", "")
     if value in _NAMED_COLOURS:
         return _NAMED_COLOURS[value]
-    if value == "transparent" or value.startswith(("rgba(", "hsla(")) and value.endswith(",0)"):
+    if value == "transparent" or (value.startswith(("rgba(", "hsla(")) and value.endswith(",0)")):
         return "transparent"
     if re.fullmatch(r"#[0-9a-f]{3}", value):
         return "#" + "".join(c * 2 for c in value[1:])

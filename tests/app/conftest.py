@@ -1,13 +1,12 @@
 """Fixtures for the review app: the checked-in scenario in a store with a fixed clock, and settling helpers."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
+from review_scenario import FixedClock, load_scenario
 
 from lazaretto.app.review.app import ReviewApp
 from lazaretto.store import Store
-
-from review_scenario import FixedClock, load_scenario
 
 CHALLENGE = "7QF2"
 """The code the confirmation modal shows in tests, so snapshots and key presses are fixed."""
@@ -28,7 +27,7 @@ def challenge() -> str:
 @pytest.fixture
 def clock() -> FixedClock:
     """A clock that moves only when a test moves it."""
-    return FixedClock(datetime(2026, 11, 30, 9, 20, tzinfo=timezone.utc))
+    return FixedClock(datetime(2026, 11, 30, 9, 20, tzinfo=UTC))
 
 
 @pytest.fixture

@@ -1,6 +1,12 @@
 """The detail pane's rendering of a field: hidden content in place, highlighting, matched excerpts."""
 
-from lazaretto.app.review.widgets.field_view import EXCERPT_STYLE, SEGMENT_STYLES, guess_language, highlighted_json, revealed
+from lazaretto.app.review.widgets.field_view import (
+    EXCERPT_STYLE,
+    SEGMENT_STYLES,
+    guess_language,
+    highlighted_json,
+    revealed,
+)
 
 
 def styled(content, style):

@@ -4,7 +4,12 @@ import pytest
 
 from lazaretto.app.review.queue import entry_label, feeds
 from lazaretto.app.review.screens.confirm import ConfirmClearance
-from lazaretto.app.review.widgets.pin_diff import ADDED_STYLE, REMOVED_STYLE, surface_text, word_diff
+from lazaretto.app.review.widgets.pin_diff import (
+    ADDED_STYLE,
+    REMOVED_STYLE,
+    surface_text,
+    word_diff,
+)
 from lazaretto.proxy.pins import entry
 from lazaretto.store import canonical_json
 

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 SIZE = (140, 40)
@@ -33,7 +33,7 @@ def build(path: Path, rows: int) -> None:
     """A store with `rows` withheld fields, each with its audit row, written as the proxy would."""
     from lazaretto.store import Store, canonical_json, sha256_hex
 
-    start = datetime(2026, 11, 1, tzinfo=timezone.utc)
+    start = datetime(2026, 11, 1, tzinfo=UTC)
     moment = [start]
     store = Store(path, clock=lambda: moment[0])
     signals = canonical_json([{"name": "fake-system-message", "weight": 0.9, "excerpt": "SYSTEM WARNING"}])
@@ -98,7 +98,7 @@ def drawn(app) -> bool:
 def child(path: Path) -> None:
     """One measurement in this fresh interpreter, printed as seconds."""
     # Imported before the clock starts: the same for both stores, and not the app's work.
-    import lazaretto.app.review.app  # noqa: F401
+    import lazaretto.app.review.app
     import lazaretto.app.review.screens.main  # noqa: F401
 
     print(asyncio.run(open_once(path)))

@@ -181,11 +181,11 @@ def main() -> int:
                 continue
             text = (unit * (size // len(unit) + 1))[:size]
             times.append(min(timed(kind, text) for _ in range(2 if size < 500_000 else 1)))
-        known = [(s, t) for s, t in zip(sizes, times) if t is not None]
+        known = [(s, t) for s, t in zip(sizes, times, strict=False) if t is not None]
         (s1, t1), (s2, t2) = known[-2], known[-1]
         exponent = math.log(max(t2, 1e-7) / max(t1, 1e-7)) / math.log(s2 / s1) if len(known) > 1 else float("nan")
         results[name] = {"ms": [None if t is None else t * 1e3 for t in times],
-                         "us_per_kb": [None if t is None else t * 1e6 / (s / 1000) for s, t in zip(sizes, times)],
+                         "us_per_kb": [None if t is None else t * 1e6 / (s / 1000) for s, t in zip(sizes, times, strict=False)],
                          "exponent": exponent, "skipped_larger": None in times}
         ms = "".join(f"{'-' if t is None else f'{t * 1e3:.2f}':>11}" for t in times)
         per_kb = "".join(f"{'-' if v is None else f'{v:.1f}':>13}" for v in results[name]["us_per_kb"])

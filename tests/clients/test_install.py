@@ -3,6 +3,7 @@
 import json
 
 import pytest
+
 from lazaretto.app.clients.hook_settings import EVENTS, install, installed, ours
 
 CLAUDE_SETTINGS = """{

@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from lazaretto.app.clients.wrapping import original_of, transform
 
 CLAUDE_JSON = """{
@@ -83,7 +84,7 @@ def test_wrap_then_unwrap_gives_back_every_byte(name, home, lazaretto):
     assert wrapped.returncode == 0, wrapped.stderr
     assert "NOT COVERED" in wrapped.stdout or name == "claude_desktop_config.json"
     assert path.read_text() != CONFIGS[name]
-    assert list(home.glob(f"{name}.lazaretto-backup-*"))[0].read_text() == CONFIGS[name]
+    assert next(iter(home.glob(f"{name}.lazaretto-backup-*"))).read_text() == CONFIGS[name]
     unwrapped = lazaretto("unwrap", str(path))
     assert unwrapped.returncode == 0, unwrapped.stderr
     assert path.read_text() == CONFIGS[name]

@@ -74,7 +74,7 @@ def _report(title, counts, label):
         c = counts[key]
         total = sum(c.values())
         rate = (c["withheld"] + c["sanitized"]) / total if label == "attack" else c["withheld"] / total
-        print(f"  {str(key):70} n={total:5} {'recall' if label == 'attack' else 'withheld'}={rate:7.2%} "
+        print(f"  {key!s:70} n={total:5} {'recall' if label == 'attack' else 'withheld'}={rate:7.2%} "
               f"(withheld {c['withheld']}, sanitized {c['sanitized']}, clean {c['clean']})")
 
 

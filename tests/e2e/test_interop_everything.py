@@ -19,8 +19,11 @@ pytestmark = [
 
 async def survey(params: StdioServerParameters) -> dict:
     """Everything a client reads from the server, as plain data."""
-    async with stdio_client(params, errlog=open(os.devnull, "w")) as (read, write):
-        async with ClientSession(read, write) as session:
+    with open(os.devnull, "w") as errlog:
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write) as session,
+        ):
             await session.initialize()
             tools = await session.list_tools()
             prompts = await session.list_prompts()

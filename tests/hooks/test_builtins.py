@@ -1,6 +1,7 @@
 """Reading the agent's shell commands: what reaches out, what prints outside text, what a clone creates."""
 
 import pytest
+
 from lazaretto.proxy.hooks.builtins import clone_targets, outbound_reason, reads_network
 from lazaretto.proxy.hooks.shell import invocations
 

@@ -3,6 +3,7 @@
 import shlex
 
 import pytest
+
 from lazaretto.proxy.hooks.commands import HUMAN_VERBS, check_command, check_tool_input
 from lazaretto.store import resolve_store_path
 

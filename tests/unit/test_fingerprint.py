@@ -1,18 +1,23 @@
 """Word-window fingerprints: the fast paths give exactly the values of the plain definition."""
 
 
+import json
 import unicodedata
 import zlib
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import json
-
-import pytest
-
 from lazaretto.proxy import fingerprint
-from lazaretto.proxy.fingerprint import _WORD, MIN_WORDS, WINDOW, fingerprint_batches, line_words, payload_fingerprints
+from lazaretto.proxy.fingerprint import (
+    _WORD,
+    MIN_WORDS,
+    WINDOW,
+    fingerprint_batches,
+    line_words,
+    payload_fingerprints,
+)
 from lazaretto.proxy.scan import read_passages
 
 

@@ -3,7 +3,7 @@
 import sqlite3
 import subprocess
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlite_utils import Database
@@ -18,14 +18,14 @@ class FakeClock:
     """A clock the test moves by hand."""
 
     def __init__(self) -> None:
-        self.now = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
+        self.now = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
     def __call__(self) -> datetime:
         return self.now
 
 
 def test_schema_version_counts_the_migrations():
-    assert SCHEMA_VERSION == len(migrations.pending(Database(memory=True)))
+    assert len(migrations.pending(Database(memory=True))) == SCHEMA_VERSION
 
 
 def test_reopening_a_current_store_skips_migrations(store_path):

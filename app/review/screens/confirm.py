@@ -1,7 +1,7 @@
 """The confirmation a person types before anything is released, approved or untainted."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import humanize
 from textual import on

@@ -1,8 +1,9 @@
 """The review screen: the queue on the left, the selected item and its reasons on the right."""
 
 import threading
+from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
@@ -17,7 +18,15 @@ from lazaretto.store import StoreUnavailable
 from lazaretto.store.decisions import DecisionError
 
 from ..details import Detail, load_detail
-from ..messages import ClearanceCounted, CountsLoaded, DecisionTaken, DetailLoaded, PageLoaded, StoreChanged, StoreFailed
+from ..messages import (
+    ClearanceCounted,
+    CountsLoaded,
+    DecisionTaken,
+    DetailLoaded,
+    PageLoaded,
+    StoreChanged,
+    StoreFailed,
+)
 from ..queue import PAGE_SIZE, QueueItem, entry_label, feeds
 from ..widgets.detail_pane import DetailPane
 from ..widgets.detail_views import DetailView, describe, full_body

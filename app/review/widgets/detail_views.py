@@ -2,10 +2,10 @@
 
 import json
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import PurePath
-from typing import Callable
 
 from textual.content import Content
 

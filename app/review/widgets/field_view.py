@@ -2,7 +2,8 @@
 
 import json
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from textual.content import Content
 from textual.highlight import highlight

@@ -7,6 +7,7 @@ from itertools import islice
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from lazaretto.proxy.detect import anchors
 from lazaretto.proxy.detect.anchors import MATCHES_PER_PATTERN, find
 from lazaretto.proxy.detect.signals import PATTERNS

@@ -2,6 +2,7 @@
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from lazaretto.proxy.detect import detect, normalize
 from lazaretto.proxy.detect.normalize import fold, mixed_script_words
 

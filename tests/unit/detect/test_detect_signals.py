@@ -49,7 +49,7 @@ def test_signal_and_benign_twin(signal, attack, benign):
 
 def test_every_signal_kind_has_a_case():
     covered = {case[0] for case in CASES} | {"homoglyphs"}
-    assert SIGNAL_NAMES == covered
+    assert covered == SIGNAL_NAMES
 
 
 def test_one_weak_signal_alone_is_not_withheld():

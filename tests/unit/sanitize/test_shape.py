@@ -5,6 +5,7 @@ import re
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from lazaretto.proxy.sanitize.shape import Shape
 
 ALPHABET = "ABCxyz019+/_-"
