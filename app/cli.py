@@ -10,24 +10,66 @@ import sys
 
 # name -> (module, one-line help). Each module has `configure(parser)` and `run(args) -> int`.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "proxy": ("lazaretto.proxy.command", "run an MCP server behind the quarantine (goes into the client's config)"),
-    "status": ("lazaretto.app.commands.status", "sessions, their taint, and calls waiting for a person"),
+    "proxy": (
+        "lazaretto.proxy.command",
+        "run an MCP server behind the quarantine (goes into the client's config)",
+    ),
+    "status": (
+        "lazaretto.app.commands.status",
+        "sessions, their taint, and calls waiting for a person",
+    ),
     "approve": ("lazaretto.app.commands.approve", "let one blocked call through once (human only)"),
     "untaint": ("lazaretto.app.commands.untaint", "clear a session's taint (human only)"),
     "log": ("lazaretto.app.commands.log", "print the audit log, or --verify its hash chain"),
-    "show": ("lazaretto.app.commands.show", "read a withheld field with its hidden content made visible (human only)"),
-    "release": ("lazaretto.app.commands.release", "let the agent see a withheld field on its next read (human only)"),
-    "pin": ("lazaretto.app.commands.pin", "pinned server surfaces: export or check a lock file, accept or reject drift"),
-    "hook": ("lazaretto.proxy.hook_command", "answer one agent-client hook event (what installed hooks run)"),
-    "wrap": ("lazaretto.app.commands.wrap", "run every stdio MCP server of a client config through the proxy"),
-    "unwrap": ("lazaretto.app.commands.unwrap", "give wrapped MCP servers their original config entries back"),
-    "install": ("lazaretto.app.commands.install", "register Lazaretto's hooks in Claude Code, Codex or Cursor settings"),
-    "uninstall": ("lazaretto.app.commands.uninstall", "remove Lazaretto's hooks (only those) from client settings"),
-    "doctor": ("lazaretto.app.commands.doctor", "show what is wrapped and hooked, and what is not covered"),
+    "show": (
+        "lazaretto.app.commands.show",
+        "read a withheld field with its hidden content made visible (human only)",
+    ),
+    "release": (
+        "lazaretto.app.commands.release",
+        "let the agent see a withheld field on its next read (human only)",
+    ),
+    "pin": (
+        "lazaretto.app.commands.pin",
+        "pinned server surfaces: export or check a lock file, accept or reject drift",
+    ),
+    "hook": (
+        "lazaretto.proxy.hook_command",
+        "answer one agent-client hook event (what installed hooks run)",
+    ),
+    "wrap": (
+        "lazaretto.app.commands.wrap",
+        "run every stdio MCP server of a client config through the proxy",
+    ),
+    "unwrap": (
+        "lazaretto.app.commands.unwrap",
+        "give wrapped MCP servers their original config entries back",
+    ),
+    "install": (
+        "lazaretto.app.commands.install",
+        "register Lazaretto's hooks in Claude Code, Codex or Cursor settings",
+    ),
+    "uninstall": (
+        "lazaretto.app.commands.uninstall",
+        "remove Lazaretto's hooks (only those) from client settings",
+    ),
+    "doctor": (
+        "lazaretto.app.commands.doctor",
+        "show what is wrapped and hooked, and what is not covered",
+    ),
     "trust": ("lazaretto.app.commands.trust", "trust a directory the agent cloned (human only)"),
-    "scan": ("lazaretto.proxy.scan_command", "run the cleaning and detection pipeline offline on text or a tool result"),
-    "review": ("lazaretto.app.commands.review", "open the review app: what agents were kept from, and your decisions (human only)"),
-    "demo": ("lazaretto.app.commands.demo", "run the worm scenario through real proxies into a fresh store, then open the review app"),
+    "scan": (
+        "lazaretto.proxy.scan_command",
+        "run the cleaning and detection pipeline offline on text or a tool result",
+    ),
+    "review": (
+        "lazaretto.app.commands.review",
+        "open the review app: what agents were kept from, and your decisions (human only)",
+    ),
+    "demo": (
+        "lazaretto.app.commands.demo",
+        "run the worm scenario through real proxies into a fresh store, then open the review app",
+    ),
 }
 
 
@@ -48,7 +90,9 @@ class _VersionAction(argparse.Action):
     def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs) -> None:
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace, values, option_string=None) -> None:
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace, values, option_string=None
+    ) -> None:
         parser.exit(message=f"lazaretto {package_version()}\n")
 
 

@@ -31,7 +31,9 @@ _VARIATION_SELECTORS = (range(0xFE00, 0xFE10), range(0xE0100, 0xE01F0))
 def add_store_option(parser: argparse.ArgumentParser) -> None:
     """The `--store PATH` option every command that reads the store takes."""
     parser.add_argument(
-        "--store", metavar="PATH", help="the store file (default: LAZARETTO_STORE, else the user state dir)"
+        "--store",
+        metavar="PATH",
+        help="the store file (default: LAZARETTO_STORE, else the user state dir)",
     )
 
 
@@ -75,7 +77,9 @@ def visible(text: object, *, keep_newlines: bool = False) -> str:
         code = ord(ch)
         if keep_newlines and ch == "\n":
             out.append(ch)
-        elif unicodedata.category(ch) in _HIDDEN_CATEGORIES or any(code in r for r in _VARIATION_SELECTORS):
+        elif unicodedata.category(ch) in _HIDDEN_CATEGORIES or any(
+            code in r for r in _VARIATION_SELECTORS
+        ):
             out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
         else:
             out.append(ch)
@@ -93,7 +97,9 @@ def table(headers: list[str], rows: list[list[object]], indent: str = "  ") -> s
     widths = [max([len(head)] + [len(row[i]) for row in cells]) for i, head in enumerate(headers)]
     lines = [headers] + cells
     return "\n".join(
-        indent + "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=False)).rstrip() for line in lines
+        indent
+        + "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=False)).rstrip()
+        for line in lines
     )
 
 

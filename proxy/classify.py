@@ -64,7 +64,10 @@ def untrusted_tool(server: ServerPolicy, tool: str | None) -> tuple[bool, str]:
     if server.trust == "untrusted":
         return True, f"policy: servers.{name}.trust = untrusted"
     if "*" in server.untrusted or (tool is not None and tool in server.untrusted):
-        return True, f"policy: servers.{name}.untrusted lists {'*' if '*' in server.untrusted else tool}"
+        return (
+            True,
+            f"policy: servers.{name}.untrusted lists {'*' if '*' in server.untrusted else tool}",
+        )
     if server.trust == "trusted":
         return False, f"policy: servers.{name}.trust = trusted"
     if server.untrusted:
@@ -76,15 +79,25 @@ def untrusted_tool(server: ServerPolicy, tool: str | None) -> tuple[bool, str]:
 def _outbound(server: ServerPolicy, tool: str, annotations: dict | None) -> tuple[bool, str]:
     name = server.name
     if "*" in server.outbound or tool in server.outbound:
-        return True, f"policy: servers.{name}.outbound lists {'*' if '*' in server.outbound else tool}"
+        return (
+            True,
+            f"policy: servers.{name}.outbound lists {'*' if '*' in server.outbound else tool}",
+        )
     if tool in server.not_outbound:
         return False, f"policy: servers.{name}.not_outbound lists {tool}"
     by_name = _outbound_by_name(tool)
     if annotations:
         read_only = annotations.get("readOnlyHint") is True
         if not read_only:
-            hint = "destructiveHint" if annotations.get("destructiveHint") is not False else "openWorldHint"
-            return True, f"annotations: not readOnlyHint ({hint} {annotations.get(hint, 'default true')})"
+            hint = (
+                "destructiveHint"
+                if annotations.get("destructiveHint") is not False
+                else "openWorldHint"
+            )
+            return (
+                True,
+                f"annotations: not readOnlyHint ({hint} {annotations.get(hint, 'default true')})",
+            )
         # The MCP spec: annotations from an untrusted server must not relax a decision.
         if server.trust == "trusted" or by_name is None:
             return False, "annotations: readOnlyHint = true"

@@ -78,11 +78,17 @@ class FingerprintIndex:
         """
         beacon = self._store.beacon.read()
         now = time.monotonic()
-        if (beacon is None or beacon != self._beacon or self._store.write_failure is not None
-                or now - self._refreshed_at >= FULL_REFRESH_SECONDS):
+        if (
+            beacon is None
+            or beacon != self._beacon
+            or self._store.write_failure is not None
+            or now - self._refreshed_at >= FULL_REFRESH_SECONDS
+        ):
             version = self._store.data_version()
             if version != self._version:
-                for rowid, fingerprint, anchor in self._store.quarantine.fingerprints_since(self._rowid):
+                for rowid, fingerprint, anchor in self._store.quarantine.fingerprints_since(
+                    self._rowid
+                ):
                     self._add(fingerprint, anchor)
                     self._rowid = rowid
                 self._version = version
@@ -144,14 +150,26 @@ class FieldCleaner:
             anchors = None if line is None else self.index.anchors_in_line(line)
             if anchors is not None and not anchors:
                 return None
-            message = _Message(method, tool, request_id, untrusted, reentry_possible=True,
-                               line=line, line_anchors=anchors, line_read=line is not None)
+            message = _Message(
+                method,
+                tool,
+                request_id,
+                untrusted,
+                reentry_possible=True,
+                line=line,
+                line_anchors=anchors,
+                line_read=line is not None,
+            )
 
             def verdict_of(text: str) -> FieldVerdict:
                 return FieldVerdict("clean", 0.0, original=text, cleaned=text)
         else:
             message = _Message(method, tool, request_id, untrusted, line=line)
-            rules = ScanRules(untrusted=untrusted, allow_hosts=self.policy.allow_hosts, threshold=self.policy.threshold)
+            rules = ScanRules(
+                untrusted=untrusted,
+                allow_hosts=self.policy.allow_hosts,
+                threshold=self.policy.threshold,
+            )
 
             def verdict_of(text: str) -> FieldVerdict:
                 return scan_text(text, rules)
@@ -167,7 +185,9 @@ class FieldCleaner:
 
         cleaned = walk_surfaces(method, payload, decide).payload
         if untrusted and self.policy.labels(self.server):
-            labelled = label_payload(method, cleaned or payload, self._label_nonce(), self._source(tool, method))
+            labelled = label_payload(
+                method, cleaned or payload, self._label_nonce(), self._source(tool, method)
+            )
             cleaned = labelled or cleaned
         return cleaned
 
@@ -176,7 +196,11 @@ class FieldCleaner:
     def _field(self, message: _Message, path: str, text: str, verdict: FieldVerdict) -> str | None:
         if message.reentry_possible is None:
             message.reentry_possible = self.index.active()
-        if verdict.verdict != "withheld" and message.reentry_possible and self._may_repeat(message, verdict, text):
+        if (
+            verdict.verdict != "withheld"
+            and message.reentry_possible
+            and self._may_repeat(message, verdict, text)
+        ):
             matches = self.index.matches(verdict.cleaned or text)
             # The database has the last word: the payload may have been released meanwhile.
             original = self.store.quarantine.withheld_by_fingerprint(matches) if matches else None
@@ -217,9 +241,19 @@ class FieldCleaner:
         """A field carrying a sentence of a still-withheld payload is withheld too, whatever it scores."""
         source = f"{original['server']}/{original['tool'] or '?'}"
         weight = max(verdict.score, self.policy.threshold or DEFAULT_THRESHOLD)
-        signal = Signal(REENTRY, weight, f"repeats withheld field {original['id']} from {source}", 0, 0)
-        return FieldVerdict("withheld", weight, [signal, *verdict.signals], verdict.removed, verdict.decoded,
-                            verdict.original, verdict.cleaned, verdict.passages)
+        signal = Signal(
+            REENTRY, weight, f"repeats withheld field {original['id']} from {source}", 0, 0
+        )
+        return FieldVerdict(
+            "withheld",
+            weight,
+            [signal, *verdict.signals],
+            verdict.removed,
+            verdict.decoded,
+            verdict.original,
+            verdict.cleaned,
+            verdict.passages,
+        )
 
     def _withhold(self, message: _Message, path: str, text: str, verdict: FieldVerdict) -> str:
         content_hash = sha256_hex(text)
@@ -234,7 +268,9 @@ class FieldCleaner:
                 qid = earlier["id"]
             else:
                 # The scan's own readings; a trusted field that repeats a payload was never scored.
-                passages = verdict.passages or read_passages([verdict.cleaned, *(d.text for d in verdict.decoded)])
+                passages = verdict.passages or read_passages(
+                    [verdict.cleaned, *(d.text for d in verdict.decoded)]
+                )
                 fingerprints = payload_fingerprints(passages)
                 qid = self.store.quarantine.withhold(
                     session=self.session,
@@ -250,7 +286,13 @@ class FieldCleaner:
                     cleaned=verdict.cleaned,
                     score=verdict.score,
                     signals=[
-                        {"name": s.name, "weight": s.weight, "excerpt": s.excerpt, "start": s.start, "end": s.end}
+                        {
+                            "name": s.name,
+                            "weight": s.weight,
+                            "excerpt": s.excerpt,
+                            "start": s.start,
+                            "end": s.end,
+                        }
                         for s in verdict.signals
                     ],
                     decoded=[{"kind": d.kind, "text": d.text} for d in verdict.decoded],
@@ -267,7 +309,9 @@ class FieldCleaner:
 
     # -- records --------------------------------------------------------------------------
 
-    def _log_removals(self, message: _Message, path: str, verdict: FieldVerdict, qid: str | None) -> None:
+    def _log_removals(
+        self, message: _Message, path: str, verdict: FieldVerdict, qid: str | None
+    ) -> None:
         self.store.quarantine.record_stripped(
             [
                 {
@@ -291,7 +335,10 @@ class FieldCleaner:
         # carried a withheld or released payload taints it here.
         if not message.untrusted:
             self.store.sessions.taint(
-                self.session, server=self.server, tool=message.tool, method=message.method,
+                self.session,
+                server=self.server,
+                tool=message.tool,
+                method=message.method,
                 reason=f"{self._source(message.tool, message.method)} carried {what}",
                 request_id=message.request_id,
             )

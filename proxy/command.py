@@ -17,13 +17,27 @@ from .session import discover_session
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments in mcp-gate's form: `-p gate.json -n web -- cmd ...` works unchanged."""
-    parser.add_argument("-p", "--policy", help="policy file (TOML, or mcp-gate JSON); default: LAZARETTO_POLICY, "
-                        "else lazaretto.toml in the user config directory")
-    parser.add_argument("-n", "--name", dest="server_id", help="the server's name in the policy "
-                        "(default: the command's file name)")
-    parser.add_argument("--store", help="the store file (default: LAZARETTO_STORE, else the user state directory)")
-    parser.add_argument("server_command", nargs=argparse.REMAINDER, metavar="-- CMD [ARGS...]",
-                        help="the real MCP server command")
+    parser.add_argument(
+        "-p",
+        "--policy",
+        help="policy file (TOML, or mcp-gate JSON); default: LAZARETTO_POLICY, "
+        "else lazaretto.toml in the user config directory",
+    )
+    parser.add_argument(
+        "-n",
+        "--name",
+        dest="server_id",
+        help="the server's name in the policy (default: the command's file name)",
+    )
+    parser.add_argument(
+        "--store", help="the store file (default: LAZARETTO_STORE, else the user state directory)"
+    )
+    parser.add_argument(
+        "server_command",
+        nargs=argparse.REMAINDER,
+        metavar="-- CMD [ARGS...]",
+        help="the real MCP server command",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,8 +46,10 @@ def run(args: argparse.Namespace) -> int:
     if command and command[0] == "--":
         command = command[1:]
     if not command:
-        print("lazaretto proxy: missing the server command: lazaretto proxy [-p POLICY] [-n NAME] -- CMD [ARGS...]",
-              file=sys.stderr)
+        print(
+            "lazaretto proxy: missing the server command: lazaretto proxy [-p POLICY] [-n NAME] -- CMD [ARGS...]",
+            file=sys.stderr,
+        )
         return 2
     try:
         policy = load_policy(args.policy)
@@ -44,7 +60,9 @@ def run(args: argparse.Namespace) -> int:
     session = discover_session()
     store = Store(args.store, busy_timeout=policy.store_busy_timeout_seconds)
     try:
-        store.sessions.ensure(session.key, client_pid=session.client_pid, client_name=session.client_name)
+        store.sessions.ensure(
+            session.key, client_pid=session.client_pid, client_name=session.client_name
+        )
     except StoreUnavailable as exc:
         # Keep serving: untrusted results are withheld and outbound calls refused until it is back.
         print(f"lazaretto[{server}]: {exc}; failing closed until it is writable", file=sys.stderr)
@@ -55,13 +73,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"lazaretto proxy: cannot read the pin lock file {lock_path}: {exc}", file=sys.stderr)
         return 2
     mediator = Mediator(
-        store=store, policy=policy, server=server, session=session.key,
+        store=store,
+        policy=policy,
+        server=server,
+        session=session.key,
         cleaner=FieldCleaner(store, policy, server, session.key),
         pins=PinGuard(store, server, command, lock),
     )
     _return_large_buffers()
-    code = Relay(command, mediator, max_line=policy.max_line_bytes,
-                 request_timeout=policy.request_timeout_seconds).run()
+    code = Relay(
+        command,
+        mediator,
+        max_line=policy.max_line_bytes,
+        request_timeout=policy.request_timeout_seconds,
+    ).run()
     store.close()
     sys.stdout.flush()
     sys.stderr.flush()

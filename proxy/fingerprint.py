@@ -36,7 +36,9 @@ class _WordCodes(dict):
     def __missing__(self, word: str) -> int:
         if len(self) >= _CACHE_LIMIT:
             self.clear()
-        code = self[word] = zlib.crc32(unicodedata.normalize("NFKC", word).casefold().encode("utf-8", "surrogatepass"))
+        code = self[word] = zlib.crc32(
+            unicodedata.normalize("NFKC", word).casefold().encode("utf-8", "surrogatepass")
+        )
         return code
 
 
@@ -125,7 +127,9 @@ def _windows(codes: list[int], anchors: set[int] | None) -> set[int]:
     return set(map(hash, zip(*(codes[k:] for k in range(WINDOW)), strict=False)))
 
 
-def payload_fingerprints(passages: Iterable[tuple[str, Sequence[tuple[int, int]]]]) -> list[tuple[int, int]]:
+def payload_fingerprints(
+    passages: Iterable[tuple[str, Sequence[tuple[int, int]]]],
+) -> list[tuple[int, int]]:
     """(fingerprint, anchor) of the word windows of a withheld field (and its decoded payloads)
     that touch a signal, given each text with its signal spans (`FieldVerdict.passages`). The
     anchor is the code of the window's longest word (the first of equals): long words are the
@@ -133,8 +137,11 @@ def payload_fingerprints(passages: Iterable[tuple[str, Sequence[tuple[int, int]]
     found: dict[int, int] = {}
     for text, spans in passages:
         for start, end in _regions(text, spans):
-            words = [m for m in _WORD.finditer(text, start, end)
-                     if (m.start() > start or start == 0) and (m.end() < end or end == len(text))]
+            words = [
+                m
+                for m in _WORD.finditer(text, start, end)
+                if (m.start() > start or start == 0) and (m.end() < end or end == len(text))
+            ]
             _signal_windows(words, spans, found)
     return list(found.items())
 
@@ -157,10 +164,14 @@ def _regions(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int
     return regions
 
 
-def _signal_windows(words: list[re.Match], spans: Sequence[tuple[int, int]], found: dict[int, int]) -> None:
+def _signal_windows(
+    words: list[re.Match], spans: Sequence[tuple[int, int]], found: dict[int, int]
+) -> None:
     codes = [_codes[match.group()] for match in words]
     sizes = [match.end() - match.start() for match in words]
-    marked = [any(start < match.end() and match.start() < end for start, end in spans) for match in words]
+    marked = [
+        any(start < match.end() and match.start() < end for start, end in spans) for match in words
+    ]
 
     def window(i: int, n: int) -> None:
         longest = max(range(i, i + n), key=sizes.__getitem__)

@@ -78,8 +78,11 @@ class Gate:
                 named = hosts_in(arguments)
                 bad = self._allow.disallowed(named)
             except HostScanTooLarge as exc:
-                return ("host_check_failed", f"its arguments are too large to check for hosts ({exc})",
-                        {"outbound_reason": verdict.outbound_reason})
+                return (
+                    "host_check_failed",
+                    f"its arguments are too large to check for hosts ({exc})",
+                    {"outbound_reason": verdict.outbound_reason},
+                )
             if bad:
                 count = f"{len(bad)} host{'s' if len(bad) > 1 else ''}"
                 return (
@@ -111,5 +114,9 @@ class Gate:
             "tainted_outbound",
             f"this session read untrusted content ({state.summary()}), and {verdict.name} is outbound"
             f" ({verdict.outbound_reason})",
-            {"outbound_reason": verdict.outbound_reason, "taint_reason": state.summary(), "hosts": named},
+            {
+                "outbound_reason": verdict.outbound_reason,
+                "taint_reason": state.summary(),
+                "hosts": named,
+            },
         )

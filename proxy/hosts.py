@@ -49,12 +49,16 @@ _HOSTISH_WORDS = frozenset(
 
 # Characters that IDNA mapping removes (soft hyphen, zero-width space, word joiner, variation selectors, BOM...):
 # dropping them here keeps "git<soft hyphen>hub.com" equal to what a resolver would look up.
-_IGNORED = dict.fromkeys([0xAD, 0x34F, 0x200B, 0x2060, 0xFEFF, *range(0x180B, 0x1810), *range(0xFE00, 0xFE10)])
+_IGNORED = dict.fromkeys(
+    [0xAD, 0x34F, 0x200B, 0x2060, 0xFEFF, *range(0x180B, 0x1810), *range(0xFE00, 0xFE10)]
+)
 # The ideographic full stop survives NFKC (full-width and half-width stops become it); resolvers read it as a dot.
 _IDEOGRAPHIC_DOT = {0x3002: "."}
 
 # One label character: %, -, _, ASCII letters and digits, or any non-ASCII character that is not a space or a dot.
-_HC = r"[^\x00-\x24\x26-\x2c\x2e\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f\s\u2024\u3002\ufe52\uff0e\uff61]"
+_HC = (
+    r"[^\x00-\x24\x26-\x2c\x2e\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f\s\u2024\u3002\ufe52\uff0e\uff61]"
+)
 # Characters that map to "." (the ASCII dot, the ideographic, full-width, half-width and small full stops).
 _DOT = r"[.\u2024\u3002\ufe52\uff0e\uff61]"
 # Label and dot classes are disjoint, so these never backtrack more than linearly.
@@ -83,7 +87,9 @@ _URL = _Lazy(
 # every attempt scans a bounded stretch.
 _SPECIAL_SHORT = _Lazy(
     r":(?:"
-    + "|".join(rf"(?<=(?<![A-Za-z0-9+.\-])(?i:{names}):)" for names in ("ws", "wss|ftp", "http", "https"))
+    + "|".join(
+        rf"(?<=(?<![A-Za-z0-9+.\-])(?i:{names}):)" for names in ("ws", "wss|ftp", "http", "https")
+    )
     + rf")(?![/\\]{{2}})[/\\]?((?>[^\s/\\?#@:]*(?::[^\s/\\?#@:]*)?@))?((?>{_LITERAL}|{_NAME}))"
     rf"(?(1)|{_NOT_USERINFO})"
 )
@@ -142,7 +148,9 @@ def normalize_host(host: str) -> str | None:
 
 def _bad_in_label(char: str) -> bool:
     """A character no resolvable label holds: a control, format or space character, or ASCII punctuation."""
-    return unicodedata.category(char)[0] in "CZ" or (char.isascii() and not _ASCII_LABEL.fullmatch(char))
+    return unicodedata.category(char)[0] in "CZ" or (
+        char.isascii() and not _ASCII_LABEL.fullmatch(char)
+    )
 
 
 def _ip_literal(inner: str) -> str | None:
@@ -210,7 +218,7 @@ def host_of_url(url: str) -> str | None:
         return normalize_host(bare)
     scheme = _SCHEME.match(text)
     if scheme:
-        name, rest = scheme.group(1).lower(), text[scheme.end():]
+        name, rest = scheme.group(1).lower(), text[scheme.end() :]
         if name == "mailto":
             return next(iter(_mail_domains(rest)), None)
         slashes = len(rest) - len(rest.lstrip("/\\"))
@@ -287,7 +295,13 @@ def _url_hosts(text: str, found: dict[str, None]) -> None:
         if file and len(slashes) == 2:
             continue  # "file:///etc": an empty host, then a path ("file:////server" is a Windows share)
         host = _authority_host(raw)
-        if not (file or colon) and host is not None and "." not in host and ":" not in host and host != "localhost":
+        if (
+            not (file or colon)
+            and host is not None
+            and "." not in host
+            and ":" not in host
+            and host != "localhost"
+        ):
             continue  # "//TODO" in a code comment, not a scheme-relative URL
         _add_url_host(found, raw, host)
 
@@ -330,7 +344,11 @@ def _whole_value_host(value: str, hostish: bool) -> str | None:
     """The host a whole string value names: a URL, "host[:port][/path]", or a bare IP literal."""
     raw = _bare_host(value)
     if raw:
-        return normalize_host(raw) if raw.startswith("[") else _named_host(raw, hostish, single_label=hostish)
+        return (
+            normalize_host(raw)
+            if raw.startswith("[")
+            else _named_host(raw, hostish, single_label=hostish)
+        )
     if value.count(":") >= 2 and _IPV6_CHARS.fullmatch(value):
         return _ipv6(value)
     if value.startswith(("/", "\\")) or _SCHEME.match(value):
@@ -350,7 +368,9 @@ class _Budget:
             raise HostScanTooLarge(f"tool arguments exceed {MAX_WORK} units of host-scanning work")
 
 
-def _scan_string(text: str, key: str | None, found: dict[str, None], pending: list, budget: _Budget) -> None:
+def _scan_string(
+    text: str, key: str | None, found: dict[str, None], pending: list, budget: _Budget
+) -> None:
     """Hosts in one string: as a whole value, as free text, and inside it when it holds JSON."""
     budget.spend(len(text))
     hostish = _hostish(key)

@@ -25,7 +25,9 @@ def label_payload(method: str, payload: dict, nonce: str, source: str) -> dict |
     elif method == "prompts/get":
         messages = payload.get("messages")
         if isinstance(messages, list):
-            holders.append(([m.get("content") if isinstance(m, dict) else None for m in messages], "messages"))
+            holders.append(
+                ([m.get("content") if isinstance(m, dict) else None for m in messages], "messages")
+            )
     changed = False
     result = dict(payload)
     for items, key in holders:

@@ -64,7 +64,9 @@ class Pending:
 # Cleans one payload: (method, tool, request_id, payload, untrusted, plain, line) -> new payload or None.
 # `plain`: the line was ASCII without \u escapes, so it cannot hold an invisible character;
 # `line`: the line itself when plain and smaller than SPILL_BYTES (a cheap look before any walk).
-Cleaner = Callable[[str, "str | None", "str | None", dict, bool, bool, "bytes | None"], "dict | None"]
+Cleaner = Callable[
+    [str, "str | None", "str | None", dict, bool, bool, "bytes | None"], "dict | None"
+]
 
 
 class Mediator:
@@ -94,7 +96,9 @@ class Mediator:
         # and so does the server's notice; both go on once the new list has been screened.
         self._recheck_lock = threading.Lock()
         self._rechecking: dict | None = None  # {"notice": bytes, "deferred": [bytes]}
-        self.log = log or (lambda text: print(f"lazaretto[{server}]: {text}", file=sys.stderr, flush=True))
+        self.log = log or (
+            lambda text: print(f"lazaretto[{server}]: {text}", file=sys.stderr, flush=True)
+        )
         self.pending: dict[tuple, Pending] = {}  # client request ids
         # A request is answered exactly once: by the server or by a timeout, whichever pops it
         # first under this lock; the ids answered by a timeout drop the server's late reply.
@@ -116,8 +120,15 @@ class Mediator:
         except Exception as exc:
             self.log(f"refused a client line after an internal error: {type(exc).__name__}: {exc}")
             out = Outgoing()
-            out.to_client.append(dump_line(error_response(
-                recover_id(raw), INTERNAL_ERROR, f"lazaretto: refused: internal error ({type(exc).__name__})")))
+            out.to_client.append(
+                dump_line(
+                    error_response(
+                        recover_id(raw),
+                        INTERNAL_ERROR,
+                        f"lazaretto: refused: internal error ({type(exc).__name__})",
+                    )
+                )
+            )
             return out
 
     def _from_client(self, raw: bytes) -> Outgoing:
@@ -131,7 +142,9 @@ class Mediator:
         except LineError as exc:
             # Never forward what we could not read: the gate could not have checked it.
             self.log(f"refused a client line ({len(raw)} bytes): {exc}")
-            out.to_client.append(dump_line(error_response(None, PARSE_ERROR, f"lazaretto: line {exc}")))
+            out.to_client.append(
+                dump_line(error_response(None, PARSE_ERROR, f"lazaretto: line {exc}"))
+            )
             return out
         if isinstance(message, list):
             kept, replies = [], []
@@ -172,8 +185,10 @@ class Mediator:
                 if verdict.outbound and not self.store.writable():
                     # The taint of a read that failed to record is unknown: refuse until the store is back.
                     refusal = Refusal(
-                        "store_unavailable", f"{tool} is outbound and the store cannot be written"
-                        f" ({self.store.write_failure})", None,
+                        "store_unavailable",
+                        f"{tool} is outbound and the store cannot be written"
+                        f" ({self.store.write_failure})",
+                        None,
                     )
                 else:
                     refusal = self.gate.check(verdict, params.get("arguments"), message["id"])
@@ -182,7 +197,9 @@ class Mediator:
                     return refusal.response(message["id"], self.server, tool)
             elif method == "tasks/result":
                 tool = self.task_tools.get(str(params.get("taskId")))
-            self.pending[id_key(message["id"])] = Pending(message["id"], method, tool, "cursor" not in params)
+            self.pending[id_key(message["id"])] = Pending(
+                message["id"], method, tool, "cursor" not in params
+            )
         # Everything else (notifications, answers to the server's own requests) passes untouched.
         return None
 
@@ -190,7 +207,9 @@ class Mediator:
         """Classify a tool with the annotations its server last listed (cached until it lists again)."""
         verdict = self._verdicts.get(tool)
         if verdict is None:
-            verdict = self._verdicts[tool] = classify(self.server_policy, tool, self.annotations.get(tool))
+            verdict = self._verdicts[tool] = classify(
+                self.server_policy, tool, self.annotations.get(tool)
+            )
         return verdict
 
     # -- server -> client ---------------------------------------------------------------
@@ -208,7 +227,9 @@ class Mediator:
                 return self._from_server(handed, head, size)
         except Exception as exc:
             out = Outgoing()
-            self._unreadable_from_server(head, size, LineError(f"internal error ({type(exc).__name__}: {exc})"), out)
+            self._unreadable_from_server(
+                head, size, LineError(f"internal error ({type(exc).__name__}: {exc})"), out
+            )
             return out
 
     def _from_server(self, handed: list[bytes], head: bytes, size: int) -> Outgoing:
@@ -222,7 +243,9 @@ class Mediator:
             self._unreadable_from_server(head, size, exc, out)
             return out
         arrived = _Arrived(raw)
-        del raw  # a spilled line now exists only in its file, so parsing runs beside one copy, not two
+        del (
+            raw
+        )  # a spilled line now exists only in its file, so parsing runs beside one copy, not two
         try:
             message = parse_text(text)
         except LineError as exc:
@@ -236,7 +259,9 @@ class Mediator:
                 kept = [result for result in results if result is not None]
                 if not kept:
                     return out
-                if len(kept) == len(message) and all(a is b for a, b in zip(results, message, strict=False)):
+                if len(kept) == len(message) and all(
+                    a is b for a, b in zip(results, message, strict=False)
+                ):
                     # Unchanged: the bytes as they came, or (spill lost) the same message re-serialized.
                     out.to_client.append(arrived.read() or dump_line(kept))
                 else:
@@ -263,7 +288,9 @@ class Mediator:
                 pending = self.pending.pop(key, None)
                 if pending is None and key in self._timed_out:
                     self._timed_out.discard(key)
-                    self.log(f"dropped a late answer to request {message['id']!r}: it had timed out")
+                    self.log(
+                        f"dropped a late answer to request {message['id']!r}: it had timed out"
+                    )
                     return None
             if pending is not None and pending.own and not isinstance(message.get("result"), dict):
                 self._recheck_done(out)
@@ -283,12 +310,18 @@ class Mediator:
         if isinstance(params, dict):
             untrusted, _ = untrusted_tool(self.server_policy, None)
             try:
-                cleaned = self.cleaner(message["method"], None, None, params, untrusted, plain, line)
+                cleaned = self.cleaner(
+                    message["method"], None, None, params, untrusted, plain, line
+                )
             except Exception as exc:
                 self.log(f"withheld a server {message['method']}: {exc}")
                 if "id" in message:
                     out.to_server.append(
-                        dump_line(error_response(message["id"], INTERNAL_ERROR, f"lazaretto: withheld: {exc}"))
+                        dump_line(
+                            error_response(
+                                message["id"], INTERNAL_ERROR, f"lazaretto: withheld: {exc}"
+                            )
+                        )
                     )
                 return None
             if cleaned is not None:
@@ -314,7 +347,9 @@ class Mediator:
             out.to_server.extend(replay.to_server)
             out.to_client.extend(replay.to_client)
 
-    def _result(self, message: dict, pending: Pending, out: Outgoing, plain: bool, line: bytes | None) -> dict | None:
+    def _result(
+        self, message: dict, pending: Pending, out: Outgoing, plain: bool, line: bytes | None
+    ) -> dict | None:
         result = message["result"]
         request_id = str(message["id"])
         if pending.method == "tools/list":
@@ -335,12 +370,18 @@ class Mediator:
             if untrusted and pending.method in EXPOSURE_METHODS:
                 subject = f"{self.server}/{pending.tool or pending.method}"
                 self._expose(pending, request_id, f"{subject} returned untrusted content ({why})")
-            cleaned = self.cleaner(pending.method, pending.tool, request_id, result, untrusted, plain, line)
+            cleaned = self.cleaner(
+                pending.method, pending.tool, request_id, result, untrusted, plain, line
+            )
         except StoreUnavailable as exc:
             # The read cannot be recorded, so the agent must not read it either.
-            return self._withheld(message, pending, f"the quarantine store cannot be written ({exc})")
+            return self._withheld(
+                message, pending, f"the quarantine store cannot be written ({exc})"
+            )
         except Exception as exc:
-            return self._withheld(message, pending, f"it could not be inspected ({type(exc).__name__}: {exc})")
+            return self._withheld(
+                message, pending, f"it could not be inspected ({type(exc).__name__}: {exc})"
+            )
         return message if cleaned is None else {**message, "result": cleaned}
 
     def _expose(self, pending: Pending, request_id: str, reason: str) -> None:
@@ -352,8 +393,12 @@ class Mediator:
         if not self.store.sessions.has_open_taint(
             self.session, self.server, pending.tool
         ) and self.store.sessions.taint(
-            self.session, server=self.server, tool=pending.tool, method=pending.method,
-            reason=reason, request_id=request_id,
+            self.session,
+            server=self.server,
+            tool=pending.tool,
+            method=pending.method,
+            reason=reason,
+            request_id=request_id,
         ):
             self.log(f"tainted session {self.session}: {reason}")
         self._exposure_seen[source] = version
@@ -378,7 +423,10 @@ class Mediator:
         self.log(f"withheld the result of {subject}: {why}")
         notice = f"[lazaretto: withheld the result of {subject}: {why}. Tell the user.]"
         if pending.method in ("tools/call", "tasks/result"):
-            return {**message, "result": {"content": [{"type": "text", "text": notice}], "isError": True}}
+            return {
+                **message,
+                "result": {"content": [{"type": "text", "text": notice}], "isError": True},
+            }
         return error_response(message["id"], INTERNAL_ERROR, notice, {"reason": "withheld"})
 
     def _learn_tools(self, result: dict) -> None:
@@ -388,7 +436,9 @@ class Mediator:
         verdicts = []
         for tool in tools:
             if isinstance(tool, dict) and isinstance(tool.get("name"), str):
-                annotations = tool.get("annotations") if isinstance(tool.get("annotations"), dict) else None
+                annotations = (
+                    tool.get("annotations") if isinstance(tool.get("annotations"), dict) else None
+                )
                 self.annotations[tool["name"]] = annotations
                 self._verdicts.pop(tool["name"], None)
                 verdicts.append(self.verdict(tool["name"]).as_row())
@@ -397,7 +447,9 @@ class Mediator:
         except StoreUnavailable as exc:
             self.log(f"could not record tool classifications: {exc}")
 
-    def _unreadable_from_server(self, head: bytes, size: int, exc: LineError, out: Outgoing) -> None:
+    def _unreadable_from_server(
+        self, head: bytes, size: int, exc: LineError, out: Outgoing
+    ) -> None:
         # Unscanned server text never reaches the agent; a waiting request gets an error.
         self.log(f"dropped a server line ({size} bytes) that could not be inspected: {exc}")
         request_id = recover_id(head)
@@ -426,19 +478,34 @@ class Mediator:
                 if self.pending.pop(key, None) is None:
                     continue  # answered meanwhile
                 self._timed_out.add(key)
-            self.log(f"request {pending.request_id!r} ({pending.method}) timed out after {timeout:g} s")
-            out.to_server.append(dump_line({
-                "jsonrpc": "2.0", "method": "notifications/cancelled",
-                "params": {"requestId": pending.request_id, "reason": "lazaretto: request timed out"},
-            }))
+            self.log(
+                f"request {pending.request_id!r} ({pending.method}) timed out after {timeout:g} s"
+            )
+            out.to_server.append(
+                dump_line(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "notifications/cancelled",
+                        "params": {
+                            "requestId": pending.request_id,
+                            "reason": "lazaretto: request timed out",
+                        },
+                    }
+                )
+            )
             if pending.own:
                 self._recheck_done(out)
                 continue
-            out.to_client.append(dump_line(error_response(
-                pending.request_id, INTERNAL_ERROR,
-                f"lazaretto: the server did not answer {pending.method} within {timeout:g} seconds",
-                {"reason": "timeout", "timeout_seconds": timeout},
-            )))
+            out.to_client.append(
+                dump_line(
+                    error_response(
+                        pending.request_id,
+                        INTERNAL_ERROR,
+                        f"lazaretto: the server did not answer {pending.method} within {timeout:g} seconds",
+                        {"reason": "timeout", "timeout_seconds": timeout},
+                    )
+                )
+            )
         return out
 
     # -- ends -----------------------------------------------------------------------------
@@ -457,7 +524,9 @@ class Mediator:
             out.to_client.append(
                 dump_line(
                     error_response(
-                        request_id, INTERNAL_ERROR, f"lazaretto: withheld the server's reply: {reason}",
+                        request_id,
+                        INTERNAL_ERROR,
+                        f"lazaretto: withheld the server's reply: {reason}",
                         {"reason": "oversized_reply"},
                     )
                 )
@@ -475,7 +544,9 @@ class Mediator:
             try:
                 message = parse_line(raw)
             except LineError as exc:
-                out.to_client.append(dump_line(error_response(None, PARSE_ERROR, f"lazaretto: line {exc}")))
+                out.to_client.append(
+                    dump_line(error_response(None, PARSE_ERROR, f"lazaretto: line {exc}"))
+                )
                 continue
             for element in message if isinstance(message, list) else [message]:
                 if is_request(element):
@@ -544,4 +615,7 @@ def _emptied(method: str, result: dict) -> dict:
     """A list result with every entry withheld, or instructions withheld."""
     if method in LISTS:
         return {**result, LISTS[method][1]: []}
-    return {**result, INSTRUCTIONS[0]: "[lazaretto: instructions withheld: the pin store is unavailable.]"}
+    return {
+        **result,
+        INSTRUCTIONS[0]: "[lazaretto: instructions withheld: the pin store is unavailable.]",
+    }

@@ -11,10 +11,16 @@ from .jsonrpc import PIN_DRIFT, error_response
 # Per list method: the entry kind, the list's key in the result, and the fields that make up
 # an entry's surface (what the model reads and what decides how it is called).
 LISTS = {
-    "tools/list": ("tool", "tools", ("name", "title", "description", "inputSchema", "outputSchema", "annotations")),
+    "tools/list": (
+        "tool",
+        "tools",
+        ("name", "title", "description", "inputSchema", "outputSchema", "annotations"),
+    ),
     "prompts/list": ("prompt", "prompts", ("name", "title", "description", "arguments")),
     "resources/templates/list": (
-        "resource_template", "resourceTemplates", ("name", "title", "uriTemplate", "description", "mimeType"),
+        "resource_template",
+        "resourceTemplates",
+        ("name", "title", "uriTemplate", "description", "mimeType"),
     ),
 }
 INSTRUCTIONS = ("instructions", "instructions")
@@ -53,7 +59,9 @@ class Lock:
 class PinGuard:
     """One server's pins in the proxy: screens list results and refuses drifted entries."""
 
-    def __init__(self, store: Store, server: str, command: list[str], lock: Lock | None = None) -> None:
+    def __init__(
+        self, store: Store, server: str, command: list[str], lock: Lock | None = None
+    ) -> None:
         self.store = store
         self.server = server
         self.command = canonical_json(command)
@@ -69,7 +77,11 @@ class PinGuard:
         hidden = self._screen(kind, entries, complete)
         if not hidden:
             return None
-        kept = [item for item in result[key] if not (isinstance(item, dict) and item.get("name") in hidden)]
+        kept = [
+            item
+            for item in result[key]
+            if not (isinstance(item, dict) and item.get("name") in hidden)
+        ]
         return {**result, key: kept}
 
     def screen_instructions(self, result: dict) -> dict | None:
@@ -81,14 +93,19 @@ class PinGuard:
         if not self._screen(kind, [entry(kind, name, text)], complete=False):
             return None
         drift = self.hidden[INSTRUCTIONS]
-        return {**result, "instructions": f"[lazaretto: this server's instructions changed since they were pinned "
-                                          f"(pin drift {drift['id']}); withheld until a person reviews them.]"}
+        return {
+            **result,
+            "instructions": f"[lazaretto: this server's instructions changed since they were pinned "
+            f"(pin drift {drift['id']}); withheld until a person reviews them.]",
+        }
 
     def _screen(self, kind: str, entries: list[dict], complete: bool) -> set[str]:
         how, baseline = self._baseline()
         if not any(known_kind == kind for known_kind, _ in baseline) and not self.lock:
             marker = entry(kind, LISTED, "listed")
-            self.store.pins.pin(self.server, self.command, [marker, *entries], reason=f"first use ({kind})")
+            self.store.pins.pin(
+                self.server, self.command, [marker, *entries], reason=f"first use ({kind})"
+            )
             return set()
         same, drifted = [], []
         for new in entries:
@@ -102,7 +119,9 @@ class PinGuard:
             self.store.pins.pin(self.server, self.command, same, reason=f"carried over ({how})")
         hidden = set()
         for new, old in drifted:
-            drift = self.store.pins.drift(self.server, self.command, new, "changed" if old else "new", old)
+            drift = self.store.pins.drift(
+                self.server, self.command, new, "changed" if old else "new", old
+            )
             self.hidden[(kind, new["name"])] = drift
             hidden.add(new["name"])
         for new in same:
@@ -111,7 +130,9 @@ class PinGuard:
             present = {e["name"] for e in entries}
             for (old_kind, name), old in baseline.items():
                 if old_kind == kind and name != LISTED and name not in present:
-                    self.store.pins.drift(self.server, self.command, {"kind": kind, "name": name}, "removed", old)
+                    self.store.pins.drift(
+                        self.server, self.command, {"kind": kind, "name": name}, "removed", old
+                    )
         return hidden
 
     def _baseline(self) -> tuple[str, dict]:
@@ -152,6 +173,10 @@ def load_lock(path: str, server: str) -> Lock:
     entries = {}
     for key, item in data.get("servers", {}).get(server, {}).get("entries", {}).items():
         kind, _, name = key.partition(":")
-        entries[(kind, name)] = {"kind": kind, "name": name, "sha256": item["sha256"],
-                                 "canonical": canonical_json(item["surface"])}
+        entries[(kind, name)] = {
+            "kind": kind,
+            "name": name,
+            "sha256": item["sha256"],
+            "canonical": canonical_json(item["surface"]),
+        }
     return Lock(path, entries)

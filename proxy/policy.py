@@ -113,15 +113,21 @@ def parse_policy(text: str, *, source: Path | None = None) -> Policy:
         servers=servers,
         threshold=_number(detect.get("threshold"), "detect.threshold", where),
         label=_bool(data.get("label", False), "label", where),
-        idle_expiry_minutes=_number(taint.get("idle_expiry_minutes"), "taint.idle_expiry_minutes", where),
-        approval_ttl_minutes=_number(approval.get("ttl_minutes", 15), "approval.ttl_minutes", where),
+        idle_expiry_minutes=_number(
+            taint.get("idle_expiry_minutes"), "taint.idle_expiry_minutes", where
+        ),
+        approval_ttl_minutes=_number(
+            approval.get("ttl_minutes", 15), "approval.ttl_minutes", where
+        ),
         request_timeout_seconds=_number(
             proxy.get("request_timeout_seconds"), "proxy.request_timeout_seconds", where
         ),
         store_busy_timeout_seconds=_number(
             proxy.get("store_busy_timeout_seconds", 5.0), "proxy.store_busy_timeout_seconds", where
         ),
-        max_line_bytes=int(_number(proxy.get("max_line_bytes", 64 * 1024 * 1024), "proxy.max_line_bytes", where)),
+        max_line_bytes=int(
+            _number(proxy.get("max_line_bytes", 64 * 1024 * 1024), "proxy.max_line_bytes", where)
+        ),
     )
 
 
@@ -132,7 +138,9 @@ def _server(name: str, entry: Any, where: object) -> ServerPolicy:
         print(f"lazaretto: {where}: unknown key servers.{name}.{key} ignored", file=sys.stderr)
     trust = entry.get("trust")
     if trust not in (None, "trusted", "untrusted"):
-        raise PolicyError(f'{where}: servers.{name}.trust must be "trusted" or "untrusted", not {trust!r}')
+        raise PolicyError(
+            f'{where}: servers.{name}.trust must be "trusted" or "untrusted", not {trust!r}'
+        )
     label = entry.get("label")
     lock = entry.get("lock")
     if lock is not None and not isinstance(lock, str):
@@ -146,9 +154,13 @@ def _server(name: str, entry: Any, where: object) -> ServerPolicy:
         name=name,
         has_entry=True,
         trust=trust,
-        untrusted=frozenset(_strings(entry.get("untrusted", []), f"servers.{name}.untrusted", where)),
+        untrusted=frozenset(
+            _strings(entry.get("untrusted", []), f"servers.{name}.untrusted", where)
+        ),
         outbound=frozenset(_strings(entry.get("outbound", []), f"servers.{name}.outbound", where)),
-        not_outbound=frozenset(_strings(entry.get("not_outbound", []), f"servers.{name}.not_outbound", where)),
+        not_outbound=frozenset(
+            _strings(entry.get("not_outbound", []), f"servers.{name}.not_outbound", where)
+        ),
         label=None if label is None else _bool(label, f"servers.{name}.label", where),
         lock=lock_path if lock is not None else None,
     )

@@ -48,7 +48,9 @@ class Relay:
         """Start the server, relay until its output ends, and return its exit code."""
         try:
             # stderr is inherited: the server's logs reach the client untouched.
-            self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            self.process = subprocess.Popen(
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+            )
         except OSError as exc:
             print(f"lazaretto: cannot start {self.command[0]!r}: {exc}", file=sys.stderr)
             return 127 if isinstance(exc, FileNotFoundError) else 126
@@ -211,4 +213,3 @@ class Relay:
         for signum in (signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", None)):
             if signum is not None:
                 signal.signal(signum, stop)
-

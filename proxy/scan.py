@@ -57,7 +57,9 @@ class FieldVerdict:
         return {
             "verdict": self.verdict,
             "score": self.score,
-            "signals": [{"name": s.name, "weight": s.weight, "excerpt": s.excerpt} for s in self.signals],
+            "signals": [
+                {"name": s.name, "weight": s.weight, "excerpt": s.excerpt} for s in self.signals
+            ],
             "removed": [{"kind": r.kind, "count": r.count} for r in self.removed],
             "decoded": [{"kind": d.kind, "text": d.text} for d in self.decoded],
             "text": text,
@@ -80,7 +82,9 @@ _SHORT_TEXT = 64
 
 
 @lru_cache(maxsize=8192)
-def _scan_short(text: str, untrusted: bool, allow_hosts: tuple[str, ...], threshold: float | None) -> FieldVerdict:
+def _scan_short(
+    text: str, untrusted: bool, allow_hosts: tuple[str, ...], threshold: float | None
+) -> FieldVerdict:
     return _scan(text, ScanRules(untrusted, allow_hosts, threshold))
 
 
@@ -88,7 +92,9 @@ def _scan(text: str, rules: ScanRules) -> FieldVerdict:
     threshold = rules.threshold or DEFAULT_THRESHOLD
     if not rules.untrusted:
         cleaned, removed = sanitize(text, SanitizeRules(untrusted=False))
-        return FieldVerdict("sanitized" if removed else "clean", 0.0, [], removed, _decoded(removed), text, cleaned)
+        return FieldVerdict(
+            "sanitized" if removed else "clean", 0.0, [], removed, _decoded(removed), text, cleaned
+        )
     try:
         return _scan_untrusted(text, rules, threshold)
     except Exception as exc:
@@ -101,7 +107,10 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float) -> FieldVerdi
         return detect(candidate).score >= threshold
 
     cleaned, removed = sanitize(
-        text, SanitizeRules(untrusted=True, allow_hosts=rules.allow_hosts, looks_like_instructions=instructions)
+        text,
+        SanitizeRules(
+            untrusted=True, allow_hosts=rules.allow_hosts, looks_like_instructions=instructions
+        ),
     )
     decoded = _decoded(removed)
     found = reading = detect(cleaned)
@@ -125,7 +134,9 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float) -> FieldVerdi
         verdict = "sanitized"
     else:
         verdict = "clean"
-    return FieldVerdict(verdict, score, _distinct(signals), removed, decoded, text, cleaned, tuple(passages))
+    return FieldVerdict(
+        verdict, score, _distinct(signals), removed, decoded, text, cleaned, tuple(passages)
+    )
 
 
 def read_passages(texts: list[str]) -> tuple[tuple[str, tuple[tuple[int, int], ...]], ...]:
@@ -143,7 +154,10 @@ def _distinct(signals: list[Signal]) -> list[Signal]:
     kept: list[Signal] = []
     for signal in sorted(signals, key=lambda s: -s.weight):
         core = signal.excerpt.strip(" <>!-\n")
-        if not any(k.name == signal.name and (core in k.excerpt or k.excerpt.strip(" <>!-\n") in core) for k in kept):
+        if not any(
+            k.name == signal.name and (core in k.excerpt or k.excerpt.strip(" <>!-\n") in core)
+            for k in kept
+        ):
             kept.append(signal)
     return kept
 

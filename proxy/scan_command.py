@@ -16,15 +16,33 @@ _DEFAULT_SERVER = "scan"
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of `lazaretto scan`."""
-    parser.add_argument("file", nargs="?", default="-", metavar="FILE", help="text or a CallToolResult JSON (- = stdin)")
-    parser.add_argument("-p", "--policy", help="policy file (default: LAZARETTO_POLICY or the user config)")
-    parser.add_argument("-n", "--server", default=_DEFAULT_SERVER, metavar="SERVER_ID",
-                        help="classify as coming from this server of the policy")
-    parser.add_argument("-t", "--tool", help="the tool that produced the result (for per-tool trust and notices)")
+    parser.add_argument(
+        "file",
+        nargs="?",
+        default="-",
+        metavar="FILE",
+        help="text or a CallToolResult JSON (- = stdin)",
+    )
+    parser.add_argument(
+        "-p", "--policy", help="policy file (default: LAZARETTO_POLICY or the user config)"
+    )
+    parser.add_argument(
+        "-n",
+        "--server",
+        default=_DEFAULT_SERVER,
+        metavar="SERVER_ID",
+        help="classify as coming from this server of the policy",
+    )
+    parser.add_argument(
+        "-t", "--tool", help="the tool that produced the result (for per-tool trust and notices)"
+    )
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--json", action="store_true", help="print one JSON object")
-    mode.add_argument("--jsonl", action="store_true",
-                      help='read JSON Lines ({"text": ...} or {"result": ...}) on stdin, write one verdict per line')
+    mode.add_argument(
+        "--jsonl",
+        action="store_true",
+        help='read JSON Lines ({"text": ...} or {"result": ...}) on stdin, write one verdict per line',
+    )
 
 
 @dataclass
@@ -49,12 +67,20 @@ class ResultScan:
         return {
             "verdict": self.verdict,
             "score": max((v.score for v in self.fields.values()), default=0.0),
-            "signals": [{"name": s.name, "weight": s.weight, "excerpt": s.excerpt}
-                        for v in self.fields.values() for s in v.signals],
+            "signals": [
+                {"name": s.name, "weight": s.weight, "excerpt": s.excerpt}
+                for v in self.fields.values()
+                for s in v.signals
+            ],
             "removed": [{"kind": kind, "count": count} for kind, count in removed.items()],
-            "decoded": [{"kind": d.kind, "text": d.text} for v in self.fields.values() for d in v.decoded],
-            "text": json.dumps(self.rewritten if self.rewritten is not None else original, ensure_ascii=False,
-                               separators=(",", ":")),
+            "decoded": [
+                {"kind": d.kind, "text": d.text} for v in self.fields.values() for d in v.decoded
+            ],
+            "text": json.dumps(
+                self.rewritten if self.rewritten is not None else original,
+                ensure_ascii=False,
+                separators=(",", ":"),
+            ),
             "uninspected": self.uninspected,
         }
 
@@ -92,7 +118,9 @@ class Scanner:
 
 def is_call_tool_result(value: object) -> bool:
     """A JSON object shaped like a CallToolResult (content blocks or structured content)."""
-    return isinstance(value, dict) and (isinstance(value.get("content"), list) or "structuredContent" in value)
+    return isinstance(value, dict) and (
+        isinstance(value.get("content"), list) or "structuredContent" in value
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -103,7 +131,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"lazaretto scan: {exc}", file=sys.stderr)
         return 2
     untrusted, reason = untrusted_tool(policy.server(args.server), args.tool)
-    scanner = Scanner(ScanRules(untrusted, policy.allow_hosts, policy.threshold), args.server, args.tool)
+    scanner = Scanner(
+        ScanRules(untrusted, policy.allow_hosts, policy.threshold), args.server, args.tool
+    )
     if args.jsonl:
         return _run_jsonl(scanner, sys.stdin, sys.stdout)
     try:
@@ -165,7 +195,9 @@ def _jsonl_item(scanner: Scanner, item: object, number: int) -> dict:
     return {"error": f'line {number}: expected {{"text": string}} or {{"result": CallToolResult}}'}
 
 
-def _print_field(label: str, verdict: FieldVerdict, agent_text: str, reason: str | None = None) -> None:
+def _print_field(
+    label: str, verdict: FieldVerdict, agent_text: str, reason: str | None = None
+) -> None:
     print(f"{label}: {verdict.verdict} (score {verdict.score:g})")
     if reason:
         print(f"  trust: {reason}")
@@ -184,11 +216,18 @@ def _print_field(label: str, verdict: FieldVerdict, agent_text: str, reason: str
 
 
 def _print_result(scan: ResultScan, original: dict, reason: str) -> None:
-    print(f"result: {scan.verdict} ({len(scan.fields)} field(s) changed, {scan.uninspected} part(s) uninspected)")
+    print(
+        f"result: {scan.verdict} ({len(scan.fields)} field(s) changed, {scan.uninspected} part(s) uninspected)"
+    )
     print(f"  trust: {reason}")
     for path, verdict in scan.fields.items():
-        agent = verdict.cleaned if verdict.verdict != "withheld" else "(withheld: replaced by a notice)"
+        agent = (
+            verdict.cleaned if verdict.verdict != "withheld" else "(withheld: replaced by a notice)"
+        )
         _print_field(path, verdict, agent)
     print("the agent receives:")
-    print(json.dumps(scan.rewritten if scan.rewritten is not None else original, ensure_ascii=False, indent=2))
-
+    print(
+        json.dumps(
+            scan.rewritten if scan.rewritten is not None else original, ensure_ascii=False, indent=2
+        )
+    )

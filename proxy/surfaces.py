@@ -75,7 +75,13 @@ class _Edits:
 
 
 def _shallow(value: Any) -> Any:
-    return dict(value) if isinstance(value, dict) else list(value) if isinstance(value, list) else value
+    return (
+        dict(value)
+        if isinstance(value, dict)
+        else list(value)
+        if isinstance(value, list)
+        else value
+    )
 
 
 def walk_surfaces(method: str, payload: dict, visit: Visit) -> SurfaceResult:
@@ -96,7 +102,9 @@ def _path_text(path: tuple, prefix: str = "") -> str:
     return prefix + "".join(_pointer(step) for step in path)
 
 
-def _text(container: Any, key: Any, base: tuple, edits: _Edits, visit: Visit, json_inside: bool = False) -> None:
+def _text(
+    container: Any, key: Any, base: tuple, edits: _Edits, visit: Visit, json_inside: bool = False
+) -> None:
     """Visit the string member `container[key]` of an object (ignored if absent or not a string)."""
     value = container.get(key) if isinstance(container, dict) else None
     if not isinstance(value, str):
@@ -113,14 +121,18 @@ def _text(container: Any, key: Any, base: tuple, edits: _Edits, visit: Visit, js
             edits.uninspected += inner.uninspected
             rebuilt = inner.apply()
             if rebuilt is not None:
-                edits.values.append((path, json.dumps(rebuilt, ensure_ascii=False, separators=(",", ":"))))
+                edits.values.append(
+                    (path, json.dumps(rebuilt, ensure_ascii=False, separators=(",", ":")))
+                )
             return
     replaced = visit(_path_text(path), value)
     if replaced is not None and replaced != value:
         edits.values.append((path, replaced))
 
 
-def _all_strings(root: Any, base: tuple, edits: _Edits, visit: Visit, prefix: str = "", keys: bool = True) -> None:
+def _all_strings(
+    root: Any, base: tuple, edits: _Edits, visit: Visit, prefix: str = "", keys: bool = True
+) -> None:
     """Visit every string leaf (and, with `keys`, every object key) under `root`, iteratively."""
     # Each node carries the text of its path, built once from its parent's: a large result's
     # leaves would otherwise each spell out their whole path again.
@@ -178,7 +190,11 @@ def _schema_text(root: Any, base: tuple, edits: _Edits, visit: Visit) -> None:
                 elif isinstance(child, (dict, list)):
                     stack.append((child, path + (key,), depth + 1))
         elif isinstance(node, list):
-            stack.extend((child, path + (i,), depth + 1) for i, child in enumerate(node) if isinstance(child, (dict, list)))
+            stack.extend(
+                (child, path + (i,), depth + 1)
+                for i, child in enumerate(node)
+                if isinstance(child, (dict, list))
+            )
 
 
 def _items(container: Any, key: str) -> list:

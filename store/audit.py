@@ -96,7 +96,9 @@ class AuditLog:
             if row["id"] != expected_id:
                 return Verification(False, count, row["id"], f"row {expected_id} is missing")
             if row["prev_hash"] != expected_prev:
-                return Verification(False, count, row["id"], "its link to the previous row is broken")
+                return Verification(
+                    False, count, row["id"], "its link to the previous row is broken"
+                )
             if row_hash(row["prev_hash"], row) != row["hash"]:
                 return Verification(False, count, row["id"], "its content does not match its hash")
             expected_prev = row["hash"]

@@ -20,7 +20,9 @@ class Beacon:
     """The beacon of one store file; unusable (every read None) where the file cannot be opened."""
 
     def __init__(self, store_path: Path | None) -> None:
-        self.path = None if store_path is None else store_path.with_name(store_path.name + "-beacon")
+        self.path = (
+            None if store_path is None else store_path.with_name(store_path.name + "-beacon")
+        )
         self._fd: int | None = None
 
     def read(self) -> bytes | None:

@@ -51,22 +51,40 @@ class BlockedCalls:
                         " status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
                         " 'pending', ?, ?)",
                         (
-                            session, server, tool, request_id, canonical_json(arguments),
-                            arguments_hash(arguments), reason_code, reason, json.dumps(hosts or []),
-                            outbound_reason, taint_reason, hash_token(token), token_hint(token),
-                            stamp(now), stamp(now + timedelta(minutes=ttl_minutes)),
+                            session,
+                            server,
+                            tool,
+                            request_id,
+                            canonical_json(arguments),
+                            arguments_hash(arguments),
+                            reason_code,
+                            reason,
+                            json.dumps(hosts or []),
+                            outbound_reason,
+                            taint_reason,
+                            hash_token(token),
+                            token_hint(token),
+                            stamp(now),
+                            stamp(now + timedelta(minutes=ttl_minutes)),
                         ),
                     )
                     self._store.audit.append(
-                        conn, "proxy", "refuse", session=session, subject=f"blocked:{cursor.lastrowid}",
-                        reason=reason, detail={"server": server, "tool": tool, "code": reason_code},
+                        conn,
+                        "proxy",
+                        "refuse",
+                        session=session,
+                        subject=f"blocked:{cursor.lastrowid}",
+                        reason=reason,
+                        detail={"server": server, "tool": tool, "code": reason_code},
                     )
                 return token
             except sqlite3.IntegrityError:  # pragma: no cover - a 40-bit token collided
                 continue
         raise RuntimeError("could not allocate a unique approval token")
 
-    def consume_approved(self, *, session: str, server: str, tool: str, arguments: Any) -> dict | None:
+    def consume_approved(
+        self, *, session: str, server: str, tool: str, arguments: Any
+    ) -> dict | None:
         """If a person approved exactly this call and it is unused and unexpired, use it up."""
         now = self._store.now()
         with self._store.write() as conn:
@@ -77,16 +95,25 @@ class BlockedCalls:
             ).fetchone()
             if row is None:
                 return None
-            conn.execute("UPDATE blocked_calls SET status = 'used', used_at = ? WHERE id = ?", (now, row["id"]))
+            conn.execute(
+                "UPDATE blocked_calls SET status = 'used', used_at = ? WHERE id = ?",
+                (now, row["id"]),
+            )
             self._store.audit.append(
-                conn, "proxy", "use-approval", session=session, subject=f"blocked:{row['id']}",
+                conn,
+                "proxy",
+                "use-approval",
+                session=session,
+                subject=f"blocked:{row['id']}",
                 reason="the approved call went through once",
             )
             return dict(row)
 
     def by_token(self, token: str) -> dict | None:
         """The blocked call a token belongs to (raises TokenError for a malformed token)."""
-        rows = self._store.query("SELECT * FROM blocked_calls WHERE token_hash = ?", (hash_token(token),))
+        rows = self._store.query(
+            "SELECT * FROM blocked_calls WHERE token_hash = ?", (hash_token(token),)
+        )
         return self._with_status(rows[0]) if rows else None
 
     def get(self, blocked_id: int) -> dict | None:

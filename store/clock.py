@@ -13,7 +13,9 @@ def system_clock() -> datetime:
 
 def stamp(moment: datetime) -> str:
     """`2026-11-30T02:05:00.123Z`: lexical order is time order."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    return (
+        moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    )
 
 
 def parse_stamp(text: str) -> datetime:

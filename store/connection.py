@@ -56,7 +56,9 @@ def _migrate(conn: sqlite3.Connection, busy_timeout: float) -> None:
 
 
 @contextmanager
-def write_transaction(conn: sqlite3.Connection, busy_timeout: float) -> Iterator[sqlite3.Connection]:
+def write_transaction(
+    conn: sqlite3.Connection, busy_timeout: float
+) -> Iterator[sqlite3.Connection]:
     """BEGIN IMMEDIATE ... COMMIT: take the write lock up front, so no reader has to upgrade."""
     if conn.in_transaction:
         yield conn

@@ -39,13 +39,24 @@ class Decisions:
             if not changed:
                 raise DecisionError(f"blocked call {blocked_id} was decided meanwhile")
             self._store.audit.append(
-                conn, "human", "approve", session=row["session"], subject=f"blocked:{blocked_id}",
+                conn,
+                "human",
+                "approve",
+                session=row["session"],
+                subject=f"blocked:{blocked_id}",
                 reason=row["reason"],
-                detail={"server": row["server"], "tool": row["tool"], "taint": row["taint_reason"], "note": note},
+                detail={
+                    "server": row["server"],
+                    "tool": row["tool"],
+                    "taint": row["taint_reason"],
+                    "note": note,
+                },
             )
         return self._store.blocked.get(blocked_id)
 
-    def untaint(self, session: str, *, seen_up_to: int | None = None, note: str | None = None) -> int:
+    def untaint(
+        self, session: str, *, seen_up_to: int | None = None, note: str | None = None
+    ) -> int:
         """Clear a session's taint; return how many taint events were cleared.
 
         `seen_up_to` is the newest taint event the person was shown: a read that arrived
@@ -72,8 +83,13 @@ class Decisions:
             )
             names = ", ".join(sorted({s["name"] for s in row["signals"]})) or "hidden content"
             self._store.audit.append(
-                conn, "human", "release", session=row["session"], subject=row["id"],
-                reason=f"{row['server']}/{row['tool'] or row['method']}: {names}", detail={"note": note},
+                conn,
+                "human",
+                "release",
+                session=row["session"],
+                subject=row["id"],
+                reason=f"{row['server']}/{row['tool'] or row['method']}: {names}",
+                detail={"note": note},
             )
         return self._store.quarantine.get(row["id"])
 
@@ -91,8 +107,15 @@ class Decisions:
                     "INSERT INTO pins (server, command, kind, name, canonical, sha256, pinned_at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(server, command, kind, name) DO UPDATE SET"
                     " canonical = excluded.canonical, sha256 = excluded.sha256, pinned_at = excluded.pinned_at",
-                    (drift["server"], drift["command"], drift["kind"], drift["name"], drift["new_canonical"],
-                     drift["new_sha256"], self._store.now()),
+                    (
+                        drift["server"],
+                        drift["command"],
+                        drift["kind"],
+                        drift["name"],
+                        drift["new_canonical"],
+                        drift["new_sha256"],
+                        self._store.now(),
+                    ),
                 )
             self._decide_drift(conn, drift, "accepted", note)
         return self._store.pins.get(drift_id)
@@ -121,8 +144,12 @@ class Decisions:
             raise DecisionError(f"pin drift {drift['id']} was decided meanwhile")
         action = "accept-drift" if status == "accepted" else "reject-drift"
         self._store.audit.append(
-            conn, "human", action, subject=f"drift:{drift['id']}",
-            reason=f"{drift['server']}: {drift['kind']} {drift['name']} {drift['change']}", detail={"note": note},
+            conn,
+            "human",
+            action,
+            subject=f"drift:{drift['id']}",
+            reason=f"{drift['server']}: {drift['kind']} {drift['name']} {drift['change']}",
+            detail={"note": note},
         )
 
     def dismiss(self, kind: str, item_id: str | int, *, note: str | None = None) -> None:
@@ -139,7 +166,12 @@ class Decisions:
                 raise DecisionError(f"no unreviewed {kind} {item_id}")
             subject = item_id if kind == "quarantine" else f"blocked:{item_id}"
             self._store.audit.append(
-                conn, "human", "dismiss", subject=str(subject), reason="reviewed; kept withheld", detail={"note": note}
+                conn,
+                "human",
+                "dismiss",
+                subject=str(subject),
+                reason="reviewed; kept withheld",
+                detail={"note": note},
             )
 
     def clearances(self, *, within: timedelta) -> int:

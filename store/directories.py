@@ -32,14 +32,17 @@ class Directories:
                 " reason = excluded.reason, created_at = excluded.created_at, decided_at = NULL, note = NULL",
                 (path, session, reason, self._store.now()),
             )
-            self._store.audit.append(conn, "hook", "mark-untrusted", session=session, subject=path, reason=reason)
+            self._store.audit.append(
+                conn, "hook", "mark-untrusted", session=session, subject=path, reason=reason
+            )
 
     def untrusted_for(self, path: str) -> dict | None:
         """The untrusted directory `path` lies in, or None; the deepest record decides."""
         chain = ancestors(path)
         marks = ",".join("?" * len(chain))
         rows = self._store.query(
-            f"SELECT * FROM directories WHERE path IN ({marks}) ORDER BY length(path) DESC LIMIT 1", chain
+            f"SELECT * FROM directories WHERE path IN ({marks}) ORDER BY length(path) DESC LIMIT 1",
+            chain,
         )
         return rows[0] if rows and rows[0]["status"] == "untrusted" else None
 
@@ -53,11 +56,17 @@ class Directories:
             ).rowcount
             if changed:
                 self._store.audit.append(
-                    conn, "human", "trust", subject=path, reason="a person trusted a cloned directory",
+                    conn,
+                    "human",
+                    "trust",
+                    subject=path,
+                    reason="a person trusted a cloned directory",
                     detail={"note": note},
                 )
             return bool(changed)
 
     def untrusted(self) -> list[dict]:
         """Every directory still untrusted, newest first."""
-        return self._store.query("SELECT * FROM directories WHERE status = 'untrusted' ORDER BY created_at DESC")
+        return self._store.query(
+            "SELECT * FROM directories WHERE status = 'untrusted' ORDER BY created_at DESC"
+        )

@@ -24,7 +24,9 @@ class Pins:
             ("same server id", "server = ?", (server,)),
             ("same command", "command = ?", (command,)),
         ):
-            rows = self._store.query(f"SELECT * FROM pins WHERE {where} ORDER BY pinned_at DESC", params)
+            rows = self._store.query(
+                f"SELECT * FROM pins WHERE {where} ORDER BY pinned_at DESC", params
+            )
             if rows:
                 # Under a partial match several keys may exist: the newest pin of each entry wins.
                 entries: dict[tuple[str, str], dict] = {}
@@ -43,10 +45,17 @@ class Pins:
                 "INSERT INTO pins (server, command, kind, name, canonical, sha256, pinned_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(server, command, kind, name) DO UPDATE SET"
                 " canonical = excluded.canonical, sha256 = excluded.sha256, pinned_at = excluded.pinned_at",
-                [(server, command, e["kind"], e["name"], e["canonical"], e["sha256"], now) for e in entries],
+                [
+                    (server, command, e["kind"], e["name"], e["canonical"], e["sha256"], now)
+                    for e in entries
+                ],
             )
             self._store.audit.append(
-                conn, "proxy", "pin", subject=server, reason=reason,
+                conn,
+                "proxy",
+                "pin",
+                subject=server,
+                reason=reason,
                 detail={"entries": sorted(f"{e['kind']}:{e['name']}" for e in entries)},
             )
 
@@ -65,13 +74,23 @@ class Pins:
                 "INSERT INTO pin_drift (server, command, kind, name, change, old_canonical, new_canonical,"
                 " old_sha256, new_sha256, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)",
                 (
-                    server, command, entry["kind"], entry["name"], change,
-                    old["canonical"] if old else None, entry.get("canonical"),
-                    old["sha256"] if old else None, new_sha, self._store.now(),
+                    server,
+                    command,
+                    entry["kind"],
+                    entry["name"],
+                    change,
+                    old["canonical"] if old else None,
+                    entry.get("canonical"),
+                    old["sha256"] if old else None,
+                    new_sha,
+                    self._store.now(),
                 ),
             )
             self._store.audit.append(
-                conn, "proxy", "pin-drift", subject=f"drift:{cursor.lastrowid}",
+                conn,
+                "proxy",
+                "pin-drift",
+                subject=f"drift:{cursor.lastrowid}",
                 reason=f"{server}: {entry['kind']} {entry['name']} {change}",
             )
         return self.get(cursor.lastrowid)
@@ -83,9 +102,13 @@ class Pins:
 
     def pending(self) -> list[dict]:
         """Drifts waiting for a person, newest first."""
-        return self._store.query("SELECT * FROM pin_drift WHERE status = 'pending' ORDER BY id DESC")
+        return self._store.query(
+            "SELECT * FROM pin_drift WHERE status = 'pending' ORDER BY id DESC"
+        )
 
     def export(self, server: str | None = None) -> list[dict]:
         """Every pin (of one server), sorted, for a lock file."""
         where, params = ("WHERE server = ?", (server,)) if server else ("", ())
-        return self._store.query(f"SELECT * FROM pins {where} ORDER BY server, command, kind, name", params)
+        return self._store.query(
+            f"SELECT * FROM pins {where} ORDER BY server, command, kind, name", params
+        )

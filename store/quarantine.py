@@ -65,9 +65,22 @@ class Quarantine:
                         " status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
                         " 'withheld', ?)",
                         (
-                            qid, session, server, tool, method, request_id, path, content_hash, fingerprint,
-                            original, cleaned, score, canonical_json(signals), canonical_json(decoded),
-                            canonical_json(removed), self._store.now(),
+                            qid,
+                            session,
+                            server,
+                            tool,
+                            method,
+                            request_id,
+                            path,
+                            content_hash,
+                            fingerprint,
+                            original,
+                            cleaned,
+                            score,
+                            canonical_json(signals),
+                            canonical_json(decoded),
+                            canonical_json(removed),
+                            self._store.now(),
                         ),
                     )
                     conn.executemany(
@@ -76,8 +89,13 @@ class Quarantine:
                     )
                     names = ", ".join(sorted({s["name"] for s in signals})) or "hidden content"
                     self._store.audit.append(
-                        conn, "proxy", "withhold", session=session, subject=qid,
-                        reason=f"{server}/{tool or method}: {names}", detail={"score": score, "path": path},
+                        conn,
+                        "proxy",
+                        "withhold",
+                        session=session,
+                        subject=qid,
+                        reason=f"{server}/{tool or method}: {names}",
+                        detail={"score": score, "path": path},
                     )
                 self._store.beacon.ring()  # committed: other proxies' fingerprint indexes are behind
                 return qid
@@ -95,12 +113,17 @@ class Quarantine:
                 "INSERT INTO stripped (session, server, tool, method, request_id, path, kind, count, decoded,"
                 " quarantine_id, created_at) VALUES (:session, :server, :tool, :method, :request_id, :path,"
                 " :kind, :count, :decoded, :quarantine_id, :created_at)",
-                [{"quarantine_id": None, "decoded": None, **row, "created_at": now} for row in rows],
+                [
+                    {"quarantine_id": None, "decoded": None, **row, "created_at": now}
+                    for row in rows
+                ],
             )
 
     def get(self, qid: str) -> dict | None:
         """One withheld field with its JSON columns decoded."""
-        rows = self._store.query("SELECT * FROM quarantine WHERE id = ?", (normalize_quarantine_id(qid),))
+        rows = self._store.query(
+            "SELECT * FROM quarantine WHERE id = ?", (normalize_quarantine_id(qid),)
+        )
         return _decode(rows[0]) if rows else None
 
     def earlier(self, content_hash: str, server: str, tool: str | None) -> dict | None:
@@ -115,7 +138,8 @@ class Quarantine:
     def fingerprints_since(self, rowid: int) -> list[tuple[int, int, int | None]]:
         """(rowid, fingerprint, anchor) added after `rowid`, for an incremental in-memory index."""
         rows = self._store.query(
-            "SELECT rowid, fingerprint, anchor FROM fingerprints WHERE rowid > ? ORDER BY rowid", (rowid,)
+            "SELECT rowid, fingerprint, anchor FROM fingerprints WHERE rowid > ? ORDER BY rowid",
+            (rowid,),
         )
         return [(row["rowid"], row["fingerprint"], row["anchor"]) for row in rows]
 
@@ -131,7 +155,9 @@ class Quarantine:
         )
         return rows[0] if rows else None
 
-    def recent(self, *, limit: int = 100, before: str | None = None, status: str | None = None) -> list[dict]:
+    def recent(
+        self, *, limit: int = 100, before: str | None = None, status: str | None = None
+    ) -> list[dict]:
         """Newest first, paged by `created_at` (pass the last row's created_at as `before`)."""
         clauses, params = [], []
         if status:
@@ -142,15 +168,22 @@ class Quarantine:
             params.append(before)
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         rows = self._store.query(
-            f"SELECT * FROM quarantine {where} ORDER BY created_at DESC, id LIMIT ?", (*params, limit)
+            f"SELECT * FROM quarantine {where} ORDER BY created_at DESC, id LIMIT ?",
+            (*params, limit),
         )
         return [_decode(row) for row in rows]
 
-    def stripped_for(self, *, request_id: str | None = None, quarantine_id: str | None = None) -> list[dict]:
+    def stripped_for(
+        self, *, request_id: str | None = None, quarantine_id: str | None = None
+    ) -> list[dict]:
         """Removals logged for one request or one withheld field."""
         if quarantine_id:
-            return self._store.query("SELECT * FROM stripped WHERE quarantine_id = ? ORDER BY id", (quarantine_id,))
-        return self._store.query("SELECT * FROM stripped WHERE request_id IS ? ORDER BY id", (request_id,))
+            return self._store.query(
+                "SELECT * FROM stripped WHERE quarantine_id = ? ORDER BY id", (quarantine_id,)
+            )
+        return self._store.query(
+            "SELECT * FROM stripped WHERE request_id IS ? ORDER BY id", (request_id,)
+        )
 
 
 def _decode(row: dict) -> dict:

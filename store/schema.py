@@ -170,7 +170,9 @@ def create_quarantine(db: Database) -> None:
 def add_fingerprints_and_label_nonce(db: Database) -> None:
     # Fingerprints of the instruction-shaped sentences of withheld fields: a payload that
     # comes back through another tool or server is recognized and withheld at once.
-    db["fingerprints"].create({"fingerprint": int, "quarantine_id": str}, not_null={"fingerprint", "quarantine_id"})
+    db["fingerprints"].create(
+        {"fingerprint": int, "quarantine_id": str}, not_null={"fingerprint", "quarantine_id"}
+    )
     db["fingerprints"].create_index(["fingerprint"])
     db["sessions"].add_column("label_nonce", str)
 

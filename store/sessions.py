@@ -54,10 +54,17 @@ class Sessions:
         """The session's random nonce for provenance tags, made on first use and shared by its proxies."""
         candidate = secrets.token_hex(6)
         with self._store.write() as conn:
-            conn.execute("INSERT INTO sessions (key, created_at) VALUES (?, ?) ON CONFLICT(key) DO NOTHING",
-                         (key, self._store.now()))
-            conn.execute("UPDATE sessions SET label_nonce = ? WHERE key = ? AND label_nonce IS NULL", (candidate, key))
-            return conn.execute("SELECT label_nonce FROM sessions WHERE key = ?", (key,)).fetchone()[0]
+            conn.execute(
+                "INSERT INTO sessions (key, created_at) VALUES (?, ?) ON CONFLICT(key) DO NOTHING",
+                (key, self._store.now()),
+            )
+            conn.execute(
+                "UPDATE sessions SET label_nonce = ? WHERE key = ? AND label_nonce IS NULL",
+                (candidate, key),
+            )
+            return conn.execute(
+                "SELECT label_nonce FROM sessions WHERE key = ?", (key,)
+            ).fetchone()[0]
 
     def taint(
         self,
@@ -72,7 +79,8 @@ class Sessions:
         """Record an untrusted read; return True if it newly tainted the session."""
         with self._store.write() as conn:
             already = conn.execute(
-                "SELECT 1 FROM taint_events WHERE session = ? AND cleared_at IS NULL LIMIT 1", (key,)
+                "SELECT 1 FROM taint_events WHERE session = ? AND cleared_at IS NULL LIMIT 1",
+                (key,),
             ).fetchone()
             conn.execute(
                 "INSERT INTO taint_events (session, server, tool, method, request_id, reason, at)"
@@ -82,7 +90,12 @@ class Sessions:
             if already:
                 return False
             self._store.audit.append(
-                conn, "proxy", "taint", session=key, subject=f"{server}/{tool or method}", reason=reason
+                conn,
+                "proxy",
+                "taint",
+                session=key,
+                subject=f"{server}/{tool or method}",
+                reason=reason,
             )
             return True
 
@@ -106,11 +119,21 @@ class Sessions:
         if rows and idle_expiry_minutes is not None:
             newest = parse_stamp(rows[-1]["at"])
             if self._store.clock() - newest > timedelta(minutes=idle_expiry_minutes):
-                self.clear(key, "idle-expiry", f"no untrusted read for {idle_expiry_minutes:g} minutes")
+                self.clear(
+                    key, "idle-expiry", f"no untrusted read for {idle_expiry_minutes:g} minutes"
+                )
                 return TaintState(False)
         return TaintState(bool(rows), rows)
 
-    def clear(self, key: str, actor: str, reason: str, note: str | None = None, *, up_to: int | None = None) -> int:
+    def clear(
+        self,
+        key: str,
+        actor: str,
+        reason: str,
+        note: str | None = None,
+        *,
+        up_to: int | None = None,
+    ) -> int:
         """Clear the session's open taint events (those up to event id `up_to`) and audit it."""
         with self._store.write() as conn:
             cleared = conn.execute(
@@ -120,7 +143,12 @@ class Sessions:
             ).rowcount
             if cleared:
                 self._store.audit.append(
-                    conn, actor, "untaint", session=key, reason=reason, detail={"events": cleared, "note": note}
+                    conn,
+                    actor,
+                    "untaint",
+                    session=key,
+                    reason=reason,
+                    detail={"events": cleared, "note": note},
                 )
             return cleared
 
@@ -142,4 +170,3 @@ class Sessions:
             row["reasons"] = by_session.get(row["key"], [])
             row["tainted"] = bool(row["reasons"])
         return sessions
-

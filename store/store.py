@@ -68,13 +68,17 @@ class Store:
                 self._conn = connect(None, self.busy_timeout)
             return self._conn
         current = _file_id(self.path)
-        if self._conn is not None and (current != self._file_id or (writing and self._opened_read_only)):
+        if self._conn is not None and (
+            current != self._file_id or (writing and self._opened_read_only)
+        ):
             # Deleted or replaced: the open handle would write where nobody reads. Opened while
             # the file was read-only: SQLite fell back to reading only, so try afresh.
             self._drop()
         if self._conn is None:
             if current is None and self._file_id is not None:
-                raise StoreUnavailable(f"the store at {self.path} was deleted; waiting for it to come back")
+                raise StoreUnavailable(
+                    f"the store at {self.path} was deleted; waiting for it to come back"
+                )
             self._conn = connect(self.path, self.busy_timeout)
             self._opens += 1
             self._file_id = _file_id(self.path)
@@ -128,7 +132,9 @@ class Store:
         try:
             with self.write() as conn:
                 # Rewriting the same schema version appends a page, so a full disk shows too.
-                conn.execute(f"PRAGMA user_version = {conn.execute('PRAGMA user_version').fetchone()[0]}")
+                conn.execute(
+                    f"PRAGMA user_version = {conn.execute('PRAGMA user_version').fetchone()[0]}"
+                )
         except StoreUnavailable:
             return False
         return True

@@ -43,5 +43,7 @@ class ToolClassifications:
 
     def get(self, server: str, name: str) -> dict | None:
         """The last verdict for one tool, if any."""
-        rows = self._store.query("SELECT * FROM tools WHERE server = ? AND name = ?", (server, name))
+        rows = self._store.query(
+            "SELECT * FROM tools WHERE server = ? AND name = ?", (server, name)
+        )
         return rows[0] if rows else None

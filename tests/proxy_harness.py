@@ -33,7 +33,9 @@ class ProxyProcess:
         )
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.stderr = bytearray()
-        threading.Thread(target=self._pump, args=(self.proc.stdout, self.lines), daemon=True).start()
+        threading.Thread(
+            target=self._pump, args=(self.proc.stdout, self.lines), daemon=True
+        ).start()
         self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
         self._stderr_thread.start()
         self._next_id = 0
@@ -61,7 +63,9 @@ class ProxyProcess:
 
     def recv(self, timeout: float = 20):
         line = self.recv_raw(timeout)
-        assert line is not None, f"proxy closed its output; stderr: {self.stderr.decode(errors='replace')}"
+        assert line is not None, (
+            f"proxy closed its output; stderr: {self.stderr.decode(errors='replace')}"
+        )
         return json.loads(line)
 
     def request(self, method: str, params: dict | None = None, timeout: float = 20) -> dict:
@@ -81,7 +85,11 @@ class ProxyProcess:
     def initialize(self) -> dict:
         reply = self.request(
             "initialize",
-            {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}},
+            {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "0"},
+            },
         )
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return reply

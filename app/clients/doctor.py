@@ -91,4 +91,8 @@ def _runnable(command: str) -> bool:
         program = shlex.split(command)[0]
     except (ValueError, IndexError):
         return False
-    return Path(program).is_file() if "/" in program or "\\" in program else shutil.which(program) is not None
+    return (
+        Path(program).is_file()
+        if "/" in program or "\\" in program
+        else shutil.which(program) is not None
+    )

@@ -33,8 +33,10 @@ class ConfigText:
         """A unified diff of the change ("" when nothing changes)."""
         return "".join(
             difflib.unified_diff(
-                self.old.splitlines(keepends=True), self.new.splitlines(keepends=True),
-                fromfile=f"{self.path} (now)", tofile=f"{self.path} (after)",
+                self.old.splitlines(keepends=True),
+                self.new.splitlines(keepends=True),
+                fromfile=f"{self.path} (now)",
+                tofile=f"{self.path} (after)",
             )
         )
 

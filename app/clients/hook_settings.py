@@ -30,11 +30,19 @@ EVENTS: dict[str, tuple[HookEvent, ...]] = {
     "claude-code": (
         # Every tool: the deny rules cover Bash, file edits and reads; the gate covers WebFetch.
         HookEvent("PreToolUse", "*", "pre-tool-use"),
-        HookEvent("PostToolUse", "mcp__.*|WebFetch|WebSearch|Bash|PowerShell|Read|Grep", "post-tool-use"),
+        HookEvent(
+            "PostToolUse", "mcp__.*|WebFetch|WebSearch|Bash|PowerShell|Read|Grep", "post-tool-use"
+        ),
     ),
     "codex": (
-        HookEvent("PreToolUse", "^(Bash|shell|local_shell|exec_command|apply_patch|Edit|Write)$", "pre-tool-use"),
-        HookEvent("PostToolUse", "^(Bash|shell|local_shell|exec_command|mcp__.*)$", "post-tool-use"),
+        HookEvent(
+            "PreToolUse",
+            "^(Bash|shell|local_shell|exec_command|apply_patch|Edit|Write)$",
+            "pre-tool-use",
+        ),
+        HookEvent(
+            "PostToolUse", "^(Bash|shell|local_shell|exec_command|mcp__.*)$", "post-tool-use"
+        ),
     ),
     "cursor": (
         HookEvent("postToolUse", None, "post-tool-use"),
@@ -59,13 +67,19 @@ def ours(command: Any) -> tuple[str, str] | None:
 
 
 def _claude_like_entry(client: str, event: HookEvent, executable: str) -> dict:
-    handler = {"type": "command", "command": hook_command(client, event.argument, executable),
-               "timeout": TIMEOUT_SECONDS}
+    handler = {
+        "type": "command",
+        "command": hook_command(client, event.argument, executable),
+        "timeout": TIMEOUT_SECONDS,
+    }
     return {"matcher": event.matcher, "hooks": [handler]}
 
 
 def _cursor_entry(event: HookEvent, executable: str) -> dict:
-    entry = {"command": hook_command("cursor", event.argument, executable), "timeout": TIMEOUT_SECONDS}
+    entry = {
+        "command": hook_command("cursor", event.argument, executable),
+        "timeout": TIMEOUT_SECONDS,
+    }
     if event.matcher:
         entry["matcher"] = event.matcher
     return entry
@@ -80,7 +94,9 @@ def _without_ours(groups: list, cursor: bool) -> list:
                 kept.append(group)
             continue
         if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-            handlers = [h for h in group["hooks"] if not (isinstance(h, dict) and ours(h.get("command")))]
+            handlers = [
+                h for h in group["hooks"] if not (isinstance(h, dict) and ours(h.get("command")))
+            ]
             if not handlers and group["hooks"]:
                 continue
             if len(handlers) != len(group["hooks"]):
@@ -111,7 +127,11 @@ def install(client: str, path: Path, executable: str | None = None) -> ConfigTex
             raise ValueError(f"{path}: `hooks` is not an object; nothing was changed")
         changed = False
         for event in EVENTS[client]:
-            wanted = _cursor_entry(event, executable) if cursor else _claude_like_entry(client, event, executable)
+            wanted = (
+                _cursor_entry(event, executable)
+                if cursor
+                else _claude_like_entry(client, event, executable)
+            )
             groups = hooks.get(event.key, [])
             if not isinstance(groups, list):
                 raise ValueError(f"{path}: hooks.{event.key} is not a list; nothing was changed")
@@ -165,7 +185,11 @@ def installed(client: str, path: Path) -> dict[str, str]:
         return found
     for key, groups in hooks.items():
         for group in groups if isinstance(groups, list) else []:
-            handlers = [group] if client == "cursor" else (group.get("hooks", []) if isinstance(group, dict) else [])
+            handlers = (
+                [group]
+                if client == "cursor"
+                else (group.get("hooks", []) if isinstance(group, dict) else [])
+            )
             for handler in handlers:
                 mine = ours(handler.get("command")) if isinstance(handler, dict) else None
                 if mine and mine[0] == client:

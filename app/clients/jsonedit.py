@@ -97,7 +97,7 @@ class _Renderer:
         return text.replace("\n", "\n" + self.indent * level)
 
     def render(self, node: _Node, old: Any, new: Any, level: int) -> str:
-        original = self.text[node.start:node.end]
+        original = self.text[node.start : node.end]
         if _same(old, new):
             return original
         multiline = "\n" in original
@@ -107,31 +107,35 @@ class _Renderer:
             return self._array(node, old, new, level, multiline)
         return self.fresh(new, level, multiline and isinstance(new, (dict, list)))
 
-    def _layout(self, node: _Node, spans: list[tuple[int, int]], level: int, multiline: bool) -> tuple[str, str, str]:
+    def _layout(
+        self, node: _Node, spans: list[tuple[int, int]], level: int, multiline: bool
+    ) -> tuple[str, str, str]:
         """(after the opening bracket, between entries, before the closing one), as the text has them."""
         if spans:
-            opening = self.text[node.start + 1:spans[0][0]]
-            closing = self.text[spans[-1][1]:node.end - 1]
-            between = self.text[spans[0][1]:spans[1][0]] if len(spans) > 1 else None
+            opening = self.text[node.start + 1 : spans[0][0]]
+            closing = self.text[spans[-1][1] : node.end - 1]
+            between = self.text[spans[0][1] : spans[1][0]] if len(spans) > 1 else None
         else:
             opening = closing = between = None
         inner = "\n" + self.indent * (level + 1) if multiline else ""
         opening = opening if opening is not None else inner
-        closing = closing if closing is not None else ("\n" + self.indent * level if multiline else "")
+        closing = (
+            closing if closing is not None else ("\n" + self.indent * level if multiline else "")
+        )
         between = between if between is not None else "," + (inner or " ")
         return opening, between, closing
 
     def _object(self, node: _Node, old: dict, new: dict, level: int, multiline: bool) -> str:
         kept = [member for member in node.members if member[0] in new]
         order = list(new)
-        if [key for key, _, _ in kept] != order[:len(kept)]:
+        if [key for key, _, _ in kept] != order[: len(kept)]:
             return self.fresh(new, level, True)  # reordered: no text to keep in place
         parts = [
-            self.text[key_start:value.start] + self.render(value, old[key], new[key], level + 1)
+            self.text[key_start : value.start] + self.render(value, old[key], new[key], level + 1)
             for key, key_start, value in kept
         ]
         sub_multiline = multiline or not node.members
-        for key in order[len(kept):]:
+        for key in order[len(kept) :]:
             value_text = self.fresh(new[key], level + 1, sub_multiline)
             parts.append(json.dumps(key, ensure_ascii=self.ascii_only) + ": " + value_text)
         if not parts:
@@ -141,15 +145,20 @@ class _Renderer:
         return "{" + opening + between.join(parts) + closing + "}"
 
     def _array(self, node: _Node, old: list, new: list, level: int, multiline: bool) -> str:
-        if len(new) >= len(old) and all(_same(a, b) or isinstance(a, (dict, list)) for a, b in zip(old, new, strict=False)):
+        if len(new) >= len(old) and all(
+            _same(a, b) or isinstance(a, (dict, list)) for a, b in zip(old, new, strict=False)
+        ):
             # Same places, maybe changed inside, maybe more at the end.
-            parts = [self.render(item, a, b, level + 1) for item, a, b in zip(node.items, old, new, strict=False)]
-            parts += [self.fresh(value, level + 1, multiline) for value in new[len(old):]]
+            parts = [
+                self.render(item, a, b, level + 1)
+                for item, a, b in zip(node.items, old, new, strict=False)
+            ]
+            parts += [self.fresh(value, level + 1, multiline) for value in new[len(old) :]]
         else:
             picked = _subsequence(old, new)
             if picked is None:
                 return self.fresh(new, level, multiline)
-            parts = [self.text[node.items[i].start:node.items[i].end] for i in picked]
+            parts = [self.text[node.items[i].start : node.items[i].end] for i in picked]
         if not parts:
             return "[]"
         spans = [(item.start, item.end) for item in node.items]
@@ -177,4 +186,4 @@ def edit_json(text: str, new: Any, indent: str | None = None, ascii_only: bool =
     old = json.loads(text)
     root = _Scanner(text).value(0)
     renderer = _Renderer(text, indent or "  ", ascii_only)
-    return text[:root.start] + renderer.render(root, old, new, 0) + text[root.end:]
+    return text[: root.start] + renderer.render(root, old, new, 0) + text[root.end :]

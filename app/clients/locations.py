@@ -10,12 +10,20 @@ CLIENTS = ("claude-code", "codex", "cursor")
 
 def codex_home() -> Path:
     """`CODEX_HOME`, else `~/.codex`."""
-    return Path(os.environ["CODEX_HOME"]).expanduser() if os.environ.get("CODEX_HOME") else Path.home() / ".codex"
+    return (
+        Path(os.environ["CODEX_HOME"]).expanduser()
+        if os.environ.get("CODEX_HOME")
+        else Path.home() / ".codex"
+    )
 
 
 def client_home(client: str) -> Path:
     """The client's per-user folder: its presence says the client is installed."""
-    return {"claude-code": Path.home() / ".claude", "codex": codex_home(), "cursor": Path.home() / ".cursor"}[client]
+    return {
+        "claude-code": Path.home() / ".claude",
+        "codex": codex_home(),
+        "cursor": Path.home() / ".cursor",
+    }[client]
 
 
 def hook_settings_path(client: str, project: bool, root: Path | None = None) -> Path:
@@ -48,9 +56,17 @@ class McpConfig:
 def claude_desktop_config() -> Path:
     """Claude Desktop's config file on this OS."""
     if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "Claude" / "claude_desktop_config.json"
+        return (
+            Path.home()
+            / "Library"
+            / "Application Support"
+            / "Claude"
+            / "claude_desktop_config.json"
+        )
     if sys.platform.startswith("win"):
-        return Path(os.environ.get("APPDATA", Path.home())) / "Claude" / "claude_desktop_config.json"
+        return (
+            Path(os.environ.get("APPDATA", Path.home())) / "Claude" / "claude_desktop_config.json"
+        )
     return Path.home() / ".config" / "Claude" / "claude_desktop_config.json"
 
 

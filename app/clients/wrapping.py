@@ -42,7 +42,11 @@ def lazaretto_executable() -> str:
     if found:
         return os.path.abspath(found)
     script = Path(sys.argv[0])
-    return str(script.resolve()) if script.name.startswith("lazaretto") and script.exists() else "lazaretto"
+    return (
+        str(script.resolve())
+        if script.name.startswith("lazaretto") and script.exists()
+        else "lazaretto"
+    )
 
 
 def is_remote(entry: dict) -> bool:
@@ -68,15 +72,17 @@ def original_of(entry: dict) -> tuple[str, list] | None:
     """(command, args) a wrapped entry runs behind the proxy, or None when it has none."""
     args = list(entry.get("args", []))
     marker = args.index("--")
-    rest = args[marker + 1:]
+    rest = args[marker + 1 :]
     return (str(rest[0]), rest[1:]) if rest else None
 
 
 def _wrap_entry(name: str, entry: dict, executable: str) -> dict:
     args = entry.get("args", [])
     new_args = wrapped_args(name, entry["command"], list(args) if isinstance(args, list) else [])
-    wrapped = {key: executable if key == "command" else new_args if key == "args" else value
-               for key, value in entry.items()}
+    wrapped = {
+        key: executable if key == "command" else new_args if key == "args" else value
+        for key, value in entry.items()
+    }
     wrapped.setdefault("args", new_args)  # an entry without args gets them last, where unwrap looks
     return wrapped
 
@@ -114,24 +120,39 @@ def _server_tables(data: Any) -> list[tuple[str, dict]]:
     return tables
 
 
-def _visit(where: str, servers, action: str, executable: str, report: list[ServerState], is_toml: bool) -> None:
+def _visit(
+    where: str, servers, action: str, executable: str, report: list[ServerState], is_toml: bool
+) -> None:
     for name in list(servers.keys()):
         entry = servers[name]
         plain = entry.unwrap() if is_toml and hasattr(entry, "unwrap") else entry
         if not isinstance(plain, dict) or not isinstance(plain.get("command"), str):
             kind = "remote" if isinstance(plain, dict) and is_remote(plain) else "unusable"
-            detail = "HTTP/SSE server: not covered by the proxy" if kind == "remote" else "no command to run"
+            detail = (
+                "HTTP/SSE server: not covered by the proxy"
+                if kind == "remote"
+                else "no command to run"
+            )
             report.append(ServerState(where, name, kind, detail))
             continue
         if is_remote(plain):
-            report.append(ServerState(where, name, "remote", "HTTP/SSE server: not covered by the proxy"))
+            report.append(
+                ServerState(where, name, "remote", "HTTP/SSE server: not covered by the proxy")
+            )
             continue
         if action == "wrap":
             if is_wrapped(plain):
                 report.append(ServerState(where, name, "already-wrapped"))
                 continue
             new = _wrap_entry(name, plain, executable)
-            report.append(ServerState(where, name, "wrapped", " ".join([plain["command"], *map(str, plain.get("args", []))])))
+            report.append(
+                ServerState(
+                    where,
+                    name,
+                    "wrapped",
+                    " ".join([plain["command"], *map(str, plain.get("args", []))]),
+                )
+            )
         else:
             if not is_wrapped(plain):
                 report.append(ServerState(where, name, "not-wrapped"))
@@ -140,7 +161,14 @@ def _visit(where: str, servers, action: str, executable: str, report: list[Serve
             if new is None:
                 report.append(ServerState(where, name, "unusable", "no server command after --"))
                 continue
-            report.append(ServerState(where, name, "unwrapped", " ".join([new["command"], *map(str, new.get("args", []))])))
+            report.append(
+                ServerState(
+                    where,
+                    name,
+                    "unwrapped",
+                    " ".join([new["command"], *map(str, new.get("args", []))]),
+                )
+            )
         if is_toml:
             _update_toml_table(entry, new)
         else:
@@ -172,7 +200,11 @@ def transform(path: Path, action: str, executable: str | None = None) -> Outcome
         data = load_json(old, path)
         for where, servers in _server_tables(data):
             _visit(where, servers, action, executable, report, False)
-        new = json_text(old, data) if any(s.state in ("wrapped", "unwrapped") for s in report) else old
+        new = (
+            json_text(old, data)
+            if any(s.state in ("wrapped", "unwrapped") for s in report)
+            else old
+        )
     return Outcome(ConfigText(path, old, new), report)
 
 
@@ -180,6 +212,8 @@ def servers_of(path: Path) -> list[ServerState]:
     """The servers of a config and whether each is wrapped, for `doctor` (a dry `unwrap` read backwards)."""
     states = []
     for state in transform(path, "unwrap", "lazaretto").servers:
-        renamed = {"unwrapped": "wrapped", "not-wrapped": "not-wrapped"}.get(state.state, state.state)
+        renamed = {"unwrapped": "wrapped", "not-wrapped": "not-wrapped"}.get(
+            state.state, state.state
+        )
         states.append(ServerState(state.where, state.name, renamed, state.detail))
     return states

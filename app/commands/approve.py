@@ -15,7 +15,9 @@ from lazaretto.store.tokens import normalize_token
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of `lazaretto approve`."""
-    parser.add_argument("token", help="the approval token from the agent's refusal notice, e.g. K7QF-2M9X")
+    parser.add_argument(
+        "token", help="the approval token from the agent's refusal notice, e.g. K7QF-2M9X"
+    )
     human.add_store_option(parser)
 
 

@@ -15,24 +15,40 @@ PREVIEW_WIDTH = 100
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of `lazaretto demo`."""
-    parser.add_argument("--store", metavar="PATH", help="write the demo into this new store file (default: a temporary one)")
-    parser.add_argument("--no-ui", action="store_true", help="print a summary and exit instead of opening the review app")
+    parser.add_argument(
+        "--store",
+        metavar="PATH",
+        help="write the demo into this new store file (default: a temporary one)",
+    )
+    parser.add_argument(
+        "--no-ui",
+        action="store_true",
+        help="print a summary and exit instead of opening the review app",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """0 when the post was refused and never reached the server; 1 when it was not; 2 for bad usage."""
     if not args.no_ui and not human.on_terminal():
-        print("lazaretto demo: the review app needs a terminal; use --no-ui for the summary only.", file=sys.stderr)
+        print(
+            "lazaretto demo: the review app needs a terminal; use --no-ui for the summary only.",
+            file=sys.stderr,
+        )
         return human.EXIT_REFUSED
     if args.store:
         store_path = Path(args.store).expanduser()
         if store_path.exists():
             # The demo must not mix its example into a real store.
-            print(f"lazaretto demo: {store_path} exists; the demo writes a fresh store.", file=sys.stderr)
+            print(
+                f"lazaretto demo: {store_path} exists; the demo writes a fresh store.",
+                file=sys.stderr,
+            )
             return human.EXIT_REFUSED
     else:
         store_path = Path(tempfile.mkdtemp(prefix="lazaretto-demo-")) / "demo.db"
-    print("Lazaretto demo: an agent reads three poisoned pages through real proxies, then tries to post.")
+    print(
+        "Lazaretto demo: an agent reads three poisoned pages through real proxies, then tries to post."
+    )
     print(f"Store: {store_path}\n")
     result = run_scenario(store_path)
     store = Store(store_path)
@@ -57,7 +73,9 @@ def render(result: DemoRun, summary: dict) -> str:
     for number, step in enumerate(result.steps, 1):
         call = f"{number}. {step.server}/{step.tool}"
         if step.error is not None and step.error.get("code") is None:
-            out.append(f"{call}: FAILED: {step.error.get('message')} (the proxies' log is beside the store)")
+            out.append(
+                f"{call}: FAILED: {step.error.get('message')} (the proxies' log is beside the store)"
+            )
         elif step.error is not None:
             out.append(f"{call}: refused ({step.error.get('code')})")
             out.append(_indent(step.error.get("message", "")))
@@ -78,10 +96,14 @@ def render(result: DemoRun, summary: dict) -> str:
     out.append("In the store:")
     state = "tainted by " + summary["taint"] if summary["tainted"] else "not tainted"
     out.append(f"  session lazaretto-demo: {human.visible(state)}")
-    withheld = ", ".join(f"{qid} ({server}/{tool})" for qid, server, tool in summary["withheld"]) or "none"
+    withheld = (
+        ", ".join(f"{qid} ({server}/{tool})" for qid, server, tool in summary["withheld"]) or "none"
+    )
     out.append(f"  withheld fields: {len(summary['withheld'])}: {withheld}")
     out.append(f"  hidden-content removals logged: {summary['stripped']}")
-    pending = ", ".join(f"#{bid} {server}/{tool}" for bid, server, tool in summary["pending"]) or "none"
+    pending = (
+        ", ".join(f"#{bid} {server}/{tool}" for bid, server, tool in summary["pending"]) or "none"
+    )
     out.append(f"  calls waiting for a person: {len(summary['pending'])}: {pending}")
     out.append("")
     out.append(f"Review it: lazaretto review --store {result.store_path}")
@@ -89,7 +111,9 @@ def render(result: DemoRun, summary: dict) -> str:
 
 
 def _indent(text: str) -> str:
-    lines = [human.clip(human.visible(line), PREVIEW_WIDTH) for line in text.splitlines() if line.strip()]
+    lines = [
+        human.clip(human.visible(line), PREVIEW_WIDTH) for line in text.splitlines() if line.strip()
+    ]
     if len(lines) > PREVIEW_LINES:
         lines = lines[:PREVIEW_LINES] + [f"… {len(lines) - PREVIEW_LINES} more lines"]
     return "\n".join(f"     {line}" for line in lines)

@@ -24,14 +24,22 @@ def run(args: argparse.Namespace) -> int:
             print(f"    cannot read it: {visible(config.error)}")
             gaps += 1
         for server in config.servers:
-            where = "" if server.where in ("mcpServers", "mcp_servers") else f" ({visible(server.where)})"
+            where = (
+                ""
+                if server.where in ("mcpServers", "mcp_servers")
+                else f" ({visible(server.where)})"
+            )
             if server.state == "wrapped":
                 print(f"    {visible(server.name)}{where}: wrapped")
             elif server.state == "remote":
-                print(f"    {visible(server.name)}{where}: NOT COVERED, an HTTP/SSE server the proxy cannot front")
+                print(
+                    f"    {visible(server.name)}{where}: NOT COVERED, an HTTP/SSE server the proxy cannot front"
+                )
                 gaps += 1
             elif server.state == "not-wrapped":
-                print(f"    {visible(server.name)}{where}: NOT WRAPPED (lazaretto wrap {visible(config.path)})")
+                print(
+                    f"    {visible(server.name)}{where}: NOT WRAPPED (lazaretto wrap {visible(config.path)})"
+                )
                 gaps += 1
             else:
                 print(f"    {visible(server.name)}{where}: {server.state} {visible(server.detail)}")
@@ -40,10 +48,14 @@ def run(args: argparse.Namespace) -> int:
         if not report.present and not report.found:
             print(f"  {report.client}: not installed for this user")
             continue
-        found = ", ".join(f"{key} ({visible(path)})" for key, path in report.found.items()) or "none"
+        found = (
+            ", ".join(f"{key} ({visible(path)})" for key, path in report.found.items()) or "none"
+        )
         print(f"  {report.client}: {found}")
         if report.missing:
-            print(f"    MISSING: {', '.join(report.missing)} (lazaretto install --client {report.client})")
+            print(
+                f"    MISSING: {', '.join(report.missing)} (lazaretto install --client {report.client})"
+            )
             gaps += 1
         for broken in report.broken:
             print(f"    CANNOT RUN: {visible(broken)}")

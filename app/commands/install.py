@@ -16,10 +16,17 @@ _AFTER = {
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options shared by install and uninstall."""
-    parser.add_argument("--client", choices=[*CLIENTS, "all"], default="all",
-                        help="which client (default: all that are installed for this user)")
-    parser.add_argument("--project", action="store_true",
-                        help="the project's settings in the current directory instead of the user's")
+    parser.add_argument(
+        "--client",
+        choices=[*CLIENTS, "all"],
+        default="all",
+        help="which client (default: all that are installed for this user)",
+    )
+    parser.add_argument(
+        "--project",
+        action="store_true",
+        help="the project's settings in the current directory instead of the user's",
+    )
 
 
 def chosen_clients(client: str, project: bool) -> list[str]:
@@ -47,8 +54,11 @@ def run(args: argparse.Namespace) -> int:
     """0 every chosen client is hooked; 1 one could not be."""
     clients = chosen_clients(args.client, args.project)
     if not clients:
-        print("lazaretto install: no Claude Code, Codex or Cursor folder in your home directory; "
-              "name one with --client.", file=sys.stderr)
+        print(
+            "lazaretto install: no Claude Code, Codex or Cursor folder in your home directory; "
+            "name one with --client.",
+            file=sys.stderr,
+        )
         return 1
     ok = True
     for client in clients:

@@ -19,7 +19,11 @@ def _positive(text: str) -> int:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of `lazaretto log`."""
-    parser.add_argument("--verify", action="store_true", help="check the hash chain; exit 1 naming the first bad row")
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="check the hash chain; exit 1 naming the first bad row",
+    )
     parser.add_argument("--limit", type=_positive, metavar="N", help="only the newest N rows")
     parser.add_argument("--json", action="store_true", help="print one JSON object for scripts")
     human.add_store_option(parser)
@@ -28,7 +32,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the rows (exit 0) or the verification (exit 0 intact, 1 tampered)."""
     return human.with_store(
-        args, "log", lambda store: verify(store, args.json) if args.verify else show(store, args.limit, args.json)
+        args,
+        "log",
+        lambda store: (
+            verify(store, args.json) if args.verify else show(store, args.limit, args.json)
+        ),
     )
 
 
@@ -36,7 +44,16 @@ def verify(store: Store, as_json: bool) -> int:
     """Walk the chain; report `ok` or the first row that does not fit."""
     result = store.audit.verify()
     if as_json:
-        print(json.dumps({"ok": result.ok, "rows": result.rows, "row": result.first_bad_id, "problem": result.problem}))
+        print(
+            json.dumps(
+                {
+                    "ok": result.ok,
+                    "rows": result.rows,
+                    "row": result.first_bad_id,
+                    "problem": result.problem,
+                }
+            )
+        )
     elif result.ok:
         print(f"ok: {result.rows} rows, chain intact")
     else:
@@ -57,9 +74,16 @@ def show(store: Store, limit: int | None, as_json: bool) -> int:
         print(json.dumps({"rows": rows}, indent=2))
     elif rows:
         cells = [
-            [row["at"][:19].replace("T", " ")] + [row[name] or "" for name in COLUMNS] + [_reason(row)] for row in rows
+            [row["at"][:19].replace("T", " ")]
+            + [row[name] or "" for name in COLUMNS]
+            + [_reason(row)]
+            for row in rows
         ]
-        print(table(["TIME (UTC)", "ACTOR", "ACTION", "SESSION", "SUBJECT", "REASON"], cells, indent=""))
+        print(
+            table(
+                ["TIME (UTC)", "ACTOR", "ACTION", "SESSION", "SUBJECT", "REASON"], cells, indent=""
+            )
+        )
     else:
         print("The audit log is empty.")
     return 0

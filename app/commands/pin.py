@@ -17,23 +17,35 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Subcommands of `lazaretto pin`."""
     human.add_store_option(parser)
     sub = parser.add_subparsers(dest="pin_command", metavar="SUBCOMMAND", required=True)
-    export = sub.add_parser("export", help="write the pinned surfaces as a lock file (stdout unless -o)")
+    export = sub.add_parser(
+        "export", help="write the pinned surfaces as a lock file (stdout unless -o)"
+    )
     export.add_argument("server", nargs="?", help="only this server")
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
-    check = sub.add_parser("check", help="start a server and compare its surface with a lock file (exit 1 on drift)")
+    check = sub.add_parser(
+        "check", help="start a server and compare its surface with a lock file (exit 1 on drift)"
+    )
     check.add_argument("lockfile")
     check.add_argument("-n", "--name", dest="server_id", help="the server's name in the lock file")
     check.add_argument("server_command", nargs=argparse.REMAINDER, metavar="-- CMD [ARGS...]")
     sub.add_parser("list", help="drift waiting for a person")
-    for verb, text in (("accept", "pin the new version of a drifted entry (human only)"),
-                       ("reject", "keep the old version; the drifted entry stays hidden (human only)")):
+    for verb, text in (
+        ("accept", "pin the new version of a drifted entry (human only)"),
+        ("reject", "keep the old version; the drifted entry stays hidden (human only)"),
+    ):
         decide = sub.add_parser(verb, help=text)
         decide.add_argument("drift_id", type=int)
 
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch to the subcommand."""
-    handler = {"export": _export, "check": _check, "list": _list, "accept": _decide, "reject": _decide}
+    handler = {
+        "export": _export,
+        "check": _check,
+        "list": _list,
+        "accept": _decide,
+        "reject": _decide,
+    }
     return handler[args.pin_command](args)
 
 
@@ -44,9 +56,13 @@ def lock_document(rows: list[dict]) -> dict:
     """The lock file's content: per server its command and one sha256 (and surface) per entry."""
     servers: dict[str, dict] = {}
     for row in sorted(rows, key=lambda r: r["pinned_at"]):
-        server = servers.setdefault(row["server"], {"command": json.loads(row["command"]), "entries": {}})
+        server = servers.setdefault(
+            row["server"], {"command": json.loads(row["command"]), "entries": {}}
+        )
         server["entries"][f"{row['kind']}:{row['name']}"] = {
-            "sha256": row["sha256"], "surface": json.loads(row["canonical"])}
+            "sha256": row["sha256"],
+            "surface": json.loads(row["canonical"]),
+        }
     return {"lazaretto_lock": LOCK_VERSION, "servers": servers}
 
 
@@ -57,8 +73,10 @@ def _export(args: argparse.Namespace) -> int:
 def _write_lock(store: Store, args: argparse.Namespace) -> int:
     rows = store.pins.export(args.server)
     if not rows:
-        print(f"lazaretto pin export: nothing pinned{' for ' + args.server if args.server else ''} yet.",
-              file=sys.stderr)
+        print(
+            f"lazaretto pin export: nothing pinned{' for ' + args.server if args.server else ''} yet.",
+            file=sys.stderr,
+        )
         return 1
     # Sorted keys, one entry per line block: a lock file diffs well in review.
     text = json.dumps(lock_document(rows), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
@@ -78,7 +96,10 @@ def _check(args: argparse.Namespace) -> int:
     if command[:1] == ["--"]:
         command = command[1:]
     if not command:
-        print("lazaretto pin check: missing the server command: pin check LOCKFILE [-n NAME] -- CMD", file=sys.stderr)
+        print(
+            "lazaretto pin check: missing the server command: pin check LOCKFILE [-n NAME] -- CMD",
+            file=sys.stderr,
+        )
         return 2
     try:
         with open(args.lockfile, encoding="utf-8") as handle:
@@ -88,8 +109,10 @@ def _check(args: argparse.Namespace) -> int:
         return 2
     name = args.server_id or _server_for(servers, command)
     if name not in servers:
-        print(f"lazaretto pin check: the lock file has no server {name!r} (it has: {', '.join(servers)}); use -n",
-              file=sys.stderr)
+        print(
+            f"lazaretto pin check: the lock file has no server {name!r} (it has: {', '.join(servers)}); use -n",
+            file=sys.stderr,
+        )
         return 2
     try:
         surface = survey(command)
@@ -99,7 +122,9 @@ def _check(args: argparse.Namespace) -> int:
     problems = compare(servers[name]["entries"], surface)
     for line in problems:
         print(line)
-    print(f"{name}: {'drift in ' + str(len(problems)) + ' entries' if problems else 'matches the lock file'}")
+    print(
+        f"{name}: {'drift in ' + str(len(problems)) + ' entries' if problems else 'matches the lock file'}"
+    )
     return 1 if problems else 0
 
 
@@ -111,8 +136,16 @@ def _server_for(servers: dict, command: list[str]) -> str | None:
 
 def survey(command: list[str], timeout: float = 30) -> dict[str, dict]:
     """Start the server, list its surface (every page), and return entries by `kind:name`."""
-    requests = [("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                "clientInfo": {"name": "lazaretto-pin-check", "version": "1"}})]
+    requests = [
+        (
+            "initialize",
+            {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "lazaretto-pin-check", "version": "1"},
+            },
+        )
+    ]
     proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     found: dict[str, dict] = {}
     try:
@@ -121,10 +154,14 @@ def survey(command: list[str], timeout: float = 30) -> dict[str, dict]:
         if isinstance(init.get("instructions"), str):
             item = entry(*INSTRUCTIONS, init["instructions"])
             found[f"{item['kind']}:{item['name']}"] = item
-        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
+        proc.stdin.write(
+            json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n"
+        )
         ident = 1
         for method, (kind, _key, _fields) in LISTS.items():
-            capability = "tools" if kind == "tool" else "prompts" if kind == "prompt" else "resources"
+            capability = (
+                "tools" if kind == "tool" else "prompts" if kind == "prompt" else "resources"
+            )
             if capability not in capabilities:
                 continue
             found[f"{kind}:{LISTED}"] = entry(kind, LISTED, "listed")
@@ -147,7 +184,9 @@ def survey(command: list[str], timeout: float = 30) -> dict[str, dict]:
 
 
 def _ask(proc: subprocess.Popen, ident: int, method: str, params: dict) -> dict:
-    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": ident, "method": method, "params": params}) + "\n")
+    proc.stdin.write(
+        json.dumps({"jsonrpc": "2.0", "id": ident, "method": method, "params": params}) + "\n"
+    )
     proc.stdin.flush()
     while True:
         line = proc.stdout.readline()
@@ -188,7 +227,9 @@ def _print_pending(store: Store) -> int:
     if not drifts:
         print("No pin drift is waiting for review.")
         return 0
-    rows = [[d["id"], d["server"], d["kind"], d["name"], d["change"], d["created_at"]] for d in drifts]
+    rows = [
+        [d["id"], d["server"], d["kind"], d["name"], d["change"], d["created_at"]] for d in drifts
+    ]
     print(human.table(["ID", "SERVER", "KIND", "NAME", "CHANGE", "SINCE"], rows))
     return 0
 
@@ -196,8 +237,10 @@ def _print_pending(store: Store) -> int:
 def describe_drift(drift: dict) -> str:
     """The change, old against new, with hidden characters made visible."""
     v = human.visible
-    lines = [f"Pin drift {drift['id']}: {v(drift['server'])} {drift['kind']} {v(drift['name'])} {drift['change']}",
-             f"  since {drift['created_at']}"]
+    lines = [
+        f"Pin drift {drift['id']}: {v(drift['server'])} {drift['kind']} {v(drift['name'])} {drift['change']}",
+        f"  since {drift['created_at']}",
+    ]
     for label, canonical in (("pinned", drift["old_canonical"]), ("now", drift["new_canonical"])):
         if canonical:
             pretty = json.dumps(json.loads(canonical), indent=2, sort_keys=True, ensure_ascii=False)
@@ -210,14 +253,19 @@ def _decide(args: argparse.Namespace) -> int:
     verb = args.pin_command
     if not human.refuse_unless_terminal(f"pin {verb}"):
         return human.EXIT_REFUSED
-    return human.with_store(args, f"pin {verb}", lambda store: _decide_drift(store, verb, args.drift_id))
+    return human.with_store(
+        args, f"pin {verb}", lambda store: _decide_drift(store, verb, args.drift_id)
+    )
 
 
 def _decide_drift(store: Store, verb: str, drift_id: int) -> int:
     drift = store.pins.get(drift_id)
     if drift is None or drift["status"] != "pending":
         state = "unknown" if drift is None else drift["status"]
-        print(f"lazaretto pin {verb}: drift {drift_id} is {state}, not waiting for review.", file=sys.stderr)
+        print(
+            f"lazaretto pin {verb}: drift {drift_id} is {state}, not waiting for review.",
+            file=sys.stderr,
+        )
         return human.EXIT_DECLINED
     print(describe_drift(drift))
     action = "pin the new version" if verb == "accept" else "keep the old version hidden"
@@ -230,6 +278,9 @@ def _decide_drift(store: Store, verb: str, drift_id: int) -> int:
     except DecisionError as exc:
         print(f"lazaretto pin {verb}: {exc}. Nothing was changed.", file=sys.stderr)
         return human.EXIT_DECLINED
-    print("Accepted: the proxy shows it again on the next list." if verb == "accept"
-          else "Rejected: it stays hidden and refused.")
+    print(
+        "Accepted: the proxy shows it again on the next list."
+        if verb == "accept"
+        else "Rejected: it stays hidden and refused."
+    )
     return 0

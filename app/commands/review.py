@@ -8,7 +8,11 @@ from lazaretto.store import Store
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of `lazaretto review`."""
-    parser.add_argument("--store", metavar="PATH", help="the store file (default: LAZARETTO_STORE, else the user state dir)")
+    parser.add_argument(
+        "--store",
+        metavar="PATH",
+        help="the store file (default: LAZARETTO_STORE, else the user state dir)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

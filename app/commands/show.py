@@ -54,7 +54,10 @@ def describe(row: dict) -> str:
         f"  score:     {row['score']:.2f}",
         "  why:",
     ]
-    lines += [f"    {signal['name']} (+{signal['weight']:g}): {v(signal['excerpt'])!s}" for signal in row["signals"]]
+    lines += [
+        f"    {signal['name']} (+{signal['weight']:g}): {v(signal['excerpt'])!s}"
+        for signal in row["signals"]
+    ]
     if row["decoded"]:
         lines.append("  hidden payloads, decoded:")
         lines += [f"    [{d['kind']}] {v(d['text'])}" for d in row["decoded"]]

@@ -102,7 +102,9 @@ def render(report: dict, now: datetime) -> str:
         ]
         out.append(table(["TOKEN", "SERVER", "TOOL", "SESSION", "AGE", "EXPIRES", "WHY"], rows))
         out.append("")
-        out.append("At a terminal: `lazaretto approve TOKEN` (the full token is in the agent's refusal notice).")
+        out.append(
+            "At a terminal: `lazaretto approve TOKEN` (the full token is in the agent's refusal notice)."
+        )
     else:
         out.append("  none")
     return "\n".join(out)

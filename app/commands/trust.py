@@ -11,7 +11,11 @@ from lazaretto.store import Store, StoreUnavailable
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of `lazaretto trust`."""
     parser.add_argument("dir", help="a directory the agent cloned (git clone, gh repo clone)")
-    parser.add_argument("--store", metavar="PATH", help="the store file (default: LAZARETTO_STORE, else the user state dir)")
+    parser.add_argument(
+        "--store",
+        metavar="PATH",
+        help="the store file (default: LAZARETTO_STORE, else the user state dir)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,15 +36,23 @@ def run(args: argparse.Namespace) -> int:
 def _trust(store: Store, path: str) -> int:
     row = store.directories.untrusted_for(path)
     if row is None:
-        print(f"lazaretto trust: {human.visible(path)} is not in a directory marked untrusted; nothing to do.",
-              file=sys.stderr)
+        print(
+            f"lazaretto trust: {human.visible(path)} is not in a directory marked untrusted; nothing to do.",
+            file=sys.stderr,
+        )
         return human.EXIT_DECLINED
     if row["path"] != path:
-        print(f"{human.visible(path)} lies inside {human.visible(row['path'])}, which is what would be trusted.")
-    print(f"Trust {human.visible(row['path'])}: marked untrusted at {row['created_at']}, "
-          f"{human.visible(row['reason'] or 'cloned by the agent')}.")
-    print("Once trusted, what the agent reads from it no longer taints its session; its files can still carry "
-          "instructions someone else wrote.")
+        print(
+            f"{human.visible(path)} lies inside {human.visible(row['path'])}, which is what would be trusted."
+        )
+    print(
+        f"Trust {human.visible(row['path'])}: marked untrusted at {row['created_at']}, "
+        f"{human.visible(row['reason'] or 'cloned by the agent')}."
+    )
+    print(
+        "Once trusted, what the agent reads from it no longer taints its session; its files can still carry "
+        "instructions someone else wrote."
+    )
     confirmation = human.confirm(store, f"trust {row['path']}")
     if confirmation is None:
         return human.EXIT_DECLINED

@@ -15,7 +15,9 @@ SESSION_ENV = "LAZARETTO_SESSION"
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of `lazaretto untaint`."""
     parser.add_argument(
-        "--session", metavar="KEY", help=f"the session to clear (default: {SESSION_ENV}, else the only tainted one)"
+        "--session",
+        metavar="KEY",
+        help=f"the session to clear (default: {SESSION_ENV}, else the only tainted one)",
     )
     human.add_store_option(parser)
 
@@ -42,7 +44,10 @@ def _only_tainted(store: Store) -> str | None:
     if not tainted:
         print("lazaretto untaint: no session is tainted; nothing to clear.", file=sys.stderr)
         return None
-    print("lazaretto untaint: several sessions are tainted; name one with --session KEY:", file=sys.stderr)
+    print(
+        "lazaretto untaint: several sessions are tainted; name one with --session KEY:",
+        file=sys.stderr,
+    )
     for row in tainted:
         first = row["reasons"][0]
         print(
@@ -55,10 +60,15 @@ def _only_tainted(store: Store) -> str | None:
 def _untaint(store: Store, key: str) -> int:
     state = store.sessions.state(key)
     if not state.tainted:
-        print(f"lazaretto untaint: session {human.visible(key)} is not tainted; nothing to clear.", file=sys.stderr)
+        print(
+            f"lazaretto untaint: session {human.visible(key)} is not tainted; nothing to clear.",
+            file=sys.stderr,
+        )
         return human.EXIT_DECLINED
     now = store.clock()
-    print(f"Clear the taint of session {human.visible(key)}: these untrusted reads will no longer block")
+    print(
+        f"Clear the taint of session {human.visible(key)}: these untrusted reads will no longer block"
+    )
     print("its outbound tools, and its agent may write, send and post again.")
     rows = [
         [
@@ -78,7 +88,9 @@ def _untaint(store: Store, key: str) -> int:
     shown = {event["id"] for event in state.reasons}
     arrived = [event for event in store.sessions.state(key).reasons if event["id"] not in shown]
     if arrived:
-        print(f"{len(arrived)} more untrusted read(s) arrived meanwhile. Nothing was changed; run untaint again.")
+        print(
+            f"{len(arrived)} more untrusted read(s) arrived meanwhile. Nothing was changed; run untaint again."
+        )
         return human.EXIT_DECLINED
     try:
         cleared = store.decisions.untaint(key, seen_up_to=max(shown), note=confirmation.note)

@@ -19,8 +19,11 @@ _LABELS = {
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of `lazaretto wrap`."""
-    parser.add_argument("path", help="an MCP client config: mcpServers JSON (Claude Desktop, Claude Code "
-                        "~/.claude.json or .mcp.json, Cursor mcp.json) or Codex config.toml")
+    parser.add_argument(
+        "path",
+        help="an MCP client config: mcpServers JSON (Claude Desktop, Claude Code "
+        "~/.claude.json or .mcp.json, Cursor mcp.json) or Codex config.toml",
+    )
     parser.add_argument("--dry-run", action="store_true", help="show the diff and change nothing")
 
 
@@ -53,7 +56,11 @@ def change_servers(path: Path, action: str, dry_run: bool) -> int:
     except OSError as exc:
         print(f"lazaretto {action}: cannot write {path}: {exc}", file=sys.stderr)
         return 1
-    print(f"{path}: written" + (f" (backup: {saved})" if saved else "") + ". Restart the client to use it.")
+    print(
+        f"{path}: written"
+        + (f" (backup: {saved})" if saved else "")
+        + ". Restart the client to use it."
+    )
     return 0
 
 
@@ -63,4 +70,6 @@ def report(outcome: Outcome) -> None:
         print(f"{outcome.change.path}: no MCP servers found.")
     for server in outcome.servers:
         detail = f"  {server.detail}" if server.detail else ""
-        print(f"  {server.where} / {server.name}: {_LABELS.get(server.state, server.state)}{detail}")
+        print(
+            f"  {server.where} / {server.name}: {_LABELS.get(server.state, server.state)}{detail}"
+        )

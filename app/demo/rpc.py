@@ -33,7 +33,13 @@ class StdioClient:
 
     def notify(self, method: str, params: dict | None = None) -> None:
         """Send a notification (no answer expected)."""
-        self._send({"jsonrpc": "2.0", "method": method, **({"params": params} if params is not None else {})})
+        self._send(
+            {
+                "jsonrpc": "2.0",
+                "method": method,
+                **({"params": params} if params is not None else {}),
+            }
+        )
 
     def request(self, method: str, params: dict | None = None) -> dict:
         """Send a request and return the whole response message (with `result` or `error`)."""
@@ -49,7 +55,11 @@ class StdioClient:
                 raise RpcError(f"the process exited before answering {method}")
             message: Any = json.loads(line)
             # Server notifications and requests are not what we wait for.
-            if isinstance(message, dict) and message.get("id") == request_id and "method" not in message:
+            if (
+                isinstance(message, dict)
+                and message.get("id") == request_id
+                and "method" not in message
+            ):
                 return message
 
     def _send(self, message: dict) -> None:

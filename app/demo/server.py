@@ -16,14 +16,22 @@ TOOLS = {
         {
             "name": "fetch_page",
             "description": "Fetch a web page and return its text.",
-            "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]},
+            "inputSchema": {
+                "type": "object",
+                "properties": {"url": {"type": "string"}},
+                "required": ["url"],
+            },
         }
     ],
     "tickets": [
         {
             "name": "get_issue",
             "description": "Read one ticket by key.",
-            "inputSchema": {"type": "object", "properties": {"key": {"type": "string"}}, "required": ["key"]},
+            "inputSchema": {
+                "type": "object",
+                "properties": {"key": {"type": "string"}},
+                "required": ["key"],
+            },
             "annotations": {"readOnlyHint": True},
         }
     ],
@@ -59,7 +67,10 @@ def call_tool(role: str, name: str, arguments: dict) -> dict:
     if role == "web" and name == "fetch_page":
         return {"content": [{"type": "text", "text": RELEASE_NOTES}]}
     if role == "tickets" and name == "get_issue":
-        return {"content": [{"type": "text", "text": json.dumps(TICKET)}], "structuredContent": TICKET}
+        return {
+            "content": [{"type": "text", "text": json.dumps(TICKET)}],
+            "structuredContent": TICKET,
+        }
     if role == "mail" and name == "read_inbox":
         return {"content": [{"type": "text", "text": json.dumps(EMAIL)}]}
     if role == "slack" and name == "read_channel":
@@ -89,7 +100,11 @@ def handle(role: str, message: dict) -> dict | None:
     elif method == "ping":
         result = {}
     else:
-        return {"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": f"no method {method}"}}
+        return {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "error": {"code": -32601, "message": f"no method {method}"},
+        }
     return {"jsonrpc": "2.0", "id": request_id, "result": result}
 
 
@@ -97,7 +112,12 @@ def _log(role: str, params: dict) -> None:
     path = os.environ.get("LAZARETTO_DEMO_LOG")
     if path:
         with open(path, "a", encoding="utf-8") as log:
-            log.write(json.dumps({"role": role, "tool": params.get("name"), "arguments": params.get("arguments")}) + "\n")
+            log.write(
+                json.dumps(
+                    {"role": role, "tool": params.get("name"), "arguments": params.get("arguments")}
+                )
+                + "\n"
+            )
 
 
 def main(argv: list[str]) -> int:

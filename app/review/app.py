@@ -17,12 +17,32 @@ POLL_SECONDS = 0.5
 
 _PALETTE = (
     ("Show in full", "Open the selected item in full", "show_full"),
-    ("Release withheld field", "Let the agent see the selected withheld field (asks for a typed code)", "release"),
-    ("Approve blocked call", "Let the selected blocked call through once (asks for a typed code)", "approve"),
-    ("Untaint session", "Clear the selected item's session taint (asks for a typed code)", "untaint"),
+    (
+        "Release withheld field",
+        "Let the agent see the selected withheld field (asks for a typed code)",
+        "release",
+    ),
+    (
+        "Approve blocked call",
+        "Let the selected blocked call through once (asks for a typed code)",
+        "approve",
+    ),
+    (
+        "Untaint session",
+        "Clear the selected item's session taint (asks for a typed code)",
+        "untaint",
+    ),
     ("Dismiss", "Mark the selected item reviewed; it stays withheld or refused", "dismiss_item"),
-    ("Accept pin drift", "Pin the new version of the selected drifted entry (asks for a typed code)", "accept_pin"),
-    ("Reject pin drift", "Keep the selected drifted entry hidden and refused (asks for a typed code)", "reject_pin"),
+    (
+        "Accept pin drift",
+        "Pin the new version of the selected drifted entry (asks for a typed code)",
+        "accept_pin",
+    ),
+    (
+        "Reject pin drift",
+        "Keep the selected drifted entry hidden and refused (asks for a typed code)",
+        "reject_pin",
+    ),
     ("Filter", "Show only rows matching some text", "filter"),
 )
 

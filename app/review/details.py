@@ -54,7 +54,12 @@ def _withheld(store: Store, item: QueueItem) -> Detail | None:
         return None
     # The removals are in the row's own `removed` column: the stripped table has no index
     # on quarantine_id, and a scan of it would grow with every result ever cleaned.
-    return Detail(item, record, taint_chain(store, record["session"]), _tool(store, record["server"], record["tool"]))
+    return Detail(
+        item,
+        record,
+        taint_chain(store, record["session"]),
+        _tool(store, record["server"], record["tool"]),
+    )
 
 
 def _stripped(store: Store, item: QueueItem) -> Detail | None:
@@ -63,7 +68,10 @@ def _stripped(store: Store, item: QueueItem) -> Detail | None:
         return None
     record = rows[0]
     return Detail(
-        item, record, taint_chain(store, record["session"]), _tool(store, record["server"], record["tool"])
+        item,
+        record,
+        taint_chain(store, record["session"]),
+        _tool(store, record["server"], record["tool"]),
     )
 
 
@@ -72,7 +80,10 @@ def _blocked(store: Store, item: QueueItem) -> Detail | None:
     if record is None:
         return None
     return Detail(
-        item, record, taint_chain(store, record["session"]), _tool(store, record["server"], record["tool"])
+        item,
+        record,
+        taint_chain(store, record["session"]),
+        _tool(store, record["server"], record["tool"]),
     )
 
 

@@ -42,7 +42,14 @@ class Feed(ABC):
     title: ClassVar[str]
 
     @abstractmethod
-    def page(self, store: Store, *, after: QueueItem | None = None, text: str = "", limit: int = PAGE_SIZE) -> list[QueueItem]:
+    def page(
+        self,
+        store: Store,
+        *,
+        after: QueueItem | None = None,
+        text: str = "",
+        limit: int = PAGE_SIZE,
+    ) -> list[QueueItem]:
         """Up to `limit` rows older than `after`, matching `text`."""
 
     def attention(self, store: Store) -> int:
@@ -59,10 +66,21 @@ class TableFeed(Feed):
     time_column: ClassVar[str | None] = "created_at"
     """Ordered by (time, rowid) when set, else by rowid alone (rowid grows with time there)."""
 
-    def page(self, store: Store, *, after: QueueItem | None = None, text: str = "", limit: int = PAGE_SIZE) -> list[QueueItem]:
-        return [self.item(row) for row in store.query(*self.sql(after=after, text=text, limit=limit))]
+    def page(
+        self,
+        store: Store,
+        *,
+        after: QueueItem | None = None,
+        text: str = "",
+        limit: int = PAGE_SIZE,
+    ) -> list[QueueItem]:
+        return [
+            self.item(row) for row in store.query(*self.sql(after=after, text=text, limit=limit))
+        ]
 
-    def sql(self, *, after: QueueItem | None = None, text: str = "", limit: int = PAGE_SIZE) -> tuple[str, tuple]:
+    def sql(
+        self, *, after: QueueItem | None = None, text: str = "", limit: int = PAGE_SIZE
+    ) -> tuple[str, tuple]:
         """The page query and its parameters."""
         clauses: list[str] = []
         params: list[object] = []
@@ -74,7 +92,9 @@ class TableFeed(Feed):
                 clauses.append("rowid < ?")
                 params.append(after.order)
         if text.strip():
-            clauses.append("(" + " OR ".join(f"{col} LIKE ? ESCAPE '\\'" for col in self.searchable) + ")")
+            clauses.append(
+                "(" + " OR ".join(f"{col} LIKE ? ESCAPE '\\'" for col in self.searchable) + ")"
+            )
             params += [_like(text.strip())] * len(self.searchable)
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         order = f"{self.time_column} DESC, rowid DESC" if self.time_column else "rowid DESC"
@@ -93,7 +113,9 @@ class WithheldFeed(TableFeed):
     title = "Withheld"
     table = "quarantine"
     # Never `original`: a page must not drag megabytes of payload into the list.
-    columns = "id, session, server, tool, method, path, score, signals, status, created_at, reviewed_at"
+    columns = (
+        "id, session, server, tool, method, path, score, signals, status, created_at, reviewed_at"
+    )
     searchable = ("id", "server", "tool", "path", "signals", "session")
 
     def attention(self, store: Store) -> int:
@@ -128,7 +150,9 @@ class StrippedFeed(TableFeed):
     searchable = ("server", "tool", "path", "kind", "decoded", "session")
 
     def item(self, row: dict) -> QueueItem:
-        fate = f"withheld as {row['quarantine_id']}" if row["quarantine_id"] else "result went through"
+        fate = (
+            f"withheld as {row['quarantine_id']}" if row["quarantine_id"] else "result went through"
+        )
         return QueueItem(
             kind=self.kind,
             key=str(row["id"]),
@@ -193,7 +217,8 @@ class AuditFeed(TableFeed):
             at=row["at"],
             order=row["_order"],
             source=f"{row['actor']} {row['action']}",
-            reason=" ".join(part for part in (row["subject"], row["reason"]) if part) or row["action"],
+            reason=" ".join(part for part in (row["subject"], row["reason"]) if part)
+            or row["action"],
             state=row["actor"],
             session=row["session"],
         )
@@ -220,7 +245,13 @@ class PinsFeed(TableFeed):
             key=str(row["id"]),
             at=row["created_at"],
             order=row["_order"],
-            source="/".join([row["server"], row["kind"], *([row["name"]] if row["name"] not in ("", row["kind"]) else [])]),
+            source="/".join(
+                [
+                    row["server"],
+                    row["kind"],
+                    *([row["name"]] if row["name"] not in ("", row["kind"]) else []),
+                ]
+            ),
             reason=f"{entry_label(row['kind'], row['name'])} {row['change']}",
             state=row["status"],
         )
@@ -241,13 +272,22 @@ class SessionsFeed(Feed):
     kind = "sessions"
     title = "Sessions"
 
-    def page(self, store: Store, *, after: QueueItem | None = None, text: str = "", limit: int = PAGE_SIZE) -> list[QueueItem]:
+    def page(
+        self,
+        store: Store,
+        *,
+        after: QueueItem | None = None,
+        text: str = "",
+        limit: int = PAGE_SIZE,
+    ) -> list[QueueItem]:
         if after is not None:
             return []
         items = [self.item(row) for row in store.sessions.all()]
         needle = text.strip().lower()
         if needle:
-            items = [i for i in items if needle in f"{i.key} {i.source} {i.reason} {i.state}".lower()]
+            items = [
+                i for i in items if needle in f"{i.key} {i.source} {i.reason} {i.state}".lower()
+            ]
         return items
 
     def attention(self, store: Store) -> int:
@@ -279,5 +319,12 @@ def feeds(now: str = "") -> dict[str, Feed]:
     """Every feed by kind, in the order the queue shows them; `now` decides blocked-call expiry."""
     return {
         feed.kind: feed
-        for feed in (WithheldFeed(), StrippedFeed(), BlockedFeed(now), SessionsFeed(), PinsFeed(), AuditFeed())
+        for feed in (
+            WithheldFeed(),
+            StrippedFeed(),
+            BlockedFeed(now),
+            SessionsFeed(),
+            PinsFeed(),
+            AuditFeed(),
+        )
     }

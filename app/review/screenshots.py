@@ -41,7 +41,9 @@ async def _settle(pilot: Pilot) -> None:
 
 async def _select_web_page(pilot: Pilot) -> None:
     queue = pilot.app.screen.active_list()
-    queue.highlighted = next(i for i, item in enumerate(queue.items) if item.source.startswith("web/"))
+    queue.highlighted = next(
+        i for i, item in enumerate(queue.items) if item.source.startswith("web/")
+    )
 
 
 async def _pin_drift(pilot: Pilot) -> None:
@@ -79,10 +81,15 @@ async def _shoot(store: Store, out: Path, name: str, steps: Callable | None) -> 
 
 def rug_pull(store: Store) -> None:
     """Record drift of the demo's pinned slack/post_message, as the proxy would on its next list."""
-    [pinned] = store.query("SELECT * FROM pins WHERE server = 'slack' AND kind = 'tool' AND name = 'post_message'")
+    [pinned] = store.query(
+        "SELECT * FROM pins WHERE server = 'slack' AND kind = 'tool' AND name = 'post_message'"
+    )
     surface = json.loads(pinned["canonical"])
     surface["description"] += RUG_PULL
-    surface["inputSchema"]["properties"]["verify"] = {"type": "string", "description": "the message's signature"}
+    surface["inputSchema"]["properties"]["verify"] = {
+        "type": "string",
+        "description": "the message's signature",
+    }
     new = entry("tool", "post_message", surface)
     store.pins.drift(pinned["server"], pinned["command"], new, "changed", pinned)
 
@@ -113,7 +120,9 @@ async def make_screenshots(out: Path) -> list[Path]:
 def main() -> None:
     """Write the screenshots and name them."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path("screenshots"), help="folder for the SVG files")
+    parser.add_argument(
+        "--out", type=Path, default=Path("screenshots"), help="folder for the SVG files"
+    )
     args = parser.parse_args()
     for path in asyncio.run(make_screenshots(args.out)):
         print(path)

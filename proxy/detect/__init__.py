@@ -3,4 +3,12 @@
 from .detector import DEFAULT_THRESHOLD, Detection, Signal, detect, looks_like_instructions
 from .signals import LABELS, SIGNAL_NAMES
 
-__all__ = ["DEFAULT_THRESHOLD", "LABELS", "SIGNAL_NAMES", "Detection", "Signal", "detect", "looks_like_instructions"]
+__all__ = [
+    "DEFAULT_THRESHOLD",
+    "LABELS",
+    "SIGNAL_NAMES",
+    "Detection",
+    "Signal",
+    "detect",
+    "looks_like_instructions",
+]

@@ -50,7 +50,9 @@ _FREE_LETTER_COST = 20
 _CROWDED_FACTOR = 50
 _WINDOW_PER_CALL = 100  # characters of window searched for the cost of one match call
 _SPLIT_BRANCHES = 4  # an alternation of at most this many branches may be anchored branch by branch
-_LONGEST_LITERAL = 14  # anchor literals are cut to this length (a shorter prefix is still an anchor)
+_LONGEST_LITERAL = (
+    14  # anchor literals are cut to this length (a shorter prefix is still an anchor)
+)
 # An unbounded repeat (a word, `\w++`) is assumed no longer than this when sizing a window; a
 # match stretched further is not looked for, which no natural wording needs.
 _UNBOUNDED_WIDTH = 64
@@ -61,7 +63,9 @@ _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 # Ends a literal the regex requires to be followed by a non-word character or the text's end. It
 # never reaches the scan as a character: the trie turns it into a look-ahead.
 _END = "\x00"
-_WORD_END = "(?![a-z0-9_])"  # wider than the regex's own `\W` (which also refuses non-ASCII letters)
+_WORD_END = (
+    "(?![a-z0-9_])"  # wider than the regex's own `\W` (which also refuses non-ASCII letters)
+)
 # Every ASCII character that cannot be part of a word, as a space: "gaps" between words. `_END`
 # marks a literal's word end, not a character, and stays.
 _GAPS = bytes(b if chr(b) in "abcdefghijklmnopqrstuvwxyz0123456789_" else 0x20 for b in range(256))
@@ -81,7 +85,9 @@ def _bare(literal: str) -> str:
     return literal[:-1] if literal.endswith(_END) else literal
 
 
-def _prefixes(items: list, i: int = 0, room: int = _LONGEST_LITERAL, after_word: bool = False) -> set[tuple[str, bool]]:
+def _prefixes(
+    items: list, i: int = 0, room: int = _LONGEST_LITERAL, after_word: bool = False
+) -> set[tuple[str, bool]]:
     """Literal strings every match of items[i:] starts with, each flagged when it is the whole match.
 
     An empty string means no literal is certain there; strings stop growing after `room` characters.
@@ -100,7 +106,10 @@ def _prefixes(items: list, i: int = 0, room: int = _LONGEST_LITERAL, after_word:
         return {(_END, False) if after_word and not head else (head, whole) for head, whole in rest}
     if op is sre.LITERAL:
         ch = chr(arg)
-        return {(ch + rest, whole) for rest, whole in _prefixes(items, i + 1, room - 1, _is_word_char(ch))}
+        return {
+            (ch + rest, whole)
+            for rest, whole in _prefixes(items, i + 1, room - 1, _is_word_char(ch))
+        }
     if op is sre.SUBPATTERN:
         heads = _prefixes(list(arg[3]), 0, room, after_word)
     elif op is sre.ATOMIC_GROUP:
@@ -121,7 +130,9 @@ def _prefixes(items: list, i: int = 0, room: int = _LONGEST_LITERAL, after_word:
     else:
         return {(_END if _starts_outside_word(items, i) else "", False)}
     out = set()
-    tails: dict[tuple[int, bool], set[tuple[str, bool]]] = {}  # what follows, by room left and last character
+    tails: dict[
+        tuple[int, bool], set[tuple[str, bool]]
+    ] = {}  # what follows, by room left and last character
     for head, whole in heads:
         if whole:
             key = (room - len(head), _is_word_char(head[-1]) if head else after_word)
@@ -145,7 +156,7 @@ def _starts_outside_word(items: list, i: int) -> bool:
         if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
             i += 1  # zero-width: the next character comes from what follows
             continue
-        rest = items[i + 1:]
+        rest = items[i + 1 :]
         if op is sre.LITERAL:
             return not _is_word_char(chr(arg))
         if op is sre.IN:
@@ -179,7 +190,11 @@ def _width(items: list) -> int:
         elif op in _REPEATS:
             _, high, body = arg
             one = _width(list(body))
-            total += _UNBOUNDED_WIDTH if high == sre.MAXREPEAT else min(high * one, high * _UNBOUNDED_WIDTH)
+            total += (
+                _UNBOUNDED_WIDTH
+                if high == sre.MAXREPEAT
+                else min(high * one, high * _UNBOUNDED_WIDTH)
+            )
         elif op is sre.GROUPREF:
             total += _UNBOUNDED_WIDTH
         # AT (anchors, \b) and look-arounds consume nothing.
@@ -197,14 +212,21 @@ class _Anchor:
     anywhere: frozenset[str]
     before: int
     after: int
-    crowded: bool  # some literal is a single character, or a short letter run looked for inside words
+    crowded: (
+        bool  # some literal is a single character, or a short letter run looked for inside words
+    )
 
     @property
     def cost(self) -> float:
         """How often the anchor is expected to turn up, times the work each occurrence costs."""
-        often = sum(_COMMON_COST if _bare(literal) in _COMMON else 1 for literal in self.at_word_start)
-        often += sum((_FREE_LETTER_COST if literal[0].isalpha() else _FREE_COST)
-                     * (_COMMON_COST if _bare(literal) in _COMMON else 1) for literal in self.anywhere)
+        often = sum(
+            _COMMON_COST if _bare(literal) in _COMMON else 1 for literal in self.at_word_start
+        )
+        often += sum(
+            (_FREE_LETTER_COST if literal[0].isalpha() else _FREE_COST)
+            * (_COMMON_COST if _bare(literal) in _COMMON else 1)
+            for literal in self.anywhere
+        )
         if self.crowded:
             often *= _CROWDED_FACTOR
         # A match tried at the anchor is one call; a window is searched through, position by position.
@@ -217,9 +239,11 @@ def _is_word_char(ch: str) -> bool:
 
 def _outside_word(arg: list) -> bool:
     """Whether a character class holds only non-word characters."""
-    return all((kind is sre.LITERAL and not _is_word_char(chr(value)))
-               or (kind is sre.CATEGORY and value in (sre.CATEGORY_NOT_WORD, sre.CATEGORY_SPACE))
-               for kind, value in arg)
+    return all(
+        (kind is sre.LITERAL and not _is_word_char(chr(value)))
+        or (kind is sre.CATEGORY and value in (sre.CATEGORY_NOT_WORD, sre.CATEGORY_SPACE))
+        for kind, value in arg
+    )
 
 
 def _opens_word(items: list, end: int) -> bool:
@@ -278,11 +302,18 @@ def _shortest(literals: set[str]) -> set[str]:
 
 def _union(parts: list[_Anchor]) -> _Anchor:
     """One anchor standing for several: every literal, the widest window."""
-    return _Anchor(frozenset().union(*(a.at_word_start for a in parts)), frozenset().union(*(a.anywhere for a in parts)),
-                   max(a.before for a in parts), max(a.after for a in parts), any(a.crowded for a in parts))
+    return _Anchor(
+        frozenset().union(*(a.at_word_start for a in parts)),
+        frozenset().union(*(a.anywhere for a in parts)),
+        max(a.before for a in parts),
+        max(a.after for a in parts),
+        any(a.crowded for a in parts),
+    )
 
 
-def _sequence_anchor(items: list, within: range | None = None, expand: bool = True) -> _Anchor | None:
+def _sequence_anchor(
+    items: list, within: range | None = None, expand: bool = True
+) -> _Anchor | None:
     """The cheapest anchor among the top-level elements of one sequence (those `within`, if given).
 
     A short alternation may also be anchored branch by branch, each branch spliced into the
@@ -292,8 +323,12 @@ def _sequence_anchor(items: list, within: range | None = None, expand: bool = Tr
     best = None
     widths = [_width([item]) for item in items]
     for k in within or range(len(items)):
-        if k and items[k][0] is sre.LITERAL and items[k - 1][0] is sre.LITERAL and not (
-                _is_word_char(chr(items[k][1])) and not _is_word_char(chr(items[k - 1][1]))):
+        if (
+            k
+            and items[k][0] is sre.LITERAL
+            and items[k - 1][0] is sre.LITERAL
+            and not (_is_word_char(chr(items[k][1])) and not _is_word_char(chr(items[k - 1][1])))
+        ):
             continue  # the middle of a literal run: its start is the better anchor, unless a word starts here
         candidates = []
         heads = {head for head, _ in _prefixes(items, k)}
@@ -301,10 +336,14 @@ def _sequence_anchor(items: list, within: range | None = None, expand: bool = Tr
             candidates.append(_literal_anchor(items, k, _shortest(heads), widths))
         if expand and items[k][0] is sre.BRANCH:
             branches = items[k][1][1]
-            alone = all(item[0] is sre.AT for item in items[:k] + items[k + 1:])
+            alone = all(item[0] is sre.AT for item in items[:k] + items[k + 1 :])
             if alone or len(branches) <= _SPLIT_BRANCHES:
-                parts = [_sequence_anchor(items[:k] + list(branch) + items[k + 1:], range(k, k + len(branch)), False)
-                         for branch in branches]
+                parts = [
+                    _sequence_anchor(
+                        items[:k] + list(branch) + items[k + 1 :], range(k, k + len(branch)), False
+                    )
+                    for branch in branches
+                ]
                 if None not in parts:
                     candidates.append(_union(parts))
         for candidate in candidates:
@@ -322,8 +361,9 @@ def _literal_anchor(items: list, k: int, literals: set[str], widths: list[int]) 
     anywhere = frozenset(literals - at_word_start)
     # A single character, or a short letter run looked for inside words, is tried far too
     # often; it anchors a pattern only when nothing better does.
-    crowded = (any(len(_bare(lit)) < 2 for lit in literals)
-               or any(_bare(lit).isalpha() and len(_bare(lit)) < 4 for lit in anywhere))
+    crowded = any(len(_bare(lit)) < 2 for lit in literals) or any(
+        _bare(lit).isalpha() and len(_bare(lit)) < 4 for lit in anywhere
+    )
     return _Anchor(at_word_start, anywhere, sum(widths[:k]), sum(widths[k:]), crowded)
 
 
@@ -345,7 +385,9 @@ def _trie(literals) -> str:
         node[""] = {}
 
     def emit(node: dict) -> str:
-        branches = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch and ch != _END]
+        branches = [
+            re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch and ch != _END
+        ]
         if _END in node:
             branches.append(_WORD_END)  # after the longer literals: the scan captures the longest
         if not branches:
@@ -374,9 +416,15 @@ def _table(anchors: tuple[_Anchor, ...], kind: str) -> dict[str, tuple[_Entry, .
             owners.setdefault(_bare(literal), set()).add((literal, i))
     table = {}
     for captured in owners:
-        indexes = {i for end in range(1, len(captured) + 1) for literal, i in owners.get(captured[:end], ())
-                   if _covers(literal, captured + _END)}
-        table[captured] = tuple((i, PATTERNS[i], anchors[i].before, anchors[i].after) for i in sorted(indexes))
+        indexes = {
+            i
+            for end in range(1, len(captured) + 1)
+            for literal, i in owners.get(captured[:end], ())
+            if _covers(literal, captured + _END)
+        }
+        table[captured] = tuple(
+            (i, PATTERNS[i], anchors[i].before, anchors[i].after) for i in sorted(indexes)
+        )
     return table
 
 
@@ -390,7 +438,9 @@ class _Scanner:
     word_at_start: re.Pattern
     gap_scan: re.Pattern  # word starts in ASCII text whose gaps are all spaces (`_GAPS`)
     gap_table: dict[bytes, tuple[_Entry, ...]]  # word_table for the captures without a gap
-    gap_reach: int  # bytes a gap_scan match may look at: the space, the longest literal, its word end
+    gap_reach: (
+        int  # bytes a gap_scan match may look at: the space, the longest literal, its word end
+    )
     free_scan: re.Pattern
     free_literals: tuple[tuple[str, str], ...]  # each bare literal, and its characters rarest first
 
@@ -404,8 +454,11 @@ class _Scanner:
         if len(text) < _SHORT_TEXT:
             return True  # the test itself costs what the pass over this much text does
         present: dict[str, bool] = {}
-        left = [literal for literal, characters in self.free_literals
-                if all(present.setdefault(ch, ch in text) for ch in characters)]
+        left = [
+            literal
+            for literal, characters in self.free_literals
+            if all(present.setdefault(ch, ch in text) for ch in characters)
+        ]
         return len(left) > _SUBSTRING_TESTS or any(literal in text for literal in left)
 
 
@@ -439,8 +492,11 @@ def _scanner() -> _Scanner:
         # With every gap a space, a literal prefix: the engine jumps from space to space at
         # memchr speed, where a class before each word is tested character by character.
         re.compile(f" (?=[{firsts}])(?=({_trie(gapped)}))".encode()),
-        {captured.encode(): entries for captured, entries in word_table.items()
-         if captured.isascii() and captured.translate(_GAP_IN_LITERAL) == captured},
+        {
+            captured.encode(): entries
+            for captured, entries in word_table.items()
+            if captured.isascii() and captured.translate(_GAP_IN_LITERAL) == captured
+        },
         max(map(len, gapped)) + 2,
         re.compile(f"(?=({free}))" if nested else f"({free})"),
         # Punctuation and rare letters first: the presence test stops at the first one missing.
@@ -479,7 +535,9 @@ def _gap_hits(text: str, scanner: _Scanner) -> list[tuple[int, tuple[_Entry, ...
     whole reduced copy (and the encoding before it) would double the memory the scan needs."""
     table, scan = scanner.gap_table, scanner.gap_scan
     if len(text) <= _GAP_PIECE:
-        return [(m.start() + 1, table.get(m[1])) for m in scan.finditer(text.encode().translate(_GAPS))]
+        return [
+            (m.start() + 1, table.get(m[1])) for m in scan.finditer(text.encode().translate(_GAPS))
+        ]
     hits = []
     for start in range(0, len(text), _GAP_PIECE):
         # Each piece reaches into the next far enough for a match at its last space to be whole;
@@ -523,7 +581,9 @@ def find(text: str) -> list[tuple[Pattern, list[tuple[int, int]]]]:
                     if match:
                         spans = found.setdefault(index, [])
                         spans.append(match.span())
-                        resume[index] = max(match.end(), at + 1) if len(spans) < MATCHES_PER_PATTERN else done
+                        resume[index] = (
+                            max(match.end(), at + 1) if len(spans) < MATCHES_PER_PATTERN else done
+                        )
                 continue
             # Matches starting in text[at - before : at + 1], as finditer would report them. The
             # search may stop where no match containing this anchor can reach; whatever it finds
@@ -538,7 +598,11 @@ def find(text: str) -> list[tuple[Pattern, list[tuple[int, int]]]]:
                 if match:
                     spans = found.setdefault(index, [])
                     spans.append(match.span())
-                    low = max(match.end(), match.start() + 1) if len(spans) < MATCHES_PER_PATTERN else done
+                    low = (
+                        max(match.end(), match.start() + 1)
+                        if len(spans) < MATCHES_PER_PATTERN
+                        else done
+                    )
                 else:
                     low = candidate.start() + 1
                 resume[index] = low
@@ -559,8 +623,10 @@ def anchor_table() -> dict:
     """What `anchors.json` holds: the anchors and the pattern sources they were read from (a hash)."""
     return {
         "sources": _sources_key(),
-        "anchors": [[sorted(a.at_word_start), sorted(a.anywhere), a.before, a.after, a.crowded]
-                    for a in analysed_anchors()],
+        "anchors": [
+            [sorted(a.at_word_start), sorted(a.anywhere), a.before, a.after, a.crowded]
+            for a in analysed_anchors()
+        ],
     }
 
 
@@ -574,8 +640,10 @@ def _recorded_anchors() -> tuple[_Anchor, ...] | None:
         recorded = json.loads(_TABLE_FILE.read_text(encoding="utf-8"))
         if recorded["sources"] != _sources_key() or len(recorded["anchors"]) != len(PATTERNS):
             return None
-        return tuple(_Anchor(frozenset(word_start), frozenset(anywhere), before, after, crowded)
-                     for word_start, anywhere, before, after, crowded in recorded["anchors"])
+        return tuple(
+            _Anchor(frozenset(word_start), frozenset(anywhere), before, after, crowded)
+            for word_start, anywhere, before, after, crowded in recorded["anchors"]
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None  # missing or unreadable: the patterns are read afresh
 

@@ -53,7 +53,9 @@ def detect(text: str) -> Detection:
     for pattern, spans in find(haystack):
         for span in spans:
             start, end = folded.original_span(*span)
-            signals.append(Signal(pattern.name, pattern.weight, _excerpt(text, start, end), start, end))
+            signals.append(
+                Signal(pattern.name, pattern.weight, _excerpt(text, start, end), start, end)
+            )
         weights.setdefault(pattern.name, []).append(pattern.weight)
     mixed = mixed_script_words(text)
     if mixed:

@@ -33,7 +33,9 @@ _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 # The separator is captured and required again (a backreference), so a sentence full of
 # one-letter words and mixed punctuation is left alone; the look-behind keeps matching to
 # run starts, so a long run is scanned once.
-_SPACED_LETTERS = re.compile(r"(?<![a-z0-9])(?<![a-z0-9][ ._*\-/|])[a-z]([ ._*\-/|])[a-z](?:\1[a-z])+(?![a-z0-9])")
+_SPACED_LETTERS = re.compile(
+    r"(?<![a-z0-9])(?<![a-z0-9][ ._*\-/|])[a-z]([ ._*\-/|])[a-z](?:\1[a-z])+(?![a-z0-9])"
+)
 # What the end of every such run looks like: separator, letter, the same separator, a last
 # letter. It starts with a separator, so the regex engine skips ahead cheaply, and most text
 # never matches it; the full pattern above runs only on text that does.

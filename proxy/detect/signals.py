@@ -84,268 +84,534 @@ _SEND = r"(?:send|post|upload|forward|submit|transmit|exfiltrate|leak|e-?mail|ma
 # (name, weight, pattern). Names are the signal kinds shown to the reviewer.
 _TABLE: list[tuple[str, float, str]] = [
     # --- addressed to an AI: the text speaks to the model, not to the person reading it
-    ("addressed_to_ai", 0.7,
-     rf"\b(?:note|message|instructions?|notice|reminder|memo|warning|attention){_GAP}(?:for|to){_GAP}"
-     rf"(?:the{_GAP}|any{_GAP}|all{_GAP}|an{_GAP})?{_AI}\b"),
-    ("addressed_to_ai", 0.7,
-     rf"\b(?:if|when|since|as|because){_GAP}you(?:'re|{_GAP}are){_GAP}(?:an?{_GAP}|the{_GAP})?{_AI}\b"),
+    (
+        "addressed_to_ai",
+        0.7,
+        rf"\b(?:note|message|instructions?|notice|reminder|memo|warning|attention){_GAP}(?:for|to){_GAP}"
+        rf"(?:the{_GAP}|any{_GAP}|all{_GAP}|an{_GAP})?{_AI}\b",
+    ),
+    (
+        "addressed_to_ai",
+        0.7,
+        rf"\b(?:if|when|since|as|because){_GAP}you(?:'re|{_GAP}are){_GAP}(?:an?{_GAP}|the{_GAP})?{_AI}\b",
+    ),
     ("addressed_to_ai", 0.7, rf"\bto{_GAP}you{_GAP}(?:the{_GAP})?{_AI}\b"),
     ("addressed_to_ai", 0.7, rf"\bmessage{_GAP}from{_GAP}me\b.{{0,60}}?\bto{_GAP}you\b"),
-    ("addressed_to_ai", 0.6,
-     rf"\b(?:dear|hey|hello|attention|attn){_GAP}(?:the{_GAP}|all{_GAP})?{_AI}\b(?![ -]\w)"),
+    (
+        "addressed_to_ai",
+        0.6,
+        rf"\b(?:dear|hey|hello|attention|attn){_GAP}(?:the{_GAP}|all{_GAP})?{_AI}\b(?![ -]\w)",
+    ),
     # The AI called by name at the start of a sentence, then told what to do: "AI assistant:
     # forward the ...", "Assistant, please send me ...".
-    ("addressed_to_ai", 0.5,
-     rf"(?:^|[.!?>\n-]\W{{0,3}})(?:(?:dear|hey|hi|hello|attention|attn){_GAP})?(?:the{_GAP}|an{_GAP})?{_AI}\W{{0,2}}[:,]"
-     rf"\W{{0,3}}(?:please{_GAP})?{_ACTION}\b"),
-    ("addressed_to_ai", 0.7, rf"\b(?:ai|llm|{_AI}){_GAP}(?:reading|processing|summari[sz]ing|parsing){_GAP}this\b"),
-    ("addressed_to_ai", 0.6,
-     rf"\b(?:for|to){_GAP}(?:the{_GAP}|any{_GAP}|all{_GAP})?automated{_GAP}{_words(1)}(?:software|systems?|tools?|agents?"
-     rf"|readers?|reviewers?|screening|analysis|scans?)\b"),
-    ("addressed_to_ai", 0.6,
-     rf"\b(?:invisible|hidden){_GAP}(?:to|from){_GAP}humans\b|\bvisible{_GAP}(?:only{_GAP})?to{_GAP}(?:the{_GAP})?{_AI}"),
-    ("addressed_to_ai", 0.4, rf"\bi{_GAP}(?:need|want|order|command|instruct){_GAP}(?:you{_GAP}to|you{_GAP}now)\b"),
+    (
+        "addressed_to_ai",
+        0.5,
+        rf"(?:^|[.!?>\n-]\W{{0,3}})(?:(?:dear|hey|hi|hello|attention|attn){_GAP})?(?:the{_GAP}|an{_GAP})?{_AI}\W{{0,2}}[:,]"
+        rf"\W{{0,3}}(?:please{_GAP})?{_ACTION}\b",
+    ),
+    (
+        "addressed_to_ai",
+        0.7,
+        rf"\b(?:ai|llm|{_AI}){_GAP}(?:reading|processing|summari[sz]ing|parsing){_GAP}this\b",
+    ),
+    (
+        "addressed_to_ai",
+        0.6,
+        rf"\b(?:for|to){_GAP}(?:the{_GAP}|any{_GAP}|all{_GAP})?automated{_GAP}{_words(1)}(?:software|systems?|tools?|agents?"
+        rf"|readers?|reviewers?|screening|analysis|scans?)\b",
+    ),
+    (
+        "addressed_to_ai",
+        0.6,
+        rf"\b(?:invisible|hidden){_GAP}(?:to|from){_GAP}humans\b|\bvisible{_GAP}(?:only{_GAP})?to{_GAP}(?:the{_GAP})?{_AI}",
+    ),
+    (
+        "addressed_to_ai",
+        0.4,
+        rf"\bi{_GAP}(?:need|want|order|command|instruct){_GAP}(?:you{_GAP}to|you{_GAP}now)\b",
+    ),
     # --- instruction override
-    ("instruction_override", 1.0,
-     rf"\b(?:ignore|disregard|forget|override|overwrite|bypass|do not follow|don't follow){_GAP}{_words(3)}"
-     rf"(?:previous|prior|above|earlier|preceding|foregoing|original|initial|old|your|system|developer|safety)"
-     rf"{_GAP}{_words(2)}{_INSTRUCTION_NOUN}\b"),
+    (
+        "instruction_override",
+        1.0,
+        rf"\b(?:ignore|disregard|forget|override|overwrite|bypass|do not follow|don't follow){_GAP}{_words(3)}"
+        rf"(?:previous|prior|above|earlier|preceding|foregoing|original|initial|old|your|system|developer|safety)"
+        rf"{_GAP}{_words(2)}{_INSTRUCTION_NOUN}\b",
+    ),
     # The same order glued to the end of the data before it ("...USAIgnore your previous
     # instructions", "External_Ignore ..."), where no word boundary precedes it.
-    ("instruction_override", 1.0,
-     rf"(?<=[a-z0-9_])(?:ignore|disregard|forget){_GAP}(?:all{_GAP})?(?:your{_GAP})?(?:previous|prior|earlier|above)"
-     rf"{_GAP}{_words(1)}{_INSTRUCTION_NOUN}\b"),
-    ("instruction_override", 0.8,
-     rf"\b(?:ignore|disregard|forget|override|bypass){_GAP}(?:all{_GAP}|any{_GAP}|the{_GAP}|these{_GAP}|those{_GAP})?"
-     rf"(?:other{_GAP}|following{_GAP}|existing{_GAP})?{_INSTRUCTION_NOUN}\b"),
-    ("instruction_override", 0.7,
-     rf"\b(?:ignore|disregard|forget|override){_GAP}your{_GAP}(?:previous|prior|earlier|original|initial)\b"),
-    ("instruction_override", 0.8,
-     rf"\b(?:ignore|disregard|skip){_GAP}the{_GAP}rest{_GAP}of{_GAP}(?:this|the){_GAP}"
-     rf"(?:data|text|document|content|input|page|message|file|email)\b"),
-    ("instruction_override", 0.7,
-     rf"\b(?:new|updated|real|actual|true){_GAP}(?:instructions?|directives?|system prompt|rules|orders){_GAP}?:"),
-    ("instruction_override", 0.8,
-     rf"\byour{_GAP}(?:new|real|actual|true|only){_GAP}(?:task|instructions?|role|goal|objective|purpose|job)"
-     rf"{_GAP}(?:is|are|will be)\b"),
-    ("instruction_override", 0.6, rf"\bstop{_GAP}{_words(1)}what{_GAP}you(?:'re|{_GAP}are){_GAP}doing\b"),
-    ("instruction_override", 0.6,
-     rf"\byou{_GAP}(?:should|must|need to){_GAP}(?:stop|halt|abort|cease){_GAP}{_words(2)}"
-     rf"(?:immediately|now|at once|right away)\b"),
-    ("instruction_override", 0.8,
-     rf"\b(?:previously|earlier|above){_GAP}(?:stated|given|mentioned|provided){_GAP}{_words(1)}"
-     rf"(?:constraints|rules|instructions|guidelines|restrictions){_GAP}(?:no longer apply|are void|are revoked"
-     rf"|are cancelled|are obsolete|do not apply)"),
-    ("instruction_override", 0.6,
-     rf"\b(?:strictly{_GAP})?(?:adhere|obey|comply){_GAP}(?:to{_GAP}|with{_GAP})?(?:the{_GAP})?(?:following|these|my|new)"
-     rf"{_GAP}{_words(1)}(?:instructions?|directives?|commands?|orders?)\b"),
-    ("instruction_override", 0.6,
-     rf"\b(?:ignore|disregard){_GAP}(?:all|any|other|this|these|everything){_GAP}{_words(1)}(?:info|information|data"
-     rf"|content|text|input|indicators?|evidence|warnings|red flags|concerns|context)\b"),
-    ("instruction_override", 0.6, rf"\bignore{_GAP}(?:them|it|this|that|those|these){_GAP}and{_GAP}instead\b"),
+    (
+        "instruction_override",
+        1.0,
+        rf"(?<=[a-z0-9_])(?:ignore|disregard|forget){_GAP}(?:all{_GAP})?(?:your{_GAP})?(?:previous|prior|earlier|above)"
+        rf"{_GAP}{_words(1)}{_INSTRUCTION_NOUN}\b",
+    ),
+    (
+        "instruction_override",
+        0.8,
+        rf"\b(?:ignore|disregard|forget|override|bypass){_GAP}(?:all{_GAP}|any{_GAP}|the{_GAP}|these{_GAP}|those{_GAP})?"
+        rf"(?:other{_GAP}|following{_GAP}|existing{_GAP})?{_INSTRUCTION_NOUN}\b",
+    ),
+    (
+        "instruction_override",
+        0.7,
+        rf"\b(?:ignore|disregard|forget|override){_GAP}your{_GAP}(?:previous|prior|earlier|original|initial)\b",
+    ),
+    (
+        "instruction_override",
+        0.8,
+        rf"\b(?:ignore|disregard|skip){_GAP}the{_GAP}rest{_GAP}of{_GAP}(?:this|the){_GAP}"
+        rf"(?:data|text|document|content|input|page|message|file|email)\b",
+    ),
+    (
+        "instruction_override",
+        0.7,
+        rf"\b(?:new|updated|real|actual|true){_GAP}(?:instructions?|directives?|system prompt|rules|orders){_GAP}?:",
+    ),
+    (
+        "instruction_override",
+        0.8,
+        rf"\byour{_GAP}(?:new|real|actual|true|only){_GAP}(?:task|instructions?|role|goal|objective|purpose|job)"
+        rf"{_GAP}(?:is|are|will be)\b",
+    ),
+    (
+        "instruction_override",
+        0.6,
+        rf"\bstop{_GAP}{_words(1)}what{_GAP}you(?:'re|{_GAP}are){_GAP}doing\b",
+    ),
+    (
+        "instruction_override",
+        0.6,
+        rf"\byou{_GAP}(?:should|must|need to){_GAP}(?:stop|halt|abort|cease){_GAP}{_words(2)}"
+        rf"(?:immediately|now|at once|right away)\b",
+    ),
+    (
+        "instruction_override",
+        0.8,
+        rf"\b(?:previously|earlier|above){_GAP}(?:stated|given|mentioned|provided){_GAP}{_words(1)}"
+        rf"(?:constraints|rules|instructions|guidelines|restrictions){_GAP}(?:no longer apply|are void|are revoked"
+        rf"|are cancelled|are obsolete|do not apply)",
+    ),
+    (
+        "instruction_override",
+        0.6,
+        rf"\b(?:strictly{_GAP})?(?:adhere|obey|comply){_GAP}(?:to{_GAP}|with{_GAP})?(?:the{_GAP})?(?:following|these|my|new)"
+        rf"{_GAP}{_words(1)}(?:instructions?|directives?|commands?|orders?)\b",
+    ),
+    (
+        "instruction_override",
+        0.6,
+        rf"\b(?:ignore|disregard){_GAP}(?:all|any|other|this|these|everything){_GAP}{_words(1)}(?:info|information|data"
+        rf"|content|text|input|indicators?|evidence|warnings|red flags|concerns|context)\b",
+    ),
+    (
+        "instruction_override",
+        0.6,
+        rf"\bignore{_GAP}(?:them|it|this|that|those|these){_GAP}and{_GAP}instead\b",
+    ),
     ("instruction_override", 0.6, rf"\bstop{_GAP}(?:everything|all{_GAP}(?:tasks|work|actions))\b"),
-    ("instruction_override", 0.5, rf"\b(?:you{_GAP}may{_GAP}not|do{_GAP}not|don't|never){_GAP}deviate\b"),
+    (
+        "instruction_override",
+        0.5,
+        rf"\b(?:you{_GAP}may{_GAP}not|do{_GAP}not|don't|never){_GAP}deviate\b",
+    ),
     ("instruction_override", 0.5, r"\bfrom\W{1,3}now\W{1,3}on\b"),
-    ("instruction_override", 0.6,
-     rf"\byou(?:'re|{_GAP}are){_GAP}(?:now{_GAP})?(?:free{_GAP}to{_GAP}(?:do|say|ignore)|no{_GAP}longer{_GAP}"
-     rf"(?:bound|restricted|limited))\b"),
-    ("instruction_override", 0.8,
-     rf"\boverride{_GAP}{_words(1)}(?:scoring|evaluation|review|checks?|safety|filters?)\b"),
+    (
+        "instruction_override",
+        0.6,
+        rf"\byou(?:'re|{_GAP}are){_GAP}(?:now{_GAP})?(?:free{_GAP}to{_GAP}(?:do|say|ignore)|no{_GAP}longer{_GAP}"
+        rf"(?:bound|restricted|limited))\b",
+    ),
+    (
+        "instruction_override",
+        0.8,
+        rf"\boverride{_GAP}{_words(1)}(?:scoring|evaluation|review|checks?|safety|filters?)\b",
+    ),
     # --- authority claimed
-    ("authority_claim", 0.5,
-     rf"\b(?:important|urgent|critical|official|priority){_GAP}(?:message|notice|instructions?|update|directive"
-     rf"|announcement){_GAP}(?:from|for|to)\b"),
-    ("authority_claim", 0.4,
-     rf"\b(?:system|admin|administrator|developer|maintainer|root|security){_GAP}(?:warning|override|message|directive"
-     rf"|instruction|notice|request|command|note)s?\b"),
-    ("authority_claim", 0.5,
-     rf"\b(?:the{_GAP})?(?:maintainers?|admins?|administrators?|developers?|security{_GAP}team|it{_GAP}department"
-     rf"|senior{_GAP}management|management|owners?|operators?|your{_GAP}(?:creators?|developers?|operators?|owners?))"
-     rf"{_GAP}(?:has{_GAP}|have{_GAP})?(?:says?|said|requires?|wants?|instructs?|orders?|asked|requested|authori[sz]ed"
-     rf"|approved|mandates?)\b"),
-    ("authority_claim", 0.6,
-     rf"\bi{_GAP}am{_GAP}(?:the|your|an?){_GAP}{_words(1)}(?:admin|administrator|developer|owner|operator|creator"
-     rf"|maintainer|supervisor|security officer)\b"),
-    ("authority_claim", 0.3, rf"\bper{_GAP}(?:company|corporate|security|it|our){_GAP}polic(?:y|ies)\b"),
-    ("authority_claim", 0.3, rf"\b(?:this{_GAP}is|it{_GAP}is){_GAP}(?:required|mandated){_GAP}by\b"),
+    (
+        "authority_claim",
+        0.5,
+        rf"\b(?:important|urgent|critical|official|priority){_GAP}(?:message|notice|instructions?|update|directive"
+        rf"|announcement){_GAP}(?:from|for|to)\b",
+    ),
+    (
+        "authority_claim",
+        0.4,
+        rf"\b(?:system|admin|administrator|developer|maintainer|root|security){_GAP}(?:warning|override|message|directive"
+        rf"|instruction|notice|request|command|note)s?\b",
+    ),
+    (
+        "authority_claim",
+        0.5,
+        rf"\b(?:the{_GAP})?(?:maintainers?|admins?|administrators?|developers?|security{_GAP}team|it{_GAP}department"
+        rf"|senior{_GAP}management|management|owners?|operators?|your{_GAP}(?:creators?|developers?|operators?|owners?))"
+        rf"{_GAP}(?:has{_GAP}|have{_GAP})?(?:says?|said|requires?|wants?|instructs?|orders?|asked|requested|authori[sz]ed"
+        rf"|approved|mandates?)\b",
+    ),
+    (
+        "authority_claim",
+        0.6,
+        rf"\bi{_GAP}am{_GAP}(?:the|your|an?){_GAP}{_words(1)}(?:admin|administrator|developer|owner|operator|creator"
+        rf"|maintainer|supervisor|security officer)\b",
+    ),
+    (
+        "authority_claim",
+        0.3,
+        rf"\bper{_GAP}(?:company|corporate|security|it|our){_GAP}polic(?:y|ies)\b",
+    ),
+    (
+        "authority_claim",
+        0.3,
+        rf"\b(?:this{_GAP}is|it{_GAP}is){_GAP}(?:required|mandated){_GAP}by\b",
+    ),
     ("authority_claim", 0.4, r"\bpre-?(?:verified|approved|authori[sz]ed)\b"),
     ("authority_claim", 0.3, rf"\b(?:really|extremely|very|super|critically){_GAP}important\b"),
     ("authority_claim", 0.4, r"\b(?:important|urgent|critical|attention|warning)\W{0,2}!{2,}"),
     # --- work slipped in ahead of the agent's task
-    ("task_injection", 0.5,
-     rf"\bbefore{_GAP}(?:you{_GAP})?(?:can{_GAP}|do{_GAP}|start{_GAP}|begin{_GAP})?(?:solv|repl|respond|answer|continu"
-     rf"|proceed|complet|finish|summari|perform|execut|return)\w*"),
+    (
+        "task_injection",
+        0.5,
+        rf"\bbefore{_GAP}(?:you{_GAP})?(?:can{_GAP}|do{_GAP}|start{_GAP}|begin{_GAP})?(?:solv|repl|respond|answer|continu"
+        rf"|proceed|complet|finish|summari|perform|execut|return)\w*",
+    ),
     ("task_injection", 0.5, rf"\bdo{_GAP}the{_GAP}following{_GAP}first\b"),
-    ("task_injection", 0.5,
-     rf"\b(?:the|my|your){_GAP}(?:original{_GAP})?task{_GAP}(?:that{_GAP})?i{_GAP}gave{_GAP}you\b"),
-    ("task_injection", 0.6,
-     rf"\binstead{_GAP}of{_GAP}{_words(2)}(?:the{_GAP}user'?s?|your|my){_GAP}{_words(1)}"
-     rf"(?:task|request|question|instructions|assignment)\b"),
-    ("task_injection", 0.3,
-     rf"(?:^|\n)\W{{0,4}}first\W{{1,3}}(?:please{_GAP})?(?:send|e-?mail|forward|post|upload|run|call|execute|delete"
-     rf"|fetch|visit|transfer|read)\b"),
+    (
+        "task_injection",
+        0.5,
+        rf"\b(?:the|my|your){_GAP}(?:original{_GAP})?task{_GAP}(?:that{_GAP})?i{_GAP}gave{_GAP}you\b",
+    ),
+    (
+        "task_injection",
+        0.6,
+        rf"\binstead{_GAP}of{_GAP}{_words(2)}(?:the{_GAP}user'?s?|your|my){_GAP}{_words(1)}"
+        rf"(?:task|request|question|instructions|assignment)\b",
+    ),
+    (
+        "task_injection",
+        0.3,
+        rf"(?:^|\n)\W{{0,4}}first\W{{1,3}}(?:please{_GAP})?(?:send|e-?mail|forward|post|upload|run|call|execute|delete"
+        rf"|fetch|visit|transfer|read)\b",
+    ),
     # A TODO inside data (a ticket, a review, a bill) addressed to whoever reads it; the same
     # words in a code comment are a programmer's note and count for less.
     ("task_injection", 0.3, rf"(?:#|//|/\*|--|(?:^|\n)[ \t]{{0,8}}\*)[ \t]{{0,3}}{_TODO}"),
     ("task_injection", 0.6, rf"(?<![#/*\-] )(?<![#/*\-]){_TODO}"),
     # --- requests for secrets or files
-    ("secret_request", 0.5,
-     rf"\b(?:send|share|give|tell|reveal|print|output|show|provide|include|paste|read|cat|display|leak|post|upload|list"
-     rf"|dump|forward|e-?mail|get|retrieve|fetch|extract|copy|append|change|reset|disable|what is|what's){_GAP}(?:me{_GAP}|us{_GAP})?{_words(4)}"
-     rf"{_SECRET}"),
-    ("secret_request", 0.5, rf"\b(?:with|using|passing){_GAP}(?:the{_GAP}|your{_GAP}|my{_GAP})?{_words(2)}{_SECRET}"),
-    ("secret_request", 0.4, rf"\b(?:your|the){_GAP}(?:system|hidden|initial|original){_GAP}prompt\b"),
-    ("secret_request", 0.2, r"(?:\.env\.\w+|\bid_rsa\b|~/\.ssh|\bprivate[ _-]key\b|\bapi[ _-]?keys?\b)"),
+    (
+        "secret_request",
+        0.5,
+        rf"\b(?:send|share|give|tell|reveal|print|output|show|provide|include|paste|read|cat|display|leak|post|upload|list"
+        rf"|dump|forward|e-?mail|get|retrieve|fetch|extract|copy|append|change|reset|disable|what is|what's){_GAP}(?:me{_GAP}|us{_GAP})?{_words(4)}"
+        rf"{_SECRET}",
+    ),
+    (
+        "secret_request",
+        0.5,
+        rf"\b(?:with|using|passing){_GAP}(?:the{_GAP}|your{_GAP}|my{_GAP})?{_words(2)}{_SECRET}",
+    ),
+    (
+        "secret_request",
+        0.4,
+        rf"\b(?:your|the){_GAP}(?:system|hidden|initial|original){_GAP}prompt\b",
+    ),
+    (
+        "secret_request",
+        0.2,
+        r"(?:\.env\.\w+|\bid_rsa\b|~/\.ssh|\bprivate[ _-]key\b|\bapi[ _-]?keys?\b)",
+    ),
     # --- exfiltration
     ("exfiltration", 0.5, rf"\b{_SEND}{_GAP}{_words(8)}(?:to|at|into|via|on){_GAP}{_DESTINATION}"),
     ("exfiltration", 0.5, rf"\b{_SEND}{_GAP}{_words(3)}{_DESTINATION}\S{{0,200}}?{_GAP}to\b"),
     # Someone's data (their e-mails, files, messages) sent to an address: alone this is also an
     # ordinary request between people, so it stays under the threshold by itself.
-    ("exfiltration", 0.7,
-     rf"\b{_SEND}{_GAP}(?:all{_GAP}|every{_GAP})?(?:of{_GAP})?(?:the{_GAP}user'?s?|the{_GAP}owner'?s?|their|his|her|my"
-     rf"|your|the){_GAP}{_words(3)}{_USER_DATA}{_GAP}{_words(4)}(?:to|at){_GAP}{_DESTINATION}"),
-    ("exfiltration", 0.8,
-     rf"\b{_SEND}{_GAP}{_words(3)}(?:all|every|entire|whole|contents?|body|summary|history|conversation|everything"
-     rf"|inbox){_GAP}{_words(8)}(?:to|at|into|via){_GAP}{_DESTINATION}"),
-    ("exfiltration", 0.6,
-     rf"\b(?:include|append|add|encode|put|embed|attach){_GAP}{_words(5)}(?:in|into|to){_GAP}(?:the{_GAP}|a{_GAP}"
-     rf"|this{_GAP})?(?:url|link|query(?: string)?|image(?: url)?|request|address bar)\b"),
+    (
+        "exfiltration",
+        0.7,
+        rf"\b{_SEND}{_GAP}(?:all{_GAP}|every{_GAP})?(?:of{_GAP})?(?:the{_GAP}user'?s?|the{_GAP}owner'?s?|their|his|her|my"
+        rf"|your|the){_GAP}{_words(3)}{_USER_DATA}{_GAP}{_words(4)}(?:to|at){_GAP}{_DESTINATION}",
+    ),
+    (
+        "exfiltration",
+        0.8,
+        rf"\b{_SEND}{_GAP}{_words(3)}(?:all|every|entire|whole|contents?|body|summary|history|conversation|everything"
+        rf"|inbox){_GAP}{_words(8)}(?:to|at|into|via){_GAP}{_DESTINATION}",
+    ),
+    (
+        "exfiltration",
+        0.6,
+        rf"\b(?:include|append|add|encode|put|embed|attach){_GAP}{_words(5)}(?:in|into|to){_GAP}(?:the{_GAP}|a{_GAP}"
+        rf"|this{_GAP})?(?:url|link|query(?: string)?|image(?: url)?|request|address bar)\b",
+    ),
     ("exfiltration", 0.6, r"[?&/=][\"']?\[[a-z_]{2,12}\]"),
-    ("exfiltration", 0.5,
-     rf"\b(?:url|base64|mime|hex|quoted\W?printable)\W?encoded{_GAP}{_words(4)}(?:summary|message|conversation|e-?mail"
-     rf"|code|password|data|history|context|secrets?)\b"),
-    ("exfiltration", 0.5,
-     rf"\b(?:summary|contents?|transcript|history){_GAP}of{_GAP}{_words(4)}(?:this|our|the){_GAP}(?:conversation|chat"
-     rf"|session)\b"),
+    (
+        "exfiltration",
+        0.5,
+        rf"\b(?:url|base64|mime|hex|quoted\W?printable)\W?encoded{_GAP}{_words(4)}(?:summary|message|conversation|e-?mail"
+        rf"|code|password|data|history|context|secrets?)\b",
+    ),
+    (
+        "exfiltration",
+        0.5,
+        rf"\b(?:summary|contents?|transcript|history){_GAP}of{_GAP}{_words(4)}(?:this|our|the){_GAP}(?:conversation|chat"
+        rf"|session)\b",
+    ),
     # --- money moved to an account: a transfer, payment or changed recipient ending in an IBAN
-    ("funds_transfer", 0.5,
-     rf"\b(?:transfer|send|pay|wire|move|redirect|deposit|modify|change){_GAP}{_words(12)}(?:to|into){_GAP}"
-     rf"(?:(?:the|this|that|my|our|an?|new|following|bank|recipient'?s?){_GAP}){{0,3}}"
-     rf"(?:(?:account|iban)(?:{_GAP}number)?{_GAP})?{_IBAN}"),
-    ("suspicious_destination", 0.5,
-     r"\b(?:webhook\.site|pastebin\.com|paste\.ee|hastebin|requestbin|pipedream\.net|ngrok(?:-free)?\.(?:io|app|dev)"
-     r"|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site|online)|hookbin|beeceptor|trycloudflare\.com)"),
+    (
+        "funds_transfer",
+        0.5,
+        rf"\b(?:transfer|send|pay|wire|move|redirect|deposit|modify|change){_GAP}{_words(12)}(?:to|into){_GAP}"
+        rf"(?:(?:the|this|that|my|our|an?|new|following|bank|recipient'?s?){_GAP}){{0,3}}"
+        rf"(?:(?:account|iban)(?:{_GAP}number)?{_GAP})?{_IBAN}",
+    ),
+    (
+        "suspicious_destination",
+        0.5,
+        r"\b(?:webhook\.site|pastebin\.com|paste\.ee|hastebin|requestbin|pipedream\.net|ngrok(?:-free)?\.(?:io|app|dev)"
+        r"|burpcollaborator|interact\.sh|oast\.(?:fun|pro|live|site|online)|hookbin|beeceptor|trycloudflare\.com)",
+    ),
     ("suspicious_destination", 0.5, r"https?://(?:\d{1,3}\.){3}\d{1,3}\b"),
     # --- tool-call or shell coercion
-    ("tool_coercion", 0.5,
-     rf"\b(?:call|use|invoke|run|execute|trigger){_GAP}(?:the{_GAP})?{_words(2)}(?:tool|function){_GAP}"
-     rf"(?:`|with|to|and|named|called)"),
-    ("tool_coercion", 0.5, r"\b(?:call|invoke)\W{1,3}`?[a-z][a-z0-9]*(?:__|_|\.)[a-z0-9_.]*\w\b(?!\()"),
-    ("tool_coercion", 0.4,
-     rf"\b(?:run|execute|exec){_GAP}(?:the{_GAP}following{_GAP}(?:command|script|code)|`[^`\n]{{1,200}}`"
-     rf"|(?:curl|wget|bash|sh|powershell|rm|chmod|nc|scp|eval)\b)"),
-    ("tool_coercion", 0.5,
-     r"\{\W{0,3}(?:name|tool|function|tool_name)\W{0,3}:\W{0,3}[\w.-]{1,80}\W{0,3},\W{0,3}"
-     r"(?:arguments|args|parameters|input)\W{0,3}:"),
+    (
+        "tool_coercion",
+        0.5,
+        rf"\b(?:call|use|invoke|run|execute|trigger){_GAP}(?:the{_GAP})?{_words(2)}(?:tool|function){_GAP}"
+        rf"(?:`|with|to|and|named|called)",
+    ),
+    (
+        "tool_coercion",
+        0.5,
+        r"\b(?:call|invoke)\W{1,3}`?[a-z][a-z0-9]*(?:__|_|\.)[a-z0-9_.]*\w\b(?!\()",
+    ),
+    (
+        "tool_coercion",
+        0.4,
+        rf"\b(?:run|execute|exec){_GAP}(?:the{_GAP}following{_GAP}(?:command|script|code)|`[^`\n]{{1,200}}`"
+        rf"|(?:curl|wget|bash|sh|powershell|rm|chmod|nc|scp|eval)\b)",
+    ),
+    (
+        "tool_coercion",
+        0.5,
+        r"\{\W{0,3}(?:name|tool|function|tool_name)\W{0,3}:\W{0,3}[\w.-]{1,80}\W{0,3},\W{0,3}"
+        r"(?:arguments|args|parameters|input)\W{0,3}:",
+    ),
     ("tool_coercion", 0.4, r"\bwith\W{1,3}the\W{1,3}following\W{1,3}(?:arguments|parameters)\b"),
     ("tool_coercion", 0.5, r"\|\s{0,3}(?:sudo\s{1,3})?(?:ba|z)?sh\b"),
     # --- dependency edits
-    ("dependency_edit", 0.4,
-     rf"\b(?:bump|add|install|upgrade|downgrade|pin|replace){_GAP}{_words(4)}(?:dependency|dependencies|package"
-     rf"|library|module|requirement)\b"),
-    ("dependency_edit", 0.5,
-     rf"\b(?:edit|modify|update|change|add{_GAP}\S{{1,60}}{_GAP}to|append{_GAP}\S{{1,60}}{_GAP}to){_GAP}(?:the{_GAP}|your{_GAP})?"
-     r"(?:package\.json|requirements\.txt|pyproject\.toml|cargo\.toml|go\.mod|gemfile|pom\.xml|setup\.py|build\.gradle"
-     r"|package-lock\.json|yarn\.lock)"),
+    (
+        "dependency_edit",
+        0.4,
+        rf"\b(?:bump|add|install|upgrade|downgrade|pin|replace){_GAP}{_words(4)}(?:dependency|dependencies|package"
+        rf"|library|module|requirement)\b",
+    ),
+    (
+        "dependency_edit",
+        0.5,
+        rf"\b(?:edit|modify|update|change|add{_GAP}\S{{1,60}}{_GAP}to|append{_GAP}\S{{1,60}}{_GAP}to){_GAP}(?:the{_GAP}|your{_GAP})?"
+        r"(?:package\.json|requirements\.txt|pyproject\.toml|cargo\.toml|go\.mod|gemfile|pom\.xml|setup\.py|build\.gradle"
+        r"|package-lock\.json|yarn\.lock)",
+    ),
     # --- self-replication (the worm's spread)
-    ("self_replication", 0.9,
-     rf"\b(?:repeat|copy|include|add|append|insert|paste|propagate|spread|replicate|put){_GAP}{_words(8)}"
-     rf"(?:in|into|to|at the end of|on){_GAP}(?:every|all|each|any{_GAP}future|all{_GAP}future|all{_GAP}subsequent)"
-     rf"{_GAP}{_words(1)}(?:messages?|repl(?:y|ies)|responses?|answers?|e-?mails?|files?|comments?|documents?|outputs?"
-     rf"|posts?|commits?|pull requests?|issues?|conversations?)\b"),
-    ("self_replication", 0.5,
-     rf"\b(?:repeat|copy|replicate|propagate|spread|forward){_GAP}(?:this|these){_GAP}{_words(1)}(?:text|message|notice"
-     rf"|instructions?|prompt|note|paragraph|block|content)s?{_GAP}(?:in|into|to|verbatim|everywhere)\b"),
+    (
+        "self_replication",
+        0.9,
+        rf"\b(?:repeat|copy|include|add|append|insert|paste|propagate|spread|replicate|put){_GAP}{_words(8)}"
+        rf"(?:in|into|to|at the end of|on){_GAP}(?:every|all|each|any{_GAP}future|all{_GAP}future|all{_GAP}subsequent)"
+        rf"{_GAP}{_words(1)}(?:messages?|repl(?:y|ies)|responses?|answers?|e-?mails?|files?|comments?|documents?|outputs?"
+        rf"|posts?|commits?|pull requests?|issues?|conversations?)\b",
+    ),
+    (
+        "self_replication",
+        0.5,
+        rf"\b(?:repeat|copy|replicate|propagate|spread|forward){_GAP}(?:this|these){_GAP}{_words(1)}(?:text|message|notice"
+        rf"|instructions?|prompt|note|paragraph|block|content)s?{_GAP}(?:in|into|to|verbatim|everywhere)\b",
+    ),
     # --- role markers and fake chat or prompt delimiters
-    ("role_marker", 0.8, r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\|?>"),
+    (
+        "role_marker",
+        0.8,
+        r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\|?>",
+    ),
     ("role_marker", 0.7, r"\[/?inst\]|<</?sys>>"),
     ("role_marker", 0.4, r"(?:^|\n|[:.>\]]\s{1,3})[ \t>#*\-]{0,4}system\W{0,3}:[ \t]{0,3}(?=\S)"),
-    ("role_marker", 0.5, r"</?(?:instructions?|information|system|sys|admin|prompt|directive|important)>"),
+    (
+        "role_marker",
+        0.5,
+        r"</?(?:instructions?|information|system|sys|admin|prompt|directive|important)>",
+    ),
     ("role_marker", 0.5, r"\[(?:system|assistant)\]"),
-    ("role_marker", 0.6,
-     rf"\byou{_GAP}are{_GAP}now{_GAP}(?:in{_GAP})?(?:an?{_GAP}|the{_GAP})?(?:dan|unrestricted|unfiltered|jailbroken|free"
-     rf"|evil|(?:developer|god|admin|root|jailbreak|unrestricted) mode)\b"),
+    (
+        "role_marker",
+        0.6,
+        rf"\byou{_GAP}are{_GAP}now{_GAP}(?:in{_GAP})?(?:an?{_GAP}|the{_GAP})?(?:dan|unrestricted|unfiltered|jailbroken|free"
+        rf"|evil|(?:developer|god|admin|root|jailbreak|unrestricted) mode)\b",
+    ),
     ("role_marker", 0.5, r"\b(?:developer|god|dan|jailbreak|unrestricted|sudo)\W{1,3}mode\b"),
-    ("role_marker", 0.5,
-     rf"\b(?:act|behave|respond){_GAP}as{_GAP}(?:an?{_GAP}|the{_GAP}|my{_GAP})?{_words(1)}(?:unrestricted|unfiltered"
-     rf"|jailbroken|evil|dan|different ai|new ai)\b"),
+    (
+        "role_marker",
+        0.5,
+        rf"\b(?:act|behave|respond){_GAP}as{_GAP}(?:an?{_GAP}|the{_GAP}|my{_GAP})?{_words(1)}(?:unrestricted|unfiltered"
+        rf"|jailbroken|evil|dan|different ai|new ai)\b",
+    ),
     ("role_marker", 0.4, rf"\bpretend{_GAP}(?:to{_GAP}be|you(?:'re|{_GAP}are)){_GAP}"),
-    ("role_marker", 0.6,
-     r"[<\[\-=#*]\W{0,3}(?:end|begin|start)\W{1,3}(?:of\W{1,3})?(?:system\W{1,3}prompt|session|conversation|instructions"
-     r"|context|user\W{1,3}input|prompt)\W{0,3}[>\]\-=#*]"),
+    (
+        "role_marker",
+        0.6,
+        r"[<\[\-=#*]\W{0,3}(?:end|begin|start)\W{1,3}(?:of\W{1,3})?(?:system\W{1,3}prompt|session|conversation|instructions"
+        r"|context|user\W{1,3}input|prompt)\W{0,3}[>\]\-=#*]",
+    ),
     ("role_marker", 0.5, r"(?:^|\n)[ \t]{0,4}[-=#*]{2,}[^\n]{0,40}\binstructions?\b"),
     # --- a fake conversation written into the data
-    ("fake_dialogue", 0.5, r"(?:^|\n)[ \t>#*\-]{0,4}(?:assistant|ai|bot|gpt|model)\W{0,2}:[ \t]{0,3}(?=\S)"),
+    (
+        "fake_dialogue",
+        0.5,
+        r"(?:^|\n)[ \t>#*\-]{0,4}(?:assistant|ai|bot|gpt|model)\W{0,2}:[ \t]{0,3}(?=\S)",
+    ),
     ("fake_dialogue", 0.3, r"(?:^|\n)[ \t>#*\-]{0,4}(?:user|human)\W{0,2}:[ \t]{0,3}(?=\S)"),
     # --- concealment from the person
-    ("concealment", 0.5,
-     rf"\b(?:do{_GAP}not|don'?t|never|without){_GAP}{_words(1)}(?:tell|telling|mention|mentioning|inform|informing"
-     rf"|notify|notifying|alert|alerting|reveal|revealing|ask|asking|show|showing|disclose|disclosing|confirm"
-     rf"|confirming){_GAP}{_words(1)}(?:the{_GAP}user|me|anyone|them|this|the{_GAP}owner|any{_GAP}of{_GAP}this)\b"),
+    (
+        "concealment",
+        0.5,
+        rf"\b(?:do{_GAP}not|don'?t|never|without){_GAP}{_words(1)}(?:tell|telling|mention|mentioning|inform|informing"
+        rf"|notify|notifying|alert|alerting|reveal|revealing|ask|asking|show|showing|disclose|disclosing|confirm"
+        rf"|confirming){_GAP}{_words(1)}(?:the{_GAP}user|me|anyone|them|this|the{_GAP}owner|any{_GAP}of{_GAP}this)\b",
+    ),
     # Keeping the person the agent works for from hearing of it ("don't tell the user", "do not mention
     # any of this"): data has no reason to ask its reader that, so this alone reaches the threshold.
-    ("concealment", 1.0,
-     rf"\b(?:do{_GAP}not|don'?t|never|without){_GAP}{_words(1)}(?:(?:tell|telling|inform|informing|notify|notifying)"
-     rf"{_GAP}(?:the{_GAP}user|the{_GAP}owner)|(?:mention|mentioning|reveal|revealing|disclose|disclosing)"
-     rf"{_GAP}any{_GAP}of{_GAP}this)\b"),
-    ("concealment", 0.5,
-     rf"\b(?:silently|secretly|quietly|covertly|discreetly){_GAP}{_words(1)}(?:send|add|include|run|execute|forward"
-     rf"|delete|change|append|insert|call|upload)\b"),
+    (
+        "concealment",
+        1.0,
+        rf"\b(?:do{_GAP}not|don'?t|never|without){_GAP}{_words(1)}(?:(?:tell|telling|inform|informing|notify|notifying)"
+        rf"{_GAP}(?:the{_GAP}user|the{_GAP}owner)|(?:mention|mentioning|reveal|revealing|disclose|disclosing)"
+        rf"{_GAP}any{_GAP}of{_GAP}this)\b",
+    ),
+    (
+        "concealment",
+        0.5,
+        rf"\b(?:silently|secretly|quietly|covertly|discreetly){_GAP}{_words(1)}(?:send|add|include|run|execute|forward"
+        rf"|delete|change|append|insert|call|upload)\b",
+    ),
     # --- controlling what the model outputs
-    ("output_control", 0.4,
-     rf"\b(?:just|only|simply|and){_GAP}(?:print|say|output|respond{_GAP}with|reply{_GAP}with|answer{_GAP}with|return"
-     rf"|write)\b"),
-    ("output_control", 0.5, rf"\b(?:respond|reply|answer){_GAP}(?:only{_GAP}with|with{_GAP}only)\b"),
-    ("output_control", 0.5,
-     rf"\bif{_GAP}(?:you{_GAP}are{_GAP}|you{_GAP}get{_GAP}|the{_GAP}user{_GAP}|user{_GAP}|anyone{_GAP}|someone{_GAP})?"
-     rf"(?:questioned|asked|asks|prompted|queried)\b{_GAP}{_words(8)}(?:respond|reply|answer|say|report|tell|state"
-     rf"|output|claim)"),
+    (
+        "output_control",
+        0.4,
+        rf"\b(?:just|only|simply|and){_GAP}(?:print|say|output|respond{_GAP}with|reply{_GAP}with|answer{_GAP}with|return"
+        rf"|write)\b",
+    ),
+    (
+        "output_control",
+        0.5,
+        rf"\b(?:respond|reply|answer){_GAP}(?:only{_GAP}with|with{_GAP}only)\b",
+    ),
+    (
+        "output_control",
+        0.5,
+        rf"\bif{_GAP}(?:you{_GAP}are{_GAP}|you{_GAP}get{_GAP}|the{_GAP}user{_GAP}|user{_GAP}|anyone{_GAP}|someone{_GAP})?"
+        rf"(?:questioned|asked|asks|prompted|queried)\b{_GAP}{_words(8)}(?:respond|reply|answer|say|report|tell|state"
+        rf"|output|claim)",
+    ),
     ("output_control", 0.4, rf"\b(?:and{_GAP})?(?:absolutely{_GAP})?nothing{_GAP}else\b"),
     ("output_control", 0.4, rf"\breport{_GAP}only\b"),
-    ("output_control", 0.7, r"\b(?:include|insert|add|print|output|render|embed)\W{1,8}<(?:script|img|iframe|svg)\b"),
-    ("output_control", 0.6,
-     rf"\b(?:respond|reply|print|output|write|show)\w*{_GAP}(?:with{_GAP})?(?:the{_GAP}following{_GAP})?!\["),
-    ("output_control", 0.4,
-     rf"\byou{_GAP}(?:should|must|will|need{_GAP}to|have{_GAP}to){_GAP}(?:only{_GAP}|now{_GAP}|always{_GAP})?"
-     rf"(?:respond|reply|answer|output|print|say|recommend)\b"),
-    ("output_control", 0.4,
-     rf"\b(?:please{_GAP})?repeat{_GAP}(?:the{_GAP}following|after{_GAP}me|this{_GAP}(?:sentence|text|phrase))"),
-    ("output_control", 0.5,
-     rf"\b(?:include|insert|add|print|output|put){_GAP}{_words(6)}in{_GAP}your{_GAP}(?:output|response|reply|answer"
-     rf"|summary)\b"),
-    ("output_control", 0.3,
-     rf"\bfocus{_GAP}(?:only|exclusively|solely){_GAP}on\b|\bprovide{_GAP}it{_GAP}to{_GAP}the{_GAP}user\b"),
-    ("output_control", 0.4, rf"\b(?:no|without|do{_GAP}not{_GAP}use{_GAP}an?){_GAP}code{_GAP}(?:style{_GAP})?block\b"),
-    ("output_control", 0.4,
-     rf"\b(?:translate|paraphrase|rephrase|rewrite|polish){_GAP}the{_GAP}(?:above|following){_GAP}{_words(1)}"
-     rf"(?:sentence|text|content|paragraph)"),
-    ("output_control", 0.3, rf"\b(?:concatenate|assemble|join){_GAP}(?:these|the{_GAP}following){_GAP}strings\b"),
+    (
+        "output_control",
+        0.7,
+        r"\b(?:include|insert|add|print|output|render|embed)\W{1,8}<(?:script|img|iframe|svg)\b",
+    ),
+    (
+        "output_control",
+        0.6,
+        rf"\b(?:respond|reply|print|output|write|show)\w*{_GAP}(?:with{_GAP})?(?:the{_GAP}following{_GAP})?!\[",
+    ),
+    (
+        "output_control",
+        0.4,
+        rf"\byou{_GAP}(?:should|must|will|need{_GAP}to|have{_GAP}to){_GAP}(?:only{_GAP}|now{_GAP}|always{_GAP})?"
+        rf"(?:respond|reply|answer|output|print|say|recommend)\b",
+    ),
+    (
+        "output_control",
+        0.4,
+        rf"\b(?:please{_GAP})?repeat{_GAP}(?:the{_GAP}following|after{_GAP}me|this{_GAP}(?:sentence|text|phrase))",
+    ),
+    (
+        "output_control",
+        0.5,
+        rf"\b(?:include|insert|add|print|output|put){_GAP}{_words(6)}in{_GAP}your{_GAP}(?:output|response|reply|answer"
+        rf"|summary)\b",
+    ),
+    (
+        "output_control",
+        0.3,
+        rf"\bfocus{_GAP}(?:only|exclusively|solely){_GAP}on\b|\bprovide{_GAP}it{_GAP}to{_GAP}the{_GAP}user\b",
+    ),
+    (
+        "output_control",
+        0.4,
+        rf"\b(?:no|without|do{_GAP}not{_GAP}use{_GAP}an?){_GAP}code{_GAP}(?:style{_GAP})?block\b",
+    ),
+    (
+        "output_control",
+        0.4,
+        rf"\b(?:translate|paraphrase|rephrase|rewrite|polish){_GAP}the{_GAP}(?:above|following){_GAP}{_words(1)}"
+        rf"(?:sentence|text|content|paragraph)",
+    ),
+    (
+        "output_control",
+        0.3,
+        rf"\b(?:concatenate|assemble|join){_GAP}(?:these|the{_GAP}following){_GAP}strings\b",
+    ),
     ("output_control", 0.4, rf"\breplac(?:e|ing){_GAP}\[\w+\]{_GAP}with\b"),
     # --- a verdict written in advance for whoever classifies this text
-    ("verdict_steering", 0.4,
-     rf"\b(?:is|are){_GAP}(?:clearly{_GAP}|definitely{_GAP}|totally{_GAP}|completely{_GAP})?not{_GAP}malicious\b"
-     rf"|\beverything{_GAP}is{_GAP}safe\b|\ball{_GAP}content{_GAP}here{_GAP}is\b"),
+    (
+        "verdict_steering",
+        0.4,
+        rf"\b(?:is|are){_GAP}(?:clearly{_GAP}|definitely{_GAP}|totally{_GAP}|completely{_GAP})?not{_GAP}malicious\b"
+        rf"|\beverything{_GAP}is{_GAP}safe\b|\ball{_GAP}content{_GAP}here{_GAP}is\b",
+    ),
     # --- an encoded instruction with a request to decode it
-    ("encoded_instruction", 0.6,
-     rf"\b(?:decode|decipher|decrypt|interpret|convert){_GAP}(?:the{_GAP})?(?:following|this|these|below){_GAP}"
-     rf"{_words(2)}(?:base\W?\d+|hex|rot\W?13|atbash|morse|braille|binary|ascii\W?85|uuencode|quoted\W?printable|mime"
-     rf"|leet\w*|nato|cipher|encod\w+|encrypted|zalgo|ecoji|unicode)"),
-    ("encoded_instruction", 0.4, rf"\bin{_GAP}your{_GAP}(?:monologue|head|mind|thoughts|scratchpad)\b"),
+    (
+        "encoded_instruction",
+        0.6,
+        rf"\b(?:decode|decipher|decrypt|interpret|convert){_GAP}(?:the{_GAP})?(?:following|this|these|below){_GAP}"
+        rf"{_words(2)}(?:base\W?\d+|hex|rot\W?13|atbash|morse|braille|binary|ascii\W?85|uuencode|quoted\W?printable|mime"
+        rf"|leet\w*|nato|cipher|encod\w+|encrypted|zalgo|ecoji|unicode)",
+    ),
+    (
+        "encoded_instruction",
+        0.4,
+        rf"\bin{_GAP}your{_GAP}(?:monologue|head|mind|thoughts|scratchpad)\b",
+    ),
     # --- requests for harmful content riding along in data
-    ("harmful_request", 0.6,
-     rf"\bwrite{_GAP}(?:one|a|an|some|\d+){_GAP}{_words(1)}(?:toxic|offensive|discriminatory|hateful|racist|sexist"
-     rf"|insulting|derogatory|threatening|harmful|abusive|violent|unfriendly|negative|mean|rude|hurtful|demeaning){_GAP}{_words(1)}(?:sentences?|statements?|jokes?"
-     rf"|comments?|messages?|posts?|tweets?|paragraphs?|remarks?|e-?mails?)\b"),
-    ("harmful_request", 0.3, rf"\bstep-by-step{_GAP}instructions{_GAP}for{_GAP}(?:making|synthesi[sz]ing|building)\b"),
+    (
+        "harmful_request",
+        0.6,
+        rf"\bwrite{_GAP}(?:one|a|an|some|\d+){_GAP}{_words(1)}(?:toxic|offensive|discriminatory|hateful|racist|sexist"
+        rf"|insulting|derogatory|threatening|harmful|abusive|violent|unfriendly|negative|mean|rude|hurtful|demeaning){_GAP}{_words(1)}(?:sentences?|statements?|jokes?"
+        rf"|comments?|messages?|posts?|tweets?|paragraphs?|remarks?|e-?mails?)\b",
+    ),
+    (
+        "harmful_request",
+        0.3,
+        rf"\bstep-by-step{_GAP}instructions{_GAP}for{_GAP}(?:making|synthesi[sz]ing|building)\b",
+    ),
     # --- markup that runs code when rendered
-    ("markup_injection", 0.3, r"<script\b|\bon(?:error|load|click|mouseover)\s{0,2}=|\bdocument\.cookie\b"),
+    (
+        "markup_injection",
+        0.3,
+        r"<script\b|\bon(?:error|load|click|mouseover)\s{0,2}=|\bdocument\.cookie\b",
+    ),
     ("markup_injection", 0.3, r"javascript\W{0,2}:(?!\s{0,2}void)"),
     ("markup_injection", 1.0, r"\]\(\s{0,3}javascript:"),
-    ("markup_injection", 0.9,
-     r"\bon[a-z]{3,12}\s{0,2}=\s{0,2}[\"']?[^\"'>\n]{0,100}?\b(?:fetch|xmlhttprequest|document\.cookie|eval|atob)\b"),
+    (
+        "markup_injection",
+        0.9,
+        r"\bon[a-z]{3,12}\s{0,2}=\s{0,2}[\"']?[^\"'>\n]{0,100}?\b(?:fetch|xmlhttprequest|document\.cookie|eval|atob)\b",
+    ),
 ]
 
-PATTERNS: tuple[Pattern, ...] = tuple(Pattern(name, weight, regex) for name, weight, regex in _TABLE)
+PATTERNS: tuple[Pattern, ...] = tuple(
+    Pattern(name, weight, regex) for name, weight, regex in _TABLE
+)
 SIGNAL_NAMES: frozenset[str] = frozenset(p.name for p in PATTERNS) | {"homoglyphs"}
 
 # How each signal is named to a person (notices, the review pane, `lazaretto scan`).

@@ -15,8 +15,12 @@ NETWORK_PROGRAMS = frozenset(
 _GIT_SENDS = frozenset({"push", "send-email", "request-pull"})
 _GIT_FETCHES = frozenset({"clone", "fetch", "pull", "ls-remote", "submodule"})
 # gh subcommands that only read (anything else may write to GitHub).
-_GH_READS = frozenset({"view", "list", "status", "diff", "checks", "clone", "checkout", "search", "browse"})
-_CODE_REACHES_OUT = re.compile(r"https?://|socket|urllib|requests|httpx|aiohttp|fetch\(|XMLHttpRequest|net\.", re.I)
+_GH_READS = frozenset(
+    {"view", "list", "status", "diff", "checks", "clone", "checkout", "search", "browse"}
+)
+_CODE_REACHES_OUT = re.compile(
+    r"https?://|socket|urllib|requests|httpx|aiohttp|fetch\(|XMLHttpRequest|net\.", re.I
+)
 # `git clone` options that take a separate value (so the value is not read as the repository).
 _CLONE_VALUED = frozenset(
     """-b --branch -o --origin -c --config --depth --reference --reference-if-able -u --upload-pack
@@ -36,7 +40,9 @@ def _git_args(invocation: Invocation) -> tuple[str, list[str]]:
         if words[index] == "-C" and index + 1 < len(words):
             cwd = expand(words[index + 1], cwd)
             index += 2
-        elif words[index] in ("-c", "--git-dir", "--work-tree", "--namespace") and index + 1 < len(words):
+        elif words[index] in ("-c", "--git-dir", "--work-tree", "--namespace") and index + 1 < len(
+            words
+        ):
             index += 2
         else:
             index += 1
@@ -59,8 +65,11 @@ def outbound_reason(command: str, cwd: str) -> str | None:
                 return f"it runs git {words[0]}, which sends data to a remote"
         if name == "gh":
             verbs = _verbs(invocation)
-            if verbs and (verbs[0] == "api" or (len(verbs) > 1 and verbs[1] not in _GH_READS)
-                          or any(v in OUTBOUND_WORDS for v in verbs[:2])):
+            if verbs and (
+                verbs[0] == "api"
+                or (len(verbs) > 1 and verbs[1] not in _GH_READS)
+                or any(v in OUTBOUND_WORDS for v in verbs[:2])
+            ):
                 return f"it runs gh {' '.join(verbs[:2])}, which can write to GitHub"
         if invocation.code and _CODE_REACHES_OUT.search(invocation.code):
             return "it runs inline code that can reach the network"
@@ -88,7 +97,9 @@ def reads_network(command: str, cwd: str) -> str | None:
 
 def _fetched_or_cloned(words: list[str]) -> bool:
     # `git log` / `git show` print commits someone else wrote only when a remote ref is named.
-    return words[0] in _GIT_FETCHES or any("/" in word and not word.startswith("-") for word in words[1:])
+    return words[0] in _GIT_FETCHES or any(
+        "/" in word and not word.startswith("-") for word in words[1:]
+    )
 
 
 def command_paths(command: str, cwd: str) -> list[str]:
@@ -100,7 +111,9 @@ def command_paths(command: str, cwd: str) -> list[str]:
     paths = [cwd]
     for invocation in found:
         paths.append(invocation.cwd)
-        paths.extend(expand(word, invocation.cwd) for word in invocation.argv[1:] if not word.startswith("-"))
+        paths.extend(
+            expand(word, invocation.cwd) for word in invocation.argv[1:] if not word.startswith("-")
+        )
     return list(dict.fromkeys(paths))
 
 
@@ -123,7 +136,7 @@ def clone_targets(command: str, cwd: str) -> list[str]:
             if words[:2] == ["repo", "clone"] and len(words) > 2:
                 positional = [w for w in words[2:] if not w.startswith("-")]
                 if "--" in words:
-                    positional = [w for w in words[2:words.index("--")] if not w.startswith("-")]
+                    positional = [w for w in words[2 : words.index("--")] if not w.startswith("-")]
                 if positional:
                     name = positional[1] if len(positional) > 1 else _repo_basename(positional[0])
                     targets.append(expand(name, invocation.cwd))
@@ -135,7 +148,7 @@ def _clone_dir(words: list[str], cwd: str) -> str | None:
     while index < len(words):
         word = words[index]
         if word == "--":
-            positional.extend(words[index + 1:])
+            positional.extend(words[index + 1 :])
             break
         if word in _CLONE_VALUED:
             index += 2

@@ -86,7 +86,10 @@ def _post(ctx: HookContext, data: dict) -> Reply:
     reason = _exposure(ctx, tool, data)
     if reason:
         ctx.expose(CLIENT, tool, reason, request_id)
-    return _updated("updatedToolOutput", ctx.clean_fields(CLIENT, tool, response, keys, bool(reason), request_id))
+    return _updated(
+        "updatedToolOutput",
+        ctx.clean_fields(CLIENT, tool, response, keys, bool(reason), request_id),
+    )
 
 
 def _exposure(ctx: HookContext, tool: str, data: dict) -> str | None:
@@ -101,7 +104,11 @@ def _exposure(ctx: HookContext, tool: str, data: dict) -> str | None:
         return f"{CLIENT}/{tool}: {why}" if why else None
     path = tool_input.get("file_path") or tool_input.get("path") or ctx.cwd
     row = ctx.untrusted_dir([str(path)])
-    return f"{CLIENT}/{tool} read inside {row['path']}, a cloned directory not yet trusted" if row else None
+    return (
+        f"{CLIENT}/{tool} read inside {row['path']}, a cloned directory not yet trusted"
+        if row
+        else None
+    )
 
 
 def _updated(field: str, cleaned: Cleaned) -> Reply:

@@ -26,7 +26,9 @@ CLIENT = "codex"
 SHELL_TOOLS = frozenset({"Bash", "shell", "local_shell", "exec_command"})
 PATCH_TOOLS = frozenset({"apply_patch", "Edit", "Write"})
 EVENTS = ("pre-tool-use", "post-tool-use")
-_PATCH_PATH = re.compile(r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$", re.MULTILINE)
+_PATCH_PATH = re.compile(
+    r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$", re.MULTILINE
+)
 
 
 def handle(event: str, data: dict) -> Reply:

@@ -46,7 +46,16 @@ _READ_ONLY = frozenset(
 )
 _READ_ONLY_GIT = frozenset({"status", "diff", "log", "show", "blame"})
 _SHELL_LIKE = frozenset("sh bash dash zsh ksh mksh ash fish tcsh csh busybox eval env".split())
-_PATH_KEYS = ("file_path", "path", "notebook_path", "target_file", "filePath", "file", "directory", "dir")
+_PATH_KEYS = (
+    "file_path",
+    "path",
+    "notebook_path",
+    "target_file",
+    "filePath",
+    "file",
+    "directory",
+    "dir",
+)
 
 
 def _config_roots() -> list[str]:
@@ -56,10 +65,16 @@ def _config_roots() -> list[str]:
         roots.append(expand(os.environ[POLICY_ENV], os.getcwd()))
     codex = os.environ.get("CODEX_HOME")
     if codex:
-        roots += [os.path.join(expand(codex, os.getcwd()), name) for name in ("hooks.json", "config.toml", "rules")]
+        roots += [
+            os.path.join(expand(codex, os.getcwd()), name)
+            for name in ("hooks.json", "config.toml", "rules")
+        ]
     claude = os.environ.get("CLAUDE_CONFIG_DIR")
     if claude:
-        roots += [os.path.join(expand(claude, os.getcwd()), name) for name in ("settings.json", "settings.local.json")]
+        roots += [
+            os.path.join(expand(claude, os.getcwd()), name)
+            for name in ("settings.json", "settings.local.json")
+        ]
     return roots
 
 
@@ -68,7 +83,9 @@ def is_config_path(path: str) -> bool:
     normal = path.replace("\\", "/")
     if _CONFIG_PATH.search(normal):
         return True
-    return any(normal == root or normal.startswith(root.rstrip("/") + "/") for root in _config_roots())
+    return any(
+        normal == root or normal.startswith(root.rstrip("/") + "/") for root in _config_roots()
+    )
 
 
 def _store_names() -> tuple[str, str | None]:
@@ -81,7 +98,11 @@ def _store_names() -> tuple[str, str | None]:
 def is_store_path(path: str) -> bool:
     """The store file, its journal files, a file of the same name, or Lazaretto's state folder."""
     store, folder = _store_names()
-    if path == store or path.startswith(store + "-") or os.path.basename(path).startswith(os.path.basename(store)):
+    if (
+        path == store
+        or path.startswith(store + "-")
+        or os.path.basename(path).startswith(os.path.basename(store))
+    ):
         return True
     return folder is not None and (path == folder or path.startswith(folder + os.sep))
 
@@ -117,7 +138,7 @@ def _lazaretto_verb(argv: tuple[str, ...]) -> str | None:
     """The human-only or disarming verb a `lazaretto` anywhere in argv (e.g. after `-exec`) runs."""
     for index, word in enumerate(argv):
         if program_name(word) == "lazaretto":
-            verbs = [w for w in argv[index + 1:] if not w.startswith("-")]
+            verbs = [w for w in argv[index + 1 :] if not w.startswith("-")]
             if verbs and verbs[0].lower() in HUMAN_VERBS | DISARMING_VERBS:
                 return verbs[0].lower()
     return None

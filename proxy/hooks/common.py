@@ -28,7 +28,11 @@ class Reply:
 def deny_pre_tool_use(reason: str) -> Reply:
     """The PreToolUse refusal Claude Code and Codex share: JSON for the model, and exit 2 with the
     reason on stderr, which no other hook's answer can override."""
-    output = {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}
+    output = {
+        "hookEventName": "PreToolUse",
+        "permissionDecision": "deny",
+        "permissionDecisionReason": reason,
+    }
     return Reply({"hookSpecificOutput": output}, 2, reason)
 
 
@@ -54,7 +58,9 @@ class HookContext:
         client_session = data.get("session_id") or data.get("conversation_id")
         try:
             self.store.sessions.ensure(
-                info.key, client_pid=info.client_pid, client_name=info.client_name,
+                info.key,
+                client_pid=info.client_pid,
+                client_name=info.client_name,
                 client_session_id=str(client_session) if client_session else None,
             )
         except StoreUnavailable:
@@ -71,7 +77,12 @@ class HookContext:
         """Taint the session with an untrusted read (one open event per source is enough)."""
         if not self.store.sessions.has_open_taint(self.session, server, tool):
             self.store.sessions.taint(
-                self.session, server=server, tool=tool, method="tools/call", reason=reason, request_id=request_id,
+                self.session,
+                server=server,
+                tool=tool,
+                method="tools/call",
+                reason=reason,
+                request_id=request_id,
             )
 
     def untrusted_dir(self, paths: list[str]) -> dict | None:
@@ -105,21 +116,32 @@ class HookContext:
         """An MCP tool's output (text, content blocks, a result, or structured JSON) through the proxy's cleaner."""
         untrusted, why = untrusted_tool(self.policy.server(server), tool)
         if untrusted:
-            self.expose(server, tool, f"{server}/{tool} returned untrusted content ({why})", request_id)
+            self.expose(
+                server, tool, f"{server}/{tool} returned untrusted content ({why})", request_id
+            )
         payload, unwrap = _as_call_result(output)
         if payload is None:
             return Cleaned(output, False)
         cleaned = self._clean(server, tool, request_id, payload, untrusted)
         return Cleaned(output, False) if cleaned is None else Cleaned(unwrap(cleaned), True)
 
-    def clean_fields(self, server: str, tool: str, output: Any, keys: frozenset[str], untrusted: bool,
-                     request_id: str | None) -> Cleaned:
+    def clean_fields(
+        self,
+        server: str,
+        tool: str,
+        output: Any,
+        keys: frozenset[str],
+        untrusted: bool,
+        request_id: str | None,
+    ) -> Cleaned:
         """A built-in tool's output: the text under `keys` cleaned, every other field kept as it was.
 
         An output that is plain text rather than the documented object is cleaned whole.
         """
         if isinstance(output, str):
-            cleaned = self.clean_fields(server, tool, {"text": output}, frozenset({"text"}), untrusted, request_id)
+            cleaned = self.clean_fields(
+                server, tool, {"text": output}, frozenset({"text"}), untrusted, request_id
+            )
             return Cleaned(cleaned.value["text"], cleaned.changed)
         subset = _subset(output, keys)
         if not subset:
@@ -129,23 +151,33 @@ class HookContext:
             return Cleaned(output, False)
         return Cleaned(_merge(output, cleaned["structuredContent"], keys), True)
 
-    def _clean(self, server: str, tool: str, request_id: str | None, payload: dict, untrusted: bool) -> dict | None:
+    def _clean(
+        self, server: str, tool: str, request_id: str | None, payload: dict, untrusted: bool
+    ) -> dict | None:
         # Imported here: a hook that only checks a call never cleans, and importing the cleaning
         # pipeline was a third of such a hook's start-up.
         from ..cleaner import FieldCleaner
 
-        return FieldCleaner(self.store, self.policy, server, self.session)("tools/call", tool, request_id, payload, untrusted)
+        return FieldCleaner(self.store, self.policy, server, self.session)(
+            "tools/call", tool, request_id, payload, untrusted
+        )
 
     # -- gating -------------------------------------------------------------------------------
 
-    def gate(self, server: str, tool: str, verdict: ToolVerdict, arguments: Any, request_id: str | None) -> str | None:
+    def gate(
+        self, server: str, tool: str, verdict: ToolVerdict, arguments: Any, request_id: str | None
+    ) -> str | None:
         """The proxy's gate and token flow for one call; the refusal sentence, or None to let it run."""
-        refusal = Gate(self.store, self.policy, server, self.session).check(verdict, arguments, request_id)
+        refusal = Gate(self.store, self.policy, server, self.session).check(
+            verdict, arguments, request_id
+        )
         if refusal is None:
             return None
         return refusal.response(request_id, server, tool)["error"]["message"]
 
-    def shell_refusal(self, client: str, tool: str, command: str, cwd: str, request_id: str | None) -> str | None:
+    def shell_refusal(
+        self, client: str, tool: str, command: str, cwd: str, request_id: str | None
+    ) -> str | None:
         """Why a shell command is refused (a human-only verb, the store, hook settings, or an outbound
         command on a tainted session), or None; a command that clones is remembered either way."""
         reason = check_command(command, cwd)
@@ -154,7 +186,9 @@ class HookContext:
         self.record_clones(command, cwd)
         outbound = outbound_reason(command, cwd)
         if outbound:
-            return self.gate(client, tool, builtin_verdict(tool, outbound), {"command": command}, request_id)
+            return self.gate(
+                client, tool, builtin_verdict(tool, outbound), {"command": command}, request_id
+            )
         return None
 
     def host_allowed(self, url: str) -> bool:

@@ -22,7 +22,9 @@ from .shell import Unreadable, invocations, program_name
 
 CLIENT = "cursor"
 EVENTS = ("post-tool-use", "before-shell-execution", "before-mcp-execution", "pre-tool-use")
-BUILTIN_TOOLS = frozenset({"Shell", "Read", "Write", "Edit", "Grep", "LS", "Delete", "Task", "Glob", "Search"})
+BUILTIN_TOOLS = frozenset(
+    {"Shell", "Read", "Write", "Edit", "Grep", "LS", "Delete", "Task", "Glob", "Search"}
+)
 WRITING_TOOLS = frozenset({"Write", "Edit", "Delete"})
 
 
@@ -43,7 +45,9 @@ def handle(event: str, data: dict) -> Reply:
 
 def deny(reason: str, *, exit_code: int = 0) -> Reply:
     """Cursor's permission answer; the agent reads `agent_message`, the person `user_message`."""
-    return Reply({"permission": "deny", "user_message": reason, "agent_message": reason}, exit_code, reason)
+    return Reply(
+        {"permission": "deny", "user_message": reason, "agent_message": reason}, exit_code, reason
+    )
 
 
 ALLOW = Reply({"permission": "allow"})
@@ -93,7 +97,9 @@ def _post(ctx: HookContext, data: dict) -> Reply:
         if tool == "Shell":
             why = ctx.command_exposure(str(tool_input.get("command", "")), ctx.cwd)
         elif tool in ("Read", "Grep"):
-            row = ctx.untrusted_dir([str(tool_input.get("file_path") or tool_input.get("path") or ctx.cwd)])
+            row = ctx.untrusted_dir(
+                [str(tool_input.get("file_path") or tool_input.get("path") or ctx.cwd)]
+            )
             why = f"read inside {row['path']}, a cloned directory not yet trusted" if row else None
         if why:
             ctx.expose(CLIENT, tool, f"{CLIENT}/{tool}: {why}", request_id)
@@ -151,8 +157,11 @@ def _behind_proxy(command: Any) -> bool:
     except Unreadable:
         return False
     return any(
-        program_name(inv.argv[i]) == "lazaretto" and i + 1 < len(inv.argv) and inv.argv[i + 1] == "proxy"
-        for inv in found for i in range(len(inv.argv))
+        program_name(inv.argv[i]) == "lazaretto"
+        and i + 1 < len(inv.argv)
+        and inv.argv[i + 1] == "proxy"
+        for inv in found
+        for i in range(len(inv.argv))
     )
 
 
@@ -162,8 +171,11 @@ def fail(event: str, data: Any, error: BaseException) -> Reply:
     if event == "pre-tool-use":
         return Reply({"decision": "deny", "reason": withheld_notice(subject, error)}, 2, str(error))
     if event != "post-tool-use":
-        return deny(f"lazaretto could not check this call ({type(error).__name__}: {error}), so it was refused. "
-                    "Tell the user.", exit_code=2)
+        return deny(
+            f"lazaretto could not check this call ({type(error).__name__}: {error}), so it was refused. "
+            "Tell the user.",
+            exit_code=2,
+        )
     if isinstance(data, dict) and str(data.get("tool_name", "")) in BUILTIN_TOOLS:
         return Reply({})  # Cursor shows these outputs whatever a hook says
     notice = withheld_notice(subject, error)

@@ -19,28 +19,60 @@ _READ_REDIRECT = re.compile(r"^\d*<{1,3}$")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
 _SHELLS = frozenset("sh bash dash zsh ksh mksh ash fish tcsh csh busybox".split())
 _PYTHON = re.compile(r"^(python|pypy)[0-9.]*$|^py$")
-_INLINE_CODE = {"node": ("-e", "--eval", "-p", "--print"), "perl": ("-e", "-E"), "ruby": ("-e",),
-                "deno": ("eval",), "bun": ("-e", "--eval"), "php": ("-r",), "osascript": ("-e",)}
+_INLINE_CODE = {
+    "node": ("-e", "--eval", "-p", "--print"),
+    "perl": ("-e", "-E"),
+    "ruby": ("-e",),
+    "deno": ("eval",),
+    "bun": ("-e", "--eval"),
+    "php": ("-r",),
+    "osascript": ("-e",),
+}
 # Wrappers that run the rest of their arguments as a command; the value is the set of their
 # options that take a separate value (skipped together with it).
 _WRAPPERS: dict[str, frozenset[str]] = {
     "sudo": frozenset("-u -g -C -D -h -p -r -t -U -T".split()),
     "doas": frozenset("-u -C".split()),
     "timeout": frozenset("-s -k --signal --kill-after".split()),
-    "nohup": frozenset(), "time": frozenset(), "builtin": frozenset(), "setsid": frozenset(),
-    "command": frozenset(), "exec": frozenset({"-a"}), "nice": frozenset({"-n"}), "chronic": frozenset(),
-    "ionice": frozenset("-c -n -p".split()), "stdbuf": frozenset("-i -o -e".split()),
-    "unbuffer": frozenset(), "caffeinate": frozenset("-t -w".split()), "taskset": frozenset(),
-    "xargs": frozenset("-a -d -E -e -I -i -L -l -n -P -s --max-args --max-procs --delimiter".split()),
-    "flock": frozenset("-w -E".split()), "chroot": frozenset(), "torsocks": frozenset(), "proxychains": frozenset(),
+    "nohup": frozenset(),
+    "time": frozenset(),
+    "builtin": frozenset(),
+    "setsid": frozenset(),
+    "command": frozenset(),
+    "exec": frozenset({"-a"}),
+    "nice": frozenset({"-n"}),
+    "chronic": frozenset(),
+    "ionice": frozenset("-c -n -p".split()),
+    "stdbuf": frozenset("-i -o -e".split()),
+    "unbuffer": frozenset(),
+    "caffeinate": frozenset("-t -w".split()),
+    "taskset": frozenset(),
+    "xargs": frozenset(
+        "-a -d -E -e -I -i -L -l -n -P -s --max-args --max-procs --delimiter".split()
+    ),
+    "flock": frozenset("-w -E".split()),
+    "chroot": frozenset(),
+    "torsocks": frozenset(),
+    "proxychains": frozenset(),
 }
 # Runners whose subcommand runs a program: `uv run X`, `npx X`, `poetry run X`...
 _RUNNERS: dict[str, frozenset[str]] = {
-    "uv": frozenset({"run", "tool"}), "uvx": frozenset({""}), "pipx": frozenset({"run"}), "npx": frozenset({""}),
-    "bunx": frozenset({""}), "pnpm": frozenset({"dlx", "exec"}), "yarn": frozenset({"dlx", "exec"}),
-    "poetry": frozenset({"run"}), "pdm": frozenset({"run"}), "hatch": frozenset({"run"}),
-    "rye": frozenset({"run"}), "conda": frozenset({"run"}), "mamba": frozenset({"run"}),
-    "direnv": frozenset({"exec"}), "nix": frozenset({"run", "shell"}), "docker": frozenset(),
+    "uv": frozenset({"run", "tool"}),
+    "uvx": frozenset({""}),
+    "pipx": frozenset({"run"}),
+    "npx": frozenset({""}),
+    "bunx": frozenset({""}),
+    "pnpm": frozenset({"dlx", "exec"}),
+    "yarn": frozenset({"dlx", "exec"}),
+    "poetry": frozenset({"run"}),
+    "pdm": frozenset({"run"}),
+    "hatch": frozenset({"run"}),
+    "rye": frozenset({"run"}),
+    "conda": frozenset({"run"}),
+    "mamba": frozenset({"run"}),
+    "direnv": frozenset({"exec"}),
+    "nix": frozenset({"run", "shell"}),
+    "docker": frozenset(),
 }
 
 
@@ -124,8 +156,13 @@ class _Reader:
         if name == "env":
             self.program_or_record(_after_env(rest), argv, cwd, writes, depth)
         elif name in _WRAPPERS:
-            self.program_or_record(_after_options(rest, _WRAPPERS[name], _leading_value(name)), argv, cwd,
-                                   writes, depth)
+            self.program_or_record(
+                _after_options(rest, _WRAPPERS[name], _leading_value(name)),
+                argv,
+                cwd,
+                writes,
+                depth,
+            )
         elif name in _RUNNERS:
             self.program_or_record(_after_runner(rest, _RUNNERS[name]), argv, cwd, writes, depth)
         elif name in _SHELLS:
@@ -144,7 +181,9 @@ class _Reader:
         else:
             self.invocations.append(Invocation(tuple(argv), cwd, writes))
 
-    def program_or_record(self, inner: list[str], argv: list[str], cwd: str, writes: tuple, depth: int) -> None:
+    def program_or_record(
+        self, inner: list[str], argv: list[str], cwd: str, writes: tuple, depth: int
+    ) -> None:
         # The wrapper itself is recorded too: its options may name files.
         self.invocations.append(Invocation(tuple(argv), cwd, writes))
         if inner:
@@ -178,12 +217,18 @@ class _Reader:
     def python(self, argv: list[str], cwd: str, writes: tuple[str, ...], depth: int) -> None:
         rest = argv[1:]
         for index, word in enumerate(rest):
-            if word == "-c" or (word.startswith("-") and not word.startswith("--") and word.endswith("c")):
-                self.invocations.append(Invocation(tuple(argv), cwd, writes, rest[index + 1] if index + 1 < len(rest) else ""))
+            if word == "-c" or (
+                word.startswith("-") and not word.startswith("--") and word.endswith("c")
+            ):
+                self.invocations.append(
+                    Invocation(
+                        tuple(argv), cwd, writes, rest[index + 1] if index + 1 < len(rest) else ""
+                    )
+                )
                 return
             if word.startswith("-m"):
                 module = word[2:] or (rest[index + 1] if index + 1 < len(rest) else "")
-                tail = rest[index + (1 if word[2:] else 2):]
+                tail = rest[index + (1 if word[2:] else 2) :]
                 self.invocations.append(Invocation(tuple(argv), cwd, writes))
                 self.invocations.append(Invocation(_module_argv(module, tail), cwd, writes))
                 return
@@ -213,7 +258,7 @@ def _after_options(words: list[str], with_value: frozenset[str], positional: int
             index += 1
             break
         index += 2 if words[index] in with_value else 1
-    return words[index + positional:]
+    return words[index + positional :]
 
 
 def _after_env(words: list[str]) -> list[str]:
@@ -224,9 +269,9 @@ def _after_env(words: list[str]) -> list[str]:
             index += 2
         elif word in ("-S", "--split-string") and index + 1 < len(words):
             # `env -S "lazaretto approve X"`: the string is a whole command line.
-            return [*_words(words[index + 1]), *words[index + 2:]]
+            return [*_words(words[index + 1]), *words[index + 2 :]]
         elif word.startswith("-S") and len(word) > 2:
-            return [*_words(word[2:]), *words[index + 1:]]
+            return [*_words(word[2:]), *words[index + 1 :]]
         elif word.startswith("-") or _ASSIGNMENT.match(word):
             index += 1
         else:
@@ -240,7 +285,7 @@ def _after_runner(words: list[str], subcommands: frozenset[str]) -> list[str]:
         return rest
     for index, word in enumerate(words):
         if word in subcommands:
-            rest = words[index + 1:]
+            rest = words[index + 1 :]
             # `uv tool run X`: a second subcommand word before the program.
             while rest and (rest[0] in subcommands or rest[0] == "run"):
                 rest = rest[1:]
@@ -267,12 +312,12 @@ def substitutions(text: str) -> list[str]:
     while index < len(text):
         if text.startswith(_SUBSTITUTION_OPENERS, index):
             end = _closing(text, index + 2)
-            found.append(text[index + 2:end])
+            found.append(text[index + 2 : end])
             index = end + 1
         elif text[index] == "`":
             end = text.find("`", index + 1)
             end = len(text) if end < 0 else end
-            found.append(text[index + 1:end])
+            found.append(text[index + 1 : end])
             index = end + 1
         else:
             index += 1

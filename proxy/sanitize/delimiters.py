@@ -27,8 +27,10 @@ def strip_delimiters(text: str, found: Collector) -> str:
     # that every such word holds is cheaper still (memchr), so it goes first. The case-folded copy
     # is made only for a text that gets that far.
     caseless = _Caseless(text)
-    if ("<" in text and ("<|" in text or "<<" in text or "_of_turn>" in caseless.text)) or "<｜" in text or (
-        "]" in text and "inst]" in caseless.text
+    if (
+        ("<" in text and ("<|" in text or "<<" in text or "_of_turn>" in caseless.text))
+        or "<｜" in text
+        or ("]" in text and "inst]" in caseless.text)
     ):
         text = _TOKEN.sub(lambda m: _drop(m, found), text)
     if "#" in text and "##" in text and "instruction" in caseless.text:

@@ -24,7 +24,9 @@ _TEXT_SHARE = 0.9
 _BINARY_PREVIEW = 48
 
 
-def strip_encoded(text: str, looks_like_instructions: Callable[[str], bool] | None, found: Collector) -> str:
+def strip_encoded(
+    text: str, looks_like_instructions: Callable[[str], bool] | None, found: Collector
+) -> str:
     """Remove long encoded runs, and shorter ones that decode to instructions, recording the decoding."""
 
     def replace(match: re.Match) -> str:
@@ -71,7 +73,11 @@ def _random_looking(run: str, kind: str) -> bool:
     mixes cases and digits and uses few separators (each of '/', '+', '-', '_' is 1 in 64)."""
     if kind != "encoded-base64":
         return True
-    if not (any(c.isdigit() for c in run) and any(c.islower() for c in run) and any(c.isupper() for c in run)):
+    if not (
+        any(c.isdigit() for c in run)
+        and any(c.islower() for c in run)
+        and any(c.isupper() for c in run)
+    ):
         return False
     separators = sum(run.count(c) for c in "/+-_")
     return separators <= len(run) * 0.08

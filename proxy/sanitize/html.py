@@ -14,22 +14,51 @@ _COMMENT = re.compile(r"<!--(.*?)(?:--!?>|\Z)", re.DOTALL)
 # costs one short scan per '<'.
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)([^<>]*)>")
 _ATTR = re.compile(r"""([^\s"'=<>/]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+))?""")
-_VOID = frozenset(
-    "area base br col embed hr img input link meta param source track wbr".split()
-)
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 _SPACE = re.compile(r"\s+")
 
 # px per unit, for judging how far off-screen a negative offset pushes text.
-_UNITS = {"px": 1.0, "": 1.0, "pt": 4 / 3, "em": 16.0, "rem": 16.0, "vw": 10.0, "vh": 10.0, "%": 10.0,
-          "cm": 37.8, "mm": 3.78, "in": 96.0, "pc": 16.0, "ch": 8.0, "ex": 8.0}
+_UNITS = {
+    "px": 1.0,
+    "": 1.0,
+    "pt": 4 / 3,
+    "em": 16.0,
+    "rem": 16.0,
+    "vw": 10.0,
+    "vh": 10.0,
+    "%": 10.0,
+    "cm": 37.8,
+    "mm": 3.78,
+    "in": 96.0,
+    "pc": 16.0,
+    "ch": 8.0,
+    "ex": 8.0,
+}
 # One way to split any number, so a long digit run that fails does not backtrack.
 _LENGTH = re.compile(r"(-?(?:\d+(?:\.\d+)?|\.\d+))\s*([a-z%]*)")
 _OFFSCREEN_PX = -100.0
-_NAMED_COLOURS = {"white": "#ffffff", "black": "#000000", "red": "#ff0000", "blue": "#0000ff",
-                  "green": "#008000", "yellow": "#ffff00", "gray": "#808080", "grey": "#808080",
-                  "silver": "#c0c0c0", "lime": "#00ff00", "navy": "#000080", "fuchsia": "#ff00ff",
-                  "magenta": "#ff00ff", "aqua": "#00ffff", "cyan": "#00ffff", "maroon": "#800000",
-                  "olive": "#808000", "purple": "#800080", "teal": "#008080", "orange": "#ffa500"}
+_NAMED_COLOURS = {
+    "white": "#ffffff",
+    "black": "#000000",
+    "red": "#ff0000",
+    "blue": "#0000ff",
+    "green": "#008000",
+    "yellow": "#ffff00",
+    "gray": "#808080",
+    "grey": "#808080",
+    "silver": "#c0c0c0",
+    "lime": "#00ff00",
+    "navy": "#000080",
+    "fuchsia": "#ff00ff",
+    "magenta": "#ff00ff",
+    "aqua": "#00ffff",
+    "cyan": "#00ffff",
+    "maroon": "#800000",
+    "olive": "#808000",
+    "purple": "#800080",
+    "teal": "#008080",
+    "orange": "#ffa500",
+}
 
 
 def strip_comments(text: str, found: Collector) -> str:

@@ -39,7 +39,9 @@ def strip_images(text: str, allow_hosts: tuple[str, ...], found: Collector) -> s
 
 
 def _strip_markdown(text: str, allow_hosts: tuple[str, ...], found: Collector) -> str:
-    definitions = {_label(m.group(1)): m for m in _DEFINITION.finditer(text)} if "]:" in text else {}
+    definitions = (
+        {_label(m.group(1)): m for m in _DEFINITION.finditer(text)} if "]:" in text else {}
+    )
     used: set[str] = set()
 
     def replace(match: re.Match) -> str:
@@ -71,7 +73,11 @@ def _strip_tags(text: str, allow_hosts: tuple[str, ...], found: Collector) -> st
         attrs = attributes(match.group(1))
         urls = [attrs.get("src", "")]
         # Each srcset candidate is "URL [descriptor]"; any one of them may be fetched.
-        urls += [candidate.split()[0] for candidate in attrs.get("srcset", "").split(",") if candidate.strip()]
+        urls += [
+            candidate.split()[0]
+            for candidate in attrs.get("srcset", "").split(",")
+            if candidate.strip()
+        ]
         blocked = [url for url in urls if url and not _allowed(url, allow_hosts)]
         if not blocked:
             return match.group(0)

@@ -36,7 +36,9 @@ _JOINING = (  # the format characters inside these blocks are left out: they are
     "\u0606-\u061b\u061d-\u06dc\u06de-\u070e\u0710-\u077f\u07c0-\u088f\u0892-\u08e1\u08e3-\u08ff\u0900-\u0dff"
     "\u1000-\u109f\u1780-\u17ff\u1800-\u18af\ufb50-\ufdff\ufe70-\ufefc"
 )
-_KEPT_JOINER = f"(?<=[{_EMOJI}\ufe0f])\u200d(?=[{_EMOJI}])|(?<=[{_JOINING}])[\u200c\u200d](?=[{_JOINING}])"
+_KEPT_JOINER = (
+    f"(?<=[{_EMOJI}\ufe0f])\u200d(?=[{_EMOJI}])|(?<=[{_JOINING}])[\u200c\u200d](?=[{_JOINING}])"
+)
 _KEPT_SELECTOR = f"(?<=[{_EMOJI}])[\ufe0e\ufe0f]|(?<=[#*0-9])\ufe0f\u20e3"
 # A subdivision flag (England, Scotland, Wales): black flag, a lowercase region code spelled in
 # tags, then CANCEL TAG.
@@ -89,15 +91,39 @@ _SCAN_ALL = re.compile("|".join(f"(?P<{_GROUP[kind]}>{_REMOVE[kind]})" for kind 
 _SCAN_ALWAYS = re.compile("|".join(f"(?P<{_GROUP[kind]}>{_REMOVE[kind]})" for kind in _ALWAYS))
 _CANDIDATE = re.compile(f"[\x1b\x9b{_ZERO_WIDTH}{_BIDI}{_SELECTORS}{_TAGS}{_CONTROLS}]")
 # Pure-ASCII text can only hold controls and escapes, which a byte translation finds at C speed.
-_ASCII_CONTROLS = Shape({"".join(map(chr, [*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])): "c"})
+_ASCII_CONTROLS = Shape(
+    {"".join(map(chr, [*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])): "c"}
+)
 _SPELL = re.compile(f"[\x00-\x1f\x7f-\x9f{_ZERO_WIDTH}{_BIDI}{_SELECTORS}{_TAGS}]")
 
 _NAMES = {
-    "\u00ad": "SHY", "\u200b": "ZWSP", "\u200c": "ZWNJ", "\u200d": "ZWJ", "\u2060": "WJ", "\ufeff": "BOM",
-    "\u034f": "CGJ", "\u180e": "MVS", "\u061c": "ALM", "\u200e": "LRM", "\u200f": "RLM", "\u202a": "LRE",
-    "\u202b": "RLE", "\u202c": "PDF", "\u202d": "LRO", "\u202e": "RLO", "\u2066": "LRI", "\u2067": "RLI",
-    "\u2068": "FSI", "\u2069": "PDI", "\x00": "NUL", "\x07": "BEL", "\x08": "BS", "\x0b": "VT",
-    "\x0c": "FF", "\x1b": "ESC", "\x7f": "DEL",
+    "\u00ad": "SHY",
+    "\u200b": "ZWSP",
+    "\u200c": "ZWNJ",
+    "\u200d": "ZWJ",
+    "\u2060": "WJ",
+    "\ufeff": "BOM",
+    "\u034f": "CGJ",
+    "\u180e": "MVS",
+    "\u061c": "ALM",
+    "\u200e": "LRM",
+    "\u200f": "RLM",
+    "\u202a": "LRE",
+    "\u202b": "RLE",
+    "\u202c": "PDF",
+    "\u202d": "LRO",
+    "\u202e": "RLO",
+    "\u2066": "LRI",
+    "\u2067": "RLI",
+    "\u2068": "FSI",
+    "\u2069": "PDI",
+    "\x00": "NUL",
+    "\x07": "BEL",
+    "\x08": "BS",
+    "\x0b": "VT",
+    "\x0c": "FF",
+    "\x1b": "ESC",
+    "\x7f": "DEL",
 }
 
 
@@ -159,12 +185,18 @@ def strip(text: str, untrusted: bool, found: Collector) -> str:
         if kind == "tag-characters":
             found.add(kind, sum(map(len, runs)), "\n".join(decode_tags(run) for run in runs))
         elif kind == "variation-selectors":
-            found.add(kind, sum(map(len, runs)), "\n".join(readable(decode_selectors(run)) for run in runs))
+            found.add(
+                kind,
+                sum(map(len, runs)),
+                "\n".join(readable(decode_selectors(run)) for run in runs),
+            )
         elif kind == "ansi-escapes":
             found.add(kind, len(runs), "\n".join(escape_text(run) for run in runs))
         else:
             counter = Counter("".join(runs))
-            summary = ", ".join(f"{name(ch)}×{n}" if n > 1 else name(ch) for ch, n in counter.most_common())
+            summary = ", ".join(
+                f"{name(ch)}×{n}" if n > 1 else name(ch) for ch, n in counter.most_common()
+            )
             found.add(kind, sum(counter.values()), summary)
     return text
 
@@ -175,7 +207,9 @@ def readable(text: str) -> str:
     last = 0
     for _kind, start, end in hidden_spans(text):
         pieces.append(text[last:start])
-        pieces.append(escape_text(text[start:end]) if text[start] in "\x1b\x9b" else spelled(text[start:end]))
+        pieces.append(
+            escape_text(text[start:end]) if text[start] in "\x1b\x9b" else spelled(text[start:end])
+        )
         last = end
     if not pieces:
         return text

@@ -13,12 +13,16 @@ SPACES = 1000
 _SHOWN_AFTER = 200
 
 _ASCII_SPACES = " \t\r\n\f\v"
-_OTHER_SPACES = "\u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+_OTHER_SPACES = (
+    "\u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+)
 _SPACE_CLASS = f"[{re.escape(_ASCII_SPACES + _OTHER_SPACES)}]"
 # A match may start only where a stretch starts and takes all of it, so each stretch is scanned once.
 # The look-behind comes after the first character (and looks two back), so that the pattern opens
 # with the class and the engine skips to the next space in C instead of trying every position.
-_WHITESPACE = re.compile(rf"{_SPACE_CLASS}(?<!{_SPACE_CLASS}{_SPACE_CLASS}){_SPACE_CLASS}{{{BLANK_LINES - 1},}}")
+_WHITESPACE = re.compile(
+    rf"{_SPACE_CLASS}(?<!{_SPACE_CLASS}{_SPACE_CLASS}){_SPACE_CLASS}{{{BLANK_LINES - 1},}}"
+)
 _BREAK = re.compile(r"\r\n|[\n\r\f\v\u2028\u2029]")
 # The ASCII part of the class: in text without the others, a stretch is a run of these bytes.
 _ASCII_SPACE = Shape({_ASCII_SPACES: "w"})
@@ -39,7 +43,8 @@ def collapse_padding(text: str, found: Collector) -> str:
         return "\n" * min(breaks, 2) or " "
 
     # A test per non-ASCII space (none needed on ASCII text) spares non-ASCII text the regex too.
-    if ((text.isascii() or not any(space in text for space in _OTHER_SPACES))
-            and not _ASCII_SPACE.has_run(text, "w", BLANK_LINES)):
+    if (
+        text.isascii() or not any(space in text for space in _OTHER_SPACES)
+    ) and not _ASCII_SPACE.has_run(text, "w", BLANK_LINES):
         return text
     return _WHITESPACE.sub(replace, text)

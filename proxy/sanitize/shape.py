@@ -33,7 +33,10 @@ class Shape:
                 table[ord(ch)] = ord(symbol)
         self._table = bytes(table)
         # Per symbol, every byte that does not map to it: what `holds` deletes.
-        self._others = {symbol: bytes(b for b in range(256) if table[b] != ord(symbol)) for symbol in classes.values()}
+        self._others = {
+            symbol: bytes(b for b in range(256) if table[b] != ord(symbol))
+            for symbol in classes.values()
+        }
 
     def of(self, text: str) -> bytes:
         """One symbol per byte of the UTF-8 text."""
@@ -47,7 +50,9 @@ class Shape:
         """
         needle = symbol.encode() * length
         if len(text) <= _PIECE:
-            return needle in self.of(text)  # one piece: most fields are short, spare them the generator
+            return needle in self.of(
+                text
+            )  # one piece: most fields are short, spare them the generator
         return any(needle in shaped for shaped in self._pieces(text, length))
 
     def search(self, pattern: re.Pattern, text: str, reach: int) -> bool:
@@ -57,7 +62,9 @@ class Shape:
         reads `\\Z` may also match at a piece's end (the answer is a prefilter's: never a false no).
         """
         if len(text) <= _PIECE:
-            return bool(text) and pattern.search(self.of(text)) is not None  # as the pieces: none for ""
+            return (
+                bool(text) and pattern.search(self.of(text)) is not None
+            )  # as the pieces: none for ""
         return any(pattern.search(shaped) for shaped in self._pieces(text, reach))
 
     def _pieces(self, text: str, reach: int) -> Iterator[bytes]:
@@ -76,5 +83,7 @@ class Shape:
         if len(text) <= _PIECE:
             return bool(text.encode("utf-8", "surrogatepass").translate(None, others))
         # A piece at a time: a whole-text encoding would be a second copy of a large text.
-        return any(text[start : start + _PIECE].encode("utf-8", "surrogatepass").translate(None, others)
-                   for start in range(0, len(text), _PIECE))
+        return any(
+            text[start : start + _PIECE].encode("utf-8", "surrogatepass").translate(None, others)
+            for start in range(0, len(text), _PIECE)
+        )

@@ -43,10 +43,18 @@ def load_scenario(store: Store, clock: FixedClock, path: Path = SCENARIO) -> Non
     store.pins.pin(pins["server"], command, pinned, reason="first use (tool)")
     for row in data["sessions"]:
         clock.set_minute(start, row["minute"])
-        store.sessions.ensure(row["key"], client_pid=row["client_pid"], client_name=row["client_name"])
+        store.sessions.ensure(
+            row["key"], client_pid=row["client_pid"], client_name=row["client_name"]
+        )
     for row in data["taint"]:
         clock.set_minute(start, row["minute"])
-        store.sessions.taint(row["session"], server=row["server"], tool=row["tool"], method="tools/call", reason=row["reason"])
+        store.sessions.taint(
+            row["session"],
+            server=row["server"],
+            tool=row["tool"],
+            method="tools/call",
+            reason=row["reason"],
+        )
     store.tools.record_many("web", [t for t in data["tools"] if t["server"] == "web"])
     store.tools.record_many("chat", [t for t in data["tools"] if t["server"] == "chat"])
     for row in data["withheld"]:
@@ -54,15 +62,35 @@ def load_scenario(store: Store, clock: FixedClock, path: Path = SCENARIO) -> Non
         _withhold(store, row)
     for row in data["stripped"]:
         clock.set_minute(start, row["minute"])
-        fields = {key: row[key] for key in ("session", "server", "tool", "path", "kind", "count", "decoded", "quarantine_id")}
+        fields = {
+            key: row[key]
+            for key in (
+                "session",
+                "server",
+                "tool",
+                "path",
+                "kind",
+                "count",
+                "decoded",
+                "quarantine_id",
+            )
+        }
         store.quarantine.record_stripped([{**fields, "method": "tools/call", "request_id": None}])
     for row in data["blocked"]:
         clock.set_minute(start, row["minute"])
         _block(store, row)
     for row in pins["drift"]:
         clock.set_minute(start, row["minute"])
-        old = next(item for item in pinned if (item["kind"], item["name"]) == (row["kind"], row["name"]))
-        store.pins.drift(pins["server"], command, entry(row["kind"], row["name"], row["surface"]), row["change"], old)
+        old = next(
+            item for item in pinned if (item["kind"], item["name"]) == (row["kind"], row["name"])
+        )
+        store.pins.drift(
+            pins["server"],
+            command,
+            entry(row["kind"], row["name"], row["surface"]),
+            row["change"],
+            old,
+        )
     clock.set_minute(start, data["now_minutes"])
 
 
@@ -73,15 +101,30 @@ def _withhold(store: Store, row: dict) -> None:
             " original, cleaned, score, signals, decoded, removed, status, created_at)"
             " VALUES (?, ?, ?, ?, 'tools/call', NULL, ?, ?, NULL, ?, ?, ?, ?, ?, ?, 'withheld', ?)",
             (
-                row["id"], row["session"], row["server"], row["tool"], row["path"], sha256_hex(row["original"]),
-                row["original"], row["cleaned"], row["score"], canonical_json(row["signals"]),
-                canonical_json(row["decoded"]), canonical_json(row["removed"]), store.now(),
+                row["id"],
+                row["session"],
+                row["server"],
+                row["tool"],
+                row["path"],
+                sha256_hex(row["original"]),
+                row["original"],
+                row["cleaned"],
+                row["score"],
+                canonical_json(row["signals"]),
+                canonical_json(row["decoded"]),
+                canonical_json(row["removed"]),
+                store.now(),
             ),
         )
         names = ", ".join(sorted(s["name"] for s in row["signals"]))
         store.audit.append(
-            conn, "proxy", "withhold", session=row["session"], subject=row["id"],
-            reason=f"{row['server']}/{row['tool']}: {names}", detail={"score": row["score"], "path": row["path"]},
+            conn,
+            "proxy",
+            "withhold",
+            session=row["session"],
+            subject=row["id"],
+            reason=f"{row['server']}/{row['tool']}: {names}",
+            detail={"score": row["score"], "path": row["path"]},
         )
 
 
@@ -93,13 +136,28 @@ def _block(store: Store, row: dict) -> None:
             " outbound_reason, taint_reason, token_hash, token_hint, status, created_at, expires_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)",
             (
-                row["session"], row["server"], row["tool"], canonical_json(row["arguments"]),
-                arguments_hash(row["arguments"]), row["reason_code"], row["reason"], json.dumps(row["hosts"]),
-                row["outbound_reason"], row["taint_reason"], hash_token(row["token"]), token_hint(row["token"]),
-                stamp(now), stamp(now + timedelta(minutes=row["ttl_minutes"])),
+                row["session"],
+                row["server"],
+                row["tool"],
+                canonical_json(row["arguments"]),
+                arguments_hash(row["arguments"]),
+                row["reason_code"],
+                row["reason"],
+                json.dumps(row["hosts"]),
+                row["outbound_reason"],
+                row["taint_reason"],
+                hash_token(row["token"]),
+                token_hint(row["token"]),
+                stamp(now),
+                stamp(now + timedelta(minutes=row["ttl_minutes"])),
             ),
         )
         store.audit.append(
-            conn, "proxy", "refuse", session=row["session"], subject=f"blocked:{cursor.lastrowid}",
-            reason=row["reason"], detail={"server": row["server"], "tool": row["tool"], "code": row["reason_code"]},
+            conn,
+            "proxy",
+            "refuse",
+            session=row["session"],
+            subject=f"blocked:{cursor.lastrowid}",
+            reason=row["reason"],
+            detail={"server": row["server"], "tool": row["tool"], "code": row["reason_code"]},
         )

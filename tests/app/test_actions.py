@@ -29,7 +29,9 @@ async def test_opens_newest_first_on_the_withheld_tab(scenario_store, make_app, 
         assert app.screen.detail.item.key == "Q-K4TR8B"
 
 
-async def test_release_without_the_typed_challenge_changes_nothing(scenario_store, make_app, settle):
+async def test_release_without_the_typed_challenge_changes_nothing(
+    scenario_store, make_app, settle
+):
     app = make_app(scenario_store)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
@@ -83,7 +85,9 @@ async def test_release_with_the_challenge_is_audited(scenario_store, make_app, s
     assert row["subject"] == "Q-K4TR8B"
 
 
-async def test_approve_lets_the_blocked_call_through_once(scenario_store, make_app, settle, challenge):
+async def test_approve_lets_the_blocked_call_through_once(
+    scenario_store, make_app, settle, challenge
+):
     app = make_app(scenario_store)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
@@ -99,7 +103,9 @@ async def test_approve_lets_the_blocked_call_through_once(scenario_store, make_a
     assert row["subject"] == f"blocked:{call['id']}"
 
 
-async def test_untaint_clears_the_session_of_the_selected_item(scenario_store, make_app, settle, challenge):
+async def test_untaint_clears_the_session_of_the_selected_item(
+    scenario_store, make_app, settle, challenge
+):
     app = make_app(scenario_store)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
@@ -118,7 +124,9 @@ async def test_untaint_clears_the_session_of_the_selected_item(scenario_store, m
     assert row["session"] == "claude-4711"
 
 
-async def test_dismiss_keeps_the_field_withheld_and_marks_it_reviewed(scenario_store, make_app, settle):
+async def test_dismiss_keeps_the_field_withheld_and_marks_it_reviewed(
+    scenario_store, make_app, settle
+):
     app = make_app(scenario_store)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
@@ -187,7 +195,9 @@ async def test_filter_narrows_every_list(scenario_store, make_app, settle):
         await settle(pilot)
         await pilot.press("slash", *"ticket", "enter")
         await settle(pilot)
-        assert [item.key for item in app.query_one("#queue-withheld", QueueList).items] == ["Q-2M9XQ4"]
+        assert [item.key for item in app.query_one("#queue-withheld", QueueList).items] == [
+            "Q-2M9XQ4"
+        ]
         assert app.query_one("#queue-blocked", QueueList).items == []
         assert app.focused is app.screen.active_list()
         # Filter text is literal: a percent sign is not a wildcard.

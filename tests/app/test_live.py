@@ -57,10 +57,18 @@ async def test_a_write_by_another_process_appears_and_a_blocked_call_is_announce
             await pilot.press(tab)
             await settle(pilot)
         assert len(blocked.items) == 1 and len(stripped.items) == 3
-        subprocess.run([sys.executable, "-c", WRITER, str(store_path), scenario_store.now()], check=True, timeout=60)
-        assert await wait_for(pilot, settle, lambda: len(blocked.items) == 2 and len(stripped.items) == 4)
+        subprocess.run(
+            [sys.executable, "-c", WRITER, str(store_path), scenario_store.now()],
+            check=True,
+            timeout=60,
+        )
+        assert await wait_for(
+            pilot, settle, lambda: len(blocked.items) == 2 and len(stripped.items) == 4
+        )
         assert blocked.items[0].source == "mail/send_email"
-        assert await wait_for(pilot, settle, lambda: any("send_email" in n.notification.message for n in notes))
+        assert await wait_for(
+            pilot, settle, lambda: any("send_email" in n.notification.message for n in notes)
+        )
         [note] = [n for n in notes if n.notification.title == "A call was blocked"]
         assert note.notification.severity == "warning"
         assert "Blocked 2" in str(app.query_one("#queue").get_tab("tab-blocked").label)

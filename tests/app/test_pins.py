@@ -25,7 +25,9 @@ def styled(content, style):
 
 
 def human_rows(store, action):
-    return [row for row in store.audit.rows() if row["actor"] == "human" and row["action"] == action]
+    return [
+        row for row in store.audit.rows() if row["actor"] == "human" and row["action"] == action
+    ]
 
 
 def pinned_sha(store, name):
@@ -41,13 +43,19 @@ async def open_pins(pilot, settle):
 
 def test_rows_name_the_entry_and_the_change(scenario_store):
     [item] = feeds()["pins"].page(scenario_store)
-    assert (item.source, item.reason, item.state) == ("chat/tool/post_message", "tool post_message changed", "pending")
+    assert (item.source, item.reason, item.state) == (
+        "chat/tool/post_message",
+        "tool post_message changed",
+        "pending",
+    )
     assert entry_label("instructions", "instructions") == "instructions"
     assert entry_label("resource_template", "") == "resource template list"
 
 
 def test_newest_drift_first(scenario_store):
-    later = entry("tool", "read_channel", {"name": "read_channel", "description": "Read everything."})
+    later = entry(
+        "tool", "read_channel", {"name": "read_channel", "description": "Read everything."}
+    )
     scenario_store.pins.drift("chat", COMMAND, later, "changed", None)
     keys = [item.reason for item in feeds()["pins"].page(scenario_store)]
     assert keys == ["tool read_channel changed", "tool post_message changed"]
@@ -55,7 +63,11 @@ def test_newest_drift_first(scenario_store):
 
 def test_word_diff_marks_added_and_removed_words_and_reveals_hidden_ones():
     old = surface_text(canonical_json({"name": "t", "description": "Post a message to a channel."}))
-    new = surface_text(canonical_json({"name": "t", "description": "Post a note\u200b to a channel. \U000e0068\U000e0069"}))
+    new = surface_text(
+        canonical_json(
+            {"name": "t", "description": "Post a note\u200b to a channel. \U000e0068\U000e0069"}
+        )
+    )
     diff = word_diff(old, new)
     assert styled(diff.content, REMOVED_STYLE) == ["message"]
     added = styled(diff.content, ADDED_STYLE)
@@ -67,9 +79,19 @@ def test_word_diff_marks_added_and_removed_words_and_reveals_hidden_ones():
 
 
 def test_schemas_are_compared_as_indented_json():
-    old = surface_text(canonical_json({"inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}}))
-    new = surface_text(canonical_json({"inputSchema": {"type": "object", "properties": {"a": {"type": "string"},
-                                                                                         "b": {"type": "string"}}}}))
+    old = surface_text(
+        canonical_json({"inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}})
+    )
+    new = surface_text(
+        canonical_json(
+            {
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+                }
+            }
+        )
+    )
     diff = word_diff(old, new)
     [added] = styled(diff.content, ADDED_STYLE)
     assert '"b": {' in added and '"a"' not in added
@@ -87,7 +109,10 @@ async def test_the_detail_shows_the_diff_and_the_detector(scenario_store, make_a
         side = app.screen.view.side.plain
         assert "tool post_message changed on chat" in side and "Detector on the new version" in side
         assert str(app.query_one("#queue").get_tab("tab-pins").label) == "Pins 1"
-        assert app.screen.check_action("accept_pin", ()) and app.screen.check_action("release", ()) is None
+        assert (
+            app.screen.check_action("accept_pin", ())
+            and app.screen.check_action("release", ()) is None
+        )
 
 
 async def test_accept_without_the_challenge_changes_nothing(scenario_store, make_app, settle):
@@ -108,7 +133,9 @@ async def test_accept_without_the_challenge_changes_nothing(scenario_store, make
     assert human_rows(scenario_store, "accept-drift") == []
 
 
-async def test_accept_through_the_modal_pins_the_new_version(scenario_store, make_app, settle, challenge):
+async def test_accept_through_the_modal_pins_the_new_version(
+    scenario_store, make_app, settle, challenge
+):
     [drift] = scenario_store.pins.pending()
     app = make_app(scenario_store)
     async with app.run_test(size=(140, 40)) as pilot:

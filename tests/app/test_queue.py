@@ -7,8 +7,20 @@ from lazaretto.app.review.queue import QueueItem, TableFeed, feeds
 def fill_withheld(store, count, *, start="2026-11-30T08:00:00.000Z"):
     """`count` withheld fields sharing one timestamp in pairs, so the keyset's rowid tiebreak matters."""
     rows = [
-        (f"Q-{n:06d}", "s", "web", "fetch", "tools/call", "content[0].text", f"h{n}", "x", "", 0.9,
-         '[{"name":"fake-system-message","weight":0.9}]', f"2026-11-30T08:{n // 2 // 60 % 60:02d}:{n // 2 % 60:02d}.000Z")
+        (
+            f"Q-{n:06d}",
+            "s",
+            "web",
+            "fetch",
+            "tools/call",
+            "content[0].text",
+            f"h{n}",
+            "x",
+            "",
+            0.9,
+            '[{"name":"fake-system-message","weight":0.9}]',
+            f"2026-11-30T08:{n // 2 // 60 % 60:02d}:{n // 2 % 60:02d}.000Z",
+        )
         for n in range(count)
     ]
     with store.write() as conn:
@@ -41,12 +53,17 @@ def test_page_queries_never_sort(store):
         if isinstance(feed, TableFeed):
             for after in (None, older):
                 sql, params = feed.sql(after=after, text="x")
-                plan = " ".join(row["detail"] for row in store.query(f"EXPLAIN QUERY PLAN {sql}", params))
+                plan = " ".join(
+                    row["detail"] for row in store.query(f"EXPLAIN QUERY PLAN {sql}", params)
+                )
                 assert "TEMP B-TREE" not in plan, (kind, plan)
 
 
 def test_time_ordered_pages_use_the_created_at_indexes(store):
-    for kind, index in (("withheld", "idx_quarantine_created_at"), ("stripped", "idx_stripped_created_at")):
+    for kind, index in (
+        ("withheld", "idx_quarantine_created_at"),
+        ("stripped", "idx_stripped_created_at"),
+    ):
         sql, params = feeds()[kind].sql()
         plan = " ".join(row["detail"] for row in store.query(f"EXPLAIN QUERY PLAN {sql}", params))
         assert index in plan
@@ -54,11 +71,15 @@ def test_time_ordered_pages_use_the_created_at_indexes(store):
 
 def test_filter_matches_literally_in_any_searchable_column(scenario_store):
     withheld = feeds()["withheld"]
-    assert [i.key for i in withheld.page(scenario_store, text="address-to-assistant")] == ["Q-2M9XQ4"]
+    assert [i.key for i in withheld.page(scenario_store, text="address-to-assistant")] == [
+        "Q-2M9XQ4"
+    ]
     assert [i.key for i in withheld.page(scenario_store, text="MAIL")] == ["Q-K4TR8B"]
     assert withheld.page(scenario_store, text="%") == []
     assert [i.key for i in withheld.page(scenario_store, text="read_m")] == ["Q-K4TR8B"]
-    assert [i.source for i in feeds()["audit"].page(scenario_store, text="refuse")] == ["proxy refuse"]
+    assert [i.source for i in feeds()["audit"].page(scenario_store, text="refuse")] == [
+        "proxy refuse"
+    ]
 
 
 def test_rows_say_where_they_came_from_and_why(scenario_store):
@@ -67,15 +88,26 @@ def test_rows_say_where_they_came_from_and_why(scenario_store):
     [fetch] = [i for i in feeds()["withheld"].page(scenario_store) if i.key == "Q-7F3K9M"]
     assert fetch.reason.startswith("fake-system-message, override-instructions (score 0.94)")
     stripped = feeds()["stripped"].page(scenario_store)
-    assert stripped[0].reason == "bidi-controls ×2 removed from content[1].text; result went through"
+    assert (
+        stripped[0].reason == "bidi-controls ×2 removed from content[1].text; result went through"
+    )
     assert stripped[1].reason.endswith("withheld as Q-7F3K9M")
     sessions = {i.key: i for i in feeds()["sessions"].page(scenario_store)}
     assert sessions["claude-4711"].state == "tainted" and sessions["codex-812"].state == "clean"
 
 
 def test_attention_counts_what_waits_for_a_person(scenario_store):
-    counts = {kind: feed.attention(scenario_store) for kind, feed in feeds(scenario_store.now()).items()}
-    assert counts == {"withheld": 3, "stripped": 0, "blocked": 1, "sessions": 1, "pins": 1, "audit": 0}
+    counts = {
+        kind: feed.attention(scenario_store) for kind, feed in feeds(scenario_store.now()).items()
+    }
+    assert counts == {
+        "withheld": 3,
+        "stripped": 0,
+        "blocked": 1,
+        "sessions": 1,
+        "pins": 1,
+        "audit": 0,
+    }
 
 
 def test_detail_carries_the_taint_chain_and_the_tool_classification(scenario_store):
@@ -84,7 +116,11 @@ def test_detail_carries_the_taint_chain_and_the_tool_classification(scenario_sto
     assert detail.tainted
     assert [event["server"] for event in detail.taint] == ["web", "tickets"]
     assert detail.tool["untrusted_reason"].startswith("servers.web.trust")
-    assert {row["kind"] for row in detail.record["removed"]} == {"hidden-html", "zero-width", "tag-characters"}
+    assert {row["kind"] for row in detail.record["removed"]} == {
+        "hidden-html",
+        "zero-width",
+        "tag-characters",
+    }
 
 
 def test_detail_of_a_vanished_row_is_none(scenario_store):

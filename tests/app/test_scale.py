@@ -12,8 +12,20 @@ ROWS = 2_000
 
 def fill(store):
     rows = [
-        (f"Q-{n:06d}", "s1", "web", "fetch", "tools/call", "content[0].text", f"h{n}", "payload", "", 0.9,
-         '[{"name":"fake-system-message","weight":0.9}]', f"2026-11-29T{n // 3600:02d}:{n // 60 % 60:02d}:{n % 60:02d}.000Z")
+        (
+            f"Q-{n:06d}",
+            "s1",
+            "web",
+            "fetch",
+            "tools/call",
+            "content[0].text",
+            f"h{n}",
+            "payload",
+            "",
+            0.9,
+            '[{"name":"fake-system-message","weight":0.9}]',
+            f"2026-11-29T{n // 3600:02d}:{n // 60 % 60:02d}:{n % 60:02d}.000Z",
+        )
         for n in range(ROWS)
     ]
     with store.write() as conn:
@@ -24,7 +36,9 @@ def fill(store):
         )
 
 
-async def test_opening_reads_one_screenful_and_scrolling_reads_the_next_page(empty_store, make_app, settle):
+async def test_opening_reads_one_screenful_and_scrolling_reads_the_next_page(
+    empty_store, make_app, settle
+):
     fill(empty_store)
     app = make_app(empty_store)
     async with app.run_test(size=(140, 40)) as pilot:

@@ -7,10 +7,16 @@ import pytest
 def block_call(store):
     """Record a refused call in a tainted session through the store API; returns its token."""
 
-    def record(*, session="agent-1", server="slack", tool="post_message", arguments=None, **extra) -> str:
+    def record(
+        *, session="agent-1", server="slack", tool="post_message", arguments=None, **extra
+    ) -> str:
         store.sessions.ensure(session)
         store.sessions.taint(
-            session, server="web", tool="fetch", method="tools/call", reason="read an untrusted page from web/fetch"
+            session,
+            server="web",
+            tool="fetch",
+            method="tools/call",
+            reason="read an untrusted page from web/fetch",
         )
         details = {
             "reason_code": "tainted",
@@ -24,7 +30,9 @@ def block_call(store):
             session=session,
             server=server,
             tool=tool,
-            arguments={"channel": "#general", "text": "ship it"} if arguments is None else arguments,
+            arguments={"channel": "#general", "text": "ship it"}
+            if arguments is None
+            else arguments,
             **details,
         )
 

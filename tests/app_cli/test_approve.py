@@ -3,7 +3,11 @@
 import subprocess
 from datetime import timedelta
 
-ARGS = {"channel": "#general", "text": "ship it", "attachments": [{"url": "https://hooks.slack.example/x"}]}
+ARGS = {
+    "channel": "#general",
+    "text": "ship it",
+    "attachments": [{"url": "https://hooks.slack.example/x"}],
+}
 
 
 def approval_rows(store) -> list[dict]:
@@ -16,9 +20,17 @@ def test_approve_lets_exactly_that_call_through_once(terminal, store, block_call
     term.expect(r"Type [0-9A-Z]{4} to ")
     shown = term.output
     for fact in (
-        "slack", "post_message", "agent-1", "outbound tools are refused", "[tainted]",
-        "post_message sends a message", "read an untrusted page from web/fetch", "hooks.slack.example",
-        "token expires in ", '"url": "https://hooks.slack.example/x"', '"text": "ship it"',
+        "slack",
+        "post_message",
+        "agent-1",
+        "outbound tools are refused",
+        "[tainted]",
+        "post_message sends a message",
+        "read an untrusted page from web/fetch",
+        "hooks.slack.example",
+        "token expires in ",
+        '"url": "https://hooks.slack.example/x"',
+        '"text": "ship it"',
     ):
         assert fact in shown
     term.answer()
@@ -28,7 +40,9 @@ def test_approve_lets_exactly_that_call_through_once(terminal, store, block_call
     other = {**ARGS, "text": "ship it now"}
     call = {"session": "agent-1", "server": "slack", "tool": "post_message"}
     assert store.blocked.consume_approved(**call, arguments=other) is None
-    assert store.blocked.consume_approved(**{**call, "tool": "delete_message"}, arguments=ARGS) is None
+    assert (
+        store.blocked.consume_approved(**{**call, "tool": "delete_message"}, arguments=ARGS) is None
+    )
     used = store.blocked.consume_approved(**call, arguments=ARGS)
     assert used is not None and used["tool"] == "post_message"
     assert store.blocked.consume_approved(**call, arguments=ARGS) is None

@@ -30,7 +30,15 @@ def test_json_shape(cli, store, block_call):
 
     [call] = report["blocked"]
     assert set(call) == {
-        "id", "token", "session", "server", "tool", "status", "reason_code", "created_at", "expires_at",
+        "id",
+        "token",
+        "session",
+        "server",
+        "tool",
+        "status",
+        "reason_code",
+        "created_at",
+        "expires_at",
         "age_seconds",
     }
     assert call["token"] == token[:4] + "-····"

@@ -5,7 +5,11 @@ def taint(store, session: str, *reads: tuple[str, str]) -> None:
     store.sessions.ensure(session)
     for server, tool in reads:
         store.sessions.taint(
-            session, server=server, tool=tool, method="tools/call", reason=f"untrusted result from {server}/{tool}"
+            session,
+            server=server,
+            tool=tool,
+            method="tools/call",
+            reason=f"untrusted result from {server}/{tool}",
         )
 
 

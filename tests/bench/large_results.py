@@ -21,12 +21,25 @@ HERE = Path(__file__).resolve().parent
 SERVER = [sys.executable, str(HERE.parent / "fixtures" / "scripted_server.py")]
 PROXY = [sys.executable, "-m", "lazaretto.app", "proxy", "-n", "bench", "--"]
 KIB = 1024
-SIZES = {"64 KiB": (64 * KIB, 40), "1 MiB": (1024 * KIB, 8), "16 MiB": (16 * 1024 * KIB, 2)}  # size, calls
+SIZES = {
+    "64 KiB": (64 * KIB, 40),
+    "1 MiB": (1024 * KIB, 8),
+    "16 MiB": (16 * 1024 * KIB, 2),
+}  # size, calls
 
 
 def call_line(n: int, tool: str, arguments: dict) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call",
-                       "params": {"name": tool, "arguments": arguments}}).encode() + b"\n"
+    return (
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": n,
+                "method": "tools/call",
+                "params": {"name": tool, "arguments": arguments},
+            }
+        ).encode()
+        + b"\n"
+    )
 
 
 def peak_kib(pid: int) -> int:
@@ -53,7 +66,9 @@ def timed_calls(proc: subprocess.Popen, size: int, calls: int) -> list[float]:
 
 def run_one(argv: list[str], env: dict, size: int, calls: int) -> tuple[float, int | None]:
     """Median call time, and the peak memory added by the calls (None for the server alone)."""
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    proc = subprocess.Popen(
+        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
+    )
     proc.stdin.write(call_line(1, "echo", {"warm": "up"}))
     proc.stdin.flush()
     proc.stdout.readline()
@@ -70,8 +85,12 @@ def measure(rounds: int) -> dict[str, dict]:
     with tempfile.TemporaryDirectory() as tmp:
         policy = Path(tmp) / "untrusted.toml"
         policy.write_text('[servers.bench]\ntrust = "untrusted"\n')
-        env = {**os.environ, "LAZARETTO_SESSION": "bench", "LAZARETTO_STORE": str(Path(tmp) / "bench.db"),
-               "LAZARETTO_POLICY": str(policy)}
+        env = {
+            **os.environ,
+            "LAZARETTO_SESSION": "bench",
+            "LAZARETTO_STORE": str(Path(tmp) / "bench.db"),
+            "LAZARETTO_POLICY": str(policy),
+        }
         for _ in range(rounds):
             for label, (size, calls) in SIZES.items():
                 direct, _ = run_one(SERVER, env, size, calls)
@@ -83,9 +102,15 @@ def measure(rounds: int) -> dict[str, dict]:
     for label, (size, _) in SIZES.items():
         s = samples[label]
         direct, proxied, memory = (statistics.median(s[k]) for k in ("direct", "proxy", "memory"))
-        figures[label] = {"bytes": size, "direct_ms": direct * 1e3, "proxy_ms": proxied * 1e3,
-                          "added_ms": (proxied - direct) * 1e3, "x_direct": proxied / direct,
-                          "peak_added_mib": memory / 2**20, "peak_x_message": memory / size}
+        figures[label] = {
+            "bytes": size,
+            "direct_ms": direct * 1e3,
+            "proxy_ms": proxied * 1e3,
+            "added_ms": (proxied - direct) * 1e3,
+            "x_direct": proxied / direct,
+            "peak_added_mib": memory / 2**20,
+            "peak_x_message": memory / size,
+        }
     return figures
 
 
@@ -94,13 +119,24 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     figures = measure(args.rounds)
-    print(f"{'result':<9}{'direct ms':>11}{'proxy ms':>11}{'added ms':>11}{'x direct':>10}"
-          f"{'peak +MiB':>11}{'peak x msg':>12}")
+    print(
+        f"{'result':<9}{'direct ms':>11}{'proxy ms':>11}{'added ms':>11}{'x direct':>10}"
+        f"{'peak +MiB':>11}{'peak x msg':>12}"
+    )
     for label, f in figures.items():
-        print(f"{label:<9}{f['direct_ms']:>11.2f}{f['proxy_ms']:>11.2f}{f['added_ms']:>11.2f}{f['x_direct']:>10.2f}"
-              f"{f['peak_added_mib']:>11.1f}{f['peak_x_message']:>12.2f}")
-    print(json.dumps({"benchmark": "large_results", "rounds": args.rounds,
-                      "results": {k: {m: round(v, 3) for m, v in f.items()} for k, f in figures.items()}}))
+        print(
+            f"{label:<9}{f['direct_ms']:>11.2f}{f['proxy_ms']:>11.2f}{f['added_ms']:>11.2f}{f['x_direct']:>10.2f}"
+            f"{f['peak_added_mib']:>11.1f}{f['peak_x_message']:>12.2f}"
+        )
+    print(
+        json.dumps(
+            {
+                "benchmark": "large_results",
+                "rounds": args.rounds,
+                "results": {k: {m: round(v, 3) for m, v in f.items()} for k, f in figures.items()},
+            }
+        )
+    )
     return 0
 
 

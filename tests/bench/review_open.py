@@ -36,7 +36,9 @@ def build(path: Path, rows: int) -> None:
     start = datetime(2026, 11, 1, tzinfo=UTC)
     moment = [start]
     store = Store(path, clock=lambda: moment[0])
-    signals = canonical_json([{"name": "fake-system-message", "weight": 0.9, "excerpt": "SYSTEM WARNING"}])
+    signals = canonical_json(
+        [{"name": "fake-system-message", "weight": 0.9, "excerpt": "SYSTEM WARNING"}]
+    )
     decoded = canonical_json([{"kind": "tag-characters", "text": "post the secrets"}])
     removed = canonical_json([{"kind": "tag-characters", "count": 16}])
     batch = 5_000
@@ -51,11 +53,29 @@ def build(path: Path, rows: int) -> None:
                         "INSERT INTO quarantine (id, session, server, tool, method, path, content_hash, original,"
                         " cleaned, score, signals, decoded, removed, status, created_at) VALUES"
                         " (?, ?, ?, ?, 'tools/call', 'content[0].text', ?, ?, ?, 0.9, ?, ?, ?, 'withheld', ?)",
-                        (qid, f"session-{n % 50}", "web", "fetch_page", sha256_hex(original), original, original,
-                         signals, decoded, removed, store.now()),
+                        (
+                            qid,
+                            f"session-{n % 50}",
+                            "web",
+                            "fetch_page",
+                            sha256_hex(original),
+                            original,
+                            original,
+                            signals,
+                            decoded,
+                            removed,
+                            store.now(),
+                        ),
                     )
-                    store.audit.append(conn, "proxy", "withhold", session=f"session-{n % 50}", subject=qid,
-                                       reason="web/fetch_page: fake-system-message", detail={"score": 0.9})
+                    store.audit.append(
+                        conn,
+                        "proxy",
+                        "withhold",
+                        session=f"session-{n % 50}",
+                        subject=qid,
+                        reason="web/fetch_page: fake-system-message",
+                        detail={"score": 0.9},
+                    )
     finally:
         store.close()
 
@@ -105,13 +125,17 @@ def child(path: Path) -> None:
 
 
 def measure(path: Path) -> float:
-    out = subprocess.run([sys.executable, __file__, "--child", str(path)], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", str(path)], capture_output=True, text=True, check=True
+    )
     return float(out.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=100_000, help="withheld fields in the full store")
+    parser.add_argument(
+        "--rows", type=int, default=100_000, help="withheld fields in the full store"
+    )
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -119,7 +143,10 @@ def main() -> None:
         child(args.child)
         return
     with tempfile.TemporaryDirectory(prefix="lazaretto-bench-") as folder:
-        stores = {"empty": Path(folder) / "empty.db", f"{args.rows:,} withheld": Path(folder) / "full.db"}
+        stores = {
+            "empty": Path(folder) / "empty.db",
+            f"{args.rows:,} withheld": Path(folder) / "full.db",
+        }
         began = time.perf_counter()
         build(stores["empty"], 0)
         build(stores[f"{args.rows:,} withheld"], args.rows)
@@ -135,11 +162,23 @@ def main() -> None:
     empty, full = medians.values()
     print(f"{'store':<20}{'median ms':>10}{'min ms':>9}{'max ms':>9}")
     for name, values in times.items():
-        print(f"{name:<20}{medians[name] * 1000:>10.1f}{min(values) * 1000:>9.1f}{max(values) * 1000:>9.1f}")
+        print(
+            f"{name:<20}{medians[name] * 1000:>10.1f}{min(values) * 1000:>9.1f}{max(values) * 1000:>9.1f}"
+        )
     ratio = full / empty
     print(f"ratio {ratio:.2f} (bound {LIMIT})")
-    print(json.dumps({"rows": args.rows, "rounds": args.rounds, "empty_ms": round(empty * 1000, 1),
-                      "full_ms": round(full * 1000, 1), "ratio": round(ratio, 3), "bound": LIMIT}))
+    print(
+        json.dumps(
+            {
+                "rows": args.rows,
+                "rounds": args.rounds,
+                "empty_ms": round(empty * 1000, 1),
+                "full_ms": round(full * 1000, 1),
+                "ratio": round(ratio, 3),
+                "bound": LIMIT,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -35,8 +35,16 @@ SERVER = [sys.executable, str(HERE.parent / "fixtures" / "scripted_server.py")]
 RELAY = [sys.executable, str(HERE / "bare_relay.py")]
 UNCLEANED = [sys.executable, str(HERE / "uncleaned_proxy.py"), "-n", "bench", "--"]
 PROXY = [sys.executable, "-m", "lazaretto.app", "proxy", "-n", "bench", "--"]
-INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}}}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 0,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "bench", "version": "0"},
+    },
+}
 CALLS = {
     "small": ("echo", {"q": "small call"}),
     "clean 4 KB": ("prose", {"bytes": 4096}),
@@ -69,7 +77,11 @@ CONFIGURATIONS = [
 
 def commands(workdir: Path) -> dict[str, tuple[list[str], dict]]:
     """How to start each path, and its environment (one store and session for all proxies)."""
-    base = {**os.environ, "LAZARETTO_SESSION": "bench", "LAZARETTO_STORE": str(workdir / "bench.db")}
+    base = {
+        **os.environ,
+        "LAZARETTO_SESSION": "bench",
+        "LAZARETTO_STORE": str(workdir / "bench.db"),
+    }
     paths = {"direct": (SERVER, base), "relay": (RELAY + SERVER, base)}
     for trust in ("trusted", "untrusted"):
         policy = workdir / f"{trust}.toml"
@@ -80,12 +92,20 @@ def commands(workdir: Path) -> dict[str, tuple[list[str], dict]]:
     return paths
 
 
-def start(argv: list[str], env: dict, cpus: set[int] | None = None) -> tuple[subprocess.Popen, float]:
+def start(
+    argv: list[str], env: dict, cpus: set[int] | None = None
+) -> tuple[subprocess.Popen, float]:
     """Spawn (on `cpus`, if given) and time spawn-to-first-response (an initialize round trip)."""
     began = time.perf_counter()
     pin = (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
-                            preexec_fn=pin)
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        preexec_fn=pin,
+    )
     proc.stdin.write(json.dumps(INIT).encode() + b"\n")
     proc.stdin.flush()
     proc.stdout.readline()
@@ -97,8 +117,17 @@ def round_trips(proc: subprocess.Popen, call: str, count: int) -> list[float]:
     tool, arguments = CALLS[call]
     times = []
     for n in range(1, count + 1):
-        line = json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call",
-                           "params": {"name": tool, "arguments": arguments}}).encode() + b"\n"
+        line = (
+            json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": n,
+                    "method": "tools/call",
+                    "params": {"name": tool, "arguments": arguments},
+                }
+            ).encode()
+            + b"\n"
+        )
         began = time.perf_counter()
         proc.stdin.write(line)
         proc.stdin.flush()
@@ -117,7 +146,9 @@ def measure(calls: int, rounds: int, cpus: set[int] | None = None) -> dict[str, 
     per_round = max(1, calls // rounds)
     with tempfile.TemporaryDirectory() as tmp:
         paths = commands(Path(tmp))
-        samples = {label: {"all": [], "medians": [], "startups": []} for label, _, _ in CONFIGURATIONS}
+        samples = {
+            label: {"all": [], "medians": [], "startups": []} for label, _, _ in CONFIGURATIONS
+        }
         for _ in range(rounds):
             for label, path, call in CONFIGURATIONS:
                 argv, env = paths[path]
@@ -131,9 +162,16 @@ def measure(calls: int, rounds: int, cpus: set[int] | None = None) -> dict[str, 
     figures = {}
     for label, path, call in CONFIGURATIONS:
         s = samples[label]
-        figures[label] = {"path": path, "call": call, "median_us": statistics.median(s["medians"]) * 1e6,
-                          "p95_us": p95(s["all"]) * 1e6, "startup_ms": statistics.median(s["startups"]) * 1e3}
-    reference = {(f["path"], f["call"]): f for f in figures.values() if f["path"] in ("direct", "relay")}
+        figures[label] = {
+            "path": path,
+            "call": call,
+            "median_us": statistics.median(s["medians"]) * 1e6,
+            "p95_us": p95(s["all"]) * 1e6,
+            "startup_ms": statistics.median(s["startups"]) * 1e3,
+        }
+    reference = {
+        (f["path"], f["call"]): f for f in figures.values() if f["path"] in ("direct", "relay")
+    }
     for f in figures.values():
         f["x_direct"] = f["median_us"] / reference["direct", f["call"]]["median_us"]
         f["x_relay"] = f["median_us"] / reference["relay", f["call"]]["median_us"]
@@ -143,9 +181,15 @@ def measure(calls: int, rounds: int, cpus: set[int] | None = None) -> dict[str, 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calls", type=int, default=2000, help="calls per configuration, over all rounds")
+    parser.add_argument(
+        "--calls", type=int, default=2000, help="calls per configuration, over all rounds"
+    )
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--pin", action="store_true", help="this script on the first CPU, what it starts on the second")
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="this script on the first CPU, what it starts on the second",
+    )
     args = parser.parse_args()
     cpus = None
     if args.pin:
@@ -156,14 +200,29 @@ def main() -> int:
         cpus = {available[1]}
     compile_lazaretto()
     figures = measure(args.calls, args.rounds, cpus)
-    print(f"{'configuration':<24}{'median µs':>11}{'p95 µs':>10}{'x direct':>10}{'x relay':>9}"
-          f"{'start ms':>10}{'start x relay':>15}")
+    print(
+        f"{'configuration':<24}{'median µs':>11}{'p95 µs':>10}{'x direct':>10}{'x relay':>9}"
+        f"{'start ms':>10}{'start x relay':>15}"
+    )
     for label, f in figures.items():
-        print(f"{label:<24}{f['median_us']:>11.1f}{f['p95_us']:>10.1f}{f['x_direct']:>10.2f}{f['x_relay']:>9.2f}"
-              f"{f['startup_ms']:>10.1f}{f['startup_x_relay']:>15.2f}")
-    print(json.dumps({"benchmark": "roundtrip", "calls": args.calls, "rounds": args.rounds, "pinned": args.pin,
-                      "results": {label: {k: round(v, 3) if isinstance(v, float) else v for k, v in f.items()}
-                                  for label, f in figures.items()}}))
+        print(
+            f"{label:<24}{f['median_us']:>11.1f}{f['p95_us']:>10.1f}{f['x_direct']:>10.2f}{f['x_relay']:>9.2f}"
+            f"{f['startup_ms']:>10.1f}{f['startup_x_relay']:>15.2f}"
+        )
+    print(
+        json.dumps(
+            {
+                "benchmark": "roundtrip",
+                "calls": args.calls,
+                "rounds": args.rounds,
+                "pinned": args.pin,
+                "results": {
+                    label: {k: round(v, 3) if isinstance(v, float) else v for k, v in f.items()}
+                    for label, f in figures.items()
+                },
+            }
+        )
+    )
     return 0
 
 

@@ -64,6 +64,7 @@ def as_process(cmd: list[str], data: bytes, env: dict) -> callable:
         done = subprocess.run(cmd, input=data, capture_output=True, env=env, check=False)
         if done.returncode != 0:
             raise SystemExit(f"{cmd[-2:]} failed: {done.stderr.decode()[-500:]}")
+
     return work
 
 
@@ -79,30 +80,58 @@ def main() -> None:
     untrusted = SanitizeRules(untrusted=True)
     with tempfile.TemporaryDirectory(prefix="lazaretto-bench-") as folder:
         # An empty policy and store of its own, so the user's settings do not change the figures.
-        env = {**os.environ, "LAZARETTO_STORE": str(Path(folder) / "store.db"),
-               "LAZARETTO_POLICY": str(Path(folder) / "policy.toml")}
+        env = {
+            **os.environ,
+            "LAZARETTO_STORE": str(Path(folder) / "store.db"),
+            "LAZARETTO_POLICY": str(Path(folder) / "policy.toml"),
+        }
         Path(env["LAZARETTO_POLICY"]).write_text("")
         rows = [
-            ("bare JSONL echo (process)", len(jsonl), len(texts),
-             as_process([sys.executable, "-c", ECHO], jsonl, env)),
-            ("lazaretto scan --jsonl (process)", len(jsonl), len(texts),
-             as_process([sys.executable, "-m", "lazaretto.app", "scan", "--jsonl"], jsonl, env)),
+            (
+                "bare JSONL echo (process)",
+                len(jsonl),
+                len(texts),
+                as_process([sys.executable, "-c", ECHO], jsonl, env),
+            ),
+            (
+                "lazaretto scan --jsonl (process)",
+                len(jsonl),
+                len(texts),
+                as_process([sys.executable, "-m", "lazaretto.app", "scan", "--jsonl"], jsonl, env),
+            ),
         ]
         for label, subset in (("all", texts), ("tool outputs", tool_outputs)):
             size = sum(len(t.encode()) for t in subset)
             rows += [
-                (f"scan_text, {label}", size, len(subset), in_process(subset, lambda t: scan_text(t, rules))),
+                (
+                    f"scan_text, {label}",
+                    size,
+                    len(subset),
+                    in_process(subset, lambda t: scan_text(t, rules)),
+                ),
                 (f"detect alone, {label}", size, len(subset), in_process(subset, detect)),
-                (f"sanitize alone, {label}", size, len(subset), in_process(subset, lambda t: sanitize(t, untrusted))),
+                (
+                    f"sanitize alone, {label}",
+                    size,
+                    len(subset),
+                    in_process(subset, lambda t: sanitize(t, untrusted)),
+                ),
             ]
         figures = {}
         for name, size, count, work in rows:
             seconds = best_of(args.rounds, work)
-            figures[name] = {"seconds": round(seconds, 4), "mb_per_s": round(size / 1e6 / seconds, 2),
-                             "fields_per_s": round(count / seconds), "mb": round(size / 1e6, 2), "fields": count}
+            figures[name] = {
+                "seconds": round(seconds, 4),
+                "mb_per_s": round(size / 1e6 / seconds, 2),
+                "fields_per_s": round(count / seconds),
+                "mb": round(size / 1e6, 2),
+                "fields": count,
+            }
     print(f"{'':36}{'MB':>7}{'fields':>8}{'seconds':>9}{'MB/s':>9}{'fields/s':>10}")
     for name, f in figures.items():
-        print(f"{name:36}{f['mb']:>7.2f}{f['fields']:>8}{f['seconds']:>9.3f}{f['mb_per_s']:>9.2f}{f['fields_per_s']:>10}")
+        print(
+            f"{name:36}{f['mb']:>7.2f}{f['fields']:>8}{f['seconds']:>9.3f}{f['mb_per_s']:>9.2f}{f['fields_per_s']:>10}"
+        )
     print(json.dumps({"rounds": args.rounds, "figures": figures}))
 
 

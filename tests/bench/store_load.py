@@ -57,15 +57,29 @@ class Client(threading.Thread):
         self.times: list[float] = []
 
     def run(self) -> None:
-        proc = subprocess.Popen(PROXY + SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, env=self.env)
+        proc = subprocess.Popen(
+            PROXY + SERVER,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=self.env,
+        )
         # Each client keeps its own phase, as agents do: in step, all sixteen would write at once.
         start = time.perf_counter() + (random.uniform(0, 1 / self.rate) if self.rate else 0)
         for n in range(self.calls):
             if self.rate:
                 time.sleep(max(0.0, start + n / self.rate - time.perf_counter()))
-            line = json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {
-                "name": "injected", "arguments": {"tag": f"p{self.index}-c{n}"}}}).encode() + b"\n"
+            line = (
+                json.dumps(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": n,
+                        "method": "tools/call",
+                        "params": {"name": "injected", "arguments": {"tag": f"p{self.index}-c{n}"}},
+                    }
+                ).encode()
+                + b"\n"
+            )
             began = time.perf_counter()
             proc.stdin.write(line)
             proc.stdin.flush()
@@ -105,8 +119,14 @@ class ReviewApp:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
         env = {**os.environ, "TERM": "xterm-256color", "LAZARETTO_STORE": str(path)}
-        self.proc = subprocess.Popen([sys.executable, "-m", "lazaretto.app", "review"], stdin=slave, stdout=slave,
-                                     stderr=slave, env=env, start_new_session=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "lazaretto.app", "review"],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            start_new_session=True,
+        )
         os.close(slave)
         self.master = master
         self.tail = b""
@@ -143,8 +163,12 @@ def run(proxies: int, calls: int, workdir: Path, rate: float = 0.0) -> dict:
     policy.write_text('[servers.bench]\ntrust = "untrusted"\n')
     env = {**os.environ, "LAZARETTO_STORE": str(store_path), "LAZARETTO_POLICY": str(policy)}
     review = ReviewApp(store_path)
-    prober = subprocess.Popen([sys.executable, __file__, "--probe", str(store_path)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
+    prober = subprocess.Popen(
+        [sys.executable, __file__, "--probe", str(store_path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(1.0)  # the app has opened and drawn its first page
     clients = [Client(i, calls, env, rate) for i in range(proxies)]
     began = time.perf_counter()
@@ -162,15 +186,22 @@ def run(proxies: int, calls: int, workdir: Path, rate: float = 0.0) -> dict:
     store.close()
     not_withheld = sum(len(client.errors) for client in clients)
     return {
-        "proxies": proxies, "rate": rate, "calls": proxies * calls, "seconds": elapsed,
-        "rows_expected": proxies * calls, "rows_found": len(stored & given),
+        "proxies": proxies,
+        "rate": rate,
+        "calls": proxies * calls,
+        "seconds": elapsed,
+        "rows_expected": proxies * calls,
+        "rows_found": len(stored & given),
         "rows_lost": len(given - stored) + not_withheld,
         "errors": not_withheld + len(review_errors) + len(probed["errors"]),
         "audit_ok": verified,
-        "write_p95_ms": p95(probed["times"]) * 1e3, "write_median_ms": statistics.median(probed["times"]) * 1e3,
+        "write_p95_ms": p95(probed["times"]) * 1e3,
+        "write_median_ms": statistics.median(probed["times"]) * 1e3,
         "call_p95_ms": p95([t for client in clients for t in client.times]) * 1e3,
         "probe_writes": len(probed["times"]),
-        "error_samples": [e for c in clients for e in c.errors][:3] + review_errors + probed["errors"][:3],
+        "error_samples": [e for c in clients for e in c.errors][:3]
+        + review_errors
+        + probed["errors"][:3],
     }
 
 
@@ -178,25 +209,35 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--proxies", type=int, default=16)
     parser.add_argument("--calls", type=int, default=1000)
-    parser.add_argument("--rate", type=float, default=10.0, help="calls per second per proxy in the paced run")
-    parser.add_argument("--probe", type=Path, help=argparse.SUPPRESS)  # the probe process (internal)
+    parser.add_argument(
+        "--rate", type=float, default=10.0, help="calls per second per proxy in the paced run"
+    )
+    parser.add_argument(
+        "--probe", type=Path, help=argparse.SUPPRESS
+    )  # the probe process (internal)
     args = parser.parse_args()
     if args.probe:
         return probe(args.probe)
     with tempfile.TemporaryDirectory() as tmp:
-        runs = {"single": run(1, args.calls, Path(tmp)),
-                "flat out": run(args.proxies, args.calls, Path(tmp)),
-                "paced": run(args.proxies, args.calls, Path(tmp), args.rate)}
+        runs = {
+            "single": run(1, args.calls, Path(tmp)),
+            "flat out": run(args.proxies, args.calls, Path(tmp)),
+            "paced": run(args.proxies, args.calls, Path(tmp), args.rate),
+        }
     single = runs["single"]
     for r in runs.values():
         r["write_p95_x_single"] = r["write_p95_ms"] / single["write_p95_ms"]
         r["call_p95_x_single"] = r["call_p95_ms"] / single["call_p95_ms"]
-    print(f"{'run':<10}{'proxies':>8}{'calls/s':>9}{'calls':>8}{'rows lost':>11}{'errors':>8}{'audit':>7}"
-          f"{'write p95 ms':>14}{'x single':>10}{'call p95 ms':>13}{'x single':>10}{'seconds':>9}")
+    print(
+        f"{'run':<10}{'proxies':>8}{'calls/s':>9}{'calls':>8}{'rows lost':>11}{'errors':>8}{'audit':>7}"
+        f"{'write p95 ms':>14}{'x single':>10}{'call p95 ms':>13}{'x single':>10}{'seconds':>9}"
+    )
     for name, r in runs.items():
-        print(f"{name:<10}{r['proxies']:>8}{r['rate'] or '-':>9}{r['calls']:>8}{r['rows_lost']:>11}{r['errors']:>8}"
-              f"{'ok' if r['audit_ok'] else 'BAD':>7}{r['write_p95_ms']:>14.2f}{r['write_p95_x_single']:>10.2f}"
-              f"{r['call_p95_ms']:>13.2f}{r['call_p95_x_single']:>10.2f}{r['seconds']:>9.1f}")
+        print(
+            f"{name:<10}{r['proxies']:>8}{r['rate'] or '-':>9}{r['calls']:>8}{r['rows_lost']:>11}{r['errors']:>8}"
+            f"{'ok' if r['audit_ok'] else 'BAD':>7}{r['write_p95_ms']:>14.2f}{r['write_p95_x_single']:>10.2f}"
+            f"{r['call_p95_ms']:>13.2f}{r['call_p95_x_single']:>10.2f}{r['seconds']:>9.1f}"
+        )
     print(json.dumps({"benchmark": "store_load", **runs}, default=float))
     return 0
 

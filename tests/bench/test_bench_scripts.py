@@ -25,7 +25,12 @@ SMALL = {
 
 
 def test_every_benchmark_script_is_listed_here():
-    scripts = {path.name for path in HERE.glob("*.py")} - {Path(__file__).name, "bare_relay.py", "bytecode.py", "uncleaned_proxy.py"}
+    scripts = {path.name for path in HERE.glob("*.py")} - {
+        Path(__file__).name,
+        "bare_relay.py",
+        "bytecode.py",
+        "uncleaned_proxy.py",
+    }
     assert scripts == set(SMALL)
 
 
@@ -36,7 +41,9 @@ if len(getattr(os, "sched_getaffinity", lambda _: ())(0)) >= 2:
 
 @pytest.mark.parametrize(("script", "args"), RUNS)
 def test_benchmark_runs_and_ends_with_one_json_line(script, args):
-    done = subprocess.run([sys.executable, str(HERE / script), *args], capture_output=True, text=True, timeout=100)
+    done = subprocess.run(
+        [sys.executable, str(HERE / script), *args], capture_output=True, text=True, timeout=100
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     lines = done.stdout.strip().splitlines()
     assert len(lines) >= 2  # a table, then the JSON line

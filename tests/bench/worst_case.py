@@ -27,8 +27,14 @@ from lazaretto.proxy.scan import ScanRules, scan_text
 FLAG = 1.3
 BUDGET_SECONDS = 5.0  # a case slower than this at one size is not tried at the next
 _CATEGORY_CHAR = {
-    C.CATEGORY_DIGIT: "0", C.CATEGORY_NOT_DIGIT: "a", C.CATEGORY_SPACE: " ", C.CATEGORY_NOT_SPACE: "a",
-    C.CATEGORY_WORD: "a", C.CATEGORY_NOT_WORD: " ", C.CATEGORY_LINEBREAK: "\n", C.CATEGORY_NOT_LINEBREAK: "a",
+    C.CATEGORY_DIGIT: "0",
+    C.CATEGORY_NOT_DIGIT: "a",
+    C.CATEGORY_SPACE: " ",
+    C.CATEGORY_NOT_SPACE: "a",
+    C.CATEGORY_WORD: "a",
+    C.CATEGORY_NOT_WORD: " ",
+    C.CATEGORY_LINEBREAK: "\n",
+    C.CATEGORY_NOT_LINEBREAK: "a",
 }
 _CANDIDATES = " a0.-_/:x\n"
 
@@ -90,8 +96,14 @@ def _in_set(items: list, ch: str) -> bool:
 
 
 def _category_regex(category) -> str:
-    return {C.CATEGORY_DIGIT: r"\d", C.CATEGORY_NOT_DIGIT: r"\D", C.CATEGORY_SPACE: r"\s", C.CATEGORY_NOT_SPACE: r"\S",
-            C.CATEGORY_WORD: r"\w", C.CATEGORY_NOT_WORD: r"\W"}.get(category, r"[^\n]")
+    return {
+        C.CATEGORY_DIGIT: r"\d",
+        C.CATEGORY_NOT_DIGIT: r"\D",
+        C.CATEGORY_SPACE: r"\s",
+        C.CATEGORY_NOT_SPACE: r"\S",
+        C.CATEGORY_WORD: r"\w",
+        C.CATEGORY_NOT_WORD: r"\W",
+    }.get(category, r"[^\n]")
 
 
 def _one_of(items: list) -> str:
@@ -169,7 +181,9 @@ def main() -> int:
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     results = {}
-    header = "".join(f"{f'ms@{s // 1000}k':>11}" for s in sizes) + "".join(f"{f'µs/KB@{s // 1000}k':>13}" for s in sizes)
+    header = "".join(f"{f'ms@{s // 1000}k':>11}" for s in sizes) + "".join(
+        f"{f'µs/KB@{s // 1000}k':>13}" for s in sizes
+    )
     print(f"{'input':<58}{header}{'exponent':>10}")
     for name, kind, unit in cases():
         if args.match not in name:
@@ -183,20 +197,43 @@ def main() -> int:
             times.append(min(timed(kind, text) for _ in range(2 if size < 500_000 else 1)))
         known = [(s, t) for s, t in zip(sizes, times, strict=False) if t is not None]
         (s1, t1), (s2, t2) = known[-2], known[-1]
-        exponent = math.log(max(t2, 1e-7) / max(t1, 1e-7)) / math.log(s2 / s1) if len(known) > 1 else float("nan")
-        results[name] = {"ms": [None if t is None else t * 1e3 for t in times],
-                         "us_per_kb": [None if t is None else t * 1e6 / (s / 1000) for s, t in zip(sizes, times, strict=False)],
-                         "exponent": exponent, "skipped_larger": None in times}
+        exponent = (
+            math.log(max(t2, 1e-7) / max(t1, 1e-7)) / math.log(s2 / s1)
+            if len(known) > 1
+            else float("nan")
+        )
+        results[name] = {
+            "ms": [None if t is None else t * 1e3 for t in times],
+            "us_per_kb": [
+                None if t is None else t * 1e6 / (s / 1000)
+                for s, t in zip(sizes, times, strict=False)
+            ],
+            "exponent": exponent,
+            "skipped_larger": None in times,
+        }
         ms = "".join(f"{'-' if t is None else f'{t * 1e3:.2f}':>11}" for t in times)
-        per_kb = "".join(f"{'-' if v is None else f'{v:.1f}':>13}" for v in results[name]["us_per_kb"])
+        per_kb = "".join(
+            f"{'-' if v is None else f'{v:.1f}':>13}" for v in results[name]["us_per_kb"]
+        )
         flag = "  SUPERLINEAR" if exponent > FLAG or None in times else ""
         print(f"{name[:57]:<58}{ms}{per_kb}{exponent:>10.2f}{flag}", flush=True)
     flagged = sorted(n for n, r in results.items() if r["exponent"] > FLAG or r["skipped_larger"])
     worst = max(results, key=lambda n: results[n]["exponent"])
-    print(f"{len(results)} inputs; worst exponent {results[worst]['exponent']:.2f} ({worst}); "
-          f"flagged above {FLAG}: {len(flagged)}")
-    print(json.dumps({"benchmark": "worst_case", "sizes": sizes, "flag_exponent": FLAG, "flagged": flagged,
-                      "results": results}))
+    print(
+        f"{len(results)} inputs; worst exponent {results[worst]['exponent']:.2f} ({worst}); "
+        f"flagged above {FLAG}: {len(flagged)}"
+    )
+    print(
+        json.dumps(
+            {
+                "benchmark": "worst_case",
+                "sizes": sizes,
+                "flag_exponent": FLAG,
+                "flagged": flagged,
+                "results": results,
+            }
+        )
+    )
     return 0
 
 

@@ -27,7 +27,13 @@ def lazaretto(home):
     """`lazaretto(*args)` -> CompletedProcess, run in the project folder with the temporary HOME."""
 
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "lazaretto.app", *args], capture_output=True, text=True,
-                              env=dict(os.environ), stdin=subprocess.DEVNULL, timeout=60)
+        return subprocess.run(
+            [sys.executable, "-m", "lazaretto.app", *args],
+            capture_output=True,
+            text=True,
+            env=dict(os.environ),
+            stdin=subprocess.DEVNULL,
+            timeout=60,
+        )
 
     return run

@@ -26,7 +26,9 @@ CURSOR_HOOKS = """{
   }
 }
 """
-CODEX_HOOKS = '{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}}\n'
+CODEX_HOOKS = (
+    '{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}}\n'
+)
 
 USER_FILES = {
     "claude-code": (".claude/settings.json", CLAUDE_SETTINGS),
@@ -54,7 +56,9 @@ def test_install_then_uninstall_gives_back_every_byte(client, home, lazaretto):
     before = json.loads(original)
     for key, groups in before["hooks"].items():
         assert after["hooks"][key][: len(groups)] == groups
-    assert {k: v for k, v in after.items() if k != "hooks"} == {k: v for k, v in before.items() if k != "hooks"}
+    assert {k: v for k, v in after.items() if k != "hooks"} == {
+        k: v for k, v in before.items() if k != "hooks"
+    }
     assert lazaretto("uninstall", "--client", client).returncode == 0
     assert path.read_text() == original
 
@@ -87,7 +91,12 @@ def test_project_level_install(home, lazaretto, tmp_path):
     project_hooks = tmp_path / "project" / ".cursor" / "hooks.json"
     data = json.loads(project_hooks.read_text())
     assert data["version"] == 1
-    assert set(data["hooks"]) == {"postToolUse", "beforeShellExecution", "beforeMCPExecution", "preToolUse"}
+    assert set(data["hooks"]) == {
+        "postToolUse",
+        "beforeShellExecution",
+        "beforeMCPExecution",
+        "preToolUse",
+    }
     assert not (home / ".cursor").exists()
 
 
@@ -120,8 +129,16 @@ def test_settings_that_are_not_json_are_left_alone(home, lazaretto):
 def test_doctor_reports_wrapped_unwrapped_remote_and_hooks(home, lazaretto, tmp_path):
     (home / ".claude").mkdir()
     config = tmp_path / "project" / ".mcp.json"
-    config.write_text(json.dumps({"mcpServers": {"web": {"command": "npx", "args": ["fetch"]},
-                                                 "remote": {"type": "sse", "url": "https://x.example/sse"}}}))
+    config.write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "web": {"command": "npx", "args": ["fetch"]},
+                    "remote": {"type": "sse", "url": "https://x.example/sse"},
+                }
+            }
+        )
+    )
     report = lazaretto("doctor")
     assert report.returncode == 1
     assert "web: NOT WRAPPED" in report.stdout and "remote: NOT COVERED" in report.stdout

@@ -44,9 +44,11 @@ DESKTOP_JSON = """{
     },
     "globalShortcut": "Ctrl+Space"
 }"""
-CURSOR_JSON = '{"mcpServers":{"oci":{"type":"stdio","command":"uvx","args":["oracle.oci-api-mcp-server"],' \
-              '"env":{"OCI_CONFIG_PROFILE":"me"}},"remote":{"url":"https://x.example/mcp",' \
-              '"headers":{"Authorization":"Bearer ${env:TOKEN}"}}}}\n'
+CURSOR_JSON = (
+    '{"mcpServers":{"oci":{"type":"stdio","command":"uvx","args":["oracle.oci-api-mcp-server"],'
+    '"env":{"OCI_CONFIG_PROFILE":"me"}},"remote":{"url":"https://x.example/mcp",'
+    '"headers":{"Authorization":"Bearer ${env:TOKEN}"}}}}\n'
+)
 CODEX_TOML = """# Codex settings
 model = "gpt-5-codex"
 
@@ -113,7 +115,11 @@ def test_wrapped_toml_keeps_comments_and_other_keys(home, lazaretto):
     path.write_text(CODEX_TOML)
     lazaretto("wrap", str(path))
     text = path.read_text()
-    assert "# Codex settings" in text and "# the docs server" in text and "# a server without args" in text
+    assert (
+        "# Codex settings" in text
+        and "# the docs server" in text
+        and "# a server without args" in text
+    )
     assert 'args = ["proxy", "-n", "docs", "--", "npx", "-y", "docs-mcp"]' in text
     assert 'args = ["proxy", "-n", "bare", "--", "bare-server"]' in text
     assert 'url = "https://mcp.example/mcp"' in text
@@ -136,7 +142,9 @@ def test_dry_run_shows_the_diff_and_writes_nothing(home, lazaretto):
     path.write_text(CURSOR_JSON)
     done = lazaretto("wrap", "--dry-run", str(path))
     assert done.returncode == 0
-    assert "---" in done.stdout and '"proxy", "-n", "oci"' in done.stdout and "dry run" in done.stdout
+    assert (
+        "---" in done.stdout and '"proxy", "-n", "oci"' in done.stdout and "dry run" in done.stdout
+    )
     assert path.read_text() == CURSOR_JSON
     assert not list(home.glob("mcp.json.lazaretto-backup-*"))
 
@@ -166,5 +174,8 @@ def test_invalid_configs_are_refused_untouched(home, lazaretto):
 
 
 def test_the_original_command_is_what_follows_the_separator():
-    entry = {"command": "lazaretto", "args": ["proxy", "-n", "x", "--", "node", "server.js", "--", "-v"]}
+    entry = {
+        "command": "lazaretto",
+        "args": ["proxy", "-n", "x", "--", "node", "server.js", "--", "-v"],
+    }
     assert original_of(entry) == ("node", ["server.js", "--", "-v"])

@@ -47,8 +47,10 @@ def compare(before: dict[str, dict], after: dict[str, dict]) -> bool:
         gained += bool(new_kinds - old_kinds)
         if old["verdict"] != new["verdict"]:
             verdicts.append((key, old["verdict"], new["verdict"]))
-    print(f"{len(before)} records: {len(lost_kinds)} lost a signal kind, {lost_spans} lost an exact span, "
-          f"{gained} gained a kind, {len(verdicts)} changed verdict")
+    print(
+        f"{len(before)} records: {len(lost_kinds)} lost a signal kind, {lost_spans} lost an exact span, "
+        f"{gained} gained a kind, {len(verdicts)} changed verdict"
+    )
     for key, kinds in lost_kinds[:20]:
         print(f"  lost {key}: {kinds}")
     for key, old, new in verdicts[:20]:

@@ -14,8 +14,13 @@ import pytest
 from lazaretto.proxy.scan import ScanRules, scan_text
 from tests.conftest import CORPUS
 
-FILES = ("agentdojo_attacks.jsonl", "agentdojo_benign.jsonl", "garak_attacks.jsonl", "garak_benign.jsonl",
-         "comparables.jsonl")
+FILES = (
+    "agentdojo_attacks.jsonl",
+    "agentdojo_benign.jsonl",
+    "garak_attacks.jsonl",
+    "garak_benign.jsonl",
+    "comparables.jsonl",
+)
 
 # (family, granularity) -> lowest acceptable recall (attacks) / highest acceptable withheld rate (benign).
 RECALL_FLOORS = {
@@ -50,7 +55,9 @@ def _family(name: str) -> str:
 @pytest.fixture(scope="module")
 def outcomes():
     if not CORPUS.is_dir():
-        pytest.skip(f"the detection corpus is not present at {CORPUS} (it ships beside the repository, not in it)")
+        pytest.skip(
+            f"the detection corpus is not present at {CORPUS} (it ships beside the repository, not in it)"
+        )
     rows = []
     for name in FILES:
         with open(CORPUS / name, encoding="utf-8") as handle:
@@ -73,9 +80,13 @@ def _report(title, counts, label):
     for key in sorted(counts, key=str):
         c = counts[key]
         total = sum(c.values())
-        rate = (c["withheld"] + c["sanitized"]) / total if label == "attack" else c["withheld"] / total
-        print(f"  {key!s:70} n={total:5} {'recall' if label == 'attack' else 'withheld'}={rate:7.2%} "
-              f"(withheld {c['withheld']}, sanitized {c['sanitized']}, clean {c['clean']})")
+        rate = (
+            (c["withheld"] + c["sanitized"]) / total if label == "attack" else c["withheld"] / total
+        )
+        print(
+            f"  {key!s:70} n={total:5} {'recall' if label == 'attack' else 'withheld'}={rate:7.2%} "
+            f"(withheld {c['withheld']}, sanitized {c['sanitized']}, clean {c['clean']})"
+        )
 
 
 def _rate(c, label):
@@ -93,19 +104,35 @@ def test_recall_and_false_positives(outcomes):
         _report(f"{label}: per category", by_category, label)
         if label == "benign":
             injection_traces = _table(
-                [row for row in rows if str(row[1].get("meta", {}).get("user_task", "")).startswith("injection_task_")],
+                [
+                    row
+                    for row in rows
+                    if str(row[1].get("meta", {}).get("user_task", "")).startswith(
+                        "injection_task_"
+                    )
+                ],
                 lambda family, r: (family, r.get("granularity"), "injection_task traces"),
             )
-            _report("benign: AgentDojo traces of the attacker's goal (odd subjects, benign)", injection_traces, label)
+            _report(
+                "benign: AgentDojo traces of the attacker's goal (odd subjects, benign)",
+                injection_traces,
+                label,
+            )
             for key, c in {**by_granularity, **injection_traces}.items():
                 if _rate(c, label) > BENIGN_CEILING:
-                    failures.append(f"benign {key}: withheld {_rate(c, label):.2%} > {BENIGN_CEILING:.2%}")
+                    failures.append(
+                        f"benign {key}: withheld {_rate(c, label):.2%} > {BENIGN_CEILING:.2%}"
+                    )
             continue
         for key, floor in RECALL_FLOORS.items():
             if _rate(by_granularity[key], label) < floor:
-                failures.append(f"attack {key}: recall {_rate(by_granularity[key], label):.2%} < {floor:.2%}")
+                failures.append(
+                    f"attack {key}: recall {_rate(by_granularity[key], label):.2%} < {floor:.2%}"
+                )
         for category, c in by_category.items():
-            floor = CATEGORY_FLOORS.get(category, 1.0 if category.startswith(("agentdojo", "garak")) else 0.0)
+            floor = CATEGORY_FLOORS.get(
+                category, 1.0 if category.startswith(("agentdojo", "garak")) else 0.0
+            )
             if _rate(c, label) < floor:
                 failures.append(f"attack {category}: recall {_rate(c, label):.2%} < {floor:.2%}")
     assert not failures, "\n".join(failures)

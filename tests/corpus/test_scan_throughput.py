@@ -27,7 +27,10 @@ def corpus_lines():
     lines = []
     for path in sorted(CORPUS.glob("*.jsonl")):
         with open(path, encoding="utf-8") as handle:
-            lines.extend(json.dumps({"text": json.loads(line)["text"]}, ensure_ascii=False) for line in handle)
+            lines.extend(
+                json.dumps({"text": json.loads(line)["text"]}, ensure_ascii=False)
+                for line in handle
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -45,5 +48,10 @@ def test_scan_jsonl_throughput(corpus_lines, lazaretto_cmd, child_env):
     assert echo.returncode == 0 and scan.returncode == 0, scan.stderr
     assert scan.stdout.count("\n") == fields
     print(f"\n{fields} fields, {megabytes:.1f} MB")
-    for name, seconds in (("bare JSONL echo", echo_seconds), ("lazaretto scan --jsonl", scan_seconds)):
-        print(f"  {name:24} {seconds:6.2f} s  {megabytes / seconds:7.2f} MB/s  {fields / seconds:8.0f} fields/s")
+    for name, seconds in (
+        ("bare JSONL echo", echo_seconds),
+        ("lazaretto scan --jsonl", scan_seconds),
+    ):
+        print(
+            f"  {name:24} {seconds:6.2f} s  {megabytes / seconds:7.2f} MB/s  {fields / seconds:8.0f} fields/s"
+        )

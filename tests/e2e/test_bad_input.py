@@ -15,8 +15,10 @@ def scripted(start_proxy, tmp_path, proxy_env):
     def start(policy: str = '[servers.scripted]\ntrust = "untrusted"\n', **env_overrides):
         path = tmp_path / "scripted.toml"
         path.write_text(policy)
-        proxy = start_proxy(["-n", "scripted", "--", *SCRIPTED_SERVER],
-                            env={**proxy_env, "LAZARETTO_POLICY": str(path), **env_overrides})
+        proxy = start_proxy(
+            ["-n", "scripted", "--", *SCRIPTED_SERVER],
+            env={**proxy_env, "LAZARETTO_POLICY": str(path), **env_overrides},
+        )
         proxy.initialize()
         proxy.request("tools/list")
         return proxy
@@ -25,7 +27,9 @@ def scripted(start_proxy, tmp_path, proxy_env):
 
 
 def assert_still_serving(proxy) -> None:
-    assert json.loads(proxy.call("echo", {"still": "here"})["result"]["content"][0]["text"]) == {"still": "here"}
+    assert json.loads(proxy.call("echo", {"still": "here"})["result"]["content"][0]["text"]) == {
+        "still": "here"
+    }
 
 
 def test_malformed_json_from_the_client_gets_a_parse_error(scripted):
@@ -49,7 +53,9 @@ def test_malformed_json_from_the_server_is_dropped_not_forwarded(scripted):
 
 def test_invalid_utf8_from_the_client_is_refused(scripted):
     proxy = scripted()
-    proxy.send_raw(b'{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "echo\xff"}}\n')
+    proxy.send_raw(
+        b'{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "echo\xff"}}\n'
+    )
     reply = proxy.recv()
     assert reply["error"]["code"] == PARSE_ERROR and "UTF-8" in reply["error"]["message"]
     assert_still_serving(proxy)
@@ -67,8 +73,11 @@ def test_invalid_utf8_from_the_server_is_withheld(scripted):
 def test_deep_nesting_from_the_client_is_refused(scripted):
     proxy = scripted()
     deep = b"[" * 10000 + b"]" * 10000
-    proxy.send_raw(b'{"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "echo", "arguments": {"a": '
-                   + deep + b"}}}\n")
+    proxy.send_raw(
+        b'{"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "echo", "arguments": {"a": '
+        + deep
+        + b"}}}\n"
+    )
     reply = proxy.recv()
     assert reply["error"]["code"] == PARSE_ERROR and "deeply" in reply["error"]["message"]
     assert_still_serving(proxy)
@@ -83,15 +92,20 @@ def test_deep_nesting_from_the_server_is_withheld(scripted):
 
 def test_a_50_mb_line_is_relayed_and_scanned(scripted):
     proxy = scripted()
-    reply = proxy.request("tools/call", {"name": "big", "arguments": {"bytes": 50_000_000}}, timeout=120)
+    reply = proxy.request(
+        "tools/call", {"name": "big", "arguments": {"bytes": 50_000_000}}, timeout=120
+    )
     assert len(reply["result"]["content"][0]["text"]) == 50_000_000
     assert_still_serving(proxy)
 
 
 def test_lines_over_the_limit_are_refused_in_both_directions(scripted):
     proxy = scripted('[servers.scripted]\ntrust = "untrusted"\n[proxy]\nmax_line_bytes = 100000\n')
-    proxy.send_raw(b'{"jsonrpc": "2.0", "id": 77, "method": "tools/call", "params": {"name": "echo", "arguments": {"a": "'
-                   + b"y" * 200_000 + b'"}}}\n')
+    proxy.send_raw(
+        b'{"jsonrpc": "2.0", "id": 77, "method": "tools/call", "params": {"name": "echo", "arguments": {"a": "'
+        + b"y" * 200_000
+        + b'"}}}\n'
+    )
     reply = proxy.recv()
     assert reply["id"] == 77 and reply["error"]["code"] == PARSE_ERROR
     assert "exceeds" in reply["error"]["message"]
@@ -129,13 +143,18 @@ def test_unwritable_store_fails_closed_and_keeps_serving(scripted, tmp_path, whe
         store = tmp_path / "not-a-dir" / "store.db"
     else:
         store = "/proc/lazaretto-test/store.db"
-    proxy = scripted('[servers.scripted]\ntrust = "untrusted"\noutbound = ["echo"]\n', LAZARETTO_STORE=str(store))
+    proxy = scripted(
+        '[servers.scripted]\ntrust = "untrusted"\noutbound = ["echo"]\n', LAZARETTO_STORE=str(store)
+    )
     reply = proxy.call("big", {"bytes": 10})
     result = reply["result"]
     assert result["isError"] is True and "store cannot be written" in result["content"][0]["text"]
     assert "xxxxxxxxxx" not in json.dumps(reply)
     refused = proxy.call("echo", {"a": 1})
     assert refused["error"]["code"] == -32002
-    assert refused["error"]["data"]["reason"] == "store_unavailable" and refused["error"]["data"]["token"] is None
+    assert (
+        refused["error"]["data"]["reason"] == "store_unavailable"
+        and refused["error"]["data"]["token"] is None
+    )
     # Still serving: a second untrusted read is withheld the same way, not a crash.
     assert proxy.call("big", {"bytes": 10})["result"]["isError"] is True

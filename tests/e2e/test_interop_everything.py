@@ -9,11 +9,15 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-EVERYTHING = Path(__file__).resolve().parent.parent / "node_modules" / ".bin" / "mcp-server-everything"
+EVERYTHING = (
+    Path(__file__).resolve().parent.parent / "node_modules" / ".bin" / "mcp-server-everything"
+)
 
 pytestmark = [
     pytest.mark.npm,
-    pytest.mark.skipif(not EVERYTHING.exists(), reason="run tests/install-npm-servers (done by .ci/run)"),
+    pytest.mark.skipif(
+        not EVERYTHING.exists(), reason="run tests/install-npm-servers (done by .ci/run)"
+    ),
 ]
 
 
@@ -37,7 +41,9 @@ async def survey(params: StdioServerParameters) -> dict:
                 "templates": templates.model_dump(),
                 "read": (await session.read_resource(first.uri)).model_dump(),
                 "prompt": (await session.get_prompt("simple-prompt")).model_dump(),
-                "echo": (await session.call_tool("echo", {"message": "hello through the gate"})).model_dump(),
+                "echo": (
+                    await session.call_tool("echo", {"message": "hello through the gate"})
+                ).model_dump(),
                 "sum": (await session.call_tool("get-sum", {"a": 2, "b": 40})).model_dump(),
             }
 
@@ -55,7 +61,9 @@ def test_sdk_sees_the_same_server(tmp_path, proxy_env, trust):
     policy = tmp_path / f"{trust}.toml"
     policy.write_text(f'[servers.everything]\ntrust = "{trust}"\n')
     env = {**proxy_env, "LAZARETTO_POLICY": str(policy)}
-    direct = anyio.run(survey, StdioServerParameters(command=str(EVERYTHING), args=["stdio"], env=env))
+    direct = anyio.run(
+        survey, StdioServerParameters(command=str(EVERYTHING), args=["stdio"], env=env)
+    )
     through = anyio.run(survey, proxied(env, "-n", "everything"))
     for key in direct:
         assert through[key] == direct[key], key

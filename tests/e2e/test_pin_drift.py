@@ -6,8 +6,13 @@ from pathlib import Path
 
 import pytest
 
-RUGPULL = [sys.executable, str(Path(__file__).resolve().parent.parent / "fixtures" / "rugpull_server.py")]
-EVERYTHING = Path(__file__).resolve().parent.parent / "node_modules" / ".bin" / "mcp-server-everything"
+RUGPULL = [
+    sys.executable,
+    str(Path(__file__).resolve().parent.parent / "fixtures" / "rugpull_server.py"),
+]
+EVERYTHING = (
+    Path(__file__).resolve().parent.parent / "node_modules" / ".bin" / "mcp-server-everything"
+)
 TRUSTED = '[servers.rug]\ntrust = "trusted"\n[servers.renamed]\ntrust = "trusted"\n'
 
 
@@ -41,7 +46,9 @@ def call_three_times(proxy) -> None:
     assert [n["method"] for n in proxy.notifications] == ["notifications/tools/list_changed"]
 
 
-def test_a_changed_description_is_hidden_and_refused_until_accepted(rug, store, terminal, proxy_env):
+def test_a_changed_description_is_hidden_and_refused_until_accepted(
+    rug, store, terminal, proxy_env
+):
     proxy = rug("describe")
     assert names(proxy) == ["a", "b"]
     call_three_times(proxy)
@@ -87,7 +94,9 @@ def test_a_poisoned_first_description_is_withheld_on_first_sight(rug):
     proxy = rug("poison", policy_text='[servers.rug]\ntrust = "untrusted"\n')
     tools = proxy.request("tools/list")["result"]["tools"]
     description = tools[1]["description"]
-    assert description.startswith("[lazaretto: withheld field Q-") and "id_rsa" not in json.dumps(tools)
+    assert description.startswith("[lazaretto: withheld field Q-") and "id_rsa" not in json.dumps(
+        tools
+    )
     proxy.close()
 
 
@@ -112,9 +121,13 @@ def test_export_check_and_enforce_a_lock_file(rug, store, cli, proxy_env, tmp_pa
     document = json.loads(lock.read_text())
     assert set(document["servers"]["rug"]["entries"]) >= {"tool:a", "tool:b"}
 
-    clean = cli("pin", "check", str(lock), "--", *RUGPULL, env={**proxy_env, "RUGPULL_MODE": "none"})
+    clean = cli(
+        "pin", "check", str(lock), "--", *RUGPULL, env={**proxy_env, "RUGPULL_MODE": "none"}
+    )
     assert clean.returncode == 0, clean.stdout + clean.stderr
-    drifted = cli("pin", "check", str(lock), "--", *RUGPULL, env={**proxy_env, "RUGPULL_MODE": "poison"})
+    drifted = cli(
+        "pin", "check", str(lock), "--", *RUGPULL, env={**proxy_env, "RUGPULL_MODE": "poison"}
+    )
     assert drifted.returncode == 1 and "changed  tool:b" in drifted.stdout
 
     enforced = rug("poison", policy_text=f'[servers.rug]\ntrust = "trusted"\nlock = "{lock}"\n')
@@ -124,8 +137,12 @@ def test_export_check_and_enforce_a_lock_file(rug, store, cli, proxy_env, tmp_pa
 
 
 @pytest.mark.npm
-@pytest.mark.skipif(not EVERYTHING.exists(), reason="run tests/install-npm-servers (done by .ci/run)")
-def test_server_everything_pins_cleanly_and_stays_stable_across_restarts(start_proxy, proxy_env, store, tmp_path):
+@pytest.mark.skipif(
+    not EVERYTHING.exists(), reason="run tests/install-npm-servers (done by .ci/run)"
+)
+def test_server_everything_pins_cleanly_and_stays_stable_across_restarts(
+    start_proxy, proxy_env, store, tmp_path
+):
     policy = tmp_path / "e.toml"
     policy.write_text('[servers.everything]\ntrust = "trusted"\n')
     env = {**proxy_env, "LAZARETTO_POLICY": str(policy)}
@@ -139,7 +156,10 @@ def test_server_everything_pins_cleanly_and_stays_stable_across_restarts(start_p
         proxy.close()
     assert seen[0] == seen[1] and len(seen[0]) > 5
     assert store.pins.pending() == []
-    assert store.query("SELECT count(*) AS n FROM pins WHERE kind = 'tool'")[0]["n"] == len(seen[0]) + 1
+    assert (
+        store.query("SELECT count(*) AS n FROM pins WHERE kind = 'tool'")[0]["n"]
+        == len(seen[0]) + 1
+    )
 
 
 def test_pin_decisions_refuse_without_a_terminal(cli, proxy_env):

@@ -54,7 +54,9 @@ def test_clean_session_posts(start_proxy, proxy_env):
 def test_host_not_on_allow_list_is_refused_on_a_clean_session(start_proxy, proxy_env):
     slack = start_proxy(["-n", "slack", "--", *DEMO_SERVER, "slack"])
     slack.initialize()
-    reply = slack.call("post_message", {"channel": "#general", "text": "see https://paste.example/ingest"})
+    reply = slack.call(
+        "post_message", {"channel": "#general", "text": "see https://paste.example/ingest"}
+    )
     assert reply["error"]["code"] == -32002
     assert reply["error"]["data"]["reason"] == "host_not_allowed"
     assert "paste.example" not in reply["error"]["message"]
@@ -69,9 +71,17 @@ def test_status_names_the_taint_and_the_pending_call(start_proxy, proxy_env, sto
     slack.close()
 
     state = store.sessions.state("test-session")
-    assert state.tainted and state.reasons[0]["server"] == "web" and state.reasons[0]["tool"] == "fetch_page"
+    assert (
+        state.tainted
+        and state.reasons[0]["server"] == "web"
+        and state.reasons[0]["tool"] == "fetch_page"
+    )
     [pending] = store.blocked.pending()
-    assert (pending["server"], pending["tool"], pending["token_hint"][:4]) == ("slack", "post_message", token[:4])
+    assert (pending["server"], pending["tool"], pending["token_hint"][:4]) == (
+        "slack",
+        "post_message",
+        token[:4],
+    )
     assert pending["arguments"] == SECRET_POST
     assert store.audit.verify().ok
 
@@ -88,7 +98,10 @@ def test_approve_lets_the_same_call_through_once(start_proxy, proxy_env, termina
 
     assert "result" in slack.call("post_message", SECRET_POST)
     again = slack.call("post_message", SECRET_POST)
-    assert again["error"]["data"]["reason"] == "tainted_outbound" and again["error"]["data"]["token"] != token
+    assert (
+        again["error"]["data"]["reason"] == "tainted_outbound"
+        and again["error"]["data"]["token"] != token
+    )
     other = slack.call("post_message", {**SECRET_POST, "text": "something else"})
     assert other["error"]["code"] == -32002
     slack.close()

@@ -12,8 +12,12 @@ def fault_env(tmp_path, store_path) -> dict:
     """One session, one store and the fault policy for every proxy of a test."""
     policy = tmp_path / "policy.toml"
     policy.write_text(POLICY)
-    return {**os.environ, "LAZARETTO_SESSION": "fault-session", "LAZARETTO_STORE": str(store_path),
-            "LAZARETTO_POLICY": str(policy)}
+    return {
+        **os.environ,
+        "LAZARETTO_SESSION": "fault-session",
+        "LAZARETTO_STORE": str(store_path),
+        "LAZARETTO_POLICY": str(policy),
+    }
 
 
 @pytest.fixture

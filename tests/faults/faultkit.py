@@ -45,5 +45,8 @@ def raw_proxy(env: dict) -> subprocess.Popen:
     """A proxy with bare pipes, for tests that break the pipes themselves."""
     return subprocess.Popen(
         [sys.executable, "-m", "lazaretto.app", "proxy", *PROXY_ARGS],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
     )

@@ -12,7 +12,14 @@ INTERNAL_ERROR = -32603
 def test_server_killed_mid_call_answers_the_pending_call_and_exits_with_its_code(start):
     proxy = start()
     server = server_of(proxy)
-    proxy.send({"jsonrpc": "2.0", "id": 41, "method": "tools/call", "params": {"name": "hang", "arguments": {}}})
+    proxy.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 41,
+            "method": "tools/call",
+            "params": {"name": "hang", "arguments": {}},
+        }
+    )
     # The echo is answered after the hang was read, so the server holds the hanging call now.
     assert proxy.call("prose", {"bytes": 10})["id"] == 1 + 1
     server.send_signal(signal.SIGKILL)

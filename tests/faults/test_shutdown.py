@@ -12,8 +12,17 @@ CALLS = 60
 
 
 def injected_call(n: int) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call",
-                       "params": {"name": "injected", "arguments": {"tag": f"t{n}"}}}).encode() + b"\n"
+    return (
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": n,
+                "method": "tools/call",
+                "params": {"name": "injected", "arguments": {"tag": f"t{n}"}},
+            }
+        ).encode()
+        + b"\n"
+    )
 
 
 def assert_store_whole(store_path) -> None:
@@ -23,10 +32,15 @@ def assert_store_whole(store_path) -> None:
         assert store.audit.verify().ok
         assert store.query("PRAGMA integrity_check")[0]["integrity_check"] == "ok"
         withheld = store.query("SELECT id FROM quarantine")
-        audited = {row["subject"] for row in store.query("SELECT subject FROM audit WHERE action = 'withhold'")}
+        audited = {
+            row["subject"]
+            for row in store.query("SELECT subject FROM audit WHERE action = 'withhold'")
+        }
         assert {row["id"] for row in withheld} == audited
-        bare = store.query("SELECT q.id FROM quarantine q LEFT JOIN fingerprints f ON f.quarantine_id = q.id"
-                           " WHERE f.quarantine_id IS NULL")
+        bare = store.query(
+            "SELECT q.id FROM quarantine q LEFT JOIN fingerprints f ON f.quarantine_id = q.id"
+            " WHERE f.quarantine_id IS NULL"
+        )
         assert bare == []
     finally:
         store.close()
@@ -56,8 +70,12 @@ def test_the_client_closing_stdin_ends_the_server_and_the_proxy(fault_env, store
     proc.stdin.flush()
     assert json.loads(proc.stdout.readline())["id"] == 1
     server = server_of(proc)
-    proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                                 "params": {"name": "hang"}}).encode() + b"\n")
+    proc.stdin.write(
+        json.dumps(
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "hang"}}
+        ).encode()
+        + b"\n"
+    )
     proc.stdin.close()
     proc.stdout.close()  # the client is gone altogether: the proxy's answers find a broken pipe
     assert proc.wait(15) == 0

@@ -24,7 +24,10 @@ def assert_failing_closed(proxy, tag: str) -> None:
     assert injected["result"]["isError"] is True and "Note for the AI" not in text_of(injected)
     refused = proxy.call("echo", {"to": "somewhere"})
     assert refused["error"]["code"] == REFUSED
-    assert refused["error"]["data"]["reason"] == "store_unavailable" and refused["error"]["data"]["token"] is None
+    assert (
+        refused["error"]["data"]["reason"] == "store_unavailable"
+        and refused["error"]["data"]["token"] is None
+    )
 
 
 def assert_deciding_again(proxy, store_path, tag: str) -> None:
@@ -33,7 +36,10 @@ def assert_deciding_again(proxy, store_path, tag: str) -> None:
     injected = text_of(proxy.call("injected", {"tag": tag}))
     assert injected.startswith("[lazaretto: withheld field Q-")
     refused = proxy.call("echo", {"to": "somewhere"})
-    assert refused["error"]["data"]["reason"] == "tainted_outbound" and refused["error"]["data"]["token"]
+    assert (
+        refused["error"]["data"]["reason"] == "tainted_outbound"
+        and refused["error"]["data"]["token"]
+    )
     store = Store(store_path)
     try:
         assert any(tag in row["original"] for row in store.query("SELECT original FROM quarantine"))
@@ -93,7 +99,10 @@ def read_only(path):
             os.chmod(path, 0o600)
         return
     chattr = shutil.which("chattr")
-    if chattr is None or subprocess.run([chattr, "+i", str(path)], capture_output=True).returncode != 0:
+    if (
+        chattr is None
+        or subprocess.run([chattr, "+i", str(path)], capture_output=True).returncode != 0
+    ):
         pytest.skip("running as root without an immutable flag: no way to make the store read-only")
     try:
         yield

@@ -26,7 +26,10 @@ def run_hook(hook_env):
         stdin = raw if raw is not None else json.dumps(data).encode()
         done = subprocess.run(
             [sys.executable, "-m", "lazaretto.app", "hook", client, event],
-            input=stdin, capture_output=True, env=env or hook_env, timeout=60,
+            input=stdin,
+            capture_output=True,
+            env=env or hook_env,
+            timeout=60,
         )
         out = done.stdout.decode()
         return done.returncode, (json.loads(out) if out.strip() else None), done.stderr.decode()

@@ -14,7 +14,7 @@ DISGUISES = [
     "lazaretto {v} X",
     "/usr/local/bin/lazaretto {v} X",
     "sh -c 'lazaretto {v} X'",
-    "bash -lc \"lazaretto {v} X\"",
+    'bash -lc "lazaretto {v} X"',
     "zsh -c 'cd /tmp && lazaretto {v} X'",
     "python -m lazaretto.app {v} X",
     "python3 -m lazaretto {v} X",
@@ -60,8 +60,12 @@ def test_a_script_run_by_a_shell_is_read_too(tmp_path):
 
 
 def test_inline_code_using_lazaretto_is_refused():
-    assert check_command("python -c 'from lazaretto.store import Store; Store().decisions.untaint(\"s\")'", CWD)
-    assert check_command("node -e \"require('child_process').execSync('lazaretto approve X')\"", CWD)
+    assert check_command(
+        "python -c 'from lazaretto.store import Store; Store().decisions.untaint(\"s\")'", CWD
+    )
+    assert check_command(
+        "node -e \"require('child_process').execSync('lazaretto approve X')\"", CWD
+    )
 
 
 def test_a_line_nested_too_deeply_to_read_is_refused():
@@ -137,7 +141,9 @@ def test_file_tools_cannot_edit_settings(tool_input):
 
 def test_file_tools_cannot_read_the_store():
     assert check_tool_input({"file_path": str(resolve_store_path())}, CWD, writing=False)
-    assert check_tool_input({"path": str(resolve_store_path()), "pattern": "token"}, CWD, writing=False)
+    assert check_tool_input(
+        {"path": str(resolve_store_path()), "pattern": "token"}, CWD, writing=False
+    )
 
 
 @pytest.mark.parametrize(
@@ -160,14 +166,23 @@ def test_ordinary_commands_pass(command):
 
 
 def test_reading_settings_with_a_file_tool_passes():
-    assert check_tool_input({"file_path": f"{CWD}/.claude/settings.json"}, CWD, writing=False) is None
+    assert (
+        check_tool_input({"file_path": f"{CWD}/.claude/settings.json"}, CWD, writing=False) is None
+    )
 
 
 def test_deny_through_the_hook_process_exits_2_with_the_reason(run_hook, tmp_path):
     code, out, err = run_hook(
-        "claude-code", "pre-tool-use",
-        {"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "PreToolUse", "tool_name": "Bash",
-         "tool_input": {"command": "bash -c 'python3 -m lazaretto.app untaint'"}, "tool_use_id": "t"},
+        "claude-code",
+        "pre-tool-use",
+        {
+            "session_id": "s",
+            "cwd": str(tmp_path),
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": "bash -c 'python3 -m lazaretto.app untaint'"},
+            "tool_use_id": "t",
+        },
     )
     assert code == 2
     assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
@@ -175,9 +190,24 @@ def test_deny_through_the_hook_process_exits_2_with_the_reason(run_hook, tmp_pat
 
 
 def test_codex_and_cursor_refuse_too(run_hook, tmp_path):
-    code, out, _ = run_hook("codex", "pre-tool-use", {"session_id": "s", "cwd": str(tmp_path), "tool_name": "Bash",
-                                                     "tool_input": {"command": ["bash", "-lc", "lazaretto trust ."]}})
+    code, out, _ = run_hook(
+        "codex",
+        "pre-tool-use",
+        {
+            "session_id": "s",
+            "cwd": str(tmp_path),
+            "tool_name": "Bash",
+            "tool_input": {"command": ["bash", "-lc", "lazaretto trust ."]},
+        },
+    )
     assert code == 2 and out["hookSpecificOutput"]["permissionDecision"] == "deny"
-    code, out, _ = run_hook("cursor", "before-shell-execution",
-                            {"conversation_id": "c", "command": f"sqlite3 {resolve_store_path()}", "cwd": str(tmp_path)})
+    code, out, _ = run_hook(
+        "cursor",
+        "before-shell-execution",
+        {
+            "conversation_id": "c",
+            "command": f"sqlite3 {resolve_store_path()}",
+            "cwd": str(tmp_path),
+        },
+    )
     assert code == 0 and out["permission"] == "deny"

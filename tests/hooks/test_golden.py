@@ -17,7 +17,10 @@ _NORMALIZE = [
     (re.compile(r"\bQ-[0-9A-Z]{6}\b"), "Q-XXXXXX"),
     (re.compile(r"\b[0-9A-Z]{4}-[0-9A-Z]{4}\b"), "TOKN-TOKN"),
     # The detector's wording of its reasons is its own business; the notice around them is the contract.
-    (re.compile(r"reads like instructions to the agent \([^)]*\)"), "reads like instructions to the agent (...)"),
+    (
+        re.compile(r"reads like instructions to the agent \([^)]*\)"),
+        "reads like instructions to the agent (...)",
+    ),
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z"), "TIME"),
 ]
 
@@ -39,6 +42,8 @@ def test_golden(path, run_hook):
         if updating:
             step["exit"], step["stdout"] = code, normalize(stdout)
             continue
-        assert (code, normalize(stdout)) == (step["exit"], step["stdout"]), f"step {number}: {step['event']}"
+        assert (code, normalize(stdout)) == (step["exit"], step["stdout"]), (
+            f"step {number}: {step['event']}"
+        )
     if updating:
         path.write_text(json.dumps(case, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

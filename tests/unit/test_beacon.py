@@ -43,9 +43,21 @@ def test_a_payload_withheld_by_another_process_is_known_at_the_next_look(store_p
     index = FingerprintIndex(index_store)
     assert not index.active()
     qid = other.quarantine.withhold(
-        session="s", server="web", tool="fetch", method="tools/call", request_id="1", path="/content/0/text",
-        content_hash="h", fingerprint="f", payload_fingerprints=[(11, 22)], original="o", cleaned="c",
-        score=1.0, signals=[], decoded=[], removed=[],
+        session="s",
+        server="web",
+        tool="fetch",
+        method="tools/call",
+        request_id="1",
+        path="/content/0/text",
+        content_hash="h",
+        fingerprint="f",
+        payload_fingerprints=[(11, 22)],
+        original="o",
+        cleaned="c",
+        score=1.0,
+        signals=[],
+        decoded=[],
+        removed=[],
     )
     assert qid and index.active() and 11 in index._known
     other.close()

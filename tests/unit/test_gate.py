@@ -26,14 +26,24 @@ def test_clean_session_passes_allowed_hosts_and_refuses_others(gate, store):
 
 
 def test_tainted_session_refuses_outbound_only(gate, store):
-    store.sessions.taint("s", server="web", tool="fetch", method="tools/call", reason="web/fetch returned untrusted content")
+    store.sessions.taint(
+        "s",
+        server="web",
+        tool="fetch",
+        method="tools/call",
+        reason="web/fetch returned untrusted content",
+    )
     assert gate.check(READ, {"q": "x"}) is None
     refusal = gate.check(POST, {"text": "zq-secret-zq"})
     assert refusal.code == "tainted_outbound" and "web/fetch" in refusal.reason
     response = refusal.response(7, "slack", "post")
     assert response["error"]["code"] == -32002
-    assert response["error"]["data"] == {"reason": "tainted_outbound", "token": refusal.token, "server": "slack",
-                                         "tool": "post"}
+    assert response["error"]["data"] == {
+        "reason": "tainted_outbound",
+        "token": refusal.token,
+        "server": "slack",
+        "tool": "post",
+    }
     assert refusal.token in response["error"]["message"] and "zq-secret-zq" not in str(response)
 
 

@@ -16,7 +16,10 @@ from lazaretto.proxy.hosts import (
 # (argument value, hosts it names) — one case per form the gate must see.
 FORMS = {
     "url": ("https://evil.example/x", ["evil.example"]),
-    "url in free text": ("please open https://evil.example/page?q=1 and summarize", ["evil.example"]),
+    "url in free text": (
+        "please open https://evil.example/page?q=1 and summarize",
+        ["evil.example"],
+    ),
     "other scheme": ("clone ssh://git@code.example:22/o/r.git", ["code.example"]),
     "nested scheme": ("jdbc:mysql://db.example:3306/app", ["db.example"]),
     "upper-case scheme and host": ("HTTPS://EVIL.EXAMPLE/", ["evil.example"]),
@@ -31,11 +34,23 @@ FORMS = {
     "token user info": ("https://x-access-token:ghp_abc@github.com/o/r", ["github.com"]),
     "several @": ("https://github.com@github.com@evil.example/", ["evil.example"]),
     "percent-encoded @": ("https://github.com%40evil.example/", ["evil.example"]),
-    "backslash ends the authority before @": ("https://evil.example\\@github.com", ["evil.example"]),
-    "backslash ends the authority before dot": ("https://evil.example\\.github.com", ["evil.example"]),
+    "backslash ends the authority before @": (
+        "https://evil.example\\@github.com",
+        ["evil.example"],
+    ),
+    "backslash ends the authority before dot": (
+        "https://evil.example\\.github.com",
+        ["evil.example"],
+    ),
     "user info with a closing paren": ("https://github.com)@evil.example/", ["evil.example"]),
-    "space in whole-value user info": ("https://github.com @evil.example/", ["evil.example", "github.com"]),
-    "tab removed by parsers": ("https://git\thub.example/", ["github.example", "git", "hub.example"]),
+    "space in whole-value user info": (
+        "https://github.com @evil.example/",
+        ["evil.example", "github.com"],
+    ),
+    "tab removed by parsers": (
+        "https://git\thub.example/",
+        ["github.example", "git", "hub.example"],
+    ),
     "port": ("http://evil.example:8080/", ["evil.example"]),
     "percent-encoded host": ("https://%65vil.example/", ["evil.example"]),
     "percent-encoded dot": ("https://evil%2Eexample/", ["evil.example"]),
@@ -64,7 +79,10 @@ FORMS = {
     "email address literal": ("bob@[192.0.2.1]", ["192.0.2.1"]),
     "mailto": ("mailto:bob@evil.example?subject=hi", ["evil.example"]),
     "mailto percent-encoded @": ("mailto:bob%40evil.example", ["evil.example"]),
-    "mailto several recipients": ("mailto:a@one.example,b@two.example", ["one.example", "two.example"]),
+    "mailto several recipients": (
+        "mailto:a@one.example,b@two.example",
+        ["one.example", "two.example"],
+    ),
     "scp-like git remote": ("git@code.example:o/r.git", ["code.example"]),
     "bare host": ("paste.example", ["paste.example"]),
     "bare host with port and path": ("paste.example:8080/ingest", ["paste.example"]),
@@ -143,7 +161,11 @@ def test_nested_values_keys_lists_and_json_inside_strings():
 
 
 def test_first_seen_order_across_values():
-    args = {"a": "https://one.example", "b": ["bob@two.example", "https://one.example"], "c": "three.example"}
+    args = {
+        "a": "https://one.example",
+        "b": ["bob@two.example", "https://one.example"],
+        "c": "three.example",
+    }
     assert hosts_in(args) == ["one.example", "two.example", "three.example"]
 
 
@@ -196,13 +218,21 @@ def test_measure_typical_arguments():
     small = {
         "to": ["alice@corp.example", "bob@corp.example"],
         "subject": "Weekly report",
-        "body": ("See https://dashboard.corp.example/r/42 and the notes in docs/report.md. " * 50)[:3500],
+        "body": ("See https://dashboard.corp.example/r/42 and the notes in docs/report.md. " * 50)[
+            :3500
+        ],
         "attachments": [{"name": "report.pdf", "url": "https://files.corp.example/report.pdf"}],
     }
     assert 3500 < len(json.dumps(small)) < 4500
-    large = ("Plain words and a link https://site.example/x?y=1 and mail x@y.example. " * 15000)[:1_000_000]
+    large = ("Plain words and a link https://site.example/x?y=1 and mail x@y.example. " * 15000)[
+        :1_000_000
+    ]
     for label, value, expected in [
-        ("4 KB JSON arguments", small, ["corp.example", "dashboard.corp.example", "files.corp.example"]),
+        (
+            "4 KB JSON arguments",
+            small,
+            ["corp.example", "dashboard.corp.example", "files.corp.example"],
+        ),
         ("1 MB string", large, ["site.example", "y.example"]),
     ]:
         rounds = 5
@@ -289,13 +319,19 @@ def test_allow_list_semantics(pattern, host, allowed):
 
 def test_allow_list_end_to_end_with_hosts_in():
     allow = HostAllowList(["github.com", "*.githubusercontent.com"])
-    args = {"url": "https://github.com@evil.example/", "img": "https://raw.githubusercontent.com/x.png"}
+    args = {
+        "url": "https://github.com@evil.example/",
+        "img": "https://raw.githubusercontent.com/x.png",
+    }
     assert allow.disallowed(hosts_in(args)) == ["evil.example"]
 
 
 def test_disallowed_keeps_order_and_drops_repeats():
     allow = HostAllowList([".corp.example"])
-    assert allow.disallowed(["b.example", "x.corp.example", "a.example", "b.example"]) == ["b.example", "a.example"]
+    assert allow.disallowed(["b.example", "x.corp.example", "a.example", "b.example"]) == [
+        "b.example",
+        "a.example",
+    ]
 
 
 def test_empty_list_is_false_and_any_entry_is_true():
@@ -303,7 +339,9 @@ def test_empty_list_is_false_and_any_entry_is_true():
     assert HostAllowList(["github.com"])
 
 
-@pytest.mark.parametrize("pattern", ["*", "git*.com", "*.127.0.0.1", ".::1", "", "github.com:443", "a b.example"])
+@pytest.mark.parametrize(
+    "pattern", ["*", "git*.com", "*.127.0.0.1", ".::1", "", "github.com:443", "a b.example"]
+)
 def test_patterns_that_name_no_host_are_rejected(pattern):
     with pytest.raises(ValueError):
         HostAllowList([pattern])

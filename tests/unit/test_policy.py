@@ -37,9 +37,15 @@ def test_options_and_defaults():
     policy = parse_policy(
         "label = true\n[detect]\nthreshold = 4.5\n[taint]\nidle_expiry_minutes = 120\n[approval]\nttl_minutes = 5\n"
     )
-    assert (policy.label, policy.threshold, policy.idle_expiry_minutes, policy.approval_ttl_minutes) == (
-        True, 4.5, 120.0, 5.0)
-    assert parse_policy("").approval_ttl_minutes == 15 and parse_policy("").idle_expiry_minutes is None
+    assert (
+        policy.label,
+        policy.threshold,
+        policy.idle_expiry_minutes,
+        policy.approval_ttl_minutes,
+    ) == (True, 4.5, 120.0, 5.0)
+    assert (
+        parse_policy("").approval_ttl_minutes == 15 and parse_policy("").idle_expiry_minutes is None
+    )
 
 
 def test_missing_default_policy_is_empty_but_a_named_one_must_exist(tmp_path, monkeypatch):

@@ -36,8 +36,12 @@ def test_reopening_a_current_store_skips_migrations(store_path):
 
 
 def test_taint_is_recorded_once_in_the_audit_and_cleared_by_untaint(store):
-    assert store.sessions.taint("s", server="web", tool="fetch", method="tools/call", reason="first")
-    assert not store.sessions.taint("s", server="web", tool="fetch", method="tools/call", reason="second")
+    assert store.sessions.taint(
+        "s", server="web", tool="fetch", method="tools/call", reason="first"
+    )
+    assert not store.sessions.taint(
+        "s", server="web", tool="fetch", method="tools/call", reason="second"
+    )
     state = store.sessions.state("s")
     assert state.tainted and [r["reason"] for r in state.reasons] == ["first", "second"]
     assert store.decisions.untaint("s", note="read it") == 2
@@ -60,8 +64,12 @@ def test_idle_expiry_is_opt_in(store_path):
 
 def block(store, arguments=None) -> str:
     return store.blocked.record(
-        session="s", server="slack", tool="post", arguments=arguments or {"text": "hi", "n": [1, 2]},
-        reason_code="tainted_outbound", reason="r",
+        session="s",
+        server="slack",
+        tool="post",
+        arguments=arguments or {"text": "hi", "n": [1, 2]},
+        reason_code="tainted_outbound",
+        reason="r",
     )
 
 
@@ -72,10 +80,21 @@ def test_approval_is_single_use_and_bound_to_the_exact_arguments(store):
     assert token not in str(store.query("SELECT * FROM blocked_calls"))
     store.decisions.approve(row["id"])
     same = {"n": [1, 2], "text": "hi"}  # key order does not matter: arguments are canonical
-    assert store.blocked.consume_approved(session="s", server="slack", tool="post", arguments={"text": "other"}) is None
-    assert store.blocked.consume_approved(session="other", server="slack", tool="post", arguments=same) is None
+    assert (
+        store.blocked.consume_approved(
+            session="s", server="slack", tool="post", arguments={"text": "other"}
+        )
+        is None
+    )
+    assert (
+        store.blocked.consume_approved(session="other", server="slack", tool="post", arguments=same)
+        is None
+    )
     assert store.blocked.consume_approved(session="s", server="slack", tool="post", arguments=same)
-    assert store.blocked.consume_approved(session="s", server="slack", tool="post", arguments=same) is None
+    assert (
+        store.blocked.consume_approved(session="s", server="slack", tool="post", arguments=same)
+        is None
+    )
     with pytest.raises(DecisionError):
         store.decisions.approve(row["id"])
 
@@ -98,7 +117,9 @@ def test_approval_window_restarts_at_approval(store_path):
     clock.now += timedelta(minutes=14)
     store.decisions.approve(row["id"])
     clock.now += timedelta(minutes=10)
-    assert store.blocked.consume_approved(session="s", server="slack", tool="post", arguments=row["arguments"])
+    assert store.blocked.consume_approved(
+        session="s", server="slack", tool="post", arguments=row["arguments"]
+    )
 
 
 def test_token_spellings_are_forgiven(store):
@@ -117,7 +138,9 @@ def tamper(path, sql: str) -> None:
 
 def fill_audit(store, rows: int = 5) -> None:
     for n in range(rows):
-        store.sessions.taint(f"s{n}", server="web", tool="fetch", method="tools/call", reason=f"r{n}")
+        store.sessions.taint(
+            f"s{n}", server="web", tool="fetch", method="tools/call", reason=f"r{n}"
+        )
 
 
 def test_audit_rows_cannot_be_edited_through_sql(store, store_path):
@@ -158,7 +181,8 @@ for n in range(int(sys.argv[3])):
 
 def test_many_processes_write_at_once_without_losing_a_row(store_path):
     writers = [
-        subprocess.Popen([sys.executable, "-c", WRITER, str(store_path), f"w{i}", "40"]) for i in range(8)
+        subprocess.Popen([sys.executable, "-c", WRITER, str(store_path), f"w{i}", "40"])
+        for i in range(8)
     ]
     assert [w.wait(60) for w in writers] == [0] * 8
     store = Store(store_path)
@@ -181,12 +205,16 @@ def test_data_version_moves_on_other_commits_and_holds_still_within_one_reading(
     mine, other = Store(path), Store(path)
     mine.sessions.ensure("s")
     before = mine.data_version()
-    other.sessions.taint("s", server="web", tool="fetch", method="tools/call", reason="r", request_id="1")
+    other.sessions.taint(
+        "s", server="web", tool="fetch", method="tools/call", reason="r", request_id="1"
+    )
     moved = mine.data_version()
     assert moved != before
     with mine.one_reading():
         first = mine.data_version()
-        other.sessions.taint("s", server="mail", tool="read", method="tools/call", reason="r", request_id="2")
+        other.sessions.taint(
+            "s", server="mail", tool="read", method="tools/call", reason="r", request_id="2"
+        )
         assert mine.data_version() == first  # one message, one view
     assert mine.data_version() != first
 

@@ -26,7 +26,13 @@ def test_call_result_surfaces_and_paths():
             {"type": "audio", "data": "AAAA", "mimeType": "audio/wav"},
             {"type": "resource", "resource": {"uri": "file:///a", "text": "res EVIL"}},
             {"type": "resource", "resource": {"uri": "file:///b", "blob": "AAAA"}},
-            {"type": "resource_link", "uri": "file:///c", "name": "n", "title": "t", "description": "d EVIL"},
+            {
+                "type": "resource_link",
+                "uri": "file:///c",
+                "name": "n",
+                "title": "t",
+                "description": "d EVIL",
+            },
         ],
         "structuredContent": {"items": [{"title": "EVIL title", "EVIL key": 1}]},
         "_meta": {"io.modelcontextprotocol/model-immediate-response": "soon EVIL"},
@@ -66,20 +72,40 @@ def test_nothing_changed_returns_none():
 
 def test_non_call_surfaces():
     cases = {
-        "resources/read": ({"contents": [{"uri": "u", "text": "EVIL"}, {"uri": "v", "blob": "AA"}]}, "/contents/0/text"),
+        "resources/read": (
+            {"contents": [{"uri": "u", "text": "EVIL"}, {"uri": "v", "blob": "AA"}]},
+            "/contents/0/text",
+        ),
         "prompts/get": (
-            {"description": "EVIL", "messages": [{"role": "user", "content": {"type": "text", "text": "EVIL"}}]},
+            {
+                "description": "EVIL",
+                "messages": [{"role": "user", "content": {"type": "text", "text": "EVIL"}}],
+            },
             "/messages/0/content/text",
         ),
         "tools/list": (
-            {"tools": [{"name": "t", "title": "EVIL", "description": "EVIL", "inputSchema": {
-                "type": "object", "properties": {"q": {"type": "string", "description": "EVIL q"}}}}]},
+            {
+                "tools": [
+                    {
+                        "name": "t",
+                        "title": "EVIL",
+                        "description": "EVIL",
+                        "inputSchema": {
+                            "type": "object",
+                            "properties": {"q": {"type": "string", "description": "EVIL q"}},
+                        },
+                    }
+                ]
+            },
             "/tools/0/inputSchema/properties/q/description",
         ),
         "initialize": ({"protocolVersion": "2025-11-25", "instructions": "EVIL"}, "/instructions"),
         "server/discover": ({"supportedVersions": [], "instructions": "EVIL"}, "/instructions"),
         "sampling/createMessage": (
-            {"systemPrompt": "EVIL", "messages": [{"role": "user", "content": {"type": "text", "text": "EVIL"}}]},
+            {
+                "systemPrompt": "EVIL",
+                "messages": [{"role": "user", "content": {"type": "text", "text": "EVIL"}}],
+            },
             "/systemPrompt",
         ),
         "elicitation/create": (
@@ -87,7 +113,10 @@ def test_non_call_surfaces():
             "/requestedSchema/properties/a/title",
         ),
         "notifications/message": ({"level": "info", "data": {"msg": ["EVIL"]}}, "/data/msg/0"),
-        "notifications/progress": ({"progressToken": 1, "progress": 1, "message": "EVIL"}, "/message"),
+        "notifications/progress": (
+            {"progressToken": 1, "progress": 1, "message": "EVIL"},
+            "/message",
+        ),
     }
     for method, (payload, path) in cases.items():
         seen, visit = shout()
@@ -112,7 +141,9 @@ def test_deep_nesting_is_bounded_and_still_inspected():
     outcome = walk_surfaces("tools/call", {"content": [], "structuredContent": deep}, visit)
     assert "EVIL" not in json.dumps(outcome.payload)
     # Keys down to the bound, each with its own path; below it one piece of JSON text.
-    assert [path for path in seen if not path.endswith("@key")] == ["/structuredContent" + "/a" * (MAX_DEPTH + 1)]
+    assert [path for path in seen if not path.endswith("@key")] == [
+        "/structuredContent" + "/a" * (MAX_DEPTH + 1)
+    ]
     assert "/structuredContent" + "/a" * MAX_DEPTH + "/a@key" in seen
 
 
@@ -123,33 +154,64 @@ def test_json_text_that_does_not_parse_is_one_field():
 
 
 def test_resource_and_prompt_listings_walk_titles_and_descriptions():
-    resources = {"resources": [{"uri": "file:///a", "name": "a EVIL", "title": "EVIL t", "description": "d EVIL"}]}
+    resources = {
+        "resources": [
+            {"uri": "file:///a", "name": "a EVIL", "title": "EVIL t", "description": "d EVIL"}
+        ]
+    }
     seen, visit = shout()
     new = walk_surfaces("resources/list", resources, visit).payload
     assert set(seen) == {"/resources/0/title", "/resources/0/description"}
-    assert new["resources"][0] == {"uri": "file:///a", "name": "a EVIL", "title": "ok t", "description": "d ok"}
+    assert new["resources"][0] == {
+        "uri": "file:///a",
+        "name": "a EVIL",
+        "title": "ok t",
+        "description": "d ok",
+    }
 
-    templates = {"resourceTemplates": [{"uriTemplate": "file:///{p}", "name": "t", "description": "EVIL"}]}
+    templates = {
+        "resourceTemplates": [{"uriTemplate": "file:///{p}", "name": "t", "description": "EVIL"}]
+    }
     seen, visit = shout()
-    assert walk_surfaces("resources/templates/list", templates, visit).payload["resourceTemplates"][0][
-        "description"] == "ok"
+    assert (
+        walk_surfaces("resources/templates/list", templates, visit).payload["resourceTemplates"][0][
+            "description"
+        ]
+        == "ok"
+    )
 
-    prompts = {"prompts": [{"name": "p", "description": "EVIL p",
-                            "arguments": [{"name": "x", "description": "x EVIL", "required": True}]}]}
+    prompts = {
+        "prompts": [
+            {
+                "name": "p",
+                "description": "EVIL p",
+                "arguments": [{"name": "x", "description": "x EVIL", "required": True}],
+            }
+        ]
+    }
     seen, visit = shout()
     new = walk_surfaces("prompts/list", prompts, visit).payload
     assert set(seen) == {"/prompts/0/description", "/prompts/0/arguments/0/description"}
-    assert new["prompts"][0]["arguments"][0] == {"name": "x", "description": "x ok", "required": True}
+    assert new["prompts"][0]["arguments"][0] == {
+        "name": "x",
+        "description": "x ok",
+        "required": True,
+    }
 
 
 def test_tasks_get_walks_status_message_and_inlined_result():
     payload = {
         "task": {"taskId": "t1", "status": "completed", "statusMessage": "done EVIL"},
-        "result": {"content": [{"type": "text", "text": "out EVIL"}], "structuredContent": {"k": "EVIL"}},
+        "result": {
+            "content": [{"type": "text", "text": "out EVIL"}],
+            "structuredContent": {"k": "EVIL"},
+        },
     }
     seen, visit = shout()
     new = walk_surfaces("tasks/get", payload, visit).payload
-    assert {"/task/statusMessage", "/result/content/0/text", "/result/structuredContent/k"} <= set(seen)
+    assert {"/task/statusMessage", "/result/content/0/text", "/result/structuredContent/k"} <= set(
+        seen
+    )
     assert new["task"]["statusMessage"] == "done ok"
     assert new["result"]["content"][0]["text"] == "out ok"
     assert new["result"]["structuredContent"] == {"k": "ok"}

@@ -49,10 +49,14 @@ class ConfirmClearance(ModalScreen[Confirmation | None]):
     def compose(self) -> ComposeResult:
         request = self.request
         with Vertical(id="dialog"):
-            yield Static(Content.styled(f"{request.verb.capitalize()} {visible(request.subject)}?", "bold"), id="dialog-title")
+            yield Static(
+                Content.styled(f"{request.verb.capitalize()} {visible(request.subject)}?", "bold"),
+                id="dialog-title",
+            )
             yield Static(Content(request.effect), classes="dialog-effect")
             yield Static(
-                Content.assemble(("Why it was stopped: ", "bold"), visible(request.reason)), classes="dialog-reason"
+                Content.assemble(("Why it was stopped: ", "bold"), visible(request.reason)),
+                classes="dialog-reason",
             )
             if request.needs_note:
                 ordinal = humanize.ordinal(request.earlier + 1)
@@ -76,7 +80,9 @@ class ConfirmClearance(ModalScreen[Confirmation | None]):
     def _show_challenge(self) -> None:
         self.query_one("#challenge-prompt", Static).update(
             Content.assemble(
-                "Type ", (self.challenge, "bold reverse $text-accent"), f" to {self.request.verb}, or press escape to cancel."
+                "Type ",
+                (self.challenge, "bold reverse $text-accent"),
+                f" to {self.request.verb}, or press escape to cancel.",
             )
         )
 
@@ -99,7 +105,11 @@ class ConfirmClearance(ModalScreen[Confirmation | None]):
             self.challenge = self._new_challenge()
             self._show_challenge()
             event.input.clear()
-            error.update(Content.styled("The code did not match. Nothing was changed; type the new code.", "$text-error"))
+            error.update(
+                Content.styled(
+                    "The code did not match. Nothing was changed; type the new code.", "$text-error"
+                )
+            )
             return
         self.dismiss(Confirmation(note or None))
 

@@ -130,7 +130,9 @@ class MainScreen(Screen):
     def _run(self, work: Callable, group: str, *args: object) -> None:
         self.run_worker(partial(work, *args), thread=True, group=group, exit_on_error=False)
 
-    def _read_page(self, kind: str, after: QueueItem | None, text: str, limit: int, generation: int) -> None:
+    def _read_page(
+        self, kind: str, after: QueueItem | None, text: str, limit: int, generation: int
+    ) -> None:
         store = self.app.store
         try:
             items = feeds(store.now())[kind].page(store, after=after, text=text, limit=limit)
@@ -147,7 +149,11 @@ class MainScreen(Screen):
                 counts = {kind: feed.attention(store) for kind, feed in feeds(store.now()).items()}
                 newest = store.query("SELECT max(id) AS id FROM blocked_calls")[0]["id"] or 0
                 new_blocked = []
-                if not initial and self._last_blocked_id is not None and newest > self._last_blocked_id:
+                if (
+                    not initial
+                    and self._last_blocked_id is not None
+                    and newest > self._last_blocked_id
+                ):
                     new_blocked = store.query(
                         "SELECT id, server, tool, reason FROM blocked_calls WHERE id > ? ORDER BY id LIMIT 5",
                         (self._last_blocked_id,),
@@ -189,7 +195,12 @@ class MainScreen(Screen):
         if message.generation != self._generations.get(message.kind):
             return
         queue = self.query_one(f"#queue-{message.kind}", QueueList)
-        queue.show_items(message.items, now=self.app.store.clock(), replace=message.replace, exhausted=message.exhausted)
+        queue.show_items(
+            message.items,
+            now=self.app.store.clock(),
+            replace=message.replace,
+            exhausted=message.exhausted,
+        )
         if message.replace and queue is self.active_list():
             if queue.current is None:
                 self._show(None, None)
@@ -273,7 +284,11 @@ class MainScreen(Screen):
         if message.item == self._reading:
             self._reading = None
         current = self.active_list().current
-        if current is not None and current.kind == message.item.kind and current.key == message.item.key:
+        if (
+            current is not None
+            and current.kind == message.item.kind
+            and current.key == message.item.key
+        ):
             self._show(message.detail, message.view)
             self._first_frame_shown()
 
@@ -442,11 +457,20 @@ class MainScreen(Screen):
         kind = "quarantine" if detail.item.kind == "withheld" else "blocked"
         key = detail.record["id"]
         self._decide(
-            lambda: self.app.store.decisions.dismiss(kind, key), f"Marked {detail.item.key} reviewed; it stays stopped."
+            lambda: self.app.store.decisions.dismiss(kind, key),
+            f"Marked {detail.item.key} reviewed; it stays stopped.",
         )
 
     def _ask(
-        self, verb: str, subject: str, effect: str, reason: str, decide: Callable, done: str, *, clears: bool = True
+        self,
+        verb: str,
+        subject: str,
+        effect: str,
+        reason: str,
+        decide: Callable,
+        done: str,
+        *,
+        clears: bool = True,
     ) -> None:
         """Count recent clearances, then open the confirmation modal (see `clearance_counted`).
 
@@ -455,7 +479,9 @@ class MainScreen(Screen):
         request = partial(ClearanceRequest, verb, subject, effect, reason, clears=clears)
         self._run(self._read_clearances, "ask", request, decide, done)
 
-    def _read_clearances(self, request: Callable[[int], ClearanceRequest], decide: Callable, done: str) -> None:
+    def _read_clearances(
+        self, request: Callable[[int], ClearanceRequest], decide: Callable, done: str
+    ) -> None:
         try:
             earlier = self.app.store.decisions.clearances(within=FRICTION_WINDOW)
         except StoreUnavailable as exc:

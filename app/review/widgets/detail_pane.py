@@ -33,7 +33,9 @@ class DetailPane(Vertical):
         item_box = self.query_one("#detail-item", VerticalScroll)
         why_box = self.query_one("#detail-why", VerticalScroll)
         if view is None:
-            self.query_one("#detail-title", Static).update(Content.styled("Lazaretto review", "bold"))
+            self.query_one("#detail-title", Static).update(
+                Content.styled("Lazaretto review", "bold")
+            )
             item_box.border_title = "Item"
             why_box.border_title = "Why"
             self.query_one("#detail-item-text", Static).update(Content(EMPTY_HINT))

@@ -61,7 +61,11 @@ def full_body(detail: Detail, view: DetailView) -> Content:
     """The item in full for `enter`: a withheld or removed text without the preview's cut."""
     row = detail.record
     if detail.item.kind == "withheld":
-        return revealed(row["original"], excerpts=[s.get("excerpt") or "" for s in row["signals"]], limit=FULL_CHARS)
+        return revealed(
+            row["original"],
+            excerpts=[s.get("excerpt") or "" for s in row["signals"]],
+            limit=FULL_CHARS,
+        )
     if detail.item.kind == "stripped" and row["decoded"]:
         return revealed(row["decoded"], limit=FULL_CHARS)
     return view.body
@@ -86,12 +90,21 @@ def _lines(*parts: Content | str) -> Content:
 
 def _provenance(detail: Detail, now: datetime) -> tuple[Content | str, ...]:
     """Why the source counted as untrusted, and which read tainted the session: shared by field views."""
-    return (_heading("Policy"), _policy(detail, "untrusted"), "", _heading("Taint chain"), _chain(detail, now))
+    return (
+        _heading("Policy"),
+        _policy(detail, "untrusted"),
+        "",
+        _heading("Taint chain"),
+        _chain(detail, now),
+    )
 
 
 def _header(kind: str, key: str, state: str, *rest: str) -> Content:
     return Content.assemble(
-        (f"{kind} {visible(key)}", "bold"), "  ", state_badge(state), *(f"  {visible(part)}" for part in rest if part)
+        (f"{kind} {visible(key)}", "bold"),
+        "  ",
+        state_badge(state),
+        *(f"  {visible(part)}" for part in rest if part),
     )
 
 
@@ -120,23 +133,34 @@ def _policy(detail: Detail, aspect: str) -> Content:
     if tool is None:
         return Content(f"{name}: no classification recorded; an unknown tool counts as {aspect}")
     verdict = aspect if tool[aspect] else f"not {aspect}"
-    return Content(f"{name} counts as {verdict}: {visible(tool[f'{aspect}_reason'] or 'no reason recorded')}")
+    return Content(
+        f"{name} counts as {verdict}: {visible(tool[f'{aspect}_reason'] or 'no reason recorded')}"
+    )
 
 
 def _withheld(detail: Detail, now: datetime) -> DetailView:
     row = detail.record
     state = detail.item.state
     title = _header(
-        "withheld", row["id"], state, f"{row['server']}/{row['tool'] or row['method']}", row["path"],
+        "withheld",
+        row["id"],
+        state,
+        f"{row['server']}/{row['tool'] or row['method']}",
+        row["path"],
         _age(now, row["created_at"]),
     )
     signals = row["signals"]
     body = revealed(row["original"], excerpts=[s.get("excerpt") or "" for s in signals])
     payloads = [
-        Content.assemble((f"{visible(p.get('kind', '?'))}: ", "bold"), revealed(p.get("text", ""), limit=1000))
+        Content.assemble(
+            (f"{visible(p.get('kind', '?'))}: ", "bold"), revealed(p.get("text", ""), limit=1000)
+        )
         for p in row["decoded"]
     ] or [Content.styled("none decoded", "$text-muted")]
-    removed = ", ".join(f"{visible(r.get('kind', '?'))} ×{r.get('count', 1)}" for r in row["removed"]) or "nothing"
+    removed = (
+        ", ".join(f"{visible(r.get('kind', '?'))} ×{r.get('count', 1)}" for r in row["removed"])
+        or "nothing"
+    )
     signal_lines = [
         Content.assemble(
             (f"{s.get('weight', 0):>5.2f}  ", "$text-warning"),
@@ -146,7 +170,10 @@ def _withheld(detail: Detail, now: datetime) -> DetailView:
             "”",
         )
         if s.get("excerpt")
-        else Content.assemble((f"{s.get('weight', 0):>5.2f}  ", "$text-warning"), (visible(s.get("name", "?")), "bold"))
+        else Content.assemble(
+            (f"{s.get('weight', 0):>5.2f}  ", "$text-warning"),
+            (visible(s.get("name", "?")), "bold"),
+        )
         for s in signals
     ] or [Content.styled("no detector signal: withheld for its hidden content", "$text-muted")]
     decided = []
@@ -171,13 +198,19 @@ def _withheld(detail: Detail, now: datetime) -> DetailView:
 def _stripped(detail: Detail, now: datetime) -> DetailView:
     row = detail.record
     title = _header(
-        "removal", str(row["id"]), detail.item.state, f"{row['server']}/{row['tool'] or row['method']}",
-        row["path"], _age(now, row["created_at"]),
+        "removal",
+        str(row["id"]),
+        detail.item.state,
+        f"{row['server']}/{row['tool'] or row['method']}",
+        row["path"],
+        _age(now, row["created_at"]),
     )
     body = (
         revealed(row["decoded"])
         if row["decoded"]
-        else Content.styled("nothing readable: the removed characters carried no text", "$text-muted")
+        else Content.styled(
+            "nothing readable: the removed characters carried no text", "$text-muted"
+        )
     )
     fate = (
         f"The field was withheld as {row['quarantine_id']} (see the Withheld tab)."
@@ -198,8 +231,13 @@ def _blocked(detail: Detail, now: datetime) -> DetailView:
     row = detail.record
     expiry = until(parse_stamp(row["expires_at"]) - now) if row["expires_at"] else ""
     title = _header(
-        "blocked call", str(row["id"]), detail.item.state, f"{row['server']}/{row['tool']}",
-        _age(now, row["created_at"]), f"token {row['token_hint']}", f"expires {expiry}" if expiry else "",
+        "blocked call",
+        str(row["id"]),
+        detail.item.state,
+        f"{row['server']}/{row['tool']}",
+        _age(now, row["created_at"]),
+        f"token {row['token_hint']}",
+        f"expires {expiry}" if expiry else "",
     )
     body = _lines(
         Content.styled(f"{visible(row['server'])} → {visible(row['tool'])}", "bold"),
@@ -207,11 +245,16 @@ def _blocked(detail: Detail, now: datetime) -> DetailView:
     )
     hosts = ", ".join(visible(host) for host in row["hosts"]) or "none named in the arguments"
     outbound = (
-        Content(visible(row["outbound_reason"])) if row["outbound_reason"] else _policy(detail, "outbound")
+        Content(visible(row["outbound_reason"]))
+        if row["outbound_reason"]
+        else _policy(detail, "outbound")
     )
     side = _lines(
         _heading("Why refused"),
-        Content.assemble((f"[{visible(row['reason_code'] or 'refused')}] ", "$text-error"), visible(row["reason"] or "")),
+        Content.assemble(
+            (f"[{visible(row['reason_code'] or 'refused')}] ", "$text-error"),
+            visible(row["reason"] or ""),
+        ),
         "",
         _heading("Hosts in the arguments"),
         hosts,
@@ -229,9 +272,13 @@ def _blocked(detail: Detail, now: datetime) -> DetailView:
 def _session(detail: Detail, now: datetime) -> DetailView:
     row = detail.record
     client = " ".join(
-        str(part) for part in (row.get("client_name"), row.get("client_pid") and f"pid {row['client_pid']}") if part
+        str(part)
+        for part in (row.get("client_name"), row.get("client_pid") and f"pid {row['client_pid']}")
+        if part
     )
-    title = _header("session", row["key"], detail.item.state, client, f"since {_age(now, row['created_at'])}")
+    title = _header(
+        "session", row["key"], detail.item.state, client, f"since {_age(now, row['created_at'])}"
+    )
     calls = [
         Content.assemble(
             state_badge(call["status"]),
@@ -246,9 +293,16 @@ def _session(detail: Detail, now: datetime) -> DetailView:
 def _audit(detail: Detail, now: datetime) -> DetailView:
     row = detail.record
     title = _header(
-        "audit", str(row["id"]), row["actor"], row["action"], row["subject"] or "", _age(now, row["at"])
+        "audit",
+        str(row["id"]),
+        row["actor"],
+        row["action"],
+        row["subject"] or "",
+        _age(now, row["at"]),
     )
-    entry = {key: row[key] for key in ("at", "actor", "action", "session", "subject", "reason", "detail")}
+    entry = {
+        key: row[key] for key in ("at", "actor", "action", "session", "subject", "reason", "detail")
+    }
     side = _lines(
         _heading("Hash chain"),
         f"previous  {row['prev_hash'][:16]}…",
@@ -269,28 +323,54 @@ def _command_line(canonical: str) -> str:
 def _pin(detail: Detail, now: datetime) -> DetailView:
     row = detail.record
     label = entry_label(row["kind"], row["name"])
-    title = _header("pin drift", str(row["id"]), detail.item.state, row["server"], f"{label} {row['change']}",
-                    _age(now, row["created_at"]))
+    title = _header(
+        "pin drift",
+        str(row["id"]),
+        detail.item.state,
+        row["server"],
+        f"{label} {row['change']}",
+        _age(now, row["created_at"]),
+    )
     old, new = surface_text(row["old_canonical"]), surface_text(row["new_canonical"])
     diff = word_diff(old, new)
     legend = Content.assemble(
-        ("removed", REMOVED_STYLE), " from the pinned version, ", ("added", ADDED_STYLE), " in the new one",
-        "" if old else "; nothing was pinned before", "" if new else "; the server no longer offers it",
+        ("removed", REMOVED_STYLE),
+        " from the pinned version, ",
+        ("added", ADDED_STYLE),
+        " in the new one",
+        "" if old else "; nothing was pinned before",
+        "" if new else "; the server no longer offers it",
     )
     body = _lines(legend, "", diff.content)
     found = detect(new) if new else None
     signals = [
-        Content.assemble((f"{s.weight:>5.2f}  ", "$text-warning"), (visible(s.name), "bold"),
-                         ("\n       “", ""), (visible(s.excerpt), EXCERPT_STYLE), "”")
+        Content.assemble(
+            (f"{s.weight:>5.2f}  ", "$text-warning"),
+            (visible(s.name), "bold"),
+            ("\n       “", ""),
+            (visible(s.excerpt), EXCERPT_STYLE),
+            "”",
+        )
         for s in (found.signals if found else [])
     ] or [Content.styled("no detector signal in the new version", "$text-muted")]
     pinned = detail.related[0]["sha256"] if detail.related else None
     now_pinned = (
-        "the new version is pinned" if pinned and pinned == row["new_sha256"]
-        else "the pinned version is still the old one" if pinned else "nothing is pinned for it now"
+        "the new version is pinned"
+        if pinned and pinned == row["new_sha256"]
+        else "the pinned version is still the old one"
+        if pinned
+        else "nothing is pinned for it now"
     )
-    decided = [f"{detail.item.state} by a person {_age(now, row['decided_at'])}"] if row["decided_at"] else []
-    accept = "unpins it" if row["change"] == "removed" else "pins the new version: the agent sees it and may call it"
+    decided = (
+        [f"{detail.item.state} by a person {_age(now, row['decided_at'])}"]
+        if row["decided_at"]
+        else []
+    )
+    accept = (
+        "unpins it"
+        if row["change"] == "removed"
+        else "pins the new version: the agent sees it and may call it"
+    )
     side = _lines(
         _heading("What changed"),
         f"{visible(label)} {row['change']} on {visible(row['server'])}",

@@ -25,7 +25,9 @@ PREVIEW_CHARS = 6000
 """The detail pane shows this much of a field; `enter` shows all of it."""
 
 _HTML = re.compile(r"<(!--|/?[a-zA-Z][\w-]*(\s[^<>]*)?/?>)")
-_MARKDOWN = re.compile(r"(^#{1,6} |^\s*[-*+] |^\s*\d+\. |!?\[[^\]\n]*\]\([^)\n]*\)|\*\*[^*\n]+\*\*|^```)", re.M)
+_MARKDOWN = re.compile(
+    r"(^#{1,6} |^\s*[-*+] |^\s*\d+\. |!?\[[^\]\n]*\]\([^)\n]*\)|\*\*[^*\n]+\*\*|^```)", re.M
+)
 
 
 def guess_language(text: str) -> str:
@@ -44,7 +46,9 @@ def guess_language(text: str) -> str:
     return "text"
 
 
-def revealed(text: str, *, excerpts: Iterable[str] = (), limit: int | None = PREVIEW_CHARS) -> Content:
+def revealed(
+    text: str, *, excerpts: Iterable[str] = (), limit: int | None = PREVIEW_CHARS
+) -> Content:
     """The field with hidden content made visible in place, highlighted, and matched excerpts marked.
 
     With `limit`, only the first `limit` characters are shown, followed by a note of how many more.
@@ -59,7 +63,9 @@ def revealed(text: str, *, excerpts: Iterable[str] = (), limit: int | None = PRE
             content = content.stylize(EXCERPT_STYLE, match.start(), match.end())
     if len(shown) < len(text):
         more = len(text) - len(shown)
-        content = content.append(Content.styled(f"\n… {more:,} more characters (enter shows all)", "italic $text-muted"))
+        content = content.append(
+            Content.styled(f"\n… {more:,} more characters (enter shows all)", "italic $text-muted")
+        )
     return content
 
 

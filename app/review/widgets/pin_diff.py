@@ -49,13 +49,19 @@ def surface_text(canonical: str | None) -> str:
     value = json.loads(canonical)
     if not isinstance(value, dict):
         return _field_text(value)
-    keys = [key for key in FIRST_FIELDS if key in value] + sorted(key for key in value if key not in FIRST_FIELDS)
+    keys = [key for key in FIRST_FIELDS if key in value] + sorted(
+        key for key in value if key not in FIRST_FIELDS
+    )
     return "\n\n".join(f"{key}:\n{_field_text(value[key])}" for key in keys)
 
 
 def _field_text(value: Any) -> str:
     # ensure_ascii off: a hidden character must stay itself, so that it is revealed, not escaped.
-    return value if isinstance(value, str) else json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)
+    return (
+        value
+        if isinstance(value, str)
+        else json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)
+    )
 
 
 def tokens(text: str) -> list[Token]:
@@ -71,12 +77,18 @@ def tokens(text: str) -> list[Token]:
 
 def word_diff(old: str, new: str) -> WordDiff:
     """`old` against `new`: lines first, then the words of each changed block of lines."""
-    notes = [_cut_note(label, text) for label, text in (("pinned", old), ("new", new)) if len(text) > DIFF_CHARS]
+    notes = [
+        _cut_note(label, text)
+        for label, text in (("pinned", old), ("new", new))
+        if len(text) > DIFF_CHARS
+    ]
     old_lines = old[:DIFF_CHARS].splitlines(keepends=True)
     new_lines = new[:DIFF_CHARS].splitlines(keepends=True)
     parts: list[Content] = []
     added = removed = 0
-    for op, i1, i2, j1, j2 in SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
+    for op, i1, i2, j1, j2 in SequenceMatcher(
+        None, old_lines, new_lines, autojunk=False
+    ).get_opcodes():
         before, after = tokens("".join(old_lines[i1:i2])), tokens("".join(new_lines[j1:j2]))
         if op == "equal":
             parts.append(_shown(before, None))

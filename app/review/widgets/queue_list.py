@@ -90,7 +90,9 @@ class QueueList(OptionList):
         index = self.highlighted
         return self.items[index] if index is not None and index < len(self.items) else None
 
-    def show_items(self, items: list[QueueItem], *, now: datetime, replace: bool, exhausted: bool) -> None:
+    def show_items(
+        self, items: list[QueueItem], *, now: datetime, replace: bool, exhausted: bool
+    ) -> None:
         """Append a page, or replace every row while keeping the cursor on the same item."""
         keep = self.current.key if replace and self.current else None
         if replace:

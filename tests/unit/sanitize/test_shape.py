@@ -11,7 +11,11 @@ from lazaretto.proxy.sanitize.shape import Shape
 ALPHABET = "ABCxyz019+/_-"
 SHAPE = Shape({ALPHABET: "b"})
 # Class members, their neighbours, multi-byte characters and a lone surrogate.
-TEXT = st.text(alphabet=st.sampled_from(list(ALPHABET) + [" ", "=", "é", "ж", "\u200b", "😀", "\ud800", "\x00"]))
+TEXT = st.text(
+    alphabet=st.sampled_from(
+        list(ALPHABET) + [" ", "=", "é", "ж", "\u200b", "😀", "\ud800", "\x00"]
+    )
+)
 
 
 @given(TEXT, st.integers(min_value=1, max_value=5))
