@@ -115,7 +115,7 @@ def measure(rounds: int) -> dict[str, dict]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     figures = measure(args.rounds)

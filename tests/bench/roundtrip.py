@@ -180,7 +180,7 @@ def measure(calls: int, rounds: int, cpus: set[int] | None = None) -> dict[str, 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument(
         "--calls", type=int, default=2000, help="calls per configuration, over all rounds"
     )

@@ -69,7 +69,7 @@ def as_process(cmd: list[str], data: bytes, env: dict) -> callable:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     if not CORPUS.is_dir():

@@ -206,7 +206,7 @@ def run(proxies: int, calls: int, workdir: Path, rate: float = 0.0) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--proxies", type=int, default=16)
     parser.add_argument("--calls", type=int, default=1000)
     parser.add_argument(

@@ -175,7 +175,7 @@ def timed(kind: str, text: str) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--match", default="", help="only cases whose name contains this text")
     args = parser.parse_args()
