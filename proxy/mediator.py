@@ -170,31 +170,33 @@ class Mediator:
         """Track or gate one message; return a reply to send instead of forwarding it."""
         if is_request(message):
             method = message["method"]
-            params = message.get("params") if isinstance(message.get("params"), dict) else {}
+            raw_params = message.get("params")
+            params = raw_params if isinstance(raw_params, dict) else {}
             tool = None
             if method in ("tools/call", "prompts/get"):
-                tool = params.get("name") if isinstance(params.get("name"), str) else ""
+                name = params.get("name")
+                tool = name if isinstance(name, str) else ""
                 drifted = self.pins and self.pins.refusal(
                     "tool" if method == "tools/call" else "prompt", tool, message["id"]
                 )
                 if drifted:
                     self.log(f"refused {tool}: pin drift")
                     return drifted
-            if method == "tools/call":
-                verdict = self.verdict(tool)
-                if verdict.outbound and not self.store.writable():
-                    # The taint of a read that failed to record is unknown: refuse until the store is back.
-                    refusal = Refusal(
-                        "store_unavailable",
-                        f"{tool} is outbound and the store cannot be written"
-                        f" ({self.store.write_failure})",
-                        None,
-                    )
-                else:
-                    refusal = self.gate.check(verdict, params.get("arguments"), message["id"])
-                if refusal is not None:
-                    self.log(f"refused {tool}: {refusal.code}")
-                    return refusal.response(message["id"], self.server, tool)
+                if method == "tools/call":
+                    verdict = self.verdict(tool)
+                    if verdict.outbound and not self.store.writable():
+                        # The taint of a read that failed to record is unknown: refuse until the store is back.
+                        refusal = Refusal(
+                            "store_unavailable",
+                            f"{tool} is outbound and the store cannot be written"
+                            f" ({self.store.write_failure})",
+                            None,
+                        )
+                    else:
+                        refusal = self.gate.check(verdict, params.get("arguments"), message["id"])
+                    if refusal is not None:
+                        self.log(f"refused {tool}: {refusal.code}")
+                        return refusal.response(message["id"], self.server, tool)
             elif method == "tasks/result":
                 tool = self.task_tools.get(str(params.get("taskId")))
             self.pending[id_key(message["id"])] = Pending(
