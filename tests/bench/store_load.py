@@ -64,6 +64,7 @@ class Client(threading.Thread):
             stderr=subprocess.DEVNULL,
             env=self.env,
         )
+        assert proc.stdin is not None and proc.stdout is not None
         # Each client keeps its own phase, as agents do: in step, all sixteen would write at once.
         start = time.perf_counter() + (random.uniform(0, 1 / self.rate) if self.rate else 0)
         for n in range(self.calls):

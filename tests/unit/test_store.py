@@ -105,6 +105,7 @@ def test_tokens_expire(store_path):
     token = block(store)
     clock.now += timedelta(minutes=16)
     row = store.blocked.by_token(token)
+    assert row is not None
     assert row["status"] == "expired" and store.blocked.pending() == []
     with pytest.raises(DecisionError):
         store.decisions.approve(row["id"])
@@ -114,6 +115,7 @@ def test_approval_window_restarts_at_approval(store_path):
     clock = FakeClock()
     store = Store(store_path, clock=clock)
     row = store.blocked.by_token(block(store))
+    assert row is not None
     clock.now += timedelta(minutes=14)
     store.decisions.approve(row["id"])
     clock.now += timedelta(minutes=10)

@@ -3,7 +3,13 @@
 import copy
 import json
 
-from lazaretto.proxy.surfaces import MAX_DEPTH, walk_surfaces
+from lazaretto.proxy.surfaces import MAX_DEPTH, SurfaceResult, walk_surfaces
+
+
+def rewritten(outcome: SurfaceResult) -> dict:
+    """The walked payload where a test expects a change (None: nothing was rewritten)."""
+    assert outcome.payload is not None, "nothing was rewritten"
+    return outcome.payload
 
 
 def shout(marker="EVIL"):
@@ -54,7 +60,7 @@ def test_call_result_surfaces_and_paths():
         "/structuredContent/items/0/EVIL key@key",
         "/_meta/io.modelcontextprotocol~1model-immediate-response",
     } <= set(seen)
-    new = outcome.payload
+    new = rewritten(outcome)
     assert new["content"][0]["text"] == "plain ok"
     assert json.loads(new["content"][1]["text"]) == {"body": "ok body", "n": 3, "tags": ["a"]}
     assert new["content"][1]["text"] == '{"body":"ok body","n":3,"tags":["a"]}'  # compact
@@ -160,7 +166,7 @@ def test_resource_and_prompt_listings_walk_titles_and_descriptions():
         ]
     }
     seen, visit = shout()
-    new = walk_surfaces("resources/list", resources, visit).payload
+    new = rewritten(walk_surfaces("resources/list", resources, visit))
     assert set(seen) == {"/resources/0/title", "/resources/0/description"}
     assert new["resources"][0] == {
         "uri": "file:///a",
@@ -174,9 +180,9 @@ def test_resource_and_prompt_listings_walk_titles_and_descriptions():
     }
     seen, visit = shout()
     assert (
-        walk_surfaces("resources/templates/list", templates, visit).payload["resourceTemplates"][0][
-            "description"
-        ]
+        rewritten(walk_surfaces("resources/templates/list", templates, visit))["resourceTemplates"][
+            0
+        ]["description"]
         == "ok"
     )
 
@@ -190,7 +196,7 @@ def test_resource_and_prompt_listings_walk_titles_and_descriptions():
         ]
     }
     seen, visit = shout()
-    new = walk_surfaces("prompts/list", prompts, visit).payload
+    new = rewritten(walk_surfaces("prompts/list", prompts, visit))
     assert set(seen) == {"/prompts/0/description", "/prompts/0/arguments/0/description"}
     assert new["prompts"][0]["arguments"][0] == {
         "name": "x",
@@ -208,7 +214,7 @@ def test_tasks_get_walks_status_message_and_inlined_result():
         },
     }
     seen, visit = shout()
-    new = walk_surfaces("tasks/get", payload, visit).payload
+    new = rewritten(walk_surfaces("tasks/get", payload, visit))
     assert {"/task/statusMessage", "/result/content/0/text", "/result/structuredContent/k"} <= set(
         seen
     )
@@ -218,4 +224,4 @@ def test_tasks_get_walks_status_message_and_inlined_result():
 
     flat = {"taskId": "t2", "status": "working", "statusMessage": "EVIL soon"}
     seen, visit = shout()
-    assert walk_surfaces("tasks/get", flat, visit).payload["statusMessage"] == "ok soon"
+    assert rewritten(walk_surfaces("tasks/get", flat, visit))["statusMessage"] == "ok soon"
