@@ -47,7 +47,9 @@ async def _python(command: list[str], env: dict, requests: list[dict]) -> list[d
                 try:
                     result = await session.send_request(message, types.Result)
                 except McpError as exc:
-                    outcomes.append({"error": {"code": exc.error.code, "message": exc.error.message}})
+                    outcomes.append(
+                        {"error": {"code": exc.error.code, "message": exc.error.message}}
+                    )
                 else:
                     outcomes.append({"result": result.model_dump(mode="json", exclude_none=True)})
     return outcomes
