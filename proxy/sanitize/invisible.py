@@ -174,10 +174,18 @@ _TAG_LETTERS = {
     code: (chr(code - 0xE0000) if 0x20 <= code - 0xE0000 <= 0x7E else None)
     for code in range(0xE0000, 0xE0080)
 }
-_SELECTOR_BYTES = {
-    **{0xFE00 + i: chr(i) for i in range(16)},
-    **{0xE0100 + i: chr(i + 16) for i in range(240)},
-}
+
+
+class _SelectorBytes(dict):
+    """Variation selector -> the byte it encodes (as a Latin-1 character); anything else -> nothing."""
+
+    def __missing__(self, code: int) -> None:
+        return None
+
+
+_SELECTOR_BYTES = _SelectorBytes(
+    {**{0xFE00 + i: chr(i) for i in range(16)}, **{0xE0100 + i: chr(i + 16) for i in range(240)}}
+)
 # Runs of one kind decoded for the reviewer: the rest are counted.
 DECODED_RUNS = 64
 
@@ -188,8 +196,9 @@ def decode_tags(run: str) -> str:
 
 
 def decode_selectors(run: str) -> str:
-    """The bytes a run of variation selectors smuggles, read as UTF-8 with replacement."""
-    return run.translate(_SELECTOR_BYTES).encode("latin-1", "replace").decode("utf-8", "replace")
+    """The bytes a run of variation selectors smuggles, read as UTF-8 with replacement (any other
+    character spells nothing, as in `decode_tags`)."""
+    return run.translate(_SELECTOR_BYTES).encode("latin-1").decode("utf-8", "replace")
 
 
 def decode_private_use(run: str) -> str:
@@ -208,7 +217,9 @@ def hidden_spans(text: str, untrusted: bool = True) -> Iterator[tuple[str, int, 
     if not _worth_scanning(text, untrusted):
         return
     for match in (_SCAN_ALL if untrusted else _SCAN_ALWAYS).finditer(text):
-        yield _KIND[match.lastgroup], match.start(), match.end()
+        group = match.lastgroup
+        assert group is not None  # every alternative of the scan is a named group
+        yield _KIND[group], match.start(), match.end()
 
 
 def strip(text: str, untrusted: bool, found: Collector) -> str:
