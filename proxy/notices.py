@@ -11,6 +11,7 @@ _REMOVAL_LABELS = {
     "tag-characters": ("Unicode tag character", "Unicode tag characters"),
     "variation-selectors": ("variation selector", "variation selectors"),
     "bidi-controls": ("bidi control", "bidi controls"),
+    "private-use": ("private-use character", "private-use characters"),
     "control-characters": ("control character", "control characters"),
     "ansi-escapes": ("terminal escape code", "terminal escape codes"),
     "html-comment": ("HTML comment", "HTML comments"),
@@ -20,6 +21,7 @@ _REMOVAL_LABELS = {
     "encoded-base32": ("base32 run", "base32 runs"),
     "encoded-hex": ("hex run", "hex runs"),
     "whitespace-padding": ("run of whitespace padding", "runs of whitespace padding"),
+    "overwritten-text": ("line a carriage return overwrites", "lines carriage returns overwrite"),
     "chat-delimiter": ("chat delimiter", "chat delimiters"),
 }
 

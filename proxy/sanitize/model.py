@@ -21,6 +21,7 @@ KINDS = (
     "encoded-base32",
     "encoded-hex",
     "whitespace-padding",
+    "overwritten-text",
     "chat-delimiter",
 )
 

@@ -39,5 +39,6 @@ def _round(text: str, rules: SanitizeRules, found: Collector) -> str:
         text = images.strip_images(text, rules.allow_hosts, found)
         text = delimiters.strip_delimiters(text, found)
         text = encoded.strip_encoded(text, rules.looks_like_instructions, found)
+        text = layout.overwritten_lines(text, found)
         text = layout.collapse_padding(text, found)
     return original if text == original else text
