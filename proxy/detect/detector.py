@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 
 from . import engine
+from .concept_rules import concept_signals
 from .normalize import fold, mixed_script_words
 from .signals import PATTERNS, Pattern
 
@@ -80,6 +81,17 @@ def detect(text: str, scan: engine.Engine | None = None) -> Detection:
                 Signal(pattern.name, pattern.weight, _excerpt(text, start, end), start, end)
             )
         weights.setdefault(pattern.name, []).append(pattern.weight)
+    rules_held: set[int] = set()
+    for found in concept_signals(haystack):
+        start, end = folded.original_span(found.start, found.end)
+        # The English patterns and the concepts often read the same words: one piece of evidence.
+        if any(s.name == found.name and s.start < end and start < s.end for s in signals):
+            continue
+        signals.append(Signal(found.name, found.weight, _excerpt(text, start, end), start, end))
+        # Like a pattern, a rule that holds in many clauses is one piece of evidence.
+        if found.rule not in rules_held:
+            rules_held.add(found.rule)
+            weights.setdefault(found.name, []).append(found.weight)
     mixed = mixed_script_words(text)
     if mixed:
         # One odd word can be a typo or a loanword; several are a deliberate disguise.

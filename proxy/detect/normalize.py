@@ -225,13 +225,17 @@ def fold(text: str) -> Folded:
     return Folded(text, tuple(reversed(stages)))
 
 
+# The look-alikes from other scripts: a word that mixes them with Latin letters is a disguise.
+# The dotless i is a Latin letter (Turkish, Azerbaijani): it is folded, but a word holding it is
+# an ordinary word.
+_FOREIGN_CONFUSABLES = "".join(sorted(ch for ch in CONFUSABLES if ch != "ı"))
 # A word containing a look-alike letter. Matching only from word starts keeps this linear.
-_WORD_WITH_CONFUSABLE = re.compile(r"(?<!\w)\w*[" + "".join(sorted(CONFUSABLES)) + r"]\w*")
+_WORD_WITH_CONFUSABLE = re.compile(r"(?<!\w)\w*[" + _FOREIGN_CONFUSABLES + r"]\w*")
 # Characters walked back in Python to a word's start before the regex is left to find it.
 _LONGEST_WALK = 64
 # A class search skips ahead in C; the word pattern above tries every position, so it runs only
 # on text that holds a look-alike at all.
-_ANY_CONFUSABLE = re.compile("[" + "".join(sorted(CONFUSABLES)) + "]")
+_ANY_CONFUSABLE = re.compile("[" + _FOREIGN_CONFUSABLES + "]")
 
 
 def _confusable_words(text: str):

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+from .concept_rules import RULES
+
 
 @dataclass(frozen=True)
 class Pattern:
@@ -613,7 +615,9 @@ _TABLE: list[tuple[str, float, str]] = [
 PATTERNS: tuple[Pattern, ...] = tuple(
     Pattern(name, weight, regex) for name, weight, regex in _TABLE
 )
-SIGNAL_NAMES: frozenset[str] = frozenset(p.name for p in PATTERNS) | {"homoglyphs"}
+SIGNAL_NAMES: frozenset[str] = (
+    frozenset(p.name for p in PATTERNS) | {rule.signal for rule in RULES} | {"homoglyphs"}
+)
 
 # How each signal is named to a person (notices, the review pane, `lazaretto scan`).
 LABELS: dict[str, str] = {
@@ -636,6 +640,9 @@ LABELS: dict[str, str] = {
     "markup_injection": "script-bearing markup",
     "fake_dialogue": "a fake conversation turn",
     "verdict_steering": "a verdict written in advance",
+    "prompt_extraction": "asks for the agent's instructions",
+    "role_hijack": "gives the agent a new role or no limits",
+    "fixed_reply": "dictates a fixed reply",
     "homoglyphs": "look-alike letters from another script",
     "scan_error": "it could not be inspected",
 }

@@ -1,0 +1,95 @@
+"""The languages the concept tables cover, and how a word is bounded in each script.
+
+Words are found in folded text (see `normalize.fold`): lower case, accents and other combining
+marks dropped, Hangul syllables split into their letters. Scripts written with spaces bound a
+word by any character that is not a letter, mark or digit; Chinese, Japanese, Thai and their
+neighbours are written without spaces, so a term there matches wherever it occurs. Arabic-script
+words carry their conjunction, preposition and article on their front ("وتجاهل", "and ignore"),
+so a term there may also start after one of those.
+"""
+
+import unicodedata
+from enum import Enum
+from functools import cache
+
+
+class Language(Enum):
+    """The languages with their own column in the concept tables (ISO 639-1 codes)."""
+
+    EN = "English"
+    ZH = "Chinese"
+    ES = "Spanish"
+    HI = "Hindi"
+    PT = "Portuguese"
+    RU = "Russian"
+    JA = "Japanese"
+    DE = "German"
+    FR = "French"
+    KO = "Korean"
+    ID = "Indonesian"
+    TR = "Turkish"
+    VI = "Vietnamese"
+    IT = "Italian"
+    PL = "Polish"
+    AR = "Arabic"
+    TH = "Thai"
+    FA = "Persian"
+    UK = "Ukrainian"
+    NL = "Dutch"
+
+
+class Bounds(Enum):
+    """Where a term may start and end inside the folded text."""
+
+    WORD = "word"  # a whole word
+    PREFIX = "prefix"  # the start of a word, any ending (inflections, particles, compounds)
+    ANYWHERE = "anywhere"  # inside a word too (German compounds, scripts without spaces)
+    CLITIC = "clitic"  # the start of a word, or after an Arabic-script clitic
+
+
+# Unicode script blocks written without spaces between words: Han, kana, Thai, Lao, Khmer,
+# Myanmar. A term in them is bounded by nothing.
+_UNSPACED = (
+    (0x0E00, 0x0EFF),  # Thai, Lao
+    (0x1000, 0x109F),  # Myanmar
+    (0x1780, 0x17FF),  # Khmer
+    (0x3040, 0x30FF),  # Hiragana, Katakana
+    (0x3400, 0x4DBF),  # CJK extension A
+    (0x4E00, 0x9FFF),  # CJK unified ideographs
+    (0xF900, 0xFAFF),  # CJK compatibility ideographs
+    (0xFF66, 0xFF9F),  # half-width Katakana (folded to full width, kept for safety)
+)
+_ARABIC_SCRIPT = ((0x0600, 0x06FF), (0x0750, 0x077F), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF))
+# What Arabic and Persian attach to the front of a word: and, so, with, for, like, the.
+ARABIC_CLITICS = ("وال", "بال", "فال", "كال", "لل", "ال", "و", "ف", "ب", "ل", "ك")
+
+
+def _within(ch: str, blocks: tuple[tuple[int, int], ...]) -> bool:
+    code = ord(ch)
+    return any(low <= code <= high for low, high in blocks)
+
+
+def unspaced(ch: str) -> bool:
+    """Whether `ch` belongs to a script written without spaces between words."""
+    return _within(ch, _UNSPACED)
+
+
+def arabic_script(ch: str) -> bool:
+    """Whether `ch` is an Arabic-script letter (Arabic, Persian, Urdu)."""
+    return _within(ch, _ARABIC_SCRIPT)
+
+
+@cache
+def is_word_character(ch: str) -> bool:
+    """Letters, marks and digits of every script (a vowel sign inside a Hindi word is part of it)."""
+    return unicodedata.category(ch)[0] in "LMN" or ch == "_"
+
+
+def default_bounds(term: str) -> Bounds:
+    """How a term written without a marker is bounded, from the script it starts with."""
+    first = term[0]
+    if unspaced(first):
+        return Bounds.ANYWHERE
+    if arabic_script(first):
+        return Bounds.CLITIC
+    return Bounds.PREFIX

@@ -1,0 +1,191 @@
+"""Where the concept tables' words occur in a folded text, found by one literal scan.
+
+Every term of `concepts.CONCEPTS` is folded like the text and compiled into one Hyperscan
+literal database over UTF-8: a literal matches exactly, so the compiled scan and the plain path
+(every term searched with `str.find`, where Hyperscan has no wheel) report the same
+occurrences, and the word bounds of `languages` are then checked in Python on both. The
+database is cached where the engine caches the signal database (its helpers), keyed by the terms.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from . import engine
+from .concepts import CONCEPTS
+from .languages import ARABIC_CLITICS, Bounds, Language, default_bounds, is_word_character
+from .normalize import fold
+
+# Line breaks and tabs read as spaces, so a term of several words matches across a wrapped line;
+# the replacement keeps every offset.
+_SPACES = str.maketrans("\t\n\r\x0b\x0c", "     ")
+# Characters between two checkpoints of the UTF-8 offsets of a non-ASCII text.
+_CHECKPOINT = 1024
+
+
+@dataclass(frozen=True)
+class Term:
+    """One word (or phrase) of a concept in one language, folded, with its bounds."""
+
+    concept: str
+    language: Language
+    text: str
+    bounds: Bounds
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A term found in the folded text: its concept and span there."""
+
+    concept: str
+    language: Language
+    start: int
+    end: int
+
+
+def parse(entry: str) -> tuple[str, Bounds | None]:
+    """A table entry without its marker, and the bounds the marker asks for (None: the default)."""
+    if entry.startswith("="):
+        return entry[1:], Bounds.WORD
+    if entry.startswith("*"):
+        return entry[1:], Bounds.ANYWHERE
+    return entry, None
+
+
+@cache
+def terms() -> tuple[Term, ...]:
+    """Every term of the concept tables, folded, each once per concept."""
+    seen: set[tuple[str, str, Bounds]] = set()
+    found: list[Term] = []
+    for concept, columns in CONCEPTS.items():
+        for language, entries in columns.items():
+            for entry in entries.split("|"):
+                raw, bounds = parse(entry.strip())
+                text = " ".join(fold(raw).text.split())
+                if not text:
+                    continue
+                bounds = bounds or default_bounds(text)
+                if (concept, text, bounds) not in seen:
+                    seen.add((concept, text, bounds))
+                    found.append(Term(concept, language, text, bounds))
+    return tuple(found)
+
+
+class Scanner:
+    """Finds every occurrence of every term (the plain path: one `str.find` loop per term)."""
+
+    name = "plain"
+
+    def __init__(self, table: Sequence[Term]) -> None:
+        self.table = table
+
+    def occurrences(self, haystack: str) -> list[tuple[int, int]]:
+        """(term index, start) of every occurrence in `haystack`, overlapping ones included."""
+        found = []
+        for index, term in enumerate(self.table):
+            at = haystack.find(term.text)
+            while at >= 0:
+                found.append((index, at))
+                at = haystack.find(term.text, at + 1)
+        return found
+
+
+class HyperscanScanner(Scanner):
+    """The same occurrences from one Hyperscan literal scan of the UTF-8 text."""
+
+    name = "hyperscan"
+
+    def __init__(self, table: Sequence[Term], database) -> None:
+        super().__init__(table)
+        self._database = database
+        self._sizes = [len(term.text.encode()) for term in table]
+
+    def occurrences(self, haystack: str) -> list[tuple[int, int]]:
+        data = haystack.encode()
+        ends: list[tuple[int, int]] = []
+        self._database.scan(data, match_event_handler=lambda i, _s, end, *_: ends.append((i, end)))
+        if len(data) == len(haystack):
+            return [(index, end - self._sizes[index]) for index, end in ends]
+        to_char = _CharOffsets(haystack, data)
+        return [(index, to_char(end - self._sizes[index])) for index, end in ends]
+
+
+class _CharOffsets:
+    """Maps a UTF-8 byte offset (at a character boundary) of a text to its character offset."""
+
+    def __init__(self, text: str, data: bytes) -> None:
+        self._text, self._data = text, data
+        self._bytes = [0]
+        for start in range(0, len(text), _CHECKPOINT):
+            self._bytes.append(self._bytes[-1] + len(text[start : start + _CHECKPOINT].encode()))
+
+    def __call__(self, offset: int) -> int:
+        chunk = bisect_right(self._bytes, offset) - 1
+        return chunk * _CHECKPOINT + len(self._data[self._bytes[chunk] : offset].decode())
+
+
+def scanner() -> Scanner:
+    """The fastest scanner this platform has for the concept tables."""
+    return _scanner(terms())
+
+
+@cache
+def _scanner(table: tuple[Term, ...]) -> Scanner:
+    hs = engine.hyperscan
+    if hs is None or os.environ.get("LAZARETTO_PLAIN_ENGINE"):
+        return Scanner(table)
+    literals = [term.text.encode() for term in table]
+    key = hashlib.sha256(
+        b"\0".join([getattr(hs, "__version__", "?").encode(), sys.platform.encode(), *literals])
+    ).hexdigest()[:24]
+    for folder in engine._cache_folders():
+        database = engine._load(hs, folder / f"concepts-{key}.hsdb")
+        if database is not None:
+            return HyperscanScanner(table, database)
+    database = hs.Database(mode=hs.HS_MODE_BLOCK)
+    database.compile(
+        expressions=literals,
+        ids=list(range(len(literals))),
+        elements=len(literals),
+        flags=[0] * len(literals),
+        literal=True,
+    )
+    for folder in engine._cache_folders():
+        if engine._store(folder / f"concepts-{key}.hsdb", hs.dumpb(database)):
+            break
+    return HyperscanScanner(table, database)
+
+
+def find_hits(folded: str, scan: Scanner | None = None) -> list[Hit]:
+    """Every term occurrence in the folded text whose word bounds hold, in text order."""
+    scan = scan or scanner()
+    haystack = folded.translate(_SPACES)
+    hits = []
+    for index, start in scan.occurrences(haystack):
+        term = scan.table[index]
+        end = start + len(term.text)
+        if _bounded(haystack, start, end, term.bounds):
+            hits.append(Hit(term.concept, term.language, start, end))
+    hits.sort(key=lambda hit: (hit.start, -hit.end))
+    return hits
+
+
+def _bounded(text: str, start: int, end: int, bounds: Bounds) -> bool:
+    if bounds is Bounds.ANYWHERE:
+        return True
+    starts_word = start == 0 or not is_word_character(text[start - 1])
+    if bounds is Bounds.CLITIC and not starts_word:
+        starts_word = any(
+            text.startswith(clitic, start - len(clitic))
+            and (start == len(clitic) or not is_word_character(text[start - len(clitic) - 1]))
+            for clitic in ARABIC_CLITICS
+        )
+    if not starts_word:
+        return False
+    return bounds is not Bounds.WORD or end == len(text) or not is_word_character(text[end])
