@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from lazaretto.store import Store, sha256_hex
 
 from .detect import DEFAULT_THRESHOLD, Signal
+from .detect.context import telling_key
 from .exposure import Exposure
 from .fingerprint import (
     MIN_WORDS,
@@ -23,7 +24,7 @@ from .fingerprint import (
 from .labels import label_payload
 from .notices import removal_notice, withheld_notice
 from .policy import Policy
-from .scan import FieldVerdict, ScanRules, read_passages, scan_text
+from .scan import FieldVerdict, ScanRules, read_passages, scan_text, signal_json
 from .surfaces import walk_surfaces
 
 REENTRY = "reentry"
@@ -52,9 +53,10 @@ class _Message:
     line_anchors: set[str] | None = None
     line_read: bool = False
     clean_fields: int = 0
-    # Short texts that went through unchanged: the same text at another path goes through too,
-    # until the message withholds something new.
-    passed: set[str] = field(default_factory=set)
+    # Short texts that went through unchanged, with the key they sat under (a request to act is
+    # judged by its field's key): the same text under the same key at another path goes through
+    # too, until the message withholds something new.
+    passed: set[tuple[str, str]] = field(default_factory=set)
 
 
 class FingerprintIndex:
@@ -170,7 +172,7 @@ class FieldCleaner:
                 line_read=line is not None,
             )
 
-            def verdict_of(text: str) -> FieldVerdict:
+            def verdict_of(text: str, path: str) -> FieldVerdict:
                 return FieldVerdict("clean", 0.0, original=text, cleaned=text)
         else:
             message = _Message(method, tool, request_id, untrusted, line=line)
@@ -180,16 +182,18 @@ class FieldCleaner:
                 threshold=self.policy.threshold,
             )
 
-            def verdict_of(text: str) -> FieldVerdict:
-                return scan_text(text, rules)
+            def verdict_of(text: str, path: str) -> FieldVerdict:
+                return scan_text(text, rules, path)
 
         def decide(path: str, text: str) -> str | None:
             # Length first: a set lookup hashes the whole text, and only short ones are remembered.
-            if len(text) <= _RECURRING_TEXT and text in message.passed:
+            short = len(text) <= _RECURRING_TEXT
+            seen = (telling_key(path), text) if short else None
+            if seen is not None and seen in message.passed:
                 return None
-            replaced = self._field(message, path, text, verdict_of(text))
-            if replaced is None and len(text) <= _RECURRING_TEXT:
-                message.passed.add(text)
+            replaced = self._field(message, path, text, verdict_of(text, path))
+            if replaced is None and seen is not None:
+                message.passed.add(seen)
             return replaced
 
         cleaned = walk_surfaces(payload, decide).payload
@@ -295,14 +299,7 @@ class FieldCleaner:
                     cleaned=verdict.cleaned,
                     score=verdict.score,
                     signals=[
-                        {
-                            "name": s.name,
-                            "weight": s.weight,
-                            "excerpt": s.excerpt,
-                            "start": s.start,
-                            "end": s.end,
-                        }
-                        for s in verdict.signals
+                        {**signal_json(s), "start": s.start, "end": s.end} for s in verdict.signals
                     ],
                     decoded=[{"kind": d.kind, "text": d.text} for d in verdict.decoded],
                     removed=[{"kind": r.kind, "count": r.count} for r in verdict.removed],

@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .detect import DEFAULT_THRESHOLD, Detection, Signal, detect
+from .detect.context import telling_key
 from .sanitize import Removal, SanitizeRules, sanitize
 
 VERDICTS = ("clean", "sanitized", "withheld")
@@ -57,24 +58,34 @@ class FieldVerdict:
         return {
             "verdict": self.verdict,
             "score": self.score,
-            "signals": [
-                {"name": s.name, "weight": s.weight, "excerpt": s.excerpt} for s in self.signals
-            ],
+            "signals": [signal_json(s) for s in self.signals],
             "removed": [{"kind": r.kind, "count": r.count} for r in self.removed],
             "decoded": [{"kind": d.kind, "text": d.text} for d in self.decoded],
             "text": text,
         }
 
 
-def scan_text(text: str, rules: ScanRules) -> FieldVerdict:
+def signal_json(signal: Signal) -> dict:
+    """A signal as `lazaretto scan` prints it: `key` only where the field's key was judged."""
+    shown = {"name": signal.name, "weight": signal.weight, "excerpt": signal.excerpt}
+    if signal.key:
+        shown["key"] = signal.key
+    return shown
+
+
+def scan_text(text: str, rules: ScanRules, where: str = "") -> FieldVerdict:
     """Sanitize `text` and score it; a clean field keeps its exact string.
 
-    The verdict depends on nothing but the text and the rules, and short texts recur (object keys,
-    statuses, enum values): theirs are remembered. A verdict is never changed by its users.
+    `where` is the field's surface path (`/structuredContent/reviews/0/content`), if any: a
+    request to act reads differently in a review than in an e-mail body (see `detect.context`).
+    The verdict depends on nothing but the text, the field's key and the rules, and short texts
+    recur (object keys, statuses, enum values): theirs are remembered. A verdict is never changed
+    by its users.
     """
+    key = telling_key(where) if where else ""
     if len(text) <= _SHORT_TEXT:
-        return _scan_short(text, rules.untrusted, tuple(rules.allow_hosts), rules.threshold)
-    return _scan(text, rules)
+        return _scan_short(text, rules.untrusted, tuple(rules.allow_hosts), rules.threshold, key)
+    return _scan(text, rules, key)
 
 
 # The longest text whose verdict is remembered, and how many are.
@@ -83,12 +94,12 @@ _SHORT_TEXT = 64
 
 @lru_cache(maxsize=8192)
 def _scan_short(
-    text: str, untrusted: bool, allow_hosts: tuple[str, ...], threshold: float | None
+    text: str, untrusted: bool, allow_hosts: tuple[str, ...], threshold: float | None, key: str
 ) -> FieldVerdict:
-    return _scan(text, ScanRules(untrusted, allow_hosts, threshold))
+    return _scan(text, ScanRules(untrusted, allow_hosts, threshold), key)
 
 
-def _scan(text: str, rules: ScanRules) -> FieldVerdict:
+def _scan(text: str, rules: ScanRules, key: str = "") -> FieldVerdict:
     threshold = rules.threshold or DEFAULT_THRESHOLD
     if not rules.untrusted:
         cleaned, removed = sanitize(text, SanitizeRules(untrusted=False))
@@ -96,13 +107,13 @@ def _scan(text: str, rules: ScanRules) -> FieldVerdict:
             "sanitized" if removed else "clean", 0.0, [], removed, _decoded(removed), text, cleaned
         )
     try:
-        return _scan_untrusted(text, rules, threshold)
+        return _scan_untrusted(text, rules, threshold, key)
     except Exception as exc:
         reason = Signal("scan_error", threshold, f"{type(exc).__name__}: {exc}"[:120], 0, 0)
         return FieldVerdict("withheld", threshold, [reason], [], [], text, "")
 
 
-def _scan_untrusted(text: str, rules: ScanRules, threshold: float) -> FieldVerdict:
+def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> FieldVerdict:
     def instructions(candidate: str) -> bool:
         return detect(candidate).score >= threshold
 
@@ -113,18 +124,18 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float) -> FieldVerdi
         ),
     )
     decoded = _decoded(removed)
-    found = reading = detect(cleaned)
+    found = reading = detect(cleaned, key=key)
     passages = [(cleaned, _spans(reading))]
     if removed:
         # What the sanitizer took out can itself be evidence (a fake chat delimiter, an
         # instruction in an HTML comment): the original text is scored too, and the stronger
         # reading wins. Its spans index the original, which is what a reviewer is shown.
-        found = max(found, detect(text), key=lambda d: d.score)
+        found = max(found, detect(text, key=key), key=lambda d: d.score)
     score, signals = found.score, list(found.signals)
     # A hidden payload is scored on its own: text someone took care to hide, and that reads like
     # instructions, withholds the whole field even when the visible rest is harmless.
     for payload in decoded:
-        hidden = detect(payload.text)
+        hidden = detect(payload.text, key=key)
         passages.append((payload.text, _spans(hidden)))
         signals.extend(hidden.signals)
         score = max(score, hidden.score)

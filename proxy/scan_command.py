@@ -105,7 +105,7 @@ class Scanner:
         scan = ResultScan()
 
         def visit(path: str, text: str) -> str | None:
-            verdict = scan_text(text, self.rules)
+            verdict = scan_text(text, self.rules, path)
             if verdict.verdict == "clean":
                 return None
             scan.fields[path] = verdict

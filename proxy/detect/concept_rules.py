@@ -6,14 +6,17 @@ clause ends at sentence punctuation, a blank line, a list item or the end of a q
 value; the concepts of one rule must also lie within `WINDOW` characters of each other, so two
 unrelated halves of a long run-on sentence do not make a signal.
 
-Two concepts are not words: `destination` (an e-mail address, a URL, an account number in IBAN
-form) and `quoted` (a short quoted phrase: the fixed reply an attacker wants said).
+A few concepts are not words: `destination` (an e-mail address, a URL, an account number in
+IBAN form), `amount` (money, or a number in groups like an account's), `quoted` (a short quoted
+phrase: the fixed reply an attacker wants said) and `imperative` (a clause that opens with an
+action verb: "Transfer $3,000 to ...").
 """
 
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from .context import UNKNOWN_FIELD, Field, FieldKind, Shapes
 from .languages import Language
 from .lexicon import Hit, find_hits
 
@@ -30,6 +33,11 @@ _DESTINATION = re.compile(
     r"|(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])"
 )
 # A phrase of a few words between quotes, the quotes not inside a word ("don't ... it's").
+# An amount of money, or an account or phone number written in groups of digits.
+_AMOUNT = re.compile(
+    r"(?:[$€£¥₹]|\b(?:usd|eur|gbp|btc|eth)\b)[ \t]?\d|\b\d[\d,.]*[ \t]?(?:usd|eur|gbp|dollars?|euros?|btc"
+    r"|bitcoins?|eth)\b|(?<![\d-])\d{2,}[- ]\d{3,}[- ]\d{3,}(?![\d-])"
+)
 _QUOTED = re.compile(r"(?<!\w)[\"'“‘«「『]([^\"'“”‘’«»「」『』\n]{1,60})[\"'”’»」』](?!\w)")
 
 
@@ -46,10 +54,28 @@ class Rule:
     needs: tuple[str | tuple[str, ...], ...]
     passage: bool = False
     window: int | None = None
+    # The kinds of field the rule holds in (None: any); see `context`.
+    fields: frozenset[FieldKind] | None = None
 
 
 # Strongest first: one clause yields at most one signal per kind, the first rule that holds.
+_DESCRIBING = frozenset({FieldKind.DESCRIPTION})
+_WORK = frozenset({FieldKind.WORK_ITEM})
+_RECORDS = frozenset({FieldKind.DESCRIPTION, FieldKind.WORK_ITEM})
+_ACTION = ("act", "send")
+_THINGS = ("asset", "user_data", "secret", "amount")
+
 RULES: tuple[Rule, ...] = (
+    # A request to act on accounts, devices, money, messages or files, in a field that describes.
+    Rule(
+        "out_of_place_request",
+        1.0,
+        (_ACTION, _THINGS, ("please", "destination", "amount")),
+        fields=_DESCRIBING,
+    ),
+    Rule("out_of_place_request", 1.0, (_ACTION, _THINGS, ("destination", "amount")), fields=_WORK),
+    Rule("out_of_place_request", 0.5, (_ACTION, _THINGS, "please"), fields=_RECORDS),
+    Rule("out_of_place_request", 0.5, (_ACTION, _THINGS), fields=_DESCRIBING),
     Rule("instruction_override", 1.0, ("ignore", "instructions", ("previous", "all"))),
     Rule("instruction_override", 1.0, ("cancel", "instructions", "previous")),
     Rule("instruction_override", 0.8, ("ignore", "previous", "all")),
@@ -96,6 +122,9 @@ RULES: tuple[Rule, ...] = (
 # an order: such a hit is not counted.
 _VERBS = frozenset({"send", "reveal", "run", "say", "ignore", "disable"})
 _LABEL_COLON = re.compile(r"[ \t]{0,2}:(?!//)")
+_IMPERATIVE_VERBS = frozenset({"act", "send"})
+# What may stand between a clause's start and its first word: spaces, quotes, bullets.
+_OPENING = re.compile(r"[\W_]+")
 
 
 @dataclass(frozen=True)
@@ -108,6 +137,7 @@ class ConceptSignal:
     start: int
     end: int
     languages: frozenset[Language]
+    field: Field = UNKNOWN_FIELD
 
 
 def _pseudo_hits(folded: str, concepts: set[str]) -> list[Hit]:
@@ -126,11 +156,18 @@ def _pseudo_hits(folded: str, concepts: set[str]) -> list[Hit]:
 
 
 def _clauses(folded: str, hits: list[Hit]) -> list[list[Hit]]:
-    """The hits grouped by the clause they fall in (clauses without two concepts are dropped)."""
+    """The hits grouped by the clause they fall in; a clause that opens with an action verb gets
+    an `imperative` hit too."""
     ends = [m.end() for m in _CLAUSE_END.finditer(folded)]
     groups: dict[int, list[Hit]] = {}
     for hit in hits:
-        groups.setdefault(bisect_right(ends, hit.start), []).append(hit)
+        clause = bisect_right(ends, hit.start)
+        group = groups.setdefault(clause, [])
+        if not group and hit.concept in _IMPERATIVE_VERBS:
+            opening = ends[clause - 1] if clause else 0
+            if not _OPENING.sub("", folded[opening : hit.start]):
+                group.append(Hit("imperative", hit.language, hit.start, hit.end))
+        group.append(hit)
     return list(groups.values())
 
 
@@ -160,8 +197,11 @@ def _holds(
     return None
 
 
-def concept_signals(folded: str) -> list[ConceptSignal]:
-    """Every rule that holds in a clause of the folded text (the strongest one per kind and clause)."""
+def concept_signals(folded: str, field: Field = UNKNOWN_FIELD) -> list[ConceptSignal]:
+    """Every rule that holds in a clause of the folded text (the strongest one per kind and clause).
+
+    `field` is the field the whole text sits in; keyed values inside the text say their own.
+    """
     hits = [
         hit
         for hit in find_hits(folded)
@@ -171,21 +211,34 @@ def concept_signals(folded: str) -> list[ConceptSignal]:
         return []
     concepts = {hit.concept for hit in hits}
     hits = sorted(hits + _pseudo_hits(folded, concepts), key=lambda hit: hit.start)
+    # Where the text sits matters only to a request to act: the shapes are read only then.
+    shapes = Shapes(folded, field) if concepts & {"act", "send"} else None
     found: list[ConceptSignal] = []
     for clause in [*_clauses(folded, hits), hits]:
         passage = clause is hits
         by_concept: dict[str, list[Hit]] = {}
         for hit in clause:
             by_concept.setdefault(hit.concept, []).append(hit)
+        where = shapes.at(clause[0].start) if shapes is not None and not passage else field
         named: set[str] = set()
         for index, rule in enumerate(RULES):
             if rule.passage != passage or rule.signal in named:
+                continue
+            if rule.fields is not None and where.kind not in rule.fields:
                 continue
             held = _holds(rule, by_concept, PASSAGE if passage else rule.window or WINDOW)
             if held is not None:
                 named.add(rule.signal)
                 start, end, languages = held
                 found.append(
-                    ConceptSignal(index, rule.signal, rule.weight, start, end, frozenset(languages))
+                    ConceptSignal(
+                        index,
+                        rule.signal,
+                        rule.weight,
+                        start,
+                        end,
+                        frozenset(languages),
+                        where if rule.fields is not None else UNKNOWN_FIELD,
+                    )
                 )
     return found

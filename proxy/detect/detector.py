@@ -5,6 +5,7 @@ from itertools import islice
 
 from . import engine
 from .concept_rules import concept_signals
+from .context import UNKNOWN_FIELD, Field, kind_of_key
 from .normalize import fold, mixed_script_words
 from .signals import PATTERNS, Pattern
 
@@ -27,6 +28,9 @@ class Signal:
     excerpt: str
     start: int
     end: int
+    # The key of the field the evidence was judged against ("reviews"), for signals that depend
+    # on where the text sits; empty for the others.
+    key: str = ""
 
 
 @dataclass(frozen=True)
@@ -68,8 +72,11 @@ def find(
     return found
 
 
-def detect(text: str, scan: engine.Engine | None = None) -> Detection:
-    """Every signal found in `text` and their combined score."""
+def detect(text: str, scan: engine.Engine | None = None, key: str = "") -> Detection:
+    """Every signal found in `text` and their combined score.
+
+    `key` is the key of the field the text sits in, if known (see `context.telling_key`).
+    """
     folded = fold(text)
     haystack = folded.text
     signals: list[Signal] = []
@@ -82,12 +89,17 @@ def detect(text: str, scan: engine.Engine | None = None) -> Detection:
             )
         weights.setdefault(pattern.name, []).append(pattern.weight)
     rules_held: set[int] = set()
-    for found in concept_signals(haystack):
+    outer = Field(kind_of_key(key), key) if key else UNKNOWN_FIELD
+    for found in concept_signals(haystack, outer):
         start, end = folded.original_span(found.start, found.end)
         # The English patterns and the concepts often read the same words: one piece of evidence.
         if any(s.name == found.name and s.start < end and start < s.end for s in signals):
             continue
-        signals.append(Signal(found.name, found.weight, _excerpt(text, start, end), start, end))
+        signals.append(
+            Signal(
+                found.name, found.weight, _excerpt(text, start, end), start, end, found.field.key
+            )
+        )
         # Like a pattern, a rule that holds in many clauses is one piece of evidence.
         if found.rule not in rules_held:
             rules_held.add(found.rule)

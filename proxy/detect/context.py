@@ -1,0 +1,145 @@
+"""What kind of field a piece of text sits in, from its key or from the shape around it.
+
+A review describes a product, an event name names an event, a bio describes a person: a
+sentence in such a field asking the reader to grant access, move money or send someone's data
+is out of place, where the same sentence in an e-mail body is ordinary correspondence. The
+kind comes from the field's own key (the path the proxy walked, `/structuredContent/reviews/0`)
+or, inside the text, from the nearest key around the sentence: JSON (`"bio": "..."`), Python
+reprs (`'bio': '...'`) and YAML-like lines (`event_name: ...`), so a whole tool output handed
+over as one text is read field by field too.
+"""
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from enum import Enum
+
+
+class FieldKind(Enum):
+    """What a field holds, as far as its key tells."""
+
+    DESCRIPTION = "describes a thing, a person or an event"
+    WORK_ITEM = "a ticket, task or comment"
+    MESSAGE = "a message between people"
+    UNKNOWN = "unknown"
+
+
+# Key words (after splitting snake_case, camelCase and punctuation) and the kind they name.
+# Generic keys ("content", "text", "value") say nothing and are looked past, to the parent.
+_DESCRIPTION_WORDS = frozenset(
+    "review reviews rating ratings feedback testimonial testimonials bio biography about description"
+    " descriptions desc summary title titles name names headline tagline caption snippet snippets note"
+    " notes profile profiles event events location venue product products label labels tag tags status"
+    " occupation company organization organisation job position nickname username displayname display"
+    " topic repository repo listing listings bookmark bookmarks contact contacts".split()
+)
+# Work items ask people to do things as a matter of course ("please grant me access to the
+# repo"): there only a request naming where data or money should go is out of place.
+_WORK_ITEM_WORDS = frozenset(
+    "ticket tickets issue issues task tasks todo todos comment comments tweet tweets post posts card".split()
+)
+_MESSAGE_WORDS = frozenset(
+    "body subject message messages mail email emails sms chat reply replies conversation letter inbox".split()
+)
+_GENERIC_WORDS = frozenset(
+    "content contents text value values data result results structured structuredcontent details"
+    " detail info information html markdown md string raw output response payload key items item".split()
+)
+_KEY_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+# A key and its string value: JSON or a Python repr ("key": "value", 'key': 'value').
+_QUOTED_PAIR = re.compile(
+    r"\"([\w .-]{1,48})\"[ \t]*:[ \t]*\"((?:[^\"\\]|\\.)*)\"|'([\w .-]{1,48})'[ \t]*:[ \t]*'((?:[^'\\]|\\.)*)'"
+)
+# A key that opens a JSON object or array: what the values inside it are ("reviews": [...]).
+_CONTAINER = re.compile(r"[\"']([\w .-]{1,48})[\"'][ \t]*:[ \t]*[\[{]")
+# How far back a container key is looked for: bounds the work per clause on a huge text.
+_CONTAINER_LOOKBACK = 4096
+_BRACKETS = str.maketrans("", "", "".join(ch for ch in map(chr, range(128)) if ch not in "[]{}"))
+# A YAML-like line: "  - event_name: Lunch with Amy" (the value runs to the end of the line).
+_LINE_PAIR = re.compile(r"(?m)^[ \t]*(?:-[ \t]+)?([A-Za-z_][\w .-]{0,40}?)[ \t]*:[ \t]+(\S[^\n]*)$")
+
+
+def _words(key: str) -> list[str]:
+    return [part.lower() for part in _KEY_PARTS.findall(key)]
+
+
+def kind_of_key(key: str) -> FieldKind:
+    """The kind a key names: its last telling word decides ("event_name" is a name)."""
+    for word in reversed(_words(key)):
+        if word in _MESSAGE_WORDS:
+            return FieldKind.MESSAGE
+        if word in _DESCRIPTION_WORDS:
+            return FieldKind.DESCRIPTION
+        if word in _WORK_ITEM_WORDS:
+            return FieldKind.WORK_ITEM
+    return FieldKind.UNKNOWN
+
+
+def telling_key(path: str) -> str:
+    """The nearest key of a surface path that says what the field is ("" if none does).
+
+    `/structuredContent/reviews/2/content` is a review: the index and the generic "content" are
+    looked past. A key's own text (`@key`) and JSON inside a text (`#`) are read the same way.
+    """
+    steps = [step for step in re.split(r"[/#@]", path) if step and not step.isdigit()]
+    for step in reversed(steps):
+        words = _words(step)
+        if words and not all(word in _GENERIC_WORDS for word in words):
+            return step.replace("~1", "/").replace("~0", "~")
+    return ""
+
+
+@dataclass(frozen=True)
+class Field:
+    """The field a clause sits in: its kind and the key that told."""
+
+    kind: FieldKind
+    key: str
+
+
+UNKNOWN_FIELD = Field(FieldKind.UNKNOWN, "")
+
+
+class Shapes:
+    """The keyed values found inside a text, asked for the innermost one around an offset."""
+
+    def __init__(self, text: str, outer: Field) -> None:
+        self._text, self._outer = text, outer
+        spans: list[tuple[int, int, str]] = []
+        for match in _QUOTED_PAIR.finditer(text):
+            group = 2 if match.group(1) is not None else 4
+            spans.append((match.start(group), match.end(group), match.group(group - 1)))
+        for match in _LINE_PAIR.finditer(text):
+            spans.append((match.start(2), match.end(2), match.group(1)))
+        spans.sort()
+        self._spans = spans
+        self._starts = [start for start, _, _ in spans]
+
+    def at(self, offset: int) -> Field:
+        """The field of the innermost keyed value holding `offset`, else the text's own field."""
+        best: tuple[int, str] | None = None
+        index = bisect_right(self._starts, offset)
+        # Values nest only in JSON written into a value (escaped): a short look back suffices.
+        for start, end, key in self._spans[max(0, index - 8) : index]:
+            if start <= offset < end and (best is None or end - start < best[0]):
+                best = (end - start, key)
+        if best is not None:
+            kind = kind_of_key(best[1])
+            if kind is not FieldKind.UNKNOWN:
+                return Field(kind, best[1])
+        return self._container(offset) or self._outer
+
+    def _container(self, offset: int) -> Field | None:
+        """The field named by the nearest still-open JSON container holding `offset`, if telling.
+
+        `{"reviews": [{"content": "..."}]}`: "content" says nothing, "reviews" does.
+        """
+        floor = max(0, offset - _CONTAINER_LOOKBACK)
+        for match in reversed(list(_CONTAINER.finditer(self._text, floor, offset))):
+            between = self._text[match.end() - 1 : offset].translate(_BRACKETS)
+            depth = sum(1 if ch in "[{" else -1 for ch in between)
+            if depth > 0:
+                kind = kind_of_key(match.group(1))
+                if kind is not FieldKind.UNKNOWN:
+                    return Field(kind, match.group(1))
+        return None
