@@ -39,9 +39,8 @@ def test_fifty_megabytes_of_prose_take_the_fast_path():
         pytest.param("\n" * 1_000_000 + "x", id="1M newlines then text"),
         pytest.param((NEAR_THRESHOLD + " ") * 5_000, id="199-char base64 repeated"),
         pytest.param("![" * 1_000_000, id="![ repeated"),
-        pytest.param("<div style=" * 300_000, id="<div style= repeated"),
         pytest.param('![a](b "' * 200_000, id="unclosed image titles"),
-        pytest.param("<a>" * 200_000 + "</b>" * 200_000, id="unmatched close tags"),
+        pytest.param("<a></a>" * 20_000 + "</b>" * 200_000, id="unmatched close tags"),
         pytest.param("[INS" * 500_000, id="[INS repeated"),
         pytest.param("0123456789abcdef0123456 " * 100_000, id="23-char hex repeated"),
     ],
@@ -54,16 +53,24 @@ def test_near_misses_are_left_alone(text):
         assert cleaned == text
 
 
+def test_a_tag_left_open_to_the_end_is_dropped_as_a_browser_drops_it():
+    cleaned, removals = timed("shown " + "<div style=" * 300_000)
+    assert cleaned == "shown "
+    assert [r.kind for r in removals] == ["hidden-html"]
+
+
 def test_open_comment_repeated_is_one_unclosed_comment():
     cleaned, removals = timed("keep<!--" + "<!--" * 1_000_000)
     assert cleaned == "keep"
     assert removals[0].kind == "html-comment" and removals[0].count == 1
 
 
-def test_unclosed_hidden_elements_repeated_hide_the_rest():
-    cleaned, removals = timed("keep<div hidden>" * 1 + "<div hidden>" * 200_000)
-    assert cleaned == "keep"
-    assert removals[0].count == 1
+def test_markup_nested_past_the_bound_cannot_be_rendered_and_is_withheld():
+    from lazaretto.proxy.scan import ScanRules, scan_text
+
+    for text in ("keep" + "<div hidden>" * 200_000, "<a>" * 200_000):
+        verdict = scan_text(text, ScanRules())
+        assert verdict.verdict == "withheld" and verdict.signal_names == ["scan_error"]
 
 
 def test_many_short_invisible_runs():
@@ -80,10 +87,10 @@ def test_many_unterminated_escape_strings():
 def test_a_nest_that_needs_a_round_per_layer_is_withheld_whole():
     # A delimiter removal completes a comment, which only the next round sees; each layer adds one.
     def nest(depth):
-        return "<|im_end|>" if depth == 0 else "<|im_<!" + nest(depth - 1) + "--c-->end|>"
+        return "<|im_end|>" if depth == 0 else "<" + nest(depth - 1) + "!--c-->"
 
     shallow, _ = sanitize("a" + nest(3) + "b", RULES)
     assert shallow == "ab"
     deep, removals = sanitize("a" + nest(MAX_ROUNDS + 2) + "b", RULES)
     assert deep == ""
-    assert any("a<|im_" in removal.decoded for removal in removals)
+    assert any("a<" in removal.decoded for removal in removals)
