@@ -3,7 +3,8 @@
 Codex cannot replace a tool's output in place: a PostToolUse `decision: "block"` replaces the result
 with its `reason`, so a cleaned output comes back as that reason (text, not the tool's shape).
 PreToolUse refuses human-only verbs, store access and settings edits (shell commands and patches),
-records clones, and gates network commands when the session is tainted.
+records clones, and gates network commands and calls to MCP servers no proxy stands in front of
+(`mcp__SERVER__TOOL`) with the proxy's token flow.
 """
 
 import re
@@ -52,6 +53,10 @@ def _pre(ctx: HookContext, data: dict) -> Reply:
     tool = str(data.get("tool_name", ""))
     tool_input = data.get("tool_input")
     request_id = data.get("tool_use_id")
+    mcp = split_mcp_name(tool)
+    if mcp:
+        refused = ctx.mcp_refusal(mcp[0], mcp[1], tool_input, request_id)
+        return deny(refused) if refused else Reply({})
     if tool in PATCH_TOOLS:
         patch = _command(tool_input)
         if disables_hooks(patch):

@@ -7,13 +7,14 @@ from typing import Any
 
 from lazaretto.store import Store, StoreUnavailable
 
-from ..classify import ToolVerdict, untrusted_tool
+from ..classify import ToolVerdict, classify, untrusted_tool
 from ..gate import Gate
 from ..hosts import HostAllowList, hosts_in
 from ..policy import Policy, load_policy
 from ..session import discover_session
 from .builtins import clone_targets, command_paths, outbound_reason, reads_network, real
 from .commands import check_command, refusal_text
+from .proxied import ProxyUnknown, behind_proxy
 
 
 @dataclass(frozen=True)
@@ -174,6 +175,33 @@ class HookContext:
         if refusal is None:
             return None
         return refusal.response(request_id, server, tool)["error"]["message"]
+
+    def mcp_refusal(
+        self,
+        server: str,
+        tool: str,
+        arguments: Any,
+        request_id: str | None,
+        *,
+        command: object = None,
+        url: object = None,
+    ) -> str | None:
+        """The proxy's gate for a call to an MCP server no proxy stands in front of; None lets it run.
+
+        A call to a proxied server is left to that proxy, which gates it with the same rules (one
+        token, not two). `command` / `url`: how the client says it runs the server (Cursor).
+        """
+        try:
+            if behind_proxy(server, command=command, url=url):
+                return None
+            unsure = ""
+        except ProxyUnknown as exc:
+            unsure = f" (whether a proxy stands in front of {server} is not known: {exc})"
+        known = self.store.tools.get(server, tool)
+        annotations = json.loads(known["annotations"]) if known and known["annotations"] else None
+        verdict = classify(self.policy.server(server), tool, annotations)
+        refused = self.gate(server, tool, verdict, arguments, request_id)
+        return refused + unsure if refused and unsure else refused
 
     def shell_refusal(
         self, client: str, tool: str, command: str, cwd: str, request_id: str | None
