@@ -46,9 +46,20 @@ class Gate:
         self._session = session
         self._allow = HostAllowList(policy.allow_hosts)
 
-    def check(self, verdict: ToolVerdict, arguments: Any, request_id: Any = None) -> Refusal | None:
-        """None lets the call through; a Refusal is answered to the client instead."""
-        code, reason, details = self._verdict(verdict, arguments)
+    def check(
+        self,
+        verdict: ToolVerdict,
+        arguments: Any,
+        request_id: Any = None,
+        *,
+        unknown_hosts: str | None = None,
+    ) -> Refusal | None:
+        """None lets the call through; a Refusal is answered to the client instead.
+
+        `unknown_hosts`: why the caller cannot tell every host the call reaches (a hook reading a
+        shell command whose destination is only known when it runs); with allow_hosts, that refuses.
+        """
+        code, reason, details = self._verdict(verdict, arguments, unknown_hosts)
         if code is None:
             return None
         try:
@@ -71,8 +82,16 @@ class Gate:
             return Refusal(code, f"{reason}; and the store cannot be written ({exc})", None)
         return Refusal(code, reason, token)
 
-    def _verdict(self, verdict: ToolVerdict, arguments: Any) -> tuple[str | None, str, dict]:
+    def _verdict(
+        self, verdict: ToolVerdict, arguments: Any, unknown_hosts: str | None
+    ) -> tuple[str | None, str, dict]:
         named: list[str] | None = None
+        if self._allow and unknown_hosts:
+            return (
+                "host_check_failed",
+                f"where it connects cannot be checked against allow_hosts ({unknown_hosts})",
+                {"outbound_reason": verdict.outbound_reason},
+            )
         if self._allow:
             try:
                 named = hosts_in(arguments)

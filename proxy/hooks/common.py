@@ -9,10 +9,10 @@ from lazaretto.store import Store, StoreUnavailable
 
 from ..classify import ToolVerdict, classify, untrusted_tool
 from ..gate import Gate
-from ..hosts import HostAllowList, hosts_in
+from ..hosts import HostAllowList, HostScanTooLarge, hosts_in
 from ..policy import Policy, load_policy
 from ..session import discover_session
-from .builtins import clone_targets, command_paths, outbound_reason, reads_network, real
+from .builtins import clone_targets, command_paths, egresses, reads_network, real
 from .commands import check_command, refusal_text
 from .proxied import ProxyUnknown, behind_proxy
 
@@ -166,11 +166,17 @@ class HookContext:
     # -- gating -------------------------------------------------------------------------------
 
     def gate(
-        self, server: str, tool: str, verdict: ToolVerdict, arguments: Any, request_id: str | None
+        self,
+        server: str,
+        tool: str,
+        verdict: ToolVerdict,
+        arguments: Any,
+        request_id: str | None,
+        unknown_hosts: str | None = None,
     ) -> str | None:
         """The proxy's gate and token flow for one call; the refusal sentence, or None to let it run."""
         refusal = Gate(self.store, self.policy, server, self.session).check(
-            verdict, arguments, request_id
+            verdict, arguments, request_id, unknown_hosts=unknown_hosts
         )
         if refusal is None:
             return None
@@ -212,12 +218,26 @@ class HookContext:
         if reason:
             return refusal_text(reason)
         self.record_clones(command, cwd)
-        outbound = outbound_reason(command, cwd)
-        if outbound:
-            return self.gate(
-                client, tool, builtin_verdict(tool, outbound), {"command": command}, request_id
-            )
-        return None
+        outbound = [found for found in egresses(command, cwd) if found.outbound]
+        if not outbound:
+            return None
+        # The host check reads the words that name each destination, not the whole line: a bare
+        # `nc evil.example 80` names its host only by position.
+        destinations = [word for found in outbound for word in found.destinations]
+        unknown = next((found.unknown for found in outbound if found.unknown), None)
+        try:
+            if unknown is None and not hosts_in(destinations):
+                unknown = "it names no host the hook can check"
+        except HostScanTooLarge as exc:
+            unknown = str(exc)
+        return self.gate(
+            client,
+            tool,
+            builtin_verdict(tool, outbound[0].reason),
+            {"command": command, "destinations": destinations},
+            request_id,
+            unknown,
+        )
 
     def host_allowed(self, url: str) -> bool:
         """Whether every host `url` names is on allow_hosts (an empty list allows none)."""
