@@ -150,7 +150,7 @@ def _lazaretto_verb(invocation: Invocation) -> str | None:
     verb, or may: a verb known only when it runs counts as one."""
     argv = invocation.argv
     for index, word in enumerate(argv):
-        if program_name(word) != "lazaretto" or index in invocation.dynamic:
+        if program_name(word) != "lazaretto":
             continue
         operands = [i for i in range(index + 1, len(argv)) if not argv[i].startswith("-")]
         for position, i in enumerate(operands):
@@ -181,7 +181,7 @@ def check_command(command: str, cwd: str) -> str | None:
     except Unreadable as exc:
         return f"it cannot be checked ({exc})"
     for invocation in found:
-        reason = _check_invocation(invocation, command)
+        reason = _check_invocation(invocation)
         if reason:
             return reason
     # Last, as the widest net: a verb written inside an argument that some program may run.
@@ -193,12 +193,12 @@ def check_command(command: str, cwd: str) -> str | None:
     return None
 
 
-def _check_invocation(invocation: Invocation, command: str) -> str | None:
+def _check_invocation(invocation: Invocation) -> str | None:
     reason = _lazaretto_verb(invocation)
     if reason:
         return reason
     if invocation.program in COPIES_FILES and any(
-        program_name(word) == "lazaretto" for word in invocation.argv[1:]
+        "lazaretto" in word.lower() for word in invocation.argv[1:]
     ):
         return "it copies or links the lazaretto executable, to be run under another name"
     if invocation.code:
