@@ -8,6 +8,7 @@ records clones, and gates network commands and calls to MCP servers no proxy sta
 """
 
 import re
+import shlex
 from typing import Any
 
 from .commands import check_paths, disables_hooks, refusal_text
@@ -44,8 +45,9 @@ def handle(event: str, data: dict) -> Reply:
 def _command(tool_input: Any) -> str:
     if isinstance(tool_input, dict):
         command = tool_input.get("command", "")
-        # Codex sends a shell command as a string or as an argv list.
-        return " ".join(map(str, command)) if isinstance(command, list) else str(command)
+        # Codex sends a shell command as a string or as an argv list (quoted back into one line,
+        # so `["bash", "-lc", "curl https://x"]` keeps its `-c` line whole).
+        return shlex.join(map(str, command)) if isinstance(command, list) else str(command)
     return str(tool_input or "")
 
 

@@ -107,6 +107,8 @@ TMUX_RUNS = frozenset(
     respawnw run-shell run display-popup popup pipe-pane pipep if-shell if""".split()
 )
 TMUX_TYPES = frozenset({"send-keys", "send"})
+# tmux options (of the server and of those commands) that take a value.
+TMUX_VALUED = frozenset("-L -S -f -t -s -c -n -N -F -e -x -y -w -h -T -b".split())
 # Key names that type a separator: the typed text is read as shell lines.
 TMUX_KEYS = {"Enter": "\n", "C-m": "\n", "KPEnter": "\n", "C-j": "\n", "Space": " "}
 
@@ -144,8 +146,11 @@ class Interpreter:
     )
     code_first: bool = False  # awk: the first operand is the program
     subcommand: str = ""  # deno: `deno eval CODE`
+    opaque_options: frozenset[str] = frozenset()  # code the hook cannot read (base64-encoded)
+    fold_case: bool = False  # PowerShell's options are case-insensitive
 
 
+_ENCODED = frozenset({"-encodedcommand", "-enc", "-ec", "-e"})
 INTERPRETERS: dict[str, Interpreter] = {
     "python": Interpreter(frozenset({"-c"}), short_valued="cmWX"),
     "node": Interpreter(frozenset({"-e", "--eval", "-p", "--print", "-pe"}), short_valued="er"),
@@ -157,8 +162,10 @@ INTERPRETERS: dict[str, Interpreter] = {
     "osascript": Interpreter(frozenset({"-e"}), short_valued="e"),
     "bun": Interpreter(frozenset({"-e", "--eval", "-p", "--print"})),
     "deno": Interpreter(frozenset(), subcommand="eval"),
-    "pwsh": Interpreter(frozenset({"-c", "-command", "-Command", "-encodedcommand"})),
-    "powershell": Interpreter(frozenset({"-c", "-command", "-Command", "-encodedcommand"})),
+    "pwsh": Interpreter(frozenset({"-c", "-command"}), opaque_options=_ENCODED, fold_case=True),
+    "powershell": Interpreter(
+        frozenset({"-c", "-command"}), opaque_options=_ENCODED, fold_case=True
+    ),
     "awk": Interpreter(frozenset(), short_valued="fvF", code_first=True),
 }
 # Names that run one of the interpreters above (`python3.12`, `gawk`, `nodejs`).

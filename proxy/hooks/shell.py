@@ -15,7 +15,7 @@ import codecs
 import functools
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import programs as P
 
@@ -64,8 +64,9 @@ class Word:
 class Invocation:
     """One program the line runs: its arguments, where it runs, what it writes, inline code it is given.
 
-    `dynamic` holds the indexes of arguments known only at run time; `open_tail` says standard
-    input adds more (xargs).
+    `dynamic` holds the indexes of arguments known only at run time (an expansion, a substitution
+    or a glob), `expanded` those of them that hold an expansion or a substitution; `open_tail` says
+    standard input adds more (xargs).
     """
 
     argv: tuple[str, ...]
@@ -75,6 +76,7 @@ class Invocation:
     dynamic: frozenset[int] = frozenset()
     open_tail: bool = False
     reads: tuple[str, ...] = ()
+    expanded: frozenset[int] = frozenset()
 
     @property
     def program(self) -> str:
@@ -165,15 +167,16 @@ class _Reader:
             self.children(node, cwd, depth + 1)
             return cwd, None
         if kind in ("subshell", "function_definition"):
-            self.children(node, cwd, depth)  # a subshell's `cd` does not outlive it
+            self.children(node, cwd, depth, stdin)  # a subshell's `cd` does not outlive it
             return cwd, None
         if kind == "comment":
             return cwd, None
-        return self.children(node, cwd, depth), None
+        return self.children(node, cwd, depth, stdin), None
 
-    def children(self, node, cwd: str, depth: int) -> str:
+    def children(self, node, cwd: str, depth: int, stdin: str | None = "") -> str:
+        # Every command of a group may read the group's input (`echo ... | { sh; }`).
         for child in node.named_children:
-            cwd = self.node(child, cwd, depth)[0]
+            cwd = self.node(child, cwd, depth, stdin)[0]
         return cwd
 
     def pipeline(self, stages, cwd: str, depth: int, stdin: str | None) -> str | None:
@@ -297,7 +300,8 @@ class _Reader:
         return text
 
     def file_text(self, path: str, cwd: str) -> str | None:
-        """A file's text as the line will see it: written earlier on the line, else on disk."""
+        """A file's text as the line will see it: written earlier on the line, else on disk (None:
+        not there, or larger than MAX_SCRIPT_BYTES)."""
         where = expand(path, cwd)
         if where in self.files:
             return self.files[where]
@@ -306,9 +310,8 @@ class _Reader:
                 data = handle.read(MAX_SCRIPT_BYTES + 1)
         except OSError:
             return None
-        if len(data) > MAX_SCRIPT_BYTES:
-            raise Unreadable(f"{path} is larger than {MAX_SCRIPT_BYTES} bytes")
-        return data.decode("utf-8", "replace")
+        # Past the bound the text counts as unknown: refused only where it would run as code.
+        return None if len(data) > MAX_SCRIPT_BYTES else data.decode("utf-8", "replace")
 
     # -- commands --------------------------------------------------------------------------------
 
@@ -367,6 +370,7 @@ class _Reader:
             dynamic=frozenset(i for i, w in enumerate(words) if w.unknown),
             open_tail=open_tail,
             reads=tuple(reads),
+            expanded=frozenset(i for i, w in enumerate(words) if w.dynamic),
         )
         interpreter = P.interpreter(name)
         if interpreter is not None:
@@ -545,7 +549,9 @@ class _Reader:
             if text == "--":
                 index += 1
                 break
-            if option in spec.code_options:
+            if (option.lower() if spec.fold_case else option) in spec.opaque_options:
+                raise Unreadable(f"{name} runs an encoded command the hook cannot read")
+            if (option.lower() if spec.fold_case else option) in spec.code_options:
                 given = Word(value, words[index].dynamic) if eq else _at(words, index + 1)
                 if given is not None:
                     codes.append(given)
@@ -606,17 +612,7 @@ class _Reader:
         for code in codes:
             if code.dynamic:
                 raise Unreadable(f"{name} runs code built when it runs ({code.text[:80]})")
-        self.invocations.append(
-            Invocation(
-                invocation.argv,
-                invocation.cwd,
-                invocation.writes,
-                "\n".join(c.text for c in codes),
-                invocation.dynamic,
-                invocation.open_tail,
-                invocation.reads,
-            )
-        )
+        self.invocations.append(replace(invocation, code="\n".join(c.text for c in codes)))
 
     def alias(self, words: list[Word], cwd: str, depth: int) -> None:
         for word in words:
@@ -647,12 +643,10 @@ class _Reader:
             if word.text != ";":
                 command.append(word)
                 continue
-            operands = [w for w in command if not w.text.startswith("-")]
+            operands = _tmux_operands(command)
             if operands and operands[0].text in P.TMUX_TYPES:
-                typed = "".join(P.TMUX_KEYS.get(w.text, w.text + " ") for w in operands[2:] if w)
+                typed = "".join(P.TMUX_KEYS.get(w.text, w.text + " ") for w in operands[1:])
                 self.shell_line(Word(typed, any(w.dynamic for w in operands[1:])), cwd, depth)
-                for w in operands[1:]:
-                    self.shell_line(w, cwd, depth)
             elif operands and operands[0].text in P.TMUX_RUNS:
                 for w in operands[1:]:
                     self.shell_line(w, cwd, depth)
@@ -722,6 +716,19 @@ class _Redirections:
     writes: list[str] = field(default_factory=list)
     reads: list[str] = field(default_factory=list)
     followers: list = field(default_factory=list)
+
+
+def _tmux_operands(words: list[Word]) -> list[Word]:
+    """A tmux command's words without its options and their values: the command name, then operands."""
+    operands, index = [], 0
+    while index < len(words):
+        text = words[index].text
+        if text.startswith("-") and len(text) > 1:
+            index += 2 if text in P.TMUX_VALUED else 1
+        else:
+            operands.append(words[index])
+            index += 1
+    return operands
 
 
 def _at(words: list[Word], index: int) -> Word | None:

@@ -59,6 +59,7 @@ DISGUISES = {
     "piped into a shell": [
         f"echo 'lazaretto approve {V}' | sh",
         f"printf 'lazaretto approve {V}\\n' | bash",
+        f"echo 'lazaretto approve {V}' | {{ sh; }}",
         f"cat <<'EOF' | sh\nlazaretto approve {V}\nEOF",
         "echo bGF6YXJldHRvIGFwcHJvdmUgSzdRRi0yTTlY | base64 -d | sh",
     ],
@@ -114,6 +115,8 @@ ALLOWED = [
     "bash -c 'cd src && make'",
     "tmux ls",
     "echo hi | sh",
+    "cat big.log | grep error",
+    "wc -l < big.log",
 ]
 
 
@@ -140,4 +143,5 @@ def test_every_disguise_is_refused(kind, command, run_hook, store, tmp_path):
 @pytest.mark.parametrize("command", ALLOWED)
 def test_look_alikes_stay_allowed(command, run_hook, tmp_path):
     (tmp_path / "list.txt").write_text("a\nb\n")
+    (tmp_path / "big.log").write_text("error line\n" * 40_000)  # past what a script read takes
     assert run_hook("claude-code", "pre-tool-use", _bash(command, tmp_path))[:2] == (0, {})
