@@ -82,6 +82,10 @@ class Gate:
             return Refusal(code, f"{reason}; and the store cannot be written ({exc})", None)
         return Refusal(code, reason, token)
 
+    def would_refuse(self, verdict: ToolVerdict, arguments: Any) -> bool:
+        """Whether `check` would refuse this call (before any approval), recording nothing."""
+        return self._verdict(verdict, arguments, None)[0] is not None
+
     def _verdict(
         self, verdict: ToolVerdict, arguments: Any, unknown_hosts: str | None
     ) -> tuple[str | None, str, dict]:

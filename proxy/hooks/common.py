@@ -197,15 +197,18 @@ class HookContext:
         A call to a proxied server is left to that proxy, which gates it with the same rules (one
         token, not two). `command` / `url`: how the client says it runs the server (Cursor).
         """
+        known = self.store.tools.get(server, tool)
+        annotations = json.loads(known["annotations"]) if known and known["annotations"] else None
+        verdict = classify(self.policy.server(server), tool, annotations)
+        # Reading the client's processes costs more than the gate: only a refusal needs it.
+        if not Gate(self.store, self.policy, server, self.session).would_refuse(verdict, arguments):
+            return None
         try:
             if behind_proxy(server, command=command, url=url):
                 return None
             unsure = ""
         except ProxyUnknown as exc:
             unsure = f" (whether a proxy stands in front of {server} is not known: {exc})"
-        known = self.store.tools.get(server, tool)
-        annotations = json.loads(known["annotations"]) if known and known["annotations"] else None
-        verdict = classify(self.policy.server(server), tool, annotations)
         refused = self.gate(server, tool, verdict, arguments, request_id)
         return refused + unsure if refused and unsure else refused
 

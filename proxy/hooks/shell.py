@@ -23,6 +23,8 @@ MAX_DEPTH = 8  # nested `sh -c` / `eval` / `$(...)` levels before the line count
 MAX_SCRIPT_BYTES = 256 * 1024  # a script run by `bash FILE` is read and checked up to this size
 
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
+# A line of plain words: no quote, expansion, operator, redirection, glob, comment or tilde.
+_PLAIN = re.compile(r"[\w ./=:,@%+-]*", re.ASCII)
 _GLOB = re.compile(r"[*?]|\[[^\]]+\]")
 _BRACES = re.compile(r"\{[^{}]*(?:,|\.\.)[^{}]*\}")
 _WRITE_OPERATORS = frozenset({">", ">>", ">|", "&>", "&>>", ">&", "<>"})
@@ -148,6 +150,10 @@ class _Reader:
         """Read one command line starting in `cwd`; return what it prints, when that is known."""
         if depth > MAX_DEPTH:
             raise Unreadable(f"commands nested more than {MAX_DEPTH} levels deep")
+        if _PLAIN.fullmatch(text):
+            # Nothing but words and spaces (`git status`, `npm test`): bash splits it at the spaces,
+            # and loading the grammar would be most of the hook's time.
+            return self.program([Word(w, tail=w) for w in text.split()], cwd, depth, stdin)
         root = _parser().parse(text.encode("utf-8", "surrogatepass")).root_node
         _check_parsed(root)
         return self.node(root, cwd, depth, stdin)[1]

@@ -91,7 +91,9 @@ def test_approve_at_a_terminal_lets_exactly_that_call_through_once(
     _read_jira(run_hook, "claude-code", tmp_path)
     code, out, _ = _post(run_hook, "claude-code", tmp_path)
     assert code == 2
-    token = TOKEN.search(out["hookSpecificOutput"]["permissionDecisionReason"]).group(1)
+    found = TOKEN.search(out["hookSpecificOutput"]["permissionDecisionReason"])
+    assert found
+    token = found.group(1)
 
     approve = terminal("approve", token)
     approve.expect(r"Type [0-9A-Z]{4} to ")
