@@ -120,20 +120,9 @@ ALLOWED = [
 ]
 
 
-def _bash(command: str, cwd) -> dict:
-    return {
-        "session_id": "s",
-        "cwd": str(cwd),
-        "hook_event_name": "PreToolUse",
-        "tool_name": "Bash",
-        "tool_input": {"command": command},
-        "tool_use_id": "toolu_01",
-    }
-
-
 @pytest.mark.parametrize("kind, command", CASES, ids=IDS)
-def test_every_disguise_is_refused(kind, command, run_hook, store, tmp_path):
-    code, out, err = run_hook("claude-code", "pre-tool-use", _bash(command, tmp_path))
+def test_every_disguise_is_refused(bash_event, kind, command, run_hook, store):
+    code, out, err = run_hook("claude-code", "pre-tool-use", bash_event(command))
     assert code == 2, (command, out, err)
     reason = out["hookSpecificOutput"]["permissionDecisionReason"]
     assert reason.startswith("lazaretto refused this: "), reason
@@ -141,7 +130,7 @@ def test_every_disguise_is_refused(kind, command, run_hook, store, tmp_path):
 
 
 @pytest.mark.parametrize("command", ALLOWED)
-def test_look_alikes_stay_allowed(command, run_hook, tmp_path):
+def test_look_alikes_stay_allowed(bash_event, command, run_hook, tmp_path):
     (tmp_path / "list.txt").write_text("a\nb\n")
     (tmp_path / "big.log").write_text("error line\n" * 40_000)  # past what a script read takes
-    assert run_hook("claude-code", "pre-tool-use", _bash(command, tmp_path))[:2] == (0, {})
+    assert run_hook("claude-code", "pre-tool-use", bash_event(command))[:2] == (0, {})
