@@ -366,9 +366,11 @@ class _Reader:
             )
         name = program_name(head.text)
         if name in self.aliases:
-            return self.line(
-                " ".join([self.aliases.pop(name), *(w.text for w in rest)]), cwd, depth + 1, stdin
-            )
+            value = self.aliases.pop(name)  # an alias is not expanded inside itself
+            try:
+                return self.line(" ".join([value, *(w.text for w in rest)]), cwd, depth + 1, stdin)
+            finally:
+                self.aliases[name] = value
         invocation = Invocation(
             tuple(w.text for w in words),
             cwd,

@@ -29,7 +29,11 @@ DISGUISES = {
         f'f() {{ lazaretto "$@"; }}; f approve {V}',
         "function g { lazaretto untaint; }; g",
     ],
-    "alias": [f"alias l=lazaretto; l approve {V}", "alias a='lazaretto release Q-ABC123'"],
+    "alias": [
+        f"alias l=lazaretto; l approve {V}",
+        f"alias l=lazaretto; l status; l approve {V}",
+        "alias a='lazaretto release Q-ABC123'",
+    ],
     "script -c": [f"script -qc 'lazaretto approve {V}' /dev/null"],
     "tmux": [
         f"tmux new-session -d 'lazaretto approve {V}'",
