@@ -65,6 +65,13 @@ def egress(invocation: Invocation) -> Egress | None:
     name = invocation.program
     args = tuple(invocation.argv[1:])
     verbs = _verbs(invocation)
+    if invocation.opaque:
+        return Egress(
+            invocation.argv[0],
+            f"it runs {invocation.argv[0]}, a script the hook cannot read through",
+            unknown=invocation.opaque,
+            prints=False,
+        )
     for path in (*invocation.writes, *invocation.reads):
         match = P.NETWORK_PATH.match(path)
         if match:

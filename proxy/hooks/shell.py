@@ -79,6 +79,7 @@ class Invocation:
     open_tail: bool = False
     reads: tuple[str, ...] = ()
     expanded: frozenset[int] = frozenset()
+    opaque: str = ""  # a script that could not be read through, and why
 
     @property
     def program(self) -> str:
@@ -143,6 +144,8 @@ class _Reader:
     aliases: dict[str, str] = field(default_factory=dict)
     # Files this line writes before it may run them: path -> their text (None: not known).
     files: dict[str, str | None] = field(default_factory=dict)
+    # The scripts of the project being read (innermost last): see `script`.
+    projects: list[str] = field(default_factory=list)
 
     # -- the tree ------------------------------------------------------------------------------
 
@@ -155,7 +158,12 @@ class _Reader:
             # and loading the grammar would be most of the hook's time.
             return self.program([Word(w, tail=w) for w in text.split()], cwd, depth, stdin)
         root = _parser().parse(text.encode("utf-8", "surrogatepass")).root_node
-        _check_parsed(root)
+        try:
+            _check_parsed(root)
+        except Unreadable as exc:
+            if not self.projects:
+                raise
+            self.opaque(str(exc), cwd)  # what parsed is still read
         return self.node(root, cwd, depth, stdin)[1]
 
     def node(self, node, cwd: str, depth: int, stdin: str | None = "") -> tuple[str, str | None]:
@@ -322,6 +330,21 @@ class _Reader:
     # -- commands --------------------------------------------------------------------------------
 
     def command(
+        self, node, redirects: list, cwd: str, depth: int, stdin: str | None
+    ) -> tuple[str, str | None]:
+        if not self.projects:
+            return self.simple_command(node, redirects, cwd, depth, stdin)
+        try:
+            return self.simple_command(node, redirects, cwd, depth, stdin)
+        except Unreadable as exc:
+            self.opaque(str(exc), cwd)
+            return cwd, None
+
+    def opaque(self, reason: str, cwd: str) -> None:
+        """Inside a project's script, a command that cannot be read: recorded, and reading goes on."""
+        self.invocations.append(Invocation((self.projects[-1],), cwd, opaque=reason))
+
+    def simple_command(
         self, node, redirects: list, cwd: str, depth: int, stdin: str | None
     ) -> tuple[str, str | None]:
         words: list[Word] = []
@@ -529,11 +552,23 @@ class _Reader:
         """A script file a shell runs: its lines are read and checked too."""
         if word.unknown:
             raise Unreadable(f"it runs a script named by `{word.text}`, only known when it runs")
+        written = expand(word.text, cwd) in self.files
         text = self.file_text(word.text, cwd)
         if text is None:
             # Not there yet (written by this line, or by a program whose output is not known).
             raise Unreadable(f"it runs {word.text}, whose text the hook cannot read")
-        self.line(text, cwd, depth + 1)
+        if written:
+            self.line(text, cwd, depth + 1)
+            return
+        # A script that was there before the command (`sh ./configure`, `source env.sh`) is the
+        # project's, as it is when run by its path, which no hook reads: every command of it is
+        # read, but one that cannot be does not refuse the line; it makes the run opaque (outbound,
+        # destination unknown), and the commands after it are still read.
+        self.projects.append(word.text)
+        try:
+            self.line(text, cwd, depth + 1)
+        finally:
+            self.projects.pop()
 
     def interpreted(
         self,

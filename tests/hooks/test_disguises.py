@@ -138,3 +138,27 @@ def test_look_alikes_stay_allowed(bash_event, command, run_hook, tmp_path):
     (tmp_path / "list.txt").write_text("a\nb\n")
     (tmp_path / "big.log").write_text("error line\n" * 40_000)  # past what a script read takes
     assert run_hook("claude-code", "pre-tool-use", bash_event(command))[:2] == (0, {})
+
+
+def test_a_project_script_is_read_through_what_cannot_be_read(
+    bash_event, run_hook, store, tmp_path
+):
+    # A script that was there before the command is the project's: a line of it that cannot be read
+    # makes the run outbound (a token while tainted), and the lines after it are still read.
+    (tmp_path / "build.sh").write_text('"$CC" -o app main.c\necho built\n')
+    (tmp_path / "evil.sh").write_text('"$CC" x\nf() { $X; lazaretto approve K7QF-2M9X; }\n')
+    assert run_hook("claude-code", "pre-tool-use", bash_event("sh build.sh"))[:2] == (0, {})
+    code, out, _ = run_hook("claude-code", "pre-tool-use", bash_event("sh evil.sh"))
+    assert code == 2 and "`lazaretto approve` is for a person" in str(out)
+    store.sessions.taint(
+        "hook-session", server="web", tool="fetch", method="tools/call", reason="read a page"
+    )
+    code, out, _ = run_hook("claude-code", "pre-tool-use", bash_event("sh build.sh"))
+    assert code == 2
+    reason = out["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "a script the hook cannot read through" in reason and "lazaretto approve" in reason
+    # Written on the same line, the same text is read as strictly as the line itself.
+    code, out, _ = run_hook(
+        "claude-code", "pre-tool-use", bash_event("printf '\"$CC\" x' > b2.sh && sh b2.sh")
+    )
+    assert code == 2 and "cannot be checked" in str(out)
