@@ -57,7 +57,9 @@ def _git_args(invocation: Invocation) -> tuple[str, list[str]]:
 def _unknown(invocation: Invocation, start: int = 1) -> str | None:
     # Expansions only: a glob in a URL (`?q=1` unquoted) does not change where it goes.
     dynamic = [invocation.argv[i] for i in sorted(invocation.expanded) if i >= start]
-    return f"`{dynamic[0]}` is only known when it runs" if dynamic else None
+    if dynamic:
+        return f"`{dynamic[0]}` is only known when it runs"
+    return "its input adds arguments when it runs" if invocation.open_tail else None
 
 
 def egress(invocation: Invocation) -> Egress | None:

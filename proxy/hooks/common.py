@@ -2,6 +2,7 @@
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,7 +52,8 @@ class HookContext:
     def __init__(self, client: str, data: dict) -> None:
         self.client = client
         self.data = data
-        self.cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else _first_root(data)
+        cwd = data.get("cwd")
+        self.cwd: str = cwd if isinstance(cwd, str) else _first_root(data)
         self.policy: Policy = load_policy()
         self.store = Store()
         info = discover_session()
@@ -120,9 +122,10 @@ class HookContext:
             self.expose(
                 server, tool, f"{server}/{tool} returned untrusted content ({why})", request_id
             )
-        payload, unwrap = _as_call_result(output)
-        if payload is None:
+        shaped = _as_call_result(output)
+        if shaped is None:
             return Cleaned(output, False)
+        payload, unwrap = shaped
         cleaned = self._clean(server, tool, request_id, payload, untrusted)
         return Cleaned(output, False) if cleaned is None else Cleaned(unwrap(cleaned), True)
 
@@ -172,11 +175,15 @@ class HookContext:
         verdict: ToolVerdict,
         arguments: Any,
         request_id: str | None,
+        *,
+        scanned: Any = None,
         unknown_hosts: str | None = None,
     ) -> str | None:
-        """The proxy's gate and token flow for one call; the refusal sentence, or None to let it run."""
+        """The proxy's gate and token flow for one call; the refusal sentence, or None to let it run.
+
+        `scanned`: what to read for hosts, when not the arguments the approval is bound to."""
         refusal = Gate(self.store, self.policy, server, self.session).check(
-            verdict, arguments, request_id, unknown_hosts=unknown_hosts
+            verdict, arguments, request_id, scanned=scanned, unknown_hosts=unknown_hosts
         )
         if refusal is None:
             return None
@@ -201,7 +208,7 @@ class HookContext:
         annotations = json.loads(known["annotations"]) if known and known["annotations"] else None
         verdict = classify(self.policy.server(server), tool, annotations)
         # Reading the client's processes costs more than the gate: only a refusal needs it.
-        if not Gate(self.store, self.policy, server, self.session).would_refuse(verdict, arguments):
+        if Gate(self.store, self.policy, server, self.session).judge(verdict, arguments) is None:
             return None
         try:
             if behind_proxy(server, command=command, url=url):
@@ -237,9 +244,10 @@ class HookContext:
             client,
             tool,
             builtin_verdict(tool, outbound[0].reason),
-            {"command": command, "destinations": destinations},
+            {"command": command},
             request_id,
-            unknown,
+            scanned=destinations,
+            unknown_hosts=unknown,
         )
 
     def host_allowed(self, url: str) -> bool:
@@ -283,6 +291,12 @@ def render_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def tool_input_object(data: dict) -> dict:
+    """The event's `tool_input` when it is an object, else an empty one."""
+    tool_input = data.get("tool_input")
+    return tool_input if isinstance(tool_input, dict) else {}
+
+
 def _first_root(data: dict) -> str:
     roots = data.get("workspace_roots")
     if isinstance(roots, list) and roots and isinstance(roots[0], str):
@@ -290,8 +304,8 @@ def _first_root(data: dict) -> str:
     return os.getcwd()
 
 
-def _as_call_result(output: Any):
-    """(an MCP call result holding `output`, a function giving the same shape back), or (None, None)."""
+def _as_call_result(output: Any) -> tuple[dict, Callable[[dict], Any]] | None:
+    """(an MCP call result holding `output`, a function giving the same shape back), or None."""
     if isinstance(output, str):
         return {"content": [{"type": "text", "text": output}]}, lambda r: render_text(r)
     if isinstance(output, list):
@@ -300,7 +314,7 @@ def _as_call_result(output: Any):
         if "content" in output or "structuredContent" in output:
             return output, lambda r: r
         return {"structuredContent": output}, lambda r: r.get("structuredContent")
-    return None, None
+    return None
 
 
 def withhold_fields(output: Any, keys: frozenset[str], notice: str) -> Any:

@@ -162,10 +162,18 @@ def test_an_allowed_host_passes_the_host_check(bash_event, run_hook, allow_env):
         assert run_hook("claude-code", "pre-tool-use", bash_event(command), allow_env)[0] == 0
 
 
-def test_a_destination_known_only_at_run_time_fails_the_host_check(bash_event, run_hook, allow_env):
-    code, out, _ = run_hook(
-        "claude-code", "pre-tool-use", bash_event("curl https://$HOST/x"), allow_env
-    )
+@pytest.mark.parametrize(
+    "command",
+    [
+        "curl https://$HOST/x",
+        "echo evil.example | xargs curl https://github.com",  # xargs adds the second URL
+        "ssh myalias",  # a host from ssh's config: none on the line to check
+    ],
+)
+def test_a_destination_the_line_does_not_show_fails_the_host_check(
+    bash_event, command, run_hook, allow_env
+):
+    code, out, _ = run_hook("claude-code", "pre-tool-use", bash_event(command), allow_env)
     assert code == 2
     assert (
         "cannot be checked against allow_hosts"
