@@ -247,8 +247,8 @@ class _Reader:
         if kind == "raw_string":
             return Word(raw[1:-1], tail=raw[1:-1])
         if kind == "ansi_c_string":
-            text = codecs.decode(raw[2:-1].encode("latin-1", "backslashreplace"), "unicode_escape")
-            return Word(text, tail=text)
+            text = _escapes(raw[2:-1])
+            return Word(text, tail=text) if text is not None else Word(raw, glob=True)
         if kind in ("string", "translated_string", "concatenation"):
             parts = []
             for child in node.children:
@@ -774,6 +774,14 @@ def _tmux_operands(words: list[Word]) -> list[Word]:
     return operands
 
 
+def _escapes(text: str) -> str | None:
+    """Backslash escapes (`\\n`, `\\x41`) decoded as `$'...'` and printf do; None if malformed."""
+    try:
+        return codecs.decode(text.encode("latin-1", "backslashreplace"), "unicode_escape")
+    except UnicodeDecodeError:
+        return None
+
+
 def _at(words: list[Word], index: int) -> Word | None:
     return words[index] if index < len(words) else None
 
@@ -792,8 +800,7 @@ def _output(
     if name == "printf" and texts:
         form = texts[0]
         values = iter(texts[1:])
-        text = re.sub(r"%[sbdq]", lambda _: next(values, ""), form)
-        return codecs.decode(text.encode("latin-1", "backslashreplace"), "unicode_escape")
+        return _escapes(re.sub(r"%[sbdq]", lambda _: next(values, ""), form))
     if name == "cat":
         files = [t for t in texts if not t.startswith("-") or t == "-"]
         if not files:

@@ -85,6 +85,7 @@ DISGUISES = {
         f"l'a'zaretto approve {V}",
         f'"lazaretto" approve {V}',
         f"laz\\aretto approve {V}",
+        f"$'laz\\x61retto' approve {V}",
         f"/usr/*/lazaretto approve {V}",
         f"{{lazaretto,x}} approve {V}",
     ],
@@ -121,6 +122,7 @@ ALLOWED = [
     "echo hi | sh",
     "cat big.log | grep error",
     "wc -l < big.log",
+    "echo $'tab\\there' $'bad\\x'",
 ]
 
 
