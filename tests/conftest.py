@@ -12,7 +12,6 @@ from lazaretto.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
-CORPUS = ROOT.parent / "shared" / "corpus"
 
 
 @pytest.fixture(autouse=True)
