@@ -39,5 +39,5 @@ def test_each_licence_the_readme_names_is_there():
             assert (DATA / file).stat().st_size > 0, file
 
 
-def test_records_reads_each_record_once():
+def test_records_yields_one_record_per_line():
     assert sum(1 for _ in records("comparables.jsonl")) == _table()["comparables.jsonl"][0]
