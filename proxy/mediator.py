@@ -242,7 +242,7 @@ class Mediator:
         elif method == "tasks/result":
             tool = self.task_tools.get(str(params.get("taskId")))
         call = call_of(self.server_policy, method, params, self.verdict)
-        refusal = self.gate.check(call.verdict, call.arguments, request_id, scanned=params)
+        refusal = self.gate.check(call.verdict, call.arguments, request_id, scanned=call.scanned)
         if refusal is not None:
             self.log(f"refused {call.name}: {refusal.code}")
             return None, refusal.response(request_id, self.server, call.name)
@@ -259,7 +259,7 @@ class Mediator:
             return None
         params = message.get("params") or {}
         call = call_of(self.server_policy, method, params, self.verdict)
-        refusal = self.gate.judge(call.verdict, params)
+        refusal = self.gate.judge(call.verdict, call.scanned)
         if refusal is not None:
             self._dropped("client", f"a notification the gate refused: {refusal.reason}", method)
             return None
