@@ -1,4 +1,5 @@
-"""`lazaretto proxy [-p POLICY] [-n SERVER_ID] [--store PATH] -- CMD [ARGS...]`."""
+"""`lazaretto proxy [-p POLICY] [-n SERVER_ID] [--store PATH] -- CMD [ARGS...]`, or `--url URL` for a
+remote server (whose HTTP machinery is imported only then)."""
 
 import argparse
 import ctypes
@@ -32,6 +33,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--store", help="the store file (default: LAZARETTO_STORE, else the user state directory)"
     )
+    remote = parser.add_argument_group(
+        "a remote server (Streamable HTTP, or HTTP+SSE) instead of a command"
+    )
+    remote.add_argument("--url", help="the server's MCP endpoint, e.g. https://host/mcp")
+    remote.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar='"NAME: VALUE"',
+        help="a header for every request (repeatable); ${env:VAR} in the value is the variable's value",
+    )
+    remote.add_argument(
+        "--bearer-token-env",
+        metavar="VAR",
+        help="send the token in this environment variable as `Authorization: Bearer`",
+    )
+    remote.add_argument(
+        "--ca-file",
+        help="a PEM file of certificate authorities to trust besides the system's (TLS is always verified)",
+    )
     parser.add_argument(
         "server_command",
         nargs=argparse.REMAINDER,
@@ -41,22 +62,33 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the server behind the gate and relay until it exits; return its exit code."""
+    """Serve the server behind the gate until it exits (or, remote, until the client leaves)."""
     command = list(args.server_command)
     if command and command[0] == "--":
         command = command[1:]
-    if not command:
-        print(
-            "lazaretto proxy: missing the server command: lazaretto proxy [-p POLICY] [-n NAME] -- CMD [ARGS...]",
-            file=sys.stderr,
+    options = None
+    if args.url is not None:
+        if command:
+            return _usage("give either --url or a server command, not both")
+        from .remote.options import OptionError, build
+
+        try:
+            options = build(args.url, args.header, args.bearer_token_env, args.ca_file)
+        except OptionError as exc:
+            return _usage(str(exc))
+    elif args.header or args.bearer_token_env or args.ca_file:
+        return _usage("--header, --bearer-token-env and --ca-file go with --url")
+    elif not command:
+        return _usage(
+            "missing the server command: lazaretto proxy [-p POLICY] [-n NAME] -- CMD [ARGS...]"
+            " (or --url URL)"
         )
-        return 2
     try:
         policy = load_policy(args.policy)
     except PolicyError as exc:
         print(f"lazaretto proxy: {exc}", file=sys.stderr)
         return 2
-    server = args.server_id or os.path.basename(command[0])
+    server = args.server_id or (options.host if options else os.path.basename(command[0]))
     session = discover_session()
     store = Store(args.store, busy_timeout=policy.store_busy_timeout_seconds)
     try:
@@ -78,21 +110,33 @@ def run(args: argparse.Namespace) -> int:
         server=server,
         session=session.key,
         cleaner=FieldCleaner(store, policy, server, session.key),
-        pins=PinGuard(store, server, command, lock),
+        # Pins belong to what the server is: its command, or its URL (never the headers, which may
+        # hold credentials).
+        pins=PinGuard(store, server, ["--url", options.url] if options else command, lock),
     )
     _return_large_buffers()
-    code = Relay(
-        command,
-        mediator,
-        max_line=policy.max_line_bytes,
-        request_timeout=policy.request_timeout_seconds,
-    ).run()
+    if options is not None:
+        from .remote.relay import serve
+
+        code = serve(options, mediator, policy, server)
+    else:
+        code = Relay(
+            command,
+            mediator,
+            max_line=policy.max_line_bytes,
+            request_timeout=policy.request_timeout_seconds,
+        ).run()
     store.close()
     sys.stdout.flush()
     sys.stderr.flush()
     # The client->server thread may still be blocked reading stdin; a normal interpreter
     # shutdown would wait on that reader's lock and abort. Everything is flushed and closed.
     os._exit(code)
+
+
+def _usage(problem: str) -> int:
+    print(f"lazaretto proxy: {problem}", file=sys.stderr)
+    return 2
 
 
 # mallopt's parameter number for the mmap threshold (glibc's malloc.h).
