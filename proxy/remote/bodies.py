@@ -4,6 +4,7 @@ The limit applies to the decoded bytes of one message (one SSE event, or the who
 neither a huge message nor a stream that never ends a line can make the proxy hold more than it.
 """
 
+import re
 import socket
 from collections.abc import Iterator
 
@@ -13,7 +14,7 @@ from httpx_sse import EventSource, ServerSentEvent
 _HEAD = 4096
 # An SSE event ends at a blank line: two line ends in a row, each of them CR, LF or CRLF. Every
 # such pair holds one of these three (CR then LF alone is a single line end).
-_BOUNDARIES = (b"\n\n", b"\n\r", b"\r\r")
+_BOUNDARY = re.compile(rb"\n\n|\n\r|\r\r")
 
 
 class Oversized(Exception):
@@ -34,24 +35,34 @@ class _Bounded(httpx.SyncByteStream):
         self._per_event = per_event
 
     def __iter__(self) -> Iterator[bytes]:
-        size, head, tail = 0, b"", b""
+        size, head, tail = 0, b"", b""  # the current event's bytes so far, its start, the last byte
         for chunk in self._chunks:
-            if self._per_event:
-                joined = tail + chunk
-                end = max(joined.rfind(boundary) for boundary in _BOUNDARIES)
-                end = end + 2 if end >= 0 else -1
-                if end >= 0:
-                    size, head = len(joined) - end, joined[end : end + _HEAD]
-                else:
-                    size += len(chunk)
-                    head = head if len(head) >= _HEAD else (head + chunk)[:_HEAD]
-                tail = joined[-3:]
-            else:
+            if not self._per_event:
                 size += len(chunk)
                 head = head if len(head) >= _HEAD else (head + chunk)[:_HEAD]
+                if size > self._limit:
+                    raise Oversized(head, size)
+                yield chunk
+                continue
+            joined = tail + chunk  # a boundary may straddle two chunks
+            start = len(tail) - size  # where the current event began, in `joined`
+            for boundary in _BOUNDARY.finditer(joined):
+                if boundary.end() - start > self._limit:
+                    raise Oversized(_event_head(head, joined, start), boundary.end() - start)
+                start = boundary.end()
+            head = _event_head(head, joined, start)
+            size = len(joined) - start
             if size > self._limit:
                 raise Oversized(head, size)
+            tail = joined[-1:]
             yield chunk
+
+
+def _event_head(head: bytes, joined: bytes, start: int) -> bytes:
+    """The first bytes of the event that begins at `start` of `joined` (before it, when negative)."""
+    if start >= 0:
+        return joined[start : start + _HEAD]
+    return head if len(head) >= _HEAD else (head + joined[1:])[:_HEAD]
 
 
 def read_body(response: httpx.Response, limit: int) -> bytes:
