@@ -38,6 +38,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     remote.add_argument("--url", help="the server's MCP endpoint, e.g. https://host/mcp")
     remote.add_argument(
+        "--transport",
+        choices=["http", "streamable-http", "streamable_http", "sse"],
+        help="the transport the client config named; sse starts with HTTP+SSE (2024-11-05) "
+        "instead of finding it by the fallback (default: Streamable HTTP, falling back)",
+    )
+    remote.add_argument(
         "--header",
         action="append",
         default=[],
@@ -73,11 +79,13 @@ def run(args: argparse.Namespace) -> int:
         from .remote.options import OptionError, build
 
         try:
-            options = build(args.url, args.header, args.bearer_token_env, args.ca_file)
+            options = build(
+                args.url, args.header, args.bearer_token_env, args.ca_file, args.transport
+            )
         except OptionError as exc:
             return _usage(str(exc))
-    elif args.header or args.bearer_token_env or args.ca_file:
-        return _usage("--header, --bearer-token-env and --ca-file go with --url")
+    elif args.header or args.bearer_token_env or args.ca_file or args.transport:
+        return _usage("--header, --bearer-token-env, --ca-file and --transport go with --url")
     elif not command:
         return _usage(
             "missing the server command: lazaretto proxy [-p POLICY] [-n NAME] -- CMD [ARGS...]"

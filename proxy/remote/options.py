@@ -5,8 +5,8 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-# `${env:NAME}` as Cursor and VS Code write it, `${NAME}` as Claude Code's .mcp.json does.
-_VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}")
+# `${env:NAME}` as Cursor and VS Code write it, `${NAME}` and `${NAME:-default}` as Claude Code does.
+_VARIABLE = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an HTTP field name (RFC 9110 token)
 # Headers the transport sets itself: a configured value would break the protocol or its checks.
 _RESERVED = frozenset(
@@ -37,6 +37,7 @@ class RemoteOptions:
     url: str
     headers: dict[str, str] = field(default_factory=dict)
     ca_file: str | None = None
+    legacy_sse: bool = False  # the config named the HTTP+SSE transport: no Streamable HTTP probe
 
     @property
     def host(self) -> str:
@@ -60,14 +61,16 @@ def check_url(url: str) -> str:
 
 
 def expand(value: str, what: str, environ: dict[str, str] | None = None) -> str:
-    """Replace `${env:NAME}` and `${NAME}` with the variable's value; a missing one is an error."""
+    """Replace `${env:NAME}`, `${NAME}` and `${NAME:-default}`; a variable not set is an error."""
     environ = os.environ if environ is None else environ
 
     def value_of(match: re.Match) -> str:
-        name = match.group(1)
-        if name not in environ:
-            raise OptionError(f"{what} names the environment variable {name}, which is not set")
-        return environ[name]
+        name, default = match.group(1), match.group(2)
+        if name in environ and (environ[name] or default is None):
+            return environ[name]
+        if default is not None:
+            return default
+        raise OptionError(f"{what} names the environment variable {name}, which is not set")
 
     return _VARIABLE.sub(value_of, value)
 
@@ -91,6 +94,7 @@ def build(
     headers: list[str] | None = None,
     bearer_token_env: str | None = None,
     ca_file: str | None = None,
+    transport: str | None = None,
     environ: dict[str, str] | None = None,
 ) -> RemoteOptions:
     """Check and expand the options of `lazaretto proxy --url`."""
@@ -110,4 +114,4 @@ def build(
         parsed["Authorization"] = f"Bearer {token}"
     if ca_file is not None and not os.path.isfile(ca_file):
         raise OptionError(f"--ca-file {ca_file}: no such file")
-    return RemoteOptions(url, parsed, ca_file)
+    return RemoteOptions(url, parsed, ca_file, transport == "sse")

@@ -25,6 +25,7 @@ class RemoteRelay(ClientLink):
         mediator: Mediator,
         *,
         host: str,
+        legacy_first: bool = False,
         max_line: int = DEFAULT_MAX_LINE,
         grace: float = 2.0,
         request_timeout: float | None = None,
@@ -45,7 +46,13 @@ class RemoteRelay(ClientLink):
         self._ended = threading.Event()
         self._exit_code = 0
         self.transport = StreamableHTTP(
-            url, client, self, max_bytes=max_line, host=host, log=mediator.log
+            url,
+            client,
+            self,
+            max_bytes=max_line,
+            host=host,
+            log=mediator.log,
+            legacy_first=legacy_first,
         )
 
     def run(self) -> int:
@@ -115,13 +122,20 @@ class RemoteRelay(ClientLink):
 
 def serve(options: RemoteOptions, mediator: Mediator, policy: Policy, server: str) -> int:
     """Run `lazaretto proxy --url` for one server; return the exit code."""
-    client = open_client(options)
+    auth = None
+    if not options.has_credentials:
+        from .bearer import StoredLogin
+        from .logins import LoginStore
+
+        auth = StoredLogin(LoginStore(server, options.url), server, options.host)
+    client = open_client(options, auth)
     try:
         return RemoteRelay(
             options.url,
             client,
             mediator,
             host=options.host,
+            legacy_first=options.legacy_sse,
             max_line=policy.max_line_bytes,
             request_timeout=policy.request_timeout_seconds,
         ).run()

@@ -126,8 +126,10 @@ class StreamableHTTP:
         max_bytes: int,
         host: str,
         log: Callable[[str], None],
+        legacy_first: bool = False,
     ) -> None:
         self.url = url
+        self.legacy_first = legacy_first
         self.client = client
         self.sink = sink
         self.max_bytes = max_bytes
@@ -207,7 +209,7 @@ class StreamableHTTP:
     def _exchange(self, sent: Sent) -> None:
         """POST one body and bring back its answer; any failure answers the requests in it."""
         try:
-            legacy = self._legacy
+            legacy = self._legacy or (self._connect_legacy() if self.legacy_first else None)
             if legacy is not None:
                 legacy.post(sent.body)
                 return
