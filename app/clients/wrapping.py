@@ -16,6 +16,7 @@ from typing import Any
 
 from . import remote_entries
 from .files import ConfigText, dump_toml, json_text, load_json, load_toml, read_text
+from .remote_entries import RemoteTarget
 
 
 @dataclass(frozen=True)
@@ -218,3 +219,37 @@ def servers_of(path: Path) -> list[ServerState]:
         )
         states.append(ServerState(state.where, state.name, renamed, state.detail))
     return states
+
+
+def remote_targets(name: str, root: Path | None = None) -> list[tuple[Path, RemoteTarget]]:
+    """Every remote server called `name` in the client configs found, wrapped or not (for `auth`)."""
+    from .locations import mcp_configs
+
+    found = []
+    for config in mcp_configs(root):
+        if not config.path.exists():
+            continue
+        codex = config.path.suffix == ".toml"
+        try:
+            text = read_text(config.path)
+            data = load_toml(text, config.path).unwrap() if codex else load_json(text, config.path)
+        except (ValueError, OSError):
+            continue
+        tables = [data.get("mcp_servers") or {}] if codex else [t for _, t in _server_tables(data)]
+        for servers in tables:
+            for key, entry in servers.items() if isinstance(servers, dict) else []:
+                target = _remote_target(key, entry, codex, name)
+                if target is not None:
+                    found.append((config.path, target))
+    return found
+
+
+def _remote_target(key: str, entry: Any, codex: bool, name: str) -> RemoteTarget | None:
+    if not isinstance(entry, dict):
+        return None
+    if is_wrapped(entry):
+        parsed = remote_entries.parse_proxy_args(entry.get("args", []))
+        return parsed[1] if parsed and (parsed[0] or key) == name else None
+    if key == name and remote_entries.kind(entry) == "http":
+        return remote_entries.target_of(entry, codex)
+    return None

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 KEYRING_SERVICE = "lazaretto-remote-login"
-# A token this close to its expiry is renewed before use rather than sent to be refused.
+# A token this close to its expiry (or half its lifetime, when that is shorter) is renewed before
+# use rather than sent to be refused.
 EXPIRY_MARGIN = 30
 
 
@@ -25,7 +26,7 @@ class Login:
 
     server: str
     url: str
-    tokens: dict  # access_token, token_type, refresh_token?, scope?, expires_at?
+    tokens: dict  # access_token, token_type, refresh_token?, scope?, expires_in?, expires_at?
     client: dict  # the registration (client_id, client_secret?, token_endpoint_auth_method, ...)
     token_endpoint: str
     resource: str | None = None
@@ -46,7 +47,9 @@ class Login:
         expires_at = self.tokens.get("expires_at")
         if not isinstance(expires_at, (int, float)):
             return False
-        return (time.time() if now is None else now) >= expires_at - EXPIRY_MARGIN
+        lifetime = self.tokens.get("expires_in")
+        margin = min(EXPIRY_MARGIN, lifetime / 2) if isinstance(lifetime, (int, float)) else EXPIRY_MARGIN
+        return (time.time() if now is None else now) >= expires_at - margin
 
     def as_json(self) -> str:
         """The login as the storage keeps it."""
@@ -66,7 +69,7 @@ def with_tokens(login: Login, tokens: dict[str, Any], now: float | None = None) 
     kept = dict(tokens)
     if not kept.get("refresh_token") and login.refresh_token:
         kept["refresh_token"] = login.refresh_token
-    expires_in = kept.pop("expires_in", None)
+    expires_in = kept.get("expires_in")
     if isinstance(expires_in, (int, float)):
         kept["expires_at"] = (time.time() if now is None else now) + expires_in
     return Login(login.server, login.url, kept, login.client, login.token_endpoint, login.resource)
