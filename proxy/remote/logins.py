@@ -48,7 +48,11 @@ class Login:
         if not isinstance(expires_at, (int, float)):
             return False
         lifetime = self.tokens.get("expires_in")
-        margin = min(EXPIRY_MARGIN, lifetime / 2) if isinstance(lifetime, (int, float)) else EXPIRY_MARGIN
+        margin = (
+            min(EXPIRY_MARGIN, lifetime / 2)
+            if isinstance(lifetime, (int, float))
+            else EXPIRY_MARGIN
+        )
         return (time.time() if now is None else now) >= expires_at - margin
 
     def as_json(self) -> str:

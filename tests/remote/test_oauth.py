@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-BROWSER = f"{sys.executable} {Path(__file__).resolve().parent.parent / 'fixtures' / 'browser.py'} %s"
+BROWSER = (
+    f"{sys.executable} {Path(__file__).resolve().parent.parent / 'fixtures' / 'browser.py'} %s"
+)
 
 
 @pytest.fixture
