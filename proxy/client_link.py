@@ -66,13 +66,16 @@ class ClientLink:
             threading.Thread(target=self._watch_timeouts, name="timeouts", daemon=True).start()
 
     def _watch_timeouts(self) -> None:
+        timeout = self.request_timeout
+        if not timeout:
+            return
         # A quarter of the limit between checks: a request is answered within 1.25x its limit.
-        interval = min(self.request_timeout / 4, 1.0)
+        interval = min(timeout / 4, 1.0)
         while not self._server_done.wait(interval):
             with self._expiry_lock:
                 if self._server_done.is_set():
                     return
-                out = self.mediator.expire(self.request_timeout)
+                out = self.mediator.expire(timeout)
                 self._send_client(out)
                 self._send_server(out.to_server)
 

@@ -48,7 +48,8 @@ def target_of(entry: dict, codex: bool) -> RemoteTarget | None:
             headers[str(name)] = "${env:" + str(variable) + "}"
         bearer = entry.get("bearer_token_env_var")
         return RemoteTarget(url, None, headers, str(bearer) if bearer else None)
-    headers = entry.get("headers") if isinstance(entry.get("headers"), dict) else {}
+    headers = entry.get("headers")
+    headers = headers if isinstance(headers, dict) else {}
     transport = str(entry["type"]) if "type" in entry else None
     return RemoteTarget(url, transport, {str(k): str(v) for k, v in headers.items()})
 
@@ -134,10 +135,13 @@ def _remote_keys(target: RemoteTarget, codex: bool) -> dict:
     keys: dict = {"url": target.url}
     if target.bearer_token_env:
         keys["bearer_token_env_var"] = target.bearer_token_env
-    plain = {k: v for k, v in target.headers.items() if not _ENV_ONLY.match(v)}
-    from_env = {
-        k: _ENV_ONLY.match(v).group(1) for k, v in target.headers.items() if _ENV_ONLY.match(v)
-    }
+    plain, from_env = {}, {}
+    for header, value in target.headers.items():
+        variable = _ENV_ONLY.match(value)
+        if variable:
+            from_env[header] = variable.group(1)
+        else:
+            plain[header] = value
     if plain:
         keys["http_headers"] = plain
     if from_env:

@@ -56,6 +56,7 @@ class LegacyEndpoint:
 
     def post(self, body: bytes) -> None:
         """Send one message; its answer comes on the stream."""
+        assert self.post_url is not None  # connect() returns only endpoints that have one
         response = self.client.post(
             self.post_url, content=body, headers={"Content-Type": "application/json"}
         )

@@ -46,7 +46,7 @@ class _Callback:
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args) -> None:
+            def log_message(self, format: str, *args) -> None:
                 pass
 
             def do_GET(self) -> None:
@@ -185,6 +185,8 @@ async def _login(options, logins, previous, callback, say, timeout) -> Login:
         raise LoginFailed(f"{options.host} still refuses the request (HTTP {response.status_code})")
     context = provider.context
     client_info = storage.client or await storage.get_client_info()
+    if client_info is None:
+        raise LoginFailed("the authorization server registered no client")
     token_endpoint = (
         str(context.oauth_metadata.token_endpoint)
         if context.oauth_metadata and context.oauth_metadata.token_endpoint

@@ -63,9 +63,26 @@ class Login:
     def from_json(cls, text: str) -> "Login":
         """A stored login; ValueError when it is not one."""
         data = json.loads(text)
-        if not isinstance(data, dict) or not isinstance(data.get("tokens"), dict):
+        if not isinstance(data, dict) or not all(
+            isinstance(data.get(key), kind)
+            for key, kind in (
+                ("server", str),
+                ("url", str),
+                ("tokens", dict),
+                ("client", dict),
+                ("token_endpoint", str),
+            )
+        ):
             raise ValueError("not a stored login")
-        return cls(**{key: data.get(key) for key in cls.__dataclass_fields__})
+        resource = data.get("resource")
+        return cls(
+            data["server"],
+            data["url"],
+            data["tokens"],
+            data["client"],
+            data["token_endpoint"],
+            resource if isinstance(resource, str) else None,
+        )
 
 
 def with_tokens(login: Login, tokens: dict[str, Any], now: float | None = None) -> Login:

@@ -88,7 +88,8 @@ def request_headers(message: Any, negotiated: str | None, params: ParamHeaders) 
         return headers
     method = message["method"]
     headers["Mcp-Method"] = method
-    args = message.get("params") if isinstance(message.get("params"), dict) else {}
+    args = message.get("params")
+    args = args if isinstance(args, dict) else {}
     named = _NAMED_BY.get(method)
     name = header_value(args.get(named)) if named and isinstance(args.get(named), str) else None
     if name is not None:

@@ -2,6 +2,7 @@
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -60,14 +61,14 @@ def check_url(url: str) -> str:
     return url
 
 
-def expand(value: str, what: str, environ: dict[str, str] | None = None) -> str:
+def expand(value: str, what: str, environ: Mapping[str, str] | None = None) -> str:
     """Replace `${env:NAME}`, `${NAME}` and `${NAME:-default}`; a variable not set is an error."""
-    environ = os.environ if environ is None else environ
+    env: Mapping[str, str] = os.environ if environ is None else environ
 
     def value_of(match: re.Match) -> str:
         name, default = match.group(1), match.group(2)
-        if name in environ and (environ[name] or default is None):
-            return environ[name]
+        if name in env and (env[name] or default is None):
+            return env[name]
         if default is not None:
             return default
         raise OptionError(f"{what} names the environment variable {name}, which is not set")
@@ -75,7 +76,7 @@ def expand(value: str, what: str, environ: dict[str, str] | None = None) -> str:
     return _VARIABLE.sub(value_of, value)
 
 
-def parse_header(text: str, environ: dict[str, str] | None = None) -> tuple[str, str]:
+def parse_header(text: str, environ: Mapping[str, str] | None = None) -> tuple[str, str]:
     """`"Name: value"` with variables expanded in the value."""
     name, colon, value = text.partition(":")
     name = name.strip()
@@ -95,17 +96,17 @@ def build(
     bearer_token_env: str | None = None,
     ca_file: str | None = None,
     transport: str | None = None,
-    environ: dict[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> RemoteOptions:
     """Check and expand the options of `lazaretto proxy --url`."""
-    environ = os.environ if environ is None else environ
+    env: Mapping[str, str] = os.environ if environ is None else environ
     check_url(url)
     parsed: dict[str, str] = {}
     for text in headers or []:
-        name, value = parse_header(text, environ)
+        name, value = parse_header(text, env)
         parsed[name] = value
     if bearer_token_env:
-        token = environ.get(bearer_token_env)
+        token = env.get(bearer_token_env)
         if not token:
             raise OptionError(
                 f"--bearer-token-env names {bearer_token_env}, which is not set or empty"

@@ -53,6 +53,7 @@ class Sink(Protocol):
 
     def waiting(self, request_id: Any) -> bool:
         """Whether this request still waits for an answer."""
+        ...
 
     def ended(self, sentence: str) -> None:
         """The server is gone for good."""
@@ -278,7 +279,7 @@ class StreamableHTTP:
                     self._answer(sent, response)
             finally:
                 self._untrack(sent.key, response)
-        if expired:
+        if expired and session is not None:
             if not self._renew(session):
                 raise Undeliverable(
                     Failure.SESSION_LOST,
@@ -513,6 +514,14 @@ class StreamableHTTP:
         """On the first exchange, a 400/404/405 without a modern MCP error means HTTP+SSE."""
         if self._era_known or status not in (400, 404, 405) or _modern_error(body):
             return False
+        legacy = self._connect_legacy()
+        if legacy is None:
+            return False
+        legacy.post(sent.body)
+        return True
+
+    def _connect_legacy(self) -> LegacyEndpoint | None:
+        """Open the HTTP+SSE stream once; later calls get the same one (or None)."""
         with self._fallback_lock:
             if self._legacy is None and not self._era_known:
                 self._era_known = True
@@ -524,11 +533,7 @@ class StreamableHTTP:
                     host=self.host,
                     log=self.log,
                 )
-            legacy = self._legacy
-        if legacy is None:
-            return False
-        legacy.post(sent.body)
-        return True
+            return self._legacy
 
     # -- the end ------------------------------------------------------------------------
 

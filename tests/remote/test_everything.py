@@ -81,10 +81,10 @@ async def direct(url: str, legacy: bool) -> dict:
         return await survey(streams[0], streams[1])
 
 
-async def through(env: dict, url: str) -> dict:
+async def through(env: dict, url: str, *extra: str) -> dict:
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "lazaretto.app", "proxy", "-n", "everything", "--url", url],
+        args=["-m", "lazaretto.app", "proxy", "-n", "everything", "--url", url, *extra],
         env=env,
     )
     with open(os.devnull, "w") as errlog:
@@ -92,15 +92,25 @@ async def through(env: dict, url: str) -> dict:
             return await survey(read, write)
 
 
-@pytest.mark.parametrize(("mode", "path"), [("streamableHttp", "/mcp"), ("sse", "/sse")])
+@pytest.mark.parametrize(
+    ("mode", "path", "extra"),
+    [
+        ("streamableHttp", "/mcp", ()),
+        ("sse", "/sse", ()),  # found by the fallback
+        ("sse", "/sse", ("--transport", "sse")),  # as `wrap` writes a `type: sse` entry
+    ],
+    ids=["streamable-http", "sse-by-fallback", "sse-named"],
+)
 @pytest.mark.parametrize("trust", ["trusted", "untrusted"])
-def test_the_sdk_sees_the_same_remote_server(everything, tmp_path, proxy_env, mode, path, trust):
+def test_the_sdk_sees_the_same_remote_server(
+    everything, tmp_path, proxy_env, mode, path, extra, trust
+):
     policy = tmp_path / f"{trust}.toml"
     policy.write_text(f'[servers.everything]\ntrust = "{trust}"\n')
     env = {**proxy_env, "LAZARETTO_POLICY": str(policy)}
     url = everything(mode) + path
     expected = anyio.run(direct, url, mode == "sse")
-    got = anyio.run(through, env, url)
+    got = anyio.run(through, env, url, *extra)
     for key in expected:
         assert got[key] == expected[key], key
     assert "42" in str(got["sum"])
