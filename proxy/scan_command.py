@@ -111,7 +111,7 @@ class Scanner:
             return self.agent_text(verdict)
 
         # Clean fields are not recorded one by one; the result still needs a verdict for them.
-        outcome = walk_surfaces("tools/call", result, visit)
+        outcome = walk_surfaces(result, visit)
         scan.rewritten, scan.uninspected = outcome.payload, outcome.uninspected
         return scan
 

@@ -19,7 +19,8 @@ from typing import Any, Protocol
 
 import httpx
 
-from ..jsonrpc import id_key, is_request
+from ..envelope import Kind as MessageKind
+from ..envelope import request_key, shape_of
 from .bodies import Oversized, as_line, events, hang_up, is_event_stream, is_json, read_body
 from .failures import Failure, Undeliverable, from_http_error, http_status
 from .legacy import LegacyEndpoint
@@ -68,6 +69,9 @@ class Kind(Enum):
     BATCH = "batch"  # a JSON array, from a 2025-03-26 client
 
 
+_KINDS = {MessageKind.REQUEST: Kind.REQUEST, MessageKind.NOTIFICATION: Kind.NOTIFICATION}
+
+
 @dataclass(slots=True)
 class Sent:
     """One POST body and what the transport needs to know of it."""
@@ -86,12 +90,8 @@ class Sent:
             message = None
         if isinstance(message, list):
             kind = Kind.BATCH
-        elif is_request(message):
-            kind = Kind.REQUEST
-        elif isinstance(message, dict) and isinstance(message.get("method"), str):
-            kind = Kind.NOTIFICATION
         else:
-            kind = Kind.ANSWER
+            kind = _KINDS.get(shape_of(message).kind, Kind.ANSWER)
         return cls(body, message, kind)
 
     @property
@@ -105,14 +105,14 @@ class Sent:
         if self.kind is Kind.REQUEST:
             return [self.message["id"]]
         if self.kind is Kind.BATCH:
-            return [element["id"] for element in self.message if is_request(element)]
+            return [e["id"] for e in self.message if shape_of(e).kind is MessageKind.REQUEST]
         return []
 
     @property
     def key(self) -> tuple:
         """The body's key among the open streams."""
         ids = self.request_ids
-        return ("request", id_key(ids[0])) if ids else ("body", id(self))
+        return ("request", request_key(ids[0])) if ids else ("body", id(self))
 
 
 class StreamableHTTP:
@@ -201,7 +201,7 @@ class StreamableHTTP:
         if request_id is None:
             return False
         modern = (self._declared_version or self.protocol_version or "") >= _MODERN
-        key = ("request", id_key(request_id))
+        key = ("request", request_key(request_id))
         if modern or not self.sink.waiting(request_id):
             self._cancelled.add(key)
             self._hang_up(key)

@@ -29,9 +29,11 @@ def tools_and_echo(seen, message):
     return json_reply(text_result(message["id"], "ok"))
 
 
-def test_headers_are_built_from_the_body_that_is_sent(start_proxy, scripted, proxy_env):
+def test_headers_are_built_from_the_body_that_is_sent(start_proxy, scripted, proxy_env, tmp_path):
     server = scripted(mcp_script(tools_and_echo))
-    env = {**proxy_env, "TEAM_NAME": "blue"}
+    policy = tmp_path / "no-hosts.toml"
+    policy.write_text('[servers.lab]\ntrust = "trusted"\n')
+    env = {**proxy_env, "TEAM_NAME": "blue", "LAZARETTO_POLICY": str(policy)}
     proxy = start_proxy(
         ["-n", "lab", "--url", server.url, "--header", "X-Team: ${env:TEAM_NAME}"], env=env
     )
@@ -39,7 +41,7 @@ def test_headers_are_built_from_the_body_that_is_sent(start_proxy, scripted, pro
     proxy.request("tools/list")
     proxy.call("query", {"region": "us-west1", "options": {"shard": 7}, "sql": "select 1"})
     proxy.call("query", {"region": " Zürich ", "sql": "x"})
-    proxy.request(
+    read_reply = proxy.request(
         "resources/read",
         {
             "uri": "file:///tmp/a b",
@@ -47,6 +49,7 @@ def test_headers_are_built_from_the_body_that_is_sent(start_proxy, scripted, pro
         },
     )
     proxy.close()
+    assert "result" in read_reply, read_reply
     initialize, initialized, listing, first, second, read = server.posts()
     assert "mcp-protocol-version" not in initialize.headers  # nothing is agreed before it
     assert initialize.headers["accept"] == "application/json, text/event-stream"
