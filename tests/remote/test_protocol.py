@@ -4,6 +4,7 @@ import base64
 import json
 import time
 
+import pytest
 from scripted_http import INIT_RESULT, Reply, json_reply, mcp_script, result, sse_reply, text_result
 
 REGION_TOOL = {
@@ -29,11 +30,18 @@ def tools_and_echo(seen, message):
     return json_reply(text_result(message["id"], "ok"))
 
 
-def test_headers_are_built_from_the_body_that_is_sent(start_proxy, scripted, proxy_env, tmp_path):
-    server = scripted(mcp_script(tools_and_echo))
+@pytest.fixture
+def modern_env(proxy_env, tmp_path) -> dict:
+    """A policy without allow_hosts: main's host check reads the 2026-07-28 `_meta` key
+    `io.modelcontextprotocol/protocolVersion` as a host (reported; not this transport's to fix)."""
     policy = tmp_path / "no-hosts.toml"
     policy.write_text('[servers.lab]\ntrust = "trusted"\n')
-    env = {**proxy_env, "TEAM_NAME": "blue", "LAZARETTO_POLICY": str(policy)}
+    return {**proxy_env, "LAZARETTO_POLICY": str(policy)}
+
+
+def test_headers_are_built_from_the_body_that_is_sent(start_proxy, scripted, modern_env):
+    server = scripted(mcp_script(tools_and_echo))
+    env = {**modern_env, "TEAM_NAME": "blue"}
     proxy = start_proxy(
         ["-n", "lab", "--url", server.url, "--header", "X-Team: ${env:TEAM_NAME}"], env=env
     )
@@ -158,12 +166,14 @@ def test_the_server_s_requests_and_notices_on_the_get_stream_are_judged(start_pr
     proxy.close()
 
 
-def test_a_modern_cancellation_closes_the_stream_instead_of_posting(start_proxy, scripted):
+def test_a_modern_cancellation_closes_the_stream_instead_of_posting(
+    start_proxy, scripted, modern_env
+):
     def respond(seen, message):
         return Reply(200, {"Content-Type": "text/event-stream"}, [b": working\n\n"], hold=30)
 
     server = scripted(mcp_script(respond, session=None))
-    proxy = start_proxy(["-n", "lab", "--url", server.url])
+    proxy = start_proxy(["-n", "lab", "--url", server.url], env=modern_env)
     meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}
     proxy.send(
         {
