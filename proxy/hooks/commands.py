@@ -15,7 +15,7 @@ from ..policy import POLICY_ENV, default_policy_path
 from .shell import Invocation, Unreadable, expand, invocations, program_name
 
 # Only a person at a terminal may run these (they clear, show or trust what the agent was kept from).
-HUMAN_VERBS = frozenset({"approve", "untaint", "show", "release", "trust", "review"})
+HUMAN_VERBS = frozenset({"approve", "untaint", "show", "release", "trust", "review", "auth"})
 # These take Lazaretto out of the client's configuration.
 DISARMING_VERBS = frozenset({"unwrap", "uninstall"})
 
