@@ -22,28 +22,28 @@ def loaded_remote_modules(names: set[str]) -> set[str]:
     return {n for n in names if any(n == m or n.startswith(m + ".") for m in REMOTE_ONLY)}
 
 
-def test_the_stdio_proxy_never_loads_the_remote_machinery(proxy_env):
-    request = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+def traced(
+    args: list[str], stdin: bytes, env: dict
+) -> tuple[subprocess.CompletedProcess, set[str]]:
+    """Run `lazaretto ARGS` under `python -X importtime`; the process and what it imported."""
     done = subprocess.run(
-        [
-            sys.executable,
-            "-X",
-            "importtime",
-            "-m",
-            "lazaretto.app",
-            "proxy",
-            "-n",
-            "s",
-            "--",
-            *SCRIPTED_SERVER,
-        ],
-        input=(json.dumps(request) + "\n").encode(),
+        [sys.executable, "-X", "importtime", "-m", "lazaretto.app", *args],
+        input=stdin,
         capture_output=True,
-        env=proxy_env,
+        env=env,
         timeout=60,
     )
+    return done, imported(done.stderr.decode())
+
+
+def test_the_stdio_proxy_never_loads_the_remote_machinery(proxy_env):
+    request = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    done, names = traced(
+        ["proxy", "-n", "s", "--", *SCRIPTED_SERVER],
+        (json.dumps(request) + "\n").encode(),
+        proxy_env,
+    )
     assert b'"id":1' in done.stdout.replace(b" ", b"")
-    names = imported(done.stderr.decode())
     assert "lazaretto.proxy.mediator" in names  # the listing is real
     assert loaded_remote_modules(names) == set()
 
@@ -57,23 +57,9 @@ def test_a_hook_never_loads_the_remote_machinery(proxy_env):
         "tool_input": {"url": "https://github.com/"},
         "tool_use_id": "t",
     }
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-X",
-            "importtime",
-            "-m",
-            "lazaretto.app",
-            "hook",
-            "claude-code",
-            "pre-tool-use",
-        ],
-        input=json.dumps(event).encode(),
-        capture_output=True,
-        env=proxy_env,
-        timeout=60,
+    done, names = traced(
+        ["hook", "claude-code", "pre-tool-use"], json.dumps(event).encode(), proxy_env
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    names = imported(done.stderr.decode())
     assert "lazaretto.proxy.hooks.common" in names  # the listing is real
     assert loaded_remote_modules(names) == set()
