@@ -6,7 +6,7 @@ hand every message to the same Mediator, so what is judged does not depend on th
 
 import sys
 import threading
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 from .mediator import Mediator, Outgoing
 
@@ -85,7 +85,7 @@ class ClientLink:
         with self._expiry_lock:
             pass
 
-    def _lines(self, stream: BinaryIO, direction: str):
+    def _lines(self, stream: IO[bytes], direction: str):
         """Yield each complete line in a one-element list the consumer empties (so nothing here keeps
         it alive); a line over the limit is skipped and an Outgoing explains it."""
         while True:
@@ -106,7 +106,7 @@ class ClientLink:
                 yield handed
 
     @staticmethod
-    def _discard_rest(stream: BinaryIO) -> int:
+    def _discard_rest(stream: IO[bytes]) -> int:
         skipped = 0
         while True:
             chunk = stream.readline(_CHUNK)

@@ -142,7 +142,9 @@ def response_keys(response_id: Any) -> list[int | str]:
     if key is None:
         return []
     keys: list[int | str] = [key]
-    extra = _numbers_spelled(response_id) if isinstance(response_id, str) else []
+    extra: list[int | None] = []
+    if isinstance(response_id, str):
+        extra.extend(_numbers_spelled(response_id))
     if isinstance(key, int):
         extra.append(_as_js(key))
     for candidate in extra:

@@ -219,6 +219,7 @@ class Mediator:
         method, request_id = message["method"], message["id"]
         params = message.get("params") or {}
         key = request_key(request_id)
+        assert key is not None  # shape_of accepted the id
         if key in self.pending:
             # Its answer could not be told from the first one's, and would be judged as that.
             self.log(f"refused request {request_id!r}: the id is already waiting for an answer")
@@ -230,7 +231,8 @@ class Mediator:
             )
         tool = None
         if method in ("tools/call", "prompts/get"):
-            tool = params.get("name") if isinstance(params.get("name"), str) else ""
+            name = params.get("name")
+            tool = name if isinstance(name, str) else ""
             drifted = self.pins and self.pins.refusal(
                 "tool" if method == "tools/call" else "prompt", tool, request_id
             )
@@ -504,9 +506,9 @@ class Mediator:
         while True:
             self._own_requests += 1
             request_id = f"lazaretto-{self._own_requests}"
-            if request_key(request_id) not in self.pending:
+            if request_id not in self.pending:  # a string no number spells is its own key
                 break
-        self.pending[request_key(request_id)] = Pending(request_id, method, own=True)
+        self.pending[request_id] = Pending(request_id, method, own=True)
         return dump_line({"jsonrpc": "2.0", "id": request_id, "method": method})
 
     def _recheck_done(self, out: Outgoing) -> None:
@@ -731,7 +733,8 @@ class Mediator:
         """The transport could not bring the server's answer whole: the waiting request gets an error."""
         out = Outgoing()
         with self._answer_lock:
-            pending = self.pending.pop(request_key(request_id), None)
+            key = request_key(request_id)
+            pending = self.pending.pop(key, None) if key is not None else None
         if pending is None:
             return out
         self.log(f"request {request_id!r} ({pending.method}) failed: {message}")

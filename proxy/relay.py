@@ -8,7 +8,7 @@ import signal
 import subprocess
 import sys
 import threading
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 from .client_link import DEFAULT_MAX_LINE, ClientLink
 from .mediator import Mediator, Outgoing
@@ -39,7 +39,10 @@ class Relay(ClientLink):
         self.grace = grace
         self._server_lock = threading.Lock()
         self._stopping = threading.Event()
-        self.process: subprocess.Popen | None = None
+        # Set by run() before any thread starts: the server and its two pipes.
+        self.process: subprocess.Popen[bytes]
+        self._server_in: IO[bytes]
+        self._server_out: IO[bytes]
 
     def run(self) -> int:
         """Start the server, relay until its output ends, and return its exit code."""
@@ -51,6 +54,8 @@ class Relay(ClientLink):
         except OSError as exc:
             print(f"lazaretto: cannot start {self.command[0]!r}: {exc}", file=sys.stderr)
             return 127 if isinstance(exc, FileNotFoundError) else 126
+        assert self.process.stdin is not None and self.process.stdout is not None  # both pipes
+        self._server_in, self._server_out = self.process.stdin, self.process.stdout
         self._install_signal_handlers()
         client = threading.Thread(target=self._client_loop, name="client->server", daemon=True)
         client.start()
@@ -62,7 +67,7 @@ class Relay(ClientLink):
         return code
 
     def _server_loop(self) -> None:
-        for line in self._lines(self.process.stdout, "server"):
+        for line in self._lines(self._server_out, "server"):
             # The mediator takes the line out of its list: it may set a large one aside while scanning.
             out = line if isinstance(line, Outgoing) else self.mediator.from_server(line)
             self._send_client(out)
@@ -75,8 +80,8 @@ class Relay(ClientLink):
         with self._server_lock:
             try:
                 for line in lines:
-                    self.process.stdin.write(line)
-                self.process.stdin.flush()
+                    self._server_in.write(line)
+                self._server_in.flush()
             except (BrokenPipeError, OSError, ValueError):
                 pass  # the server's exit is noticed by the server loop
 
@@ -89,7 +94,7 @@ class Relay(ClientLink):
     def _close_server_stdin(self) -> None:
         with self._server_lock:
             try:
-                self.process.stdin.close()
+                self._server_in.close()
             except OSError:
                 pass
 

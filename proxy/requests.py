@@ -63,7 +63,8 @@ def call_of(
 ) -> Call:
     """The call a request makes (`tool_verdict` classifies a tool by the server's annotations)."""
     if method == "tools/call":
-        name = params.get("name") if isinstance(params.get("name"), str) else ""
+        raw_name = params.get("name")
+        name = raw_name if isinstance(raw_name, str) else ""
         return Call(name, tool_verdict(name), params.get("arguments"))
     arguments = {key: value for key, value in params.items() if key != "_meta"}
     return Call(method, _method_verdict(server, method, params), arguments)

@@ -4,6 +4,7 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from .classify import untrusted_tool
 from .notices import removal_notice, withheld_notice
@@ -116,7 +117,7 @@ class Scanner:
         return scan
 
 
-def is_call_tool_result(value: object) -> bool:
+def is_call_tool_result(value: object) -> TypeGuard[dict]:
     """A JSON object shaped like a CallToolResult (content blocks or structured content)."""
     return isinstance(value, dict) and (
         isinstance(value.get("content"), list) or "structuredContent" in value

@@ -41,6 +41,7 @@ def start_server(env: dict, json_bodies: bool) -> tuple[subprocess.Popen, str]:
         env=env,
         text=True,
     )
+    assert proc.stdout is not None  # a pipe
     url = proc.stdout.readline().strip()
     if not url.startswith("http"):
         raise SystemExit("the SDK server did not start")
@@ -108,7 +109,7 @@ async def measure(url: str, env: dict, calls: int, rounds: int, big: int) -> dic
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument(
         "--calls", type=int, default=100, help="calls of each kind per configuration"
     )

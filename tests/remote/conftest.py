@@ -5,12 +5,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from scripted_http import ScriptedHTTP
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 HTTP_SERVER = [sys.executable, str(FIXTURES / "http_server.py")]
-sys.path.insert(0, str(FIXTURES))
-
-from scripted_http import ScriptedHTTP  # noqa: E402 - found through the line above
 
 
 @pytest.fixture
@@ -27,6 +25,7 @@ def sdk_server(proxy_env):
             text=True,
         )
         started.append(proc)
+        assert proc.stdout is not None  # a pipe
         url = proc.stdout.readline().strip()
         assert url.startswith("http"), "the test server did not start"
         return url

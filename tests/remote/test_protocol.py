@@ -81,7 +81,7 @@ def test_headers_are_built_from_the_body_that_is_sent(start_proxy, scripted, mod
 
 def test_an_expired_session_is_renewed_with_the_clients_own_initialize(start_proxy, scripted):
     sessions = iter(["s1", "s2"])
-    current = {"id": None}
+    current: dict[str, str | None] = {"id": None}
 
     def respond(seen):
         if seen.method != "POST":

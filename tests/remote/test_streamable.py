@@ -133,7 +133,9 @@ def test_an_untrusted_remote_result_is_cleaned_and_taints(sdk_server, proxy_env,
                 return await session.call_tool("fetch_page", {"url": "https://github.com/acme"})
 
     page = anyio.run(read_page)
-    text = page.content[0].text
+    block = page.content[0]
+    assert isinstance(block, types.TextContent)
+    text = block.text
     assert "lazaretto: withheld" in text
     assert store.sessions.state("test-session").tainted
     assert store.sessions.state("test-session").reasons[0]["server"] == "web"

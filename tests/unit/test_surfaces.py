@@ -3,7 +3,13 @@
 import copy
 import json
 
-from lazaretto.proxy.surfaces import MAX_DEPTH, walk_surfaces
+from lazaretto.proxy.surfaces import MAX_DEPTH, SurfaceResult, walk_surfaces
+
+
+def rewritten(outcome: SurfaceResult) -> dict:
+    """The walked payload where a test expects a change (None: nothing was rewritten)."""
+    assert outcome.payload is not None, "nothing was rewritten"
+    return outcome.payload
 
 
 def shout(marker="EVIL"):
@@ -54,7 +60,7 @@ def test_call_result_surfaces_and_paths():
         "/structuredContent/items/0/EVIL key@key",
         "/_meta/io.modelcontextprotocol~1model-immediate-response",
     } <= set(seen)
-    new = outcome.payload
+    new = rewritten(outcome)
     assert new["content"][0]["text"] == "plain ok"
     assert json.loads(new["content"][1]["text"]) == {"body": "ok body", "n": 3, "tags": ["a"]}
     assert new["content"][1]["text"] == '{"body":"ok body","n":3,"tags":["a"]}'  # compact
@@ -210,7 +216,7 @@ def test_json_inside_a_text_that_repeats_a_key_is_read_as_text():
         "/content/0/text@key": "text",
         "/content/0/text": text,
     }
-    assert "EVIL" not in outcome.payload["content"][0]["text"]
+    assert "EVIL" not in rewritten(outcome)["content"][0]["text"]
 
 
 def test_deep_nesting_is_bounded_and_still_inspected():
@@ -247,7 +253,7 @@ def test_tasks_get_walks_status_message_and_inlined_result():
         },
     }
     seen, visit = shout()
-    new = walk_surfaces(payload, visit).payload
+    new = rewritten(walk_surfaces(payload, visit))
     assert {"/task/statusMessage", "/result/content/0/text", "/result/structuredContent/k"} <= set(
         seen
     )
@@ -257,4 +263,4 @@ def test_tasks_get_walks_status_message_and_inlined_result():
 
     flat = {"taskId": "t2", "status": "working", "statusMessage": "EVIL soon"}
     seen, visit = shout()
-    assert walk_surfaces(flat, visit).payload["statusMessage"] == "ok soon"
+    assert rewritten(walk_surfaces(flat, visit))["statusMessage"] == "ok soon"
