@@ -174,10 +174,20 @@ class StreamableHTTP:
             self._initialized = sent.body
         elif sent.method == "notifications/cancelled" and self._cancel(sent):
             return
+        ending = Undeliverable(Failure.CONNECTION_ENDED, "the proxy is shutting down")
+        if self._closed.is_set():
+            # The client left while this line was being judged: nobody reads an answer anymore.
+            self._fail(sent, ending)
+            return
         if sent.kind in (Kind.REQUEST, Kind.BATCH):
             with self._idle:
                 self._busy += 1
-            self._workers.submit(self._on_worker, sent)
+            try:
+                self._workers.submit(self._on_worker, sent)
+            except RuntimeError:  # the workers stopped between the check and here
+                with self._idle:
+                    self._busy -= 1
+                self._fail(sent, ending)
         else:
             self._exchange(sent)
 
