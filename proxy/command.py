@@ -13,66 +13,15 @@ from .exposure import Exposure
 from .mediator import Mediator, stderr_log
 from .pins import PinGuard, load_lock
 from .policy import PolicyError, load_policy
+from .proxy_args import configure as configure
+from .proxy_args import server_command, server_name
 from .relay import Relay
 from .session import discover_session
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
-    """Arguments in mcp-gate's form: `-p gate.json -n web -- cmd ...` works unchanged."""
-    parser.add_argument(
-        "-p",
-        "--policy",
-        help="policy file (TOML, or mcp-gate JSON); default: LAZARETTO_POLICY, "
-        "else lazaretto.toml in the user config directory",
-    )
-    parser.add_argument(
-        "-n",
-        "--name",
-        dest="server_id",
-        help="the server's name in the policy (default: the command's file name)",
-    )
-    parser.add_argument(
-        "--store", help="the store file (default: LAZARETTO_STORE, else the user state directory)"
-    )
-    remote = parser.add_argument_group(
-        "a remote server (Streamable HTTP, or HTTP+SSE) instead of a command"
-    )
-    remote.add_argument("--url", help="the server's MCP endpoint, e.g. https://host/mcp")
-    remote.add_argument(
-        "--transport",
-        choices=["http", "streamable-http", "streamable_http", "sse"],
-        help="the transport the client config named; sse starts with HTTP+SSE (2024-11-05) "
-        "instead of finding it by the fallback (default: Streamable HTTP, falling back)",
-    )
-    remote.add_argument(
-        "--header",
-        action="append",
-        default=[],
-        metavar='"NAME: VALUE"',
-        help="a header for every request (repeatable); ${env:VAR} in the value is the variable's value",
-    )
-    remote.add_argument(
-        "--bearer-token-env",
-        metavar="VAR",
-        help="send the token in this environment variable as `Authorization: Bearer`",
-    )
-    remote.add_argument(
-        "--ca-file",
-        help="a PEM file of certificate authorities to trust besides the system's (TLS is always verified)",
-    )
-    parser.add_argument(
-        "server_command",
-        nargs=argparse.REMAINDER,
-        metavar="-- CMD [ARGS...]",
-        help="the real MCP server command",
-    )
-
-
 def run(args: argparse.Namespace) -> int:
     """Serve the server behind the gate until it exits (or, remote, until the client leaves)."""
-    command = list(args.server_command)
-    if command and command[0] == "--":
-        command = command[1:]
+    command = server_command(args)
     options = None
     if args.url is not None:
         if command:
@@ -97,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     except PolicyError as exc:
         print(f"lazaretto proxy: {exc}", file=sys.stderr)
         return 2
-    server = args.server_id or (options.host if options else os.path.basename(command[0]))
+    server = server_name(args.server_id, command, options.url if options else None)
     session = discover_session()
     store = Store(args.store, busy_timeout=policy.store_busy_timeout_seconds)
     try:
