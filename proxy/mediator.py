@@ -727,6 +727,31 @@ class Mediator:
             )
         return out
 
+    def waiting(self, request_id: Any) -> bool:
+        """Whether a request the client (or the proxy) sent is still unanswered."""
+        return request_key(request_id) in self.pending
+
+    def undelivered(self, request_id: Any, message: str, reason: str) -> Outgoing:
+        """The transport could not bring the server's answer whole: the waiting request gets an error."""
+        out = Outgoing()
+        with self._answer_lock:
+            key = request_key(request_id)
+            pending = self.pending.pop(key, None) if key is not None else None
+        if pending is None:
+            return out
+        self.log(f"request {request_id!r} ({pending.method}) failed: {message}")
+        if pending.own:
+            self._recheck_done(out)
+            return out
+        out.to_client.append(
+            dump_line(
+                error_response(
+                    request_id, INTERNAL_ERROR, f"lazaretto: {message}", {"reason": reason}
+                )
+            )
+        )
+        return out
+
     def server_gone(self, exit_code: int | None) -> Outgoing:
         """The server closed its output: every waiting request gets an error."""
         out = Outgoing()
