@@ -17,6 +17,7 @@ _REMOVAL_LABELS = {
     "html-comment": ("HTML comment", "HTML comments"),
     "hidden-html": ("hidden HTML element", "hidden HTML elements"),
     "markdown-image": ("image to an unlisted host", "images to unlisted hosts"),
+    "remote-resource": ("fetch from an unlisted host", "fetches from unlisted hosts"),
     "encoded-base64": ("base64 run", "base64 runs"),
     "encoded-base32": ("base32 run", "base32 runs"),
     "encoded-hex": ("hex run", "hex runs"),

@@ -34,8 +34,7 @@ def _round(text: str, rules: SanitizeRules, found: Collector) -> str:
     original = text
     text = invisible.strip(text, rules.untrusted, found)
     if rules.untrusted:
-        text = html.strip_comments(text, found)
-        text = html.strip_hidden(text, found)
+        text = html.strip_markup(text, rules.allow_hosts, found)
         text = images.strip_images(text, rules.allow_hosts, found)
         text = delimiters.strip_delimiters(text, found)
         text = encoded.strip_encoded(text, rules.looks_like_instructions, found)

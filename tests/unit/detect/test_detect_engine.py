@@ -1,7 +1,6 @@
 """The compiled engine names a superset of the patterns that match, so detection finds exactly
 what running every pattern finds (the plain path, which serves where Hyperscan has no wheel)."""
 
-import json
 import re
 
 import pytest
@@ -12,7 +11,7 @@ from lazaretto.proxy.detect import engine
 from lazaretto.proxy.detect.detector import detect, find
 from lazaretto.proxy.detect.normalize import fold
 from lazaretto.proxy.detect.signals import PATTERNS
-from tests.conftest import CORPUS
+from tests.corpus.records import NAMES, records
 
 SOURCES = [p.source for p in PATTERNS]
 PLAIN = engine.plain(SOURCES)
@@ -66,11 +65,9 @@ def test_every_match_of_a_pattern_is_a_candidate(index):
 def test_the_corpus_reads_the_same_through_both_engines():
     # Every corpus text: the candidates hold every pattern that matches; whole detections are
     # compared on every seventh (the plain path is slow by design).
-    if not CORPUS.is_dir():
-        pytest.skip("the detection corpus is not present")
-    for path in sorted(CORPUS.glob("*.jsonl")):
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
-            text = json.loads(line)["text"]
+    for name in NAMES:
+        for number, record in enumerate(records(name)):
+            text = record["text"]
             folded = fold(text).text
             assert set(COMPILED.candidates(folded)) >= {
                 i for i, p in enumerate(PATTERNS) if p.regex.search(folded)
