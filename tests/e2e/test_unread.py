@@ -383,7 +383,7 @@ def test_a_line_that_would_explode_in_memory_is_judged_within_four_times_its_siz
 def test_meta_key_prefixes_are_not_hosts_but_meta_values_are_checked(hostile, start_proxy):
     # 2026-07-28 clients send `_meta: {"io.modelcontextprotocol/protocolVersion": ...}` on every
     # request: the reverse-DNS prefix names who defined the key, not where data goes.
-    proxy, env = started(hostile, start_proxy, {}, 'allow_hosts = ["github.com"]\n' + POLICY)
+    proxy, _env = started(hostile, start_proxy, {}, 'allow_hosts = ["github.com"]\n' + POLICY)
     meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}
     listed = proxy.request("tools/list", {"_meta": meta})
     sneaked = proxy.request(
