@@ -81,29 +81,34 @@ def detect(text: str, scan: engine.Engine | None = None, key: str = "") -> Detec
     haystack = folded.text
     signals: list[Signal] = []
     weights: dict[str, list[float]] = {}
+    outer = Field(kind_of_key(key), key) if key else UNKNOWN_FIELD
+    reading = concept_signals(haystack, outer)
+
+    def weighed(weight: float, starts: list[int]) -> float:
+        # Prose about attacks quotes them ("attackers ask the model to ignore ..."): evidence that
+        # lies wholly in such clauses counts for half.
+        return weight / 2 if all(reading.in_discussion(s) for s in starts) else weight
+
     for pattern, spans in find(haystack, scan):
+        weight = weighed(pattern.weight, [start for start, _ in spans])
         for span in spans:
             start, end = folded.original_span(*span)
-            signals.append(
-                Signal(pattern.name, pattern.weight, _excerpt(text, start, end), start, end)
-            )
-        weights.setdefault(pattern.name, []).append(pattern.weight)
+            signals.append(Signal(pattern.name, weight, _excerpt(text, start, end), start, end))
+        weights.setdefault(pattern.name, []).append(weight)
     rules_held: set[int] = set()
-    outer = Field(kind_of_key(key), key) if key else UNKNOWN_FIELD
-    for found in concept_signals(haystack, outer):
+    for found in reading.signals:
         start, end = folded.original_span(found.start, found.end)
         # The English patterns and the concepts often read the same words: one piece of evidence.
         if any(s.name == found.name and s.start < end and start < s.end for s in signals):
             continue
+        weight = weighed(found.weight, [found.start])
         signals.append(
-            Signal(
-                found.name, found.weight, _excerpt(text, start, end), start, end, found.field.key
-            )
+            Signal(found.name, weight, _excerpt(text, start, end), start, end, found.field.key)
         )
         # Like a pattern, a rule that holds in many clauses is one piece of evidence.
         if found.rule not in rules_held:
             rules_held.add(found.rule)
-            weights.setdefault(found.name, []).append(found.weight)
+            weights.setdefault(found.name, []).append(weight)
     mixed = mixed_script_words(text)
     if mixed:
         # One odd word can be a typo or a loanword; several are a deliberate disguise.
