@@ -66,16 +66,26 @@ _ACTION = ("act", "send")
 _THINGS = ("asset", "user_data", "secret", "amount")
 
 RULES: tuple[Rule, ...] = (
-    # A request to act on accounts, devices, money, messages or files, in a field that describes.
+    # A request to act on accounts, devices, money, messages or files, in a field that describes:
+    # asked for ("please", "can you"), or aimed at an address or an amount, or an order that opens
+    # its clause and reaches the owner's things or all of them ("Delete all files in my Drive").
+    # An event name may be an order of its own ("Reset lab passwords"): that alone is too little.
     Rule(
         "out_of_place_request",
         1.0,
         (_ACTION, _THINGS, ("please", "destination", "amount")),
         fields=_DESCRIBING,
     ),
+    Rule(
+        "out_of_place_request",
+        1.0,
+        (_ACTION, _THINGS, "imperative", ("my", "all")),
+        fields=_DESCRIBING,
+    ),
     Rule("out_of_place_request", 1.0, (_ACTION, _THINGS, ("destination", "amount")), fields=_WORK),
-    Rule("out_of_place_request", 0.5, (_ACTION, _THINGS, "please"), fields=_RECORDS),
-    Rule("out_of_place_request", 0.5, (_ACTION, _THINGS), fields=_DESCRIBING),
+    Rule(
+        "out_of_place_request", 0.3, (_ACTION, _THINGS, ("please", "imperative")), fields=_RECORDS
+    ),
     Rule("instruction_override", 1.0, ("ignore", "instructions", ("previous", "all"))),
     Rule("instruction_override", 1.0, ("cancel", "instructions", "previous")),
     Rule("instruction_override", 0.8, ("ignore", "previous", "all")),
@@ -124,8 +134,9 @@ _LABEL_COLON = re.compile(r"[ \t]{0,2}:(?!//)")
 # Characters around a clause's first and last concept still counted as that clause's words.
 _DISCUSSION_REACH = 40
 _IMPERATIVE_VERBS = frozenset({"act", "send"})
-# What may stand between a clause's start and its first word: spaces, quotes, bullets.
-_OPENING = re.compile(r"[\W_]+")
+# What may stand between a clause's start and its first word: spaces, quotes, bullets, and the
+# key of a YAML-like line ("- event_name: Transfer ...").
+_OPENING = re.compile(r"[\W_]*(?:[^\W\d][\w .-]{0,40}:[ \t]+)?[\W_]*")
 
 
 @dataclass(frozen=True)
@@ -166,7 +177,7 @@ def _clauses(folded: str, hits: list[Hit]) -> list[list[Hit]]:
         group = groups.setdefault(clause, [])
         if not group and hit.concept in _IMPERATIVE_VERBS:
             opening = ends[clause - 1] if clause else 0
-            if not _OPENING.sub("", folded[opening : hit.start]):
+            if _OPENING.fullmatch(folded, opening, hit.start):
                 group.append(Hit("imperative", hit.language, hit.start, hit.end))
         group.append(hit)
     return list(groups.values())
