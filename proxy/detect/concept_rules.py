@@ -28,9 +28,16 @@ _CLAUSE_END = re.compile(
     r"[.!?;](?=\s|$)|[。！？；।॥؟]|\n[ \t]*\n|\n(?=[ \t]*(?:[-*•#>|]|\d{1,3}[.)][ \t]|[\w\"'-]{1,40}[ \t]*:))"
     r"|\"[ \t]*[,:}\]]|[{\[,][ \t]*\"|\|"
 )
-_DESTINATION = re.compile(
-    r"https?://\S|\bwww\.\w|[\w.+-]+@[\w-]+\.[a-z]{2,}|\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b"
-    r"|(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])"
+# Addresses, each searched only where its telltale character occurs (an address pattern that
+# may start at any word is slow to try everywhere).
+_DESTINATIONS = (
+    ("://", re.compile(r"https?://\S")),
+    ("www.", re.compile(r"\bwww\.\w")),
+    ("@", re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]+\.[a-z]{2,}")),
+    (
+        "",
+        re.compile(r"\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b|(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])"),
+    ),
 )
 # A phrase of a few words between quotes, the quotes not inside a word ("don't ... it's").
 # An amount of money, or an account or phone number written in groups of digits.
@@ -134,9 +141,23 @@ _LABEL_COLON = re.compile(r"[ \t]{0,2}:(?!//)")
 # Characters around a clause's first and last concept still counted as that clause's words.
 _DISCUSSION_REACH = 40
 _IMPERATIVE_VERBS = frozenset({"act", "send"})
+_WANTS_ADDRESS = frozenset({"act", "send"})
+_WANTS_QUOTE = frozenset({"say", "reply"})
 # What may stand between a clause's start and its first word: spaces, quotes, bullets, and the
 # key of a YAML-like line ("- event_name: Transfer ...").
 _OPENING = re.compile(r"[\W_]*(?:[^\W\d][\w .-]{0,40}:[ \t]+)?[\W_]*")
+
+
+# Each rule's needs as sets of concepts: a clause is tried against a rule only if every need has
+# a concept present in it; and the rules each concept takes part in (in table order).
+_NEEDS = tuple(
+    tuple(frozenset(need if isinstance(need, tuple) else (need,)) for need in rule.needs)
+    for rule in RULES
+)
+_RULES_OF: dict[str, tuple[int, ...]] = {}
+for _index, _needs in enumerate(_NEEDS):
+    for _concept in frozenset().union(*_needs):
+        _RULES_OF[_concept] = (*_RULES_OF.get(_concept, ()), _index)
 
 
 @dataclass(frozen=True)
@@ -152,19 +173,41 @@ class ConceptSignal:
     field: Field = UNKNOWN_FIELD
 
 
-def _pseudo_hits(folded: str, concepts: set[str]) -> list[Hit]:
-    """Hits of the concepts that are shapes, not words, searched only where a rule could use them."""
+def _regions(hits: list[Hit], concepts: frozenset[str]) -> list[tuple[int, int]]:
+    """The stretches of text around hits of `concepts` where a rule could use a shape, merged."""
+    regions: list[tuple[int, int]] = []
+    for hit in hits:
+        if hit.concept in concepts:
+            low, high = max(0, hit.start - PASSAGE), hit.end + PASSAGE
+            if regions and low <= regions[-1][1]:
+                regions[-1] = (regions[-1][0], high)
+            else:
+                regions.append((low, high))
+    return regions
+
+
+def _pseudo_hits(folded: str, hits: list[Hit]) -> list[Hit]:
+    """Hits of the concepts that are shapes, not words, searched only near the words a rule
+    could pair them with (the address patterns are slow to try everywhere)."""
     found: list[Hit] = []
-    if "send" in concepts:
+    for low, high in _regions(hits, _WANTS_ADDRESS):
+        for telltale, pattern in _DESTINATIONS:
+            if not telltale or folded.find(telltale, low, high) >= 0:
+                found.extend(
+                    Hit("destination", Language.EN, m.start(), m.end())
+                    for m in pattern.finditer(folded, low, high)
+                )
         found.extend(
-            Hit("destination", Language.EN, m.start(), m.end())
-            for m in _DESTINATION.finditer(folded)
+            Hit("amount", Language.EN, m.start(), m.end())
+            for m in _AMOUNT.finditer(folded, low, high)
         )
-    if concepts & {"say", "reply"}:
+    for low, high in _regions(hits, _WANTS_QUOTE):
         found.extend(
-            Hit("quoted", Language.EN, m.start(), m.end()) for m in _QUOTED.finditer(folded)
+            Hit("quoted", Language.EN, m.start(), m.end())
+            for m in _QUOTED.finditer(folded, low, high)
         )
-    return found
+    # Regions can overlap a match at their edges twice: one hit per span and concept.
+    return list({(hit.concept, hit.start, hit.end): hit for hit in found}.values())
 
 
 def _clauses(folded: str, hits: list[Hit]) -> list[list[Hit]]:
@@ -234,8 +277,14 @@ def concept_signals(folded: str, field: Field = UNKNOWN_FIELD) -> Reading:
     ]
     if not hits:
         return Reading([], [])
+    hits = sorted(hits + _pseudo_hits(folded, hits), key=lambda hit: hit.start)
     concepts = {hit.concept for hit in hits}
-    hits = sorted(hits + _pseudo_hits(folded, concepts), key=lambda hit: hit.start)
+    if concepts & _IMPERATIVE_VERBS:
+        concepts.add("imperative")  # added per clause, where one opens with the verb
+    if "discussion" not in concepts and not any(
+        all(need & concepts for need in needs) for needs in _NEEDS
+    ):
+        return Reading([], [])  # no rule can hold anywhere in this text
     # Where the text sits matters only to a request to act: the shapes are read only then.
     shapes = Shapes(folded, field) if concepts & {"act", "send"} else None
     found: list[ConceptSignal] = []
@@ -250,13 +299,21 @@ def concept_signals(folded: str, field: Field = UNKNOWN_FIELD) -> Reading:
         by_concept: dict[str, list[Hit]] = {}
         for hit in clause:
             by_concept.setdefault(hit.concept, []).append(hit)
-        where = shapes.at(clause[0].start) if shapes is not None and not passage else field
+        present = by_concept.keys()
+        candidates = sorted({index for concept in present for index in _RULES_OF.get(concept, ())})
+        where: Field | None = None
         named: set[str] = set()
-        for index, rule in enumerate(RULES):
+        for index in candidates:
+            rule = RULES[index]
             if rule.passage != passage or rule.signal in named:
                 continue
-            if rule.fields is not None and where.kind not in rule.fields:
+            if not all(need & present for need in _NEEDS[index]):
                 continue
+            if rule.fields is not None:
+                if where is None:
+                    where = shapes.at(clause[0].start) if shapes and not passage else field
+                if where.kind not in rule.fields:
+                    continue
             held = _holds(rule, by_concept, PASSAGE if passage else rule.window or WINDOW)
             if held is not None:
                 named.add(rule.signal)
@@ -269,7 +326,7 @@ def concept_signals(folded: str, field: Field = UNKNOWN_FIELD) -> Reading:
                         start,
                         end,
                         frozenset(languages),
-                        where if rule.fields is not None else UNKNOWN_FIELD,
+                        where if rule.fields is not None and where else UNKNOWN_FIELD,
                     )
                 )
     return Reading(found, discussed)

@@ -54,7 +54,6 @@ _QUOTED_PAIR = re.compile(
 _CONTAINER = re.compile(r"[\"']([\w .-]{1,48})[\"'][ \t]*:[ \t]*[\[{]")
 # How far back a container key is looked for: bounds the work per clause on a huge text.
 _CONTAINER_LOOKBACK = 4096
-_BRACKETS = str.maketrans("", "", "".join(ch for ch in map(chr, range(128)) if ch not in "[]{}"))
 # A YAML-like line: "  - event_name: Lunch with Amy" (the value runs to the end of the line).
 _LINE_PAIR = re.compile(r"(?m)^[ \t]*(?:-[ \t]+)?([A-Za-z_][\w .-]{0,40}?)[ \t]*:[ \t]+(\S[^\n]*)$")
 
@@ -136,8 +135,8 @@ class Shapes:
         """
         floor = max(0, offset - _CONTAINER_LOOKBACK)
         for match in reversed(list(_CONTAINER.finditer(self._text, floor, offset))):
-            between = self._text[match.end() - 1 : offset].translate(_BRACKETS)
-            depth = sum(1 if ch in "[{" else -1 for ch in between)
+            between = self._text[match.end() - 1 : offset]
+            depth = sum(map(between.count, "[{")) - sum(map(between.count, "]}"))
             if depth > 0:
                 kind = kind_of_key(match.group(1))
                 if kind is not FieldKind.UNKNOWN:

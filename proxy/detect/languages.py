@@ -85,9 +85,16 @@ def is_word_character(ch: str) -> bool:
     return unicodedata.category(ch)[0] in "LMN" or ch == "_"
 
 
-def default_bounds(term: str) -> Bounds:
-    """How a term written without a marker is bounded, from the script it starts with."""
+# Vietnamese writes every syllable as its own word and does not inflect: a term there is whole
+# words (a prefix match would read "ban", folded from "bán" and "bạn", inside "bank").
+_WHOLE_WORDS = frozenset({Language.VI})
+
+
+def default_bounds(term: str, language: Language | None = None) -> Bounds:
+    """How a term written without a marker is bounded, from its language and first script."""
     first = term[0]
+    if language in _WHOLE_WORDS:
+        return Bounds.WORD
     if unspaced(first):
         return Bounds.ANYWHERE
     if arabic_script(first):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 from bisect import bisect_right
 from collections.abc import Sequence
@@ -24,9 +25,14 @@ from .normalize import fold
 
 # Line breaks and tabs read as spaces, so a term of several words matches across a wrapped line;
 # the replacement keeps every offset.
-_SPACES = str.maketrans("\t\n\r\x0b\x0c", "     ")
+_SPACES = re.compile(r"[\t\n\r\x0b\x0c]")
 # Characters between two checkpoints of the UTF-8 offsets of a non-ASCII text.
 _CHECKPOINT = 1024
+
+
+# Terms this short ("ma", "ai", "tu") occur inside other words everywhere: they are searched with
+# the space before them, so the scan reports only word starts after a space (or the text's start).
+_SHORT = 3
 
 
 @dataclass(frozen=True)
@@ -37,6 +43,12 @@ class Term:
     language: Language
     text: str
     bounds: Bounds
+
+    @property
+    def needle(self) -> str:
+        """What the scan looks for: the text, after a space when it is a short spaced word."""
+        short = len(self.text) <= _SHORT and self.bounds in (Bounds.WORD, Bounds.PREFIX)
+        return " " + self.text if short else self.text
 
 
 @dataclass(frozen=True)
@@ -70,7 +82,7 @@ def terms() -> tuple[Term, ...]:
                 text = " ".join(fold(raw).text.split())
                 if not text:
                     continue
-                bounds = bounds or default_bounds(text)
+                bounds = bounds or default_bounds(text, language)
                 if (concept, text, bounds) not in seen:
                     seen.add((concept, text, bounds))
                     found.append(Term(concept, language, text, bounds))
@@ -86,13 +98,15 @@ class Scanner:
         self.table = table
 
     def occurrences(self, haystack: str) -> list[tuple[int, int]]:
-        """(term index, start) of every occurrence in `haystack`, overlapping ones included."""
+        """(term index, start of its needle) of every occurrence in `haystack`, overlapping ones
+        included."""
         found = []
         for index, term in enumerate(self.table):
-            at = haystack.find(term.text)
+            needle = term.needle
+            at = haystack.find(needle)
             while at >= 0:
                 found.append((index, at))
-                at = haystack.find(term.text, at + 1)
+                at = haystack.find(needle, at + 1)
         return found
 
 
@@ -104,7 +118,7 @@ class HyperscanScanner(Scanner):
     def __init__(self, table: Sequence[Term], database) -> None:
         super().__init__(table)
         self._database = database
-        self._sizes = [len(term.text.encode()) for term in table]
+        self._sizes = [len(term.needle.encode()) for term in table]
 
     def occurrences(self, haystack: str) -> list[tuple[int, int]]:
         data = haystack.encode()
@@ -130,17 +144,17 @@ class _CharOffsets:
         return chunk * _CHECKPOINT + len(self._data[self._bytes[chunk] : offset].decode())
 
 
+@cache
 def scanner() -> Scanner:
-    """The fastest scanner this platform has for the concept tables."""
+    """The fastest scanner this platform has for the concept tables (built once per process)."""
     return _scanner(terms())
 
 
-@cache
 def _scanner(table: tuple[Term, ...]) -> Scanner:
     hs = engine.hyperscan
     if hs is None or os.environ.get("LAZARETTO_PLAIN_ENGINE"):
         return Scanner(table)
-    literals = [term.text.encode() for term in table]
+    literals = [term.needle.encode() for term in table]
     key = hashlib.sha256(
         b"\0".join([getattr(hs, "__version__", "?").encode(), sys.platform.encode(), *literals])
     ).hexdigest()[:24]
@@ -165,13 +179,15 @@ def _scanner(table: tuple[Term, ...]) -> Scanner:
 def find_hits(folded: str, scan: Scanner | None = None) -> list[Hit]:
     """Every term occurrence in the folded text whose word bounds hold, in text order."""
     scan = scan or scanner()
-    haystack = folded.translate(_SPACES)
+    # A space in front, so a short word at the very start is found after it too.
+    haystack = " " + _SPACES.sub(" ", folded)
     hits = []
-    for index, start in scan.occurrences(haystack):
+    for index, found in scan.occurrences(haystack):
         term = scan.table[index]
+        start = found + len(term.needle) - len(term.text)
         end = start + len(term.text)
         if _bounded(haystack, start, end, term.bounds):
-            hits.append(Hit(term.concept, term.language, start, end))
+            hits.append(Hit(term.concept, term.language, start - 1, end - 1))
     hits.sort(key=lambda hit: (hit.start, -hit.end))
     return hits
 

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lazaretto.proxy.detect import engine, lexicon
-from lazaretto.proxy.detect.languages import Bounds, default_bounds
+from lazaretto.proxy.detect.languages import Bounds, Language, default_bounds
 from lazaretto.proxy.detect.normalize import fold
 from tests.corpus.records import records
 
@@ -74,3 +74,17 @@ def test_default_bounds_follow_the_script():
     assert default_bounds("ignor") is Bounds.PREFIX
     assert lexicon.parse("=all") == ("all", Bounds.WORD)
     assert lexicon.parse("*anweisung") == ("anweisung", Bounds.ANYWHERE)
+
+
+def test_vietnamese_terms_are_whole_words():
+    # Every Vietnamese syllable is a word: its terms never match the start of another word.
+    assert default_bounds("chuyen tien", Language.VI) is Bounds.WORD
+    text = fold("Bank Account Number: 0789765432, Phone Number: 327-420-4923").text
+    assert not [hit for hit in lexicon.find_hits(text) if hit.language is Language.VI]
+
+
+def test_a_short_word_is_found_at_the_start_after_a_line_break_and_never_inside_a_word():
+    # Terms of up to three letters are scanned with the space before them.
+    assert "ai" in concepts("AI: ignore this")
+    assert "ai" in concepts("Notes\nAI, read this")
+    assert "ai" not in concepts("the rain in Spain")
