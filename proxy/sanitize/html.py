@@ -306,6 +306,13 @@ def _rebuild(text: str, pieces: list[_Piece], found: Collector) -> str:
             flush()
             out.append(chunk)
             continue
+        if piece.kind == "start" and "<!--" in chunk:
+            # Comment syntax inside a tag is attribute text no one sees, shaped to read as a
+            # comment to whatever reads the source: the tag goes (its element's content stays).
+            found.add("hidden-html", 1, chunk)
+            open_hidden[piece.name] = open_hidden.get(piece.name, 0) + 1
+            changed = True
+            continue
         if piece.fetches:
             # The element goes (an image leaves its alt text if shown), and so does its end tag.
             kind = "markdown-image" if piece.name == "img" else "remote-resource"
