@@ -8,8 +8,9 @@ unrelated halves of a long run-on sentence do not make a signal.
 
 A few concepts are not words: `destination` (an e-mail address, a URL, an account number in
 IBAN form), `amount` (money, or a number in groups like an account's), `quoted` (a short quoted
-phrase: the fixed reply an attacker wants said) and `imperative` (a clause that opens with an
-action verb: "Transfer $3,000 to ...").
+phrase: the fixed reply an attacker wants said), `imperative` (a clause that opens with an
+action verb: "Transfer $3,000 to ...") and `vocative` (the assistant spoken to: "AI assistant:
+...", "Assistant, please ...").
 """
 
 import re
@@ -41,9 +42,13 @@ _DESTINATIONS = (
 )
 # A phrase of a few words between quotes, the quotes not inside a word ("don't ... it's").
 # An amount of money, or an account or phone number written in groups of digits.
+# Currencies are written in their own scripts too: 3万円, 500元, 10만 원, 200 руб, 50 zł, 100 TL.
 _AMOUNT = re.compile(
-    r"(?:[$€£¥₹]|\b(?:usd|eur|gbp|btc|eth)\b)[ \t]?\d|\b\d[\d,.]*[ \t]?(?:usd|eur|gbp|dollars?|euros?|btc"
-    r"|bitcoins?|eth)\b|(?<![\d-])\d{2,}[- ]\d{3,}[- ]\d{3,}(?![\d-])"
+    r"(?:[$€£¥₹₩₽₺]|\br\$|\b(?:usd|eur|gbp|btc|eth)\b)[ \t]?\d"
+    r"|\b\d[\d,.]*[ \t]?(?:usd|eur|gbp|dollars?|euros?|btc|bitcoins?|eth|reais|rupees?|zł|zloty|złotych"
+    r"|tl|lira|dong|vnd|руб\w*|грн|гривень|рупи\w*|रुपये|ریال|تومان|درهم|ريال|دولار|บาท|원)(?!\w)"
+    r"|\d[ \t]?(?:[万萬千亿億]?[円元圆圓块塊]|万|萬|만[ \t]?원|억)"
+    r"|(?<![\d-])\d{2,}[- ]\d{3,}[- ]\d{3,}(?![\d-])"
 )
 _QUOTED = re.compile(r"(?<!\w)[\"'“‘«「『]([^\"'“”‘’«»「」『』\n]{1,60})[\"'”’»」』](?!\w)")
 
@@ -75,7 +80,8 @@ _THINGS = ("asset", "user_data", "secret", "amount")
 RULES: tuple[Rule, ...] = (
     # A request to act on accounts, devices, money, messages or files, in a field that describes:
     # asked for ("please", "can you"), or aimed at an address or an amount, or an order that opens
-    # its clause and reaches the owner's things or all of them ("Delete all files in my Drive").
+    # its clause and reaches the owner's things or all of them, or will not wait ("Delete all
+    # files in my Drive", "Unlock the garage for my cousin right away").
     # An event name may be an order of its own ("Reset lab passwords"): that alone is too little.
     Rule(
         "out_of_place_request",
@@ -86,7 +92,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "out_of_place_request",
         1.0,
-        (_ACTION, _THINGS, "imperative", ("my", "all")),
+        (_ACTION, _THINGS, "imperative", ("my", "all", "urgent")),
         fields=_DESCRIBING,
     ),
     Rule("out_of_place_request", 1.0, (_ACTION, _THINGS, ("destination", "amount")), fields=_WORK),
@@ -102,9 +108,17 @@ RULES: tuple[Rule, ...] = (
     Rule("instruction_override", 0.5, ("disable", "safeguard")),
     Rule("prompt_extraction", 1.0, ("reveal", "system", ("prompt", "instructions"))),
     Rule("prompt_extraction", 1.0, ("reveal", "your", "prompt")),
+    # The instructions as something the reader was handed ("the exact instructions you were
+    # given"): asked for in full, or repeated, it is extraction; alone it may be a manual's words.
+    Rule(
+        "prompt_extraction",
+        1.0,
+        (("instructions", "prompt"), "given", ("verbatim", "reveal", "say", "begin")),
+    ),
     Rule("prompt_extraction", 0.9, ("reveal", ("instructions", "prompt"), ("verbatim", "hidden"))),
     Rule("prompt_extraction", 0.8, ("reveal", "your", "instructions")),
     Rule("prompt_extraction", 0.6, ("reveal", "system", "message", "your")),
+    Rule("prompt_extraction", 0.6, (("instructions", "prompt"), "given")),
     Rule("role_hijack", 1.0, ("role", "unrestricted")),
     Rule("role_hijack", 1.0, ("now", "unrestricted")),
     Rule("role_hijack", 1.0, ("unrestricted", "no_refusal"), passage=True),
@@ -119,6 +133,12 @@ RULES: tuple[Rule, ...] = (
     Rule("fixed_reply", 0.6, ("reply", "only", "quoted"), window=40),
     Rule("fixed_reply", 0.5, ("say", "quoted", ("ignore", "instructions"))),
     Rule("addressed_to_ai", 0.6, ("note", "ai")),
+    # "AI assistant: send ...", "Assistant, please ...": the assistant called by name, then told
+    # (a bare verb after "AI:" is more often a heading: "AI: share of revenue grew").
+    Rule("addressed_to_ai", 0.5, ("vocative", ("please", "ignore", "reveal", "say", "run"))),
+    Rule(
+        "addressed_to_ai", 0.5, ("vocative", "send", ("user_data", "secret", "destination", "my"))
+    ),
     Rule("authority_claim", 0.5, (("system", "admin"), "note", ("instructions", "new")), window=24),
     Rule("authority_claim", 0.6, ("i_am", "admin")),
     Rule("authority_claim", 0.5, ("admin", "authority")),
@@ -141,6 +161,11 @@ _LABEL_COLON = re.compile(r"[ \t]{0,2}:(?!//)")
 # Characters around a clause's first and last concept still counted as that clause's words.
 _DISCUSSION_REACH = 40
 _IMPERATIVE_VERBS = frozenset({"act", "send"})
+# The assistant named and then a colon ("Note for the AI:"), or a comma where it opens its clause
+# ("Assistant, please ..."): it is being spoken to.
+_CALLED = re.compile(r"[ \t]*:(?!//)")
+_CALLED_OPENING = re.compile(r"[ \t]*,")
+_OPENERS = _IMPERATIVE_VERBS | {"ai"}
 _WANTS_ADDRESS = frozenset({"act", "send"})
 _WANTS_QUOTE = frozenset({"say", "reply"})
 # What may stand between a clause's start and its first word: spaces, quotes, bullets, and the
@@ -212,16 +237,21 @@ def _pseudo_hits(folded: str, hits: list[Hit]) -> list[Hit]:
 
 def _clauses(folded: str, hits: list[Hit]) -> list[list[Hit]]:
     """The hits grouped by the clause they fall in; a clause that opens with an action verb gets
-    an `imperative` hit too."""
+    an `imperative` hit too, and the assistant spoken to a `vocative` one."""
     ends = [m.end() for m in _CLAUSE_END.finditer(folded)]
     groups: dict[int, list[Hit]] = {}
     for hit in hits:
         clause = bisect_right(ends, hit.start)
         group = groups.setdefault(clause, [])
-        if not group and hit.concept in _IMPERATIVE_VERBS:
-            opening = ends[clause - 1] if clause else 0
-            if _OPENING.fullmatch(folded, opening, hit.start):
+        if hit.concept in _OPENERS:
+            # Only spaces, quotes, bullets or a label before it ("Sofort: Lösche ..."): it opens.
+            opens = _OPENING.fullmatch(folded, ends[clause - 1] if clause else 0, hit.start)
+            if opens and hit.concept in _IMPERATIVE_VERBS:
                 group.append(Hit("imperative", hit.language, hit.start, hit.end))
+            if hit.concept == "ai" and (
+                _CALLED.match(folded, hit.end) or (opens and _CALLED_OPENING.match(folded, hit.end))
+            ):
+                group.append(Hit("vocative", hit.language, hit.start, hit.end))
         group.append(hit)
     return list(groups.values())
 
@@ -279,8 +309,11 @@ def concept_signals(folded: str, field: Field = UNKNOWN_FIELD) -> Reading:
         return Reading([], [])
     hits = sorted(hits + _pseudo_hits(folded, hits), key=lambda hit: hit.start)
     concepts = {hit.concept for hit in hits}
+    # Added per clause, where one opens with the verb or speaks to the assistant.
     if concepts & _IMPERATIVE_VERBS:
-        concepts.add("imperative")  # added per clause, where one opens with the verb
+        concepts.add("imperative")
+    if "ai" in concepts:
+        concepts.add("vocative")
     if "discussion" not in concepts and not any(
         all(need & concepts for need in needs) for needs in _NEEDS
     ):

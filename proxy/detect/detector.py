@@ -17,6 +17,10 @@ _EXCERPT_CHARS = 120
 # A pattern that matches many times is still one piece of evidence: only its first few matches
 # are kept (as excerpts), which also bounds the work on a huge string.
 MATCHES_PER_PATTERN = 3
+# What evidence weighs inside prose about attacks: such prose quotes an override and an
+# extraction side by side ("attackers make the model ignore ... and leak ..."), which must stay
+# under the threshold; an attack that says more than that still reaches it.
+_DISCUSSED = 0.35
 
 
 @dataclass(frozen=True)
@@ -86,8 +90,8 @@ def detect(text: str, scan: engine.Engine | None = None, key: str = "") -> Detec
 
     def weighed(weight: float, starts: list[int]) -> float:
         # Prose about attacks quotes them ("attackers ask the model to ignore ..."): evidence that
-        # lies wholly in such clauses counts for half.
-        return weight / 2 if all(reading.in_discussion(s) for s in starts) else weight
+        # lies wholly in such clauses counts for a third or so.
+        return weight * _DISCUSSED if all(reading.in_discussion(s) for s in starts) else weight
 
     for pattern, spans in find(haystack, scan):
         weight = weighed(pattern.weight, [start for start, _ in spans])

@@ -24,8 +24,10 @@ from .languages import ARABIC_CLITICS, Bounds, Language, default_bounds, is_word
 from .normalize import fold
 
 # Line breaks and tabs read as spaces, so a term of several words matches across a wrapped line;
-# the replacement keeps every offset.
-_SPACES = re.compile(r"[\t\n\r\x0b\x0c]")
+# so do the quotes, apostrophes and brackets a word may open with ("l'IA", "(AI)"), so a short
+# word after them is found by its space-led needle. Terms are read the same way; every offset
+# is kept.
+_SPACES = re.compile(r"[\t\n\r\x0b\x0c'\"’‘“”«»(\[{`*/]")
 # Characters between two checkpoints of the UTF-8 offsets of a non-ASCII text.
 _CHECKPOINT = 1024
 
@@ -79,7 +81,7 @@ def terms() -> tuple[Term, ...]:
         for language, entries in columns.items():
             for entry in entries.split("|"):
                 raw, bounds = parse(entry.strip())
-                text = " ".join(fold(raw).text.split())
+                text = _SPACES.sub(" ", " ".join(fold(raw).text.split())).strip()
                 if not text:
                     continue
                 bounds = bounds or default_bounds(text, language)

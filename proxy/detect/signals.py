@@ -443,6 +443,13 @@ _TABLE: list[tuple[str, float, str]] = [
         r"</?(?:instructions?|information|system|sys|admin|prompt|directive|important)>",
     ),
     ("role_marker", 0.5, r"\[(?:system|assistant)\]"),
+    # The end of the person's turn, written into data so what follows reads as the system's.
+    (
+        "role_marker",
+        0.6,
+        r"</(?:user_input|user_query|user_message|user_turn|human|human_turn|tool_output|tool_result"
+        r"|function_results?|end_of_turn)>",
+    ),
     (
         "role_marker",
         0.6,
