@@ -133,6 +133,9 @@ RULES: tuple[Rule, ...] = (
     Rule("fixed_reply", 0.6, ("reply", "only", "quoted"), window=40),
     Rule("fixed_reply", 0.5, ("say", "quoted", ("ignore", "instructions"))),
     Rule("addressed_to_ai", 0.6, ("note", "ai")),
+    # The reader singled out as an AI: "if you are an AI", "KI, die das liest", "读到这里的AI".
+    Rule("addressed_to_ai", 0.7, ("if_you_are", "ai"), window=30),
+    Rule("addressed_to_ai", 0.7, ("ai", "reading_this"), window=40),
     # "AI assistant: send ...", "Assistant, please ...": the assistant called by name, then told
     # (a bare verb after "AI:" is more often a heading: "AI: share of revenue grew").
     Rule("addressed_to_ai", 0.5, ("vocative", ("please", "ignore", "reveal", "say", "run"))),

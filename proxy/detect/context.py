@@ -31,7 +31,9 @@ _DESCRIPTION_WORDS = frozenset(
     " descriptions desc summary title titles name names headline tagline caption snippet snippets note"
     " notes profile profiles event events location venue product products label labels tag tags status"
     " occupation company organization organisation job position nickname username displayname display"
-    " topic repository repo listing listings bookmark bookmarks contact contacts".split()
+    " topic repository repo listing listings bookmark bookmarks contact contacts answer answers question"
+    " questions memo purpose alt channel playlist track album recipe amenity amenities hotel hotels"
+    " restaurant restaurants place places attraction attractions".split()
 )
 # Work items ask people to do things as a matter of course ("please grant me access to the
 # repo"): there only a request naming where data or money should go is out of place.

@@ -1,6 +1,7 @@
 """The concept tables' words are found the same by the compiled scan and the plain path, bounded
 as their script wants, and mapped back to character offsets in any script."""
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -88,3 +89,22 @@ def test_a_short_word_is_found_at_the_start_after_a_line_break_and_never_inside_
     assert "ai" in concepts("AI: ignore this")
     assert "ai" in concepts("Notes\nAI, read this")
     assert "ai" not in concepts("the rain in Spain")
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        # Accents and Cyrillic letters fold away: a foreign term must not read a common word.
+        ("paragraph para fonts deposit silent saturday believe wish maps slot level", Language.EN),
+        ("metadata verify emirates data file role not Ben", Language.EN),
+        ("voy para casa, quiero ver el pago", Language.ES),
+        ("je pense que le niveau est bon", Language.FR),
+    ],
+)
+def test_folded_foreign_terms_do_not_read_common_words(text, language):
+    foreign = [
+        hit
+        for hit in lexicon.find_hits(fold(text).text)
+        if hit.language is not language and hit.concept != "discussion"
+    ]
+    assert not foreign, foreign
