@@ -176,16 +176,33 @@ _WANTS_QUOTE = frozenset({"say", "reply"})
 _OPENING = re.compile(r"[\W_]*(?:[^\W\d][\w .-]{0,40}:[ \t]+)?[\W_]*")
 
 
-# Each rule's needs as sets of concepts: a clause is tried against a rule only if every need has
-# a concept present in it; and the rules each concept takes part in (in table order).
+# How far from its verb a shape is searched: as far as a clause rule's hits may spread.
+_SHAPE_REACH = WINDOW + WINDOW // 2
+# Each rule's needs as sets of concepts: a text or clause is tried against a rule only if every
+# need has a concept present in it.
 _NEEDS = tuple(
     tuple(frozenset(need if isinstance(need, tuple) else (need,)) for need in rule.needs)
     for rule in RULES
 )
-_RULES_OF: dict[str, tuple[int, ...]] = {}
-for _index, _needs in enumerate(_NEEDS):
-    for _concept in frozenset().union(*_needs):
-        _RULES_OF[_concept] = (*_RULES_OF.get(_concept, ()), _index)
+# The concepts that are shapes, by the words they can only be found beside.
+_SHAPES_BESIDE = (
+    (_WANTS_ADDRESS, frozenset({"destination", "amount", "imperative"})),
+    (_WANTS_QUOTE, frozenset({"quoted"})),
+    (frozenset({"ai"}), frozenset({"vocative"})),
+)
+_SEARCHED_SHAPES = frozenset({"destination", "amount", "quoted"})
+# The same needs as bit masks, one bit per concept: the check runs per text and per clause.
+_BIT = {
+    concept: 1 << bit
+    for bit, concept in enumerate(sorted({c for needs in _NEEDS for need in needs for c in need}))
+}
+_NEED_MASKS = tuple(
+    tuple(sum(_BIT[concept] for concept in need) for need in needs) for needs in _NEEDS
+)
+
+
+def _mask(concepts) -> int:
+    return sum(_BIT.get(concept, 0) for concept in concepts)
 
 
 @dataclass(frozen=True)
@@ -206,7 +223,7 @@ def _regions(hits: list[Hit], concepts: frozenset[str]) -> list[tuple[int, int]]
     regions: list[tuple[int, int]] = []
     for hit in hits:
         if hit.concept in concepts:
-            low, high = max(0, hit.start - PASSAGE), hit.end + PASSAGE
+            low, high = max(0, hit.start - _SHAPE_REACH), hit.end + _SHAPE_REACH
             if regions and low <= regions[-1][1]:
                 regions[-1] = (regions[-1][0], high)
             else:
@@ -214,22 +231,24 @@ def _regions(hits: list[Hit], concepts: frozenset[str]) -> list[tuple[int, int]]
     return regions
 
 
-def _pseudo_hits(folded: str, hits: list[Hit]) -> list[Hit]:
-    """Hits of the concepts that are shapes, not words, searched only near the words a rule
-    could pair them with (the address patterns are slow to try everywhere)."""
+def _pseudo_hits(folded: str, hits: list[Hit], wanted: set[str]) -> list[Hit]:
+    """Hits of the `wanted` concepts that are shapes, not words, searched only near the words a
+    rule could pair them with (the address patterns are slow to try everywhere)."""
     found: list[Hit] = []
     for low, high in _regions(hits, _WANTS_ADDRESS):
-        for telltale, pattern in _DESTINATIONS:
-            if not telltale or folded.find(telltale, low, high) >= 0:
-                found.extend(
-                    Hit("destination", Language.EN, m.start(), m.end())
-                    for m in pattern.finditer(folded, low, high)
-                )
-        found.extend(
-            Hit("amount", Language.EN, m.start(), m.end())
-            for m in _AMOUNT.finditer(folded, low, high)
-        )
-    for low, high in _regions(hits, _WANTS_QUOTE):
+        if "destination" in wanted:
+            for telltale, pattern in _DESTINATIONS:
+                if not telltale or folded.find(telltale, low, high) >= 0:
+                    found.extend(
+                        Hit("destination", Language.EN, m.start(), m.end())
+                        for m in pattern.finditer(folded, low, high)
+                    )
+        if "amount" in wanted:
+            found.extend(
+                Hit("amount", Language.EN, m.start(), m.end())
+                for m in _AMOUNT.finditer(folded, low, high)
+            )
+    for low, high in _regions(hits, _WANTS_QUOTE) if "quoted" in wanted else ():
         found.extend(
             Hit("quoted", Language.EN, m.start(), m.end())
             for m in _QUOTED.finditer(folded, low, high)
@@ -241,7 +260,8 @@ def _pseudo_hits(folded: str, hits: list[Hit]) -> list[Hit]:
 def _clauses(folded: str, hits: list[Hit]) -> list[list[Hit]]:
     """The hits grouped by the clause they fall in; a clause that opens with an action verb gets
     an `imperative` hit too, and the assistant spoken to a `vocative` one."""
-    ends = [m.end() for m in _CLAUSE_END.finditer(folded)]
+    # Clause ends after the last hit change nothing.
+    ends = [m.end() for m in _CLAUSE_END.finditer(folded, 0, hits[-1].end + 1)]
     groups: dict[int, list[Hit]] = {}
     for hit in hits:
         clause = bisect_right(ends, hit.start)
@@ -310,19 +330,27 @@ def concept_signals(folded: str, field: Field = UNKNOWN_FIELD) -> Reading:
     ]
     if not hits:
         return Reading([], [])
-    hits = sorted(hits + _pseudo_hits(folded, hits), key=lambda hit: hit.start)
     concepts = {hit.concept for hit in hits}
-    # Added per clause, where one opens with the verb or speaks to the assistant.
-    if concepts & _IMPERATIVE_VERBS:
-        concepts.add("imperative")
-    if "ai" in concepts:
-        concepts.add("vocative")
-    if "discussion" not in concepts and not any(
-        all(need & concepts for need in needs) for needs in _NEEDS
-    ):
-        return Reading([], [])  # no rule can hold anywhere in this text
+    # The shapes that could be found beside these words, and the rules that could then hold:
+    # most texts end here, before any shape is searched.
+    for words, shapes_beside in _SHAPES_BESIDE:
+        if concepts & words:
+            concepts |= shapes_beside
+    present_mask = _mask(concepts)
+    possible = [
+        index for index, masks in enumerate(_NEED_MASKS) if all(map(present_mask.__and__, masks))
+    ]
+    if not possible and "discussion" not in concepts:
+        return Reading([], [])
+    wanted = {concept for index in possible for need in _NEEDS[index] for concept in need}
+    if wanted & _SEARCHED_SHAPES:
+        hits = sorted(hits + _pseudo_hits(folded, hits, wanted), key=lambda hit: hit.start)
     # Where the text sits matters only to a request to act: the shapes are read only then.
-    shapes = Shapes(folded, field) if concepts & {"act", "send"} else None
+    shapes = (
+        Shapes(folded, field)
+        if any(RULES[index].fields is not None for index in possible)
+        else None
+    )
     found: list[ConceptSignal] = []
     clauses = _clauses(folded, hits)
     discussed = [
@@ -330,20 +358,27 @@ def concept_signals(folded: str, field: Field = UNKNOWN_FIELD) -> Reading:
         for clause in clauses
         if any(hit.concept == "discussion" for hit in clause)
     ]
+    in_clause = [index for index in possible if not RULES[index].passage]
+    in_passage = [index for index in possible if RULES[index].passage]
     for clause in [*clauses, hits]:
         passage = clause is hits
+        clause_mask = _mask({hit.concept for hit in clause})
+        # Most clauses hold one or two concepts and no rule: they are left before any more work.
+        rules = [
+            index
+            for index in (in_passage if passage else in_clause)
+            if all(map(clause_mask.__and__, _NEED_MASKS[index]))
+        ]
+        if not rules:
+            continue
         by_concept: dict[str, list[Hit]] = {}
         for hit in clause:
             by_concept.setdefault(hit.concept, []).append(hit)
-        present = by_concept.keys()
-        candidates = sorted({index for concept in present for index in _RULES_OF.get(concept, ())})
         where: Field | None = None
         named: set[str] = set()
-        for index in candidates:
+        for index in rules:
             rule = RULES[index]
-            if rule.passage != passage or rule.signal in named:
-                continue
-            if not all(need & present for need in _NEEDS[index]):
+            if rule.signal in named:
                 continue
             if rule.fields is not None:
                 if where is None:

@@ -17,24 +17,28 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from . import engine
 from .concepts import CONCEPTS
 from .languages import ARABIC_CLITICS, Bounds, Language, default_bounds, is_word_character
 from .normalize import fold
 
-# Line breaks and tabs read as spaces, so a term of several words matches across a wrapped line;
-# so do the quotes, apostrophes and brackets a word may open with ("l'IA", "(AI)"), so a short
-# word after them is found by its space-led needle. Terms are read the same way; every offset
-# is kept.
-_SPACES = re.compile(r"[\t\n\r\x0b\x0c'\"’‘“”«»(\[{`*/]")
+# Every character that ends a word in a spaced script reads as a space: line breaks, tabs and
+# punctuation. A whole word is then its text with a space on each side and a word start its
+# text after a space, so the scan itself finds only bounded occurrences (a word's text inside
+# other words is never reported, and never checked). Terms are read the same way ("l'IA",
+# "e-mails"); every offset is kept. Letters, marks, digits and "_" stay: they are inside words.
+_SPACES = re.compile(
+    r"[\t\n\r\x0b\x0c!\"#$%&'()*+,\-./:;<=>?@\[\\\]^`{|}~\u00a0-\u00bf\u2000-\u206f"
+    r"\u060c\u061b\u061f\u0964\u0965\u3000-\u3003\uff01-\uff0f]"
+)
 # Characters between two checkpoints of the UTF-8 offsets of a non-ASCII text.
 _CHECKPOINT = 1024
 
 
-# Terms this short ("ma", "ai", "tu") occur inside other words everywhere: they are searched with
-# the space before them, so the scan reports only word starts after a space (or the text's start).
-_SHORT = 3
+# Each bound finds every occurrence the ones before it find.
+_LOOSENESS = {Bounds.WORD: 0, Bounds.PREFIX: 1, Bounds.CLITIC: 2, Bounds.ANYWHERE: 3}
 
 
 @dataclass(frozen=True)
@@ -48,14 +52,16 @@ class Term:
 
     @property
     def needle(self) -> str:
-        """What the scan looks for: the text, after a space when it is a short spaced word."""
-        short = len(self.text) <= _SHORT and self.bounds in (Bounds.WORD, Bounds.PREFIX)
-        return " " + self.text if short else self.text
+        """What the scan looks for: a whole word between spaces, a word start after one."""
+        if self.bounds is Bounds.WORD:
+            return f" {self.text} "
+        if self.bounds is Bounds.PREFIX:
+            return " " + self.text
+        return self.text
 
 
-@dataclass(frozen=True)
-class Hit:
-    """A term found in the folded text: its concept and span there."""
+class Hit(NamedTuple):
+    """A term found in the folded text: its concept and span there (a tuple: texts hold many)."""
 
     concept: str
     language: Language
@@ -74,9 +80,12 @@ def parse(entry: str) -> tuple[str, Bounds | None]:
 
 @cache
 def terms() -> tuple[Term, ...]:
-    """Every term of the concept tables, folded, each once per concept."""
-    seen: set[tuple[str, str, Bounds]] = set()
-    found: list[Term] = []
+    """Every term of the concept tables, folded, each once per concept.
+
+    Languages share words ("admin", "transfer", "bank"): a word is kept once per concept, under
+    the first language that has it, with the loosest bounds any of them asks for (a prefix
+    match finds every whole-word match too)."""
+    found: dict[tuple[str, str], Term] = {}
     for concept, columns in CONCEPTS.items():
         for language, entries in columns.items():
             for entry in entries.split("|"):
@@ -85,10 +94,12 @@ def terms() -> tuple[Term, ...]:
                 if not text:
                     continue
                 bounds = bounds or default_bounds(text, language)
-                if (concept, text, bounds) not in seen:
-                    seen.add((concept, text, bounds))
-                    found.append(Term(concept, language, text, bounds))
-    return tuple(found)
+                kept = found.get((concept, text))
+                if kept is None:
+                    found[(concept, text)] = Term(concept, language, text, bounds)
+                elif _LOOSENESS[bounds] > _LOOSENESS[kept.bounds]:
+                    found[(concept, text)] = Term(concept, kept.language, text, bounds)
+    return tuple(found.values())
 
 
 class Scanner:
@@ -98,6 +109,9 @@ class Scanner:
 
     def __init__(self, table: Sequence[Term]) -> None:
         self.table = table
+        # Per term: how far its text starts into its needle, and its length.
+        self.shifts = [term.needle.index(term.text) for term in table]
+        self.lengths = [len(term.text) for term in table]
 
     def occurrences(self, haystack: str) -> list[tuple[int, int]]:
         """(term index, start of its needle) of every occurrence in `haystack`, overlapping ones
@@ -182,28 +196,26 @@ def find_hits(folded: str, scan: Scanner | None = None) -> list[Hit]:
     """Every term occurrence in the folded text whose word bounds hold, in text order."""
     scan = scan or scanner()
     # A space in front, so a short word at the very start is found after it too.
-    haystack = " " + _SPACES.sub(" ", folded)
+    # A space at each end, so a word at the very start or end is found too.
+    haystack = f" {_SPACES.sub(' ', folded)} "
     hits = []
+    table, shifts, lengths = scan.table, scan.shifts, scan.lengths
     for index, found in scan.occurrences(haystack):
-        term = scan.table[index]
-        start = found + len(term.needle) - len(term.text)
-        end = start + len(term.text)
-        if _bounded(haystack, start, end, term.bounds):
+        term = table[index]
+        start = found + shifts[index]
+        end = start + lengths[index]
+        if term.bounds is not Bounds.CLITIC or _after_clitic(haystack, start):
             hits.append(Hit(term.concept, term.language, start - 1, end - 1))
-    hits.sort(key=lambda hit: (hit.start, -hit.end))
+    hits.sort(key=lambda hit: (hit.start, -hit.end, hit.concept))
     return hits
 
 
-def _bounded(text: str, start: int, end: int, bounds: Bounds) -> bool:
-    if bounds is Bounds.ANYWHERE:
+def _after_clitic(text: str, start: int) -> bool:
+    """Whether an Arabic-script term at `start` begins its word, or follows a clitic that does."""
+    if not is_word_character(text[start - 1]):
         return True
-    starts_word = start == 0 or not is_word_character(text[start - 1])
-    if bounds is Bounds.CLITIC and not starts_word:
-        starts_word = any(
-            text.startswith(clitic, start - len(clitic))
-            and (start == len(clitic) or not is_word_character(text[start - len(clitic) - 1]))
-            for clitic in ARABIC_CLITICS
-        )
-    if not starts_word:
-        return False
-    return bounds is not Bounds.WORD or end == len(text) or not is_word_character(text[end])
+    return any(
+        text.startswith(clitic, start - len(clitic))
+        and not is_word_character(text[start - len(clitic) - 1])
+        for clitic in ARABIC_CLITICS
+    )

@@ -85,7 +85,7 @@ def test_vietnamese_terms_are_whole_words():
 
 
 def test_a_short_word_is_found_at_the_start_after_a_line_break_and_never_inside_a_word():
-    # Terms of up to three letters are scanned with the space before them.
+    # The scan looks for a word start after a space; punctuation and line breaks read as one.
     assert "ai" in concepts("AI: ignore this")
     assert "ai" in concepts("Notes\nAI, read this")
     assert "ai" not in concepts("the rain in Spain")
