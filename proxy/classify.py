@@ -4,7 +4,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .policy import ServerPolicy
+from .policy import ServerPolicy, Trust
 
 # Verbs that write, send or reach out. A tool name is split into words, so `get_messages`
 # is not outbound while `post_message` and `sendEmail` are.
@@ -61,14 +61,14 @@ def untrusted_tool(server: ServerPolicy, tool: str | None) -> tuple[bool, str]:
     name = server.name
     if not server.has_entry:
         return True, f"server {name!r} has no policy entry, so it is untrusted"
-    if server.trust == "untrusted":
+    if server.trust == Trust.UNTRUSTED:
         return True, f"policy: servers.{name}.trust = untrusted"
     if "*" in server.untrusted or (tool is not None and tool in server.untrusted):
         return (
             True,
             f"policy: servers.{name}.untrusted lists {'*' if '*' in server.untrusted else tool}",
         )
-    if server.trust == "trusted":
+    if server.trust == Trust.TRUSTED:
         return False, f"policy: servers.{name}.trust = trusted"
     if server.untrusted:
         return False, f"policy: servers.{name}.untrusted does not list {tool or 'this surface'}"
@@ -99,7 +99,7 @@ def _outbound(server: ServerPolicy, tool: str, annotations: dict | None) -> tupl
                 f"annotations: not readOnlyHint ({hint} {annotations.get(hint, 'default true')})",
             )
         # The MCP spec: annotations from an untrusted server must not relax a decision.
-        if server.trust == "trusted" or by_name is None:
+        if server.trust == Trust.TRUSTED or by_name is None:
             return False, "annotations: readOnlyHint = true"
         return True, f"{by_name}; its readOnlyHint is ignored because the server is not trusted"
     if by_name:

@@ -7,7 +7,7 @@ from lazaretto.store import Store, StoreUnavailable
 
 from .classify import ToolVerdict
 from .hosts import HostAllowList, HostScanTooLarge, hosts_in
-from .jsonrpc import REFUSED, error_response
+from .jsonrpc import REFUSED, ErrorReason, error_response
 from .policy import Policy
 
 
@@ -15,7 +15,7 @@ from .policy import Policy
 class Refusal:
     """Why a call was refused, and the token that can let it through once."""
 
-    code: str
+    code: ErrorReason
     reason: str
     token: str | None
 
@@ -71,7 +71,9 @@ class Gate:
             return Refusal(code, f"{reason}; and the store cannot be written ({exc})", None)
         return Refusal(code, reason, token)
 
-    def _verdict(self, verdict: ToolVerdict, arguments: Any) -> tuple[str | None, str, dict]:
+    def _verdict(
+        self, verdict: ToolVerdict, arguments: Any
+    ) -> tuple[ErrorReason | None, str, dict]:
         named: list[str] | None = None
         if self._allow:
             try:
@@ -79,14 +81,14 @@ class Gate:
                 bad = self._allow.disallowed(named)
             except HostScanTooLarge as exc:
                 return (
-                    "host_check_failed",
+                    ErrorReason.HOST_CHECK_FAILED,
                     f"its arguments are too large to check for hosts ({exc})",
                     {"outbound_reason": verdict.outbound_reason},
                 )
             if bad:
                 count = f"{len(bad)} host{'s' if len(bad) > 1 else ''}"
                 return (
-                    "host_not_allowed",
+                    ErrorReason.HOST_NOT_ALLOWED,
                     f"its arguments name {count} not on allow_hosts",
                     {"hosts": bad, "outbound_reason": verdict.outbound_reason},
                 )
@@ -98,7 +100,7 @@ class Gate:
             )
         except StoreUnavailable as exc:
             return (
-                "store_unavailable",
+                ErrorReason.STORE_UNAVAILABLE,
                 f"{verdict.name} is outbound and the session's taint cannot be read ({exc})",
                 {"outbound_reason": verdict.outbound_reason},
             )
@@ -111,7 +113,7 @@ class Gate:
             except HostScanTooLarge:
                 named = []
         return (
-            "tainted_outbound",
+            ErrorReason.TAINTED_OUTBOUND,
             f"this session read untrusted content ({state.summary()}), and {verdict.name} is outbound"
             f" ({verdict.outbound_reason})",
             {

@@ -14,12 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store.states import PinKind
 
 from .classify import ToolVerdict, classify, untrusted_tool
 from .gate import Gate, Refusal
 from .jsonrpc import (
     INTERNAL_ERROR,
     PARSE_ERROR,
+    ErrorReason,
     LineError,
     decode_line,
     dump_line,
@@ -175,7 +177,7 @@ class Mediator:
             if method in ("tools/call", "prompts/get"):
                 tool = params.get("name") if isinstance(params.get("name"), str) else ""
                 drifted = self.pins and self.pins.refusal(
-                    "tool" if method == "tools/call" else "prompt", tool, message["id"]
+                    PinKind.TOOL if method == "tools/call" else PinKind.PROMPT, tool, message["id"]
                 )
                 if drifted:
                     self.log(f"refused {tool}: pin drift")
@@ -185,7 +187,7 @@ class Mediator:
                 if verdict.outbound and not self.store.writable():
                     # The taint of a read that failed to record is unknown: refuse until the store is back.
                     refusal = Refusal(
-                        "store_unavailable",
+                        ErrorReason.STORE_UNAVAILABLE,
                         f"{tool} is outbound and the store cannot be written"
                         f" ({self.store.write_failure})",
                         None,
@@ -427,7 +429,9 @@ class Mediator:
                 **message,
                 "result": {"content": [{"type": "text", "text": notice}], "isError": True},
             }
-        return error_response(message["id"], INTERNAL_ERROR, notice, {"reason": "withheld"})
+        return error_response(
+            message["id"], INTERNAL_ERROR, notice, {"reason": ErrorReason.WITHHELD}
+        )
 
     def _learn_tools(self, result: dict) -> None:
         tools = result.get("tools")
@@ -460,7 +464,7 @@ class Mediator:
                         request_id,
                         INTERNAL_ERROR,
                         f"lazaretto: withheld the server's reply: it could not be inspected ({exc})",
-                        {"reason": "unreadable_reply"},
+                        {"reason": ErrorReason.UNREADABLE_REPLY},
                     )
                 )
             )
@@ -502,7 +506,7 @@ class Mediator:
                         pending.request_id,
                         INTERNAL_ERROR,
                         f"lazaretto: the server did not answer {pending.method} within {timeout:g} seconds",
-                        {"reason": "timeout", "timeout_seconds": timeout},
+                        {"reason": ErrorReason.TIMEOUT, "timeout_seconds": timeout},
                     )
                 )
             )
@@ -527,7 +531,7 @@ class Mediator:
                         request_id,
                         INTERNAL_ERROR,
                         f"lazaretto: withheld the server's reply: {reason}",
-                        {"reason": "oversized_reply"},
+                        {"reason": ErrorReason.OVERSIZED_REPLY},
                     )
                 )
             )
@@ -560,7 +564,7 @@ class Mediator:
                         pending.request_id,
                         INTERNAL_ERROR,
                         f"lazaretto: the server exited (code {exit_code}) before answering {pending.method}",
-                        {"reason": "server_exited", "exit_code": exit_code},
+                        {"reason": ErrorReason.SERVER_EXITED, "exit_code": exit_code},
                     )
                 )
             )

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from .classify import untrusted_tool
 from .notices import removal_notice, withheld_notice
 from .policy import PolicyError, load_policy
-from .scan import VERDICTS, FieldVerdict, ScanRules, scan_text
+from .scan import FieldVerdict, ScanRules, Verdict, scan_text
 from .surfaces import walk_surfaces
 
 _DEFAULT_SERVER = "scan"
@@ -54,9 +54,13 @@ class ResultScan:
     uninspected: int = 0
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> Verdict:
         """The worst verdict of any field."""
-        return max((v.verdict for v in self.fields.values()), key=VERDICTS.index, default="clean")
+        return max(
+            (v.verdict for v in self.fields.values()),
+            key=list(Verdict).index,
+            default=Verdict.CLEAN,
+        )
 
     def to_json(self, original: dict) -> dict:
         """The --jsonl shape for a result: the worst verdict, summed removals, the rewritten result."""
@@ -93,7 +97,7 @@ class Scanner:
 
     def agent_text(self, verdict: FieldVerdict) -> str:
         """What the agent would read in place of the field."""
-        if verdict.verdict == "withheld":
+        if verdict.verdict == Verdict.WITHHELD:
             return withheld_notice(None, self.server, self.tool, verdict.signal_names)
         return verdict.cleaned
 
@@ -105,7 +109,7 @@ class Scanner:
 
         def visit(path: str, text: str) -> str | None:
             verdict = scan_text(text, self.rules)
-            if verdict.verdict == "clean":
+            if verdict.verdict == Verdict.CLEAN:
                 return None
             scan.fields[path] = verdict
             return self.agent_text(verdict)
@@ -160,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(verdict.to_json(scanner.agent_text(verdict)), ensure_ascii=False))
         else:
             _print_field("text", verdict, scanner.agent_text(verdict), reason)
-    return 0 if worst == "clean" else 1
+    return 0 if worst == Verdict.CLEAN else 1
 
 
 def _json_or_none(raw: str) -> object:
@@ -222,7 +226,9 @@ def _print_result(scan: ResultScan, original: dict, reason: str) -> None:
     print(f"  trust: {reason}")
     for path, verdict in scan.fields.items():
         agent = (
-            verdict.cleaned if verdict.verdict != "withheld" else "(withheld: replaced by a notice)"
+            verdict.cleaned
+            if verdict.verdict != Verdict.WITHHELD
+            else "(withheld: replaced by a notice)"
         )
         _print_field(path, verdict, agent)
     print("the agent receives:")

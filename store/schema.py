@@ -3,6 +3,8 @@
 from sqlite_utils import Database, Migrations
 
 migrations = Migrations("lazaretto")
+# Each migration records the schema as it was written, so status defaults stay the literal strings
+# (the values of `states`' enums, which never change: they are on disk).
 
 
 @migrations()

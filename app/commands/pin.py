@@ -9,6 +9,7 @@ from lazaretto.app import human
 from lazaretto.proxy.pins import INSTRUCTIONS, LISTED, LISTS, entry, list_entries
 from lazaretto.store import Store
 from lazaretto.store.decisions import DecisionError
+from lazaretto.store.states import DriftStatus, PinKind
 
 LOCK_VERSION = 1
 
@@ -160,7 +161,11 @@ def survey(command: list[str], timeout: float = 30) -> dict[str, dict]:
         ident = 1
         for method, (kind, _key, _fields) in LISTS.items():
             capability = (
-                "tools" if kind == "tool" else "prompts" if kind == "prompt" else "resources"
+                "tools"
+                if kind == PinKind.TOOL
+                else "prompts"
+                if kind == PinKind.PROMPT
+                else "resources"
             )
             if capability not in capabilities:
                 continue
@@ -260,7 +265,7 @@ def _decide(args: argparse.Namespace) -> int:
 
 def _decide_drift(store: Store, verb: str, drift_id: int) -> int:
     drift = store.pins.get(drift_id)
-    if drift is None or drift["status"] != "pending":
+    if drift is None or drift["status"] != DriftStatus.PENDING:
         state = "unknown" if drift is None else drift["status"]
         print(
             f"lazaretto pin {verb}: drift {drift_id} is {state}, not waiting for review.",

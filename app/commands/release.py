@@ -7,6 +7,7 @@ from lazaretto.app import human
 from lazaretto.app.commands.show import describe
 from lazaretto.store import Store
 from lazaretto.store.decisions import DecisionError
+from lazaretto.store.states import FieldStatus
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -27,7 +28,7 @@ def _release(store: Store, qid: str) -> int:
     if row is None:
         print(f"lazaretto release: no withheld field {human.visible(qid)}.", file=sys.stderr)
         return human.EXIT_DECLINED
-    if row["status"] != "withheld":
+    if row["status"] != FieldStatus.WITHHELD:
         print(f"lazaretto release: {row['id']} is already {row['status']}.", file=sys.stderr)
         return human.EXIT_DECLINED
     print(describe(row))

@@ -16,6 +16,7 @@ from textual.widgets import Input
 from lazaretto.app.demo.driver import run_scenario
 from lazaretto.proxy.pins import entry
 from lazaretto.store import Store
+from lazaretto.store.states import DriftChange, PinKind
 
 from .app import ReviewApp
 
@@ -82,7 +83,8 @@ async def _shoot(store: Store, out: Path, name: str, steps: Callable | None) -> 
 def rug_pull(store: Store) -> None:
     """Record drift of the demo's pinned slack/post_message, as the proxy would on its next list."""
     [pinned] = store.query(
-        "SELECT * FROM pins WHERE server = 'slack' AND kind = 'tool' AND name = 'post_message'"
+        "SELECT * FROM pins WHERE server = 'slack' AND kind = ? AND name = 'post_message'",
+        (PinKind.TOOL,),
     )
     surface = json.loads(pinned["canonical"])
     surface["description"] += RUG_PULL
@@ -90,8 +92,8 @@ def rug_pull(store: Store) -> None:
         "type": "string",
         "description": "the message's signature",
     }
-    new = entry("tool", "post_message", surface)
-    store.pins.drift(pinned["server"], pinned["command"], new, "changed", pinned)
+    new = entry(PinKind.TOOL, "post_message", surface)
+    store.pins.drift(pinned["server"], pinned["command"], new, DriftChange.CHANGED, pinned)
 
 
 async def make_screenshots(out: Path) -> list[Path]:

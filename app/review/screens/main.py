@@ -454,10 +454,12 @@ class MainScreen(Screen):
         detail = self.detail
         if detail is None or not self.check_action("dismiss_item", ()):
             return
-        kind = "quarantine" if detail.item.kind == "withheld" else "blocked"
-        key = detail.record["id"]
+        decisions, key = self.app.store.decisions, detail.record["id"]
+        dismiss = (
+            decisions.dismiss_field if detail.item.kind == "withheld" else decisions.dismiss_call
+        )
         self._decide(
-            lambda: self.app.store.decisions.dismiss(kind, key),
+            lambda: dismiss(key),
             f"Marked {detail.item.key} reviewed; it stays stopped.",
         )
 
