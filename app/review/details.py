@@ -27,12 +27,6 @@ class Detail:
         return any(event["cleared_at"] is None for event in self.taint)
 
 
-def load_detail(store: Store, item: QueueItem) -> Detail | None:
-    """The detail for `item`, or None if its row is gone."""
-    loader = _LOADERS[item.kind]
-    return loader(store, item)
-
-
 def taint_chain(store: Store, session: str | None) -> list[dict]:
     """The session's taint events, oldest first, cleared ones included (they are history)."""
     if not session:
@@ -48,7 +42,8 @@ def _tool(store: Store, server: str, tool: str | None) -> dict | None:
     return store.tools.get(server, tool) if tool else None
 
 
-def _withheld(store: Store, item: QueueItem) -> Detail | None:
+def load_withheld(store: Store, item: QueueItem) -> Detail | None:
+    """A withheld field in full, or None if its row is gone (as for every loader here)."""
     record = store.quarantine.get(item.key)
     if record is None:
         return None
@@ -62,7 +57,8 @@ def _withheld(store: Store, item: QueueItem) -> Detail | None:
     )
 
 
-def _stripped(store: Store, item: QueueItem) -> Detail | None:
+def load_removal(store: Store, item: QueueItem) -> Detail | None:
+    """One logged removal of hidden content."""
     rows = store.query("SELECT * FROM stripped WHERE id = ?", (int(item.key),))
     if not rows:
         return None
@@ -75,7 +71,8 @@ def _stripped(store: Store, item: QueueItem) -> Detail | None:
     )
 
 
-def _blocked(store: Store, item: QueueItem) -> Detail | None:
+def load_call(store: Store, item: QueueItem) -> Detail | None:
+    """A blocked call with its arguments."""
     record = store.blocked.get(int(item.key))
     if record is None:
         return None
@@ -87,7 +84,8 @@ def _blocked(store: Store, item: QueueItem) -> Detail | None:
     )
 
 
-def _session(store: Store, item: QueueItem) -> Detail | None:
+def load_session(store: Store, item: QueueItem) -> Detail | None:
+    """A session, its whole taint chain and its refused calls."""
     rows = store.query("SELECT * FROM sessions WHERE key = ?", (item.key,))
     chain = taint_chain(store, item.key)
     if not rows and not chain:
@@ -102,7 +100,8 @@ def _session(store: Store, item: QueueItem) -> Detail | None:
     return Detail(item, record, chain, None, calls)
 
 
-def _audit(store: Store, item: QueueItem) -> Detail | None:
+def load_audit(store: Store, item: QueueItem) -> Detail | None:
+    """One audit row with its detail decoded."""
     rows = store.query("SELECT * FROM audit WHERE id = ?", (int(item.key),))
     if not rows:
         return None
@@ -111,7 +110,8 @@ def _audit(store: Store, item: QueueItem) -> Detail | None:
     return Detail(item, record)
 
 
-def _pin(store: Store, item: QueueItem) -> Detail | None:
+def load_drift(store: Store, item: QueueItem) -> Detail | None:
+    """A pin drift and what is pinned for its entry now."""
     record = store.pins.get(int(item.key))
     if record is None:
         return None
@@ -121,13 +121,3 @@ def _pin(store: Store, item: QueueItem) -> Detail | None:
         (record["server"], record["command"], record["kind"], record["name"]),
     )
     return Detail(item, record, related=pinned)
-
-
-_LOADERS = {
-    "withheld": _withheld,
-    "stripped": _stripped,
-    "blocked": _blocked,
-    "sessions": _session,
-    "pins": _pin,
-    "audit": _audit,
-}

@@ -2,8 +2,9 @@
 
 import pytest
 
-from lazaretto.app.review.queue import entry_label, feeds
+from lazaretto.app.review.queue import entry_label
 from lazaretto.app.review.screens.confirm import ConfirmClearance
+from lazaretto.app.review.tabs import tab_for
 from lazaretto.app.review.widgets.pin_diff import (
     ADDED_STYLE,
     REMOVED_STYLE,
@@ -42,7 +43,7 @@ async def open_pins(pilot, settle):
 
 
 def test_rows_name_the_entry_and_the_change(scenario_store):
-    [item] = feeds()["pins"].page(scenario_store)
+    [item] = tab_for("pins").feed.page(scenario_store)
     assert (item.source, item.reason, item.state) == (
         "chat/tool/post_message",
         "tool post_message changed",
@@ -57,7 +58,7 @@ def test_newest_drift_first(scenario_store):
         "tool", "read_channel", {"name": "read_channel", "description": "Read everything."}
     )
     scenario_store.pins.drift("chat", COMMAND, later, "changed", None)
-    keys = [item.reason for item in feeds()["pins"].page(scenario_store)]
+    keys = [item.reason for item in tab_for("pins").feed.page(scenario_store)]
     assert keys == ["tool read_channel changed", "tool post_message changed"]
 
 

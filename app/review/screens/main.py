@@ -16,8 +16,9 @@ from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
 from lazaretto.app.human import FRICTION_WINDOW, Confirmation, visible
 from lazaretto.store import StoreUnavailable
 from lazaretto.store.decisions import DecisionError
+from lazaretto.store.states import DriftChange
 
-from ..details import Detail, load_detail
+from ..details import Detail
 from ..messages import (
     ClearanceCounted,
     CountsLoaded,
@@ -27,9 +28,10 @@ from ..messages import (
     StoreChanged,
     StoreFailed,
 )
-from ..queue import PAGE_SIZE, QueueItem, entry_label, feeds
+from ..queue import PAGE_SIZE, QueueItem, TabKind, entry_label
+from ..tabs import ITEM_ACTIONS, TABS, Tab, tab_for
 from ..widgets.detail_pane import DetailPane
-from ..widgets.detail_views import DetailView, describe, full_body
+from ..widgets.detail_views import DetailView
 from ..widgets.queue_list import PREFETCH_ROWS, ROW_LINES, QueueList
 from .confirm import ClearanceRequest, ConfirmClearance
 from .full_view import FullView
@@ -56,7 +58,7 @@ class MainScreen(Screen):
         Binding("p", "accept_pin", "Accept pin"),
         Binding("x", "reject_pin", "Reject pin"),
         Binding("slash", "filter", "Filter"),
-        *(Binding(str(n), f"show_tab({n - 1})", show=False) for n in range(1, len(feeds()) + 1)),
+        *(Binding(str(n), f"show_tab({n - 1})", show=False) for n in range(1, len(TABS) + 1)),
     ]
     """Keyboard first: every action is here, in the footer and in the command palette."""
 
@@ -72,7 +74,7 @@ class MainScreen(Screen):
         """Set once the first page and its detail are shown: what the first frame can do without is read after."""
         self._filter = ""
         self._filter_timer: Timer | None = None
-        self._generations: dict[str, int] = {}
+        self._generations: dict[TabKind, int] = {}
         self._version: int | None = None
         self._last_blocked_id: int | None = None
         self._blocked_lock = threading.Lock()
@@ -85,9 +87,9 @@ class MainScreen(Screen):
             with Vertical(id="queue-pane"):
                 yield Input(placeholder="/ filter: server, tool, path, signal, id", id="filter")
                 with TabbedContent(id="queue"):
-                    for feed in feeds().values():
-                        with TabPane(feed.title, id=f"tab-{feed.kind}"):
-                            yield QueueList(feed.kind, id=f"queue-{feed.kind}")
+                    for tab in TABS:
+                        with TabPane(tab.title, id=f"tab-{tab.kind}"):
+                            yield QueueList(tab, id=f"queue-{tab.kind}")
             yield DetailPane(id="detail")
         yield Footer()
 
@@ -122,7 +124,7 @@ class MainScreen(Screen):
                 self._load_page(queue.kind, after=None, limit=limit)
         self._run(self._read_counts, "counts", False)
 
-    def _load_page(self, kind: str, *, after: QueueItem | None, limit: int = PAGE_SIZE) -> None:
+    def _load_page(self, kind: TabKind, *, after: QueueItem | None, limit: int = PAGE_SIZE) -> None:
         generation = self._generations.get(kind, 0) + (1 if after is None else 0)
         self._generations[kind] = generation
         self._run(self._read_page, f"page-{kind}", kind, after, self._filter, limit, generation)
@@ -131,11 +133,11 @@ class MainScreen(Screen):
         self.run_worker(partial(work, *args), thread=True, group=group, exit_on_error=False)
 
     def _read_page(
-        self, kind: str, after: QueueItem | None, text: str, limit: int, generation: int
+        self, kind: TabKind, after: QueueItem | None, text: str, limit: int, generation: int
     ) -> None:
         store = self.app.store
         try:
-            items = feeds(store.now())[kind].page(store, after=after, text=text, limit=limit)
+            items = tab_for(kind).feed.page(store, after=after, text=text, limit=limit)
         except StoreUnavailable as exc:
             self.post_message(StoreFailed(str(exc)))
             return
@@ -146,7 +148,7 @@ class MainScreen(Screen):
         # Two reloads close together must not announce the same refused call twice.
         with self._blocked_lock:
             try:
-                counts = {kind: feed.attention(store) for kind, feed in feeds(store.now()).items()}
+                counts = {tab.kind: tab.feed.attention(store) for tab in TABS}
                 newest = store.query("SELECT max(id) AS id FROM blocked_calls")[0]["id"] or 0
                 new_blocked = []
                 if (
@@ -166,12 +168,13 @@ class MainScreen(Screen):
 
     def _read_detail(self, item: QueueItem) -> None:
         store = self.app.store
+        tab = tab_for(item.kind)
         try:
-            detail = load_detail(store, item)
+            detail = tab.load(store, item)
         except StoreUnavailable as exc:
             self.post_message(StoreFailed(str(exc)))
             return
-        view = describe(detail, store.clock()) if detail is not None else None
+        view = tab.view(detail, store.clock()) if detail is not None else None
         self.post_message(DetailLoaded(item, detail, view))
 
     def _poll(self) -> None:
@@ -218,9 +221,9 @@ class MainScreen(Screen):
     def counts_loaded(self, message: CountsLoaded) -> None:
         """Show waiting counts on the tabs, and announce newly refused calls."""
         tabs = self.query_one("#queue", TabbedContent)
-        for kind, feed in feeds().items():
-            count = message.counts.get(kind, 0)
-            tabs.get_tab(f"tab-{kind}").label = f"{feed.title} {count}" if count else feed.title
+        for tab in TABS:
+            count = message.counts.get(tab.kind, 0)
+            tabs.get_tab(f"tab-{tab.kind}").label = f"{tab.title} {count}" if count else tab.title
         for call in message.new_blocked:
             self.notify(
                 f"{visible(call['server'])}/{visible(call['tool'])}: {visible(call['reason'] or 'refused')}\n"
@@ -332,38 +335,46 @@ class MainScreen(Screen):
 
     def action_show_tab(self, index: int) -> None:
         """Switch to the queue tab at `index`."""
-        kinds = list(feeds())
-        self.query_one("#queue", TabbedContent).active = f"tab-{kinds[index]}"
+        self.query_one("#queue", TabbedContent).active = f"tab-{TABS[index].kind}"
 
     # -- actions ----------------------------------------------------------------------
 
+    def active_tab(self) -> Tab:
+        """The tab on show."""
+        return self.active_list().tab
+
+    def why_not(self, action: str) -> str | None:
+        """Why an item action does not apply to the selected item now; None when it does."""
+        tab = self.active_tab()
+        rule = tab.actions.get(action)
+        if rule is None:
+            return f"the {tab.title} tab has no such action"
+        detail = self.detail
+        if detail is None or detail.item.kind != tab.kind:
+            return "nothing is selected"
+        return rule(detail)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Actions that do not apply to the selected item are shown disabled."""
-        detail = self.detail
-        kind = detail.item.kind if detail else None
-        state = detail.item.state if detail else None
-        applies = {
-            "release": kind == "withheld" and state in ("withheld", "reviewed"),
-            "approve": kind == "blocked" and state in ("pending", "reviewed"),
-            "untaint": detail is not None and detail.tainted,
-            "dismiss_item": kind in ("withheld", "blocked") and state in ("withheld", "pending"),
-            "accept_pin": kind == "pins" and state == "pending",
-            "reject_pin": kind == "pins" and state == "pending",
-            "show_full": detail is not None,
-        }
-        if action in applies:
-            return True if applies[action] else None
+        if action == "show_full":
+            return True if self.detail is not None else None
+        if action in ITEM_ACTIONS:
+            return True if self.why_not(action) is None else None
         return True
 
     def action_show_full(self) -> None:
         """Show the selected item in full."""
-        if self.detail is not None and self.view is not None:
-            self.app.push_screen(FullView(self.view.title, full_body(self.detail, self.view)))
+        detail, view = self.detail, self.view
+        if detail is None or view is None:
+            return
+        tab = tab_for(detail.item.kind)
+        body = tab.in_full(detail) if tab.in_full else None
+        self.app.push_screen(FullView(view.title, body or view.body))
 
     def action_release(self) -> None:
         """Ask, then let the agent see this withheld field on its next read of the same content."""
         detail = self.detail
-        if detail is None or not self.check_action("release", ()):
+        if detail is None or self.why_not("release") is not None:
             return
         row = detail.record
         self._ask(
@@ -379,7 +390,7 @@ class MainScreen(Screen):
     def action_approve(self) -> None:
         """Ask, then let exactly this blocked call through once."""
         detail = self.detail
-        if detail is None or not self.check_action("approve", ()):
+        if detail is None or self.why_not("approve") is not None:
             return
         row = detail.record
         self._ask(
@@ -395,7 +406,7 @@ class MainScreen(Screen):
     def action_untaint(self) -> None:
         """Ask, then clear the taint of the selected item's session."""
         detail = self.detail
-        if detail is None or not detail.tainted or detail.item.session is None:
+        if detail is None or self.why_not("untaint") is not None or detail.item.session is None:
             return
         session = detail.item.session
         first = next(event for event in detail.taint if event["cleared_at"] is None)
@@ -412,13 +423,13 @@ class MainScreen(Screen):
     def action_accept_pin(self) -> None:
         """Ask, then pin the drifted entry as it is now: the agent sees it again and may call it."""
         detail = self.detail
-        if detail is None or not self.check_action("accept_pin", ()):
+        if detail is None or self.why_not("accept_pin") is not None:
             return
         row = detail.record
         label = entry_label(row["kind"], row["name"])
         effect = (
             f"The pin of {row['server']}'s {label} is dropped: the server no longer offers it."
-            if row["change"] == "removed"
+            if row["change"] == DriftChange.REMOVED
             else f"{row['server']}'s {label} is pinned as it is now: the agent sees it in its next list and may "
             "call it. The words marked added become part of what the agent reads."
         )
@@ -434,7 +445,7 @@ class MainScreen(Screen):
     def action_reject_pin(self) -> None:
         """Ask, then keep the pinned version: the drifted entry stays hidden and refused."""
         detail = self.detail
-        if detail is None or not self.check_action("reject_pin", ()):
+        if detail is None or self.why_not("reject_pin") is not None:
             return
         row = detail.record
         label = entry_label(row["kind"], row["name"])
@@ -452,14 +463,11 @@ class MainScreen(Screen):
     def action_dismiss_item(self) -> None:
         """Mark the selected item reviewed; it stays withheld or refused."""
         detail = self.detail
-        if detail is None or not self.check_action("dismiss_item", ()):
+        dismiss = tab_for(detail.item.kind).dismiss if detail else None
+        if detail is None or dismiss is None or self.why_not("dismiss_item") is not None:
             return
-        decisions, key = self.app.store.decisions, detail.record["id"]
-        dismiss = (
-            decisions.dismiss_field if detail.item.kind == "withheld" else decisions.dismiss_call
-        )
         self._decide(
-            lambda: dismiss(key),
+            partial(dismiss, self.app.store, detail),
             f"Marked {detail.item.key} reviewed; it stays stopped.",
         )
 

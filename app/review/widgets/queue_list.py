@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 from textual.content import Content
@@ -13,7 +14,10 @@ from lazaretto.app.human import visible
 from lazaretto.store.clock import parse_stamp
 
 from ..queue import QueueItem
-from .detail_views import STATE_STYLES
+from .detail_views import StateStyles
+
+if TYPE_CHECKING:
+    from ..tabs import Tab
 
 PREFETCH_ROWS = 30
 """Ask for the next page when the cursor or the scroll position comes this close to the end."""
@@ -33,11 +37,12 @@ def short_age(now: datetime, at: str) -> str:
     return f"{seconds}s ago"
 
 
-def row_prompt(item: QueueItem, now: datetime) -> Content:
+def row_prompt(item: QueueItem, now: datetime, styles: StateStyles) -> Content:
     """Two lines: state, server/tool and age; then the one-line reason."""
+    style = styles.get(item.state, "")
     return Content.assemble(
-        ("● ", STATE_STYLES.get(item.state, "")),
-        (f"{item.state:<9}", STATE_STYLES.get(item.state, "")),
+        ("● ", style),
+        (f"{item.state:<9}", style),
         " ",
         (visible(item.source), "bold"),
         (f"  {short_age(now, item.at)}", "$text-muted"),
@@ -75,9 +80,10 @@ class QueueList(OptionList):
             """The list that wants more rows."""
             return self.queue
 
-    def __init__(self, kind: str, *, id: str | None = None) -> None:
+    def __init__(self, tab: "Tab", *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.kind = kind
+        self.tab = tab
+        self.kind = tab.kind
         self.items: list[QueueItem] = []
         self.exhausted = False
         """True once a page came back short: there is nothing older to load."""
@@ -99,7 +105,9 @@ class QueueList(OptionList):
             self.items = []
             self.clear_options()
         self.items.extend(items)
-        self.add_options(Option(row_prompt(item, now), id=item.key) for item in items)
+        self.add_options(
+            Option(row_prompt(item, now, self.tab.styles), id=item.key) for item in items
+        )
         self.exhausted = exhausted
         self.loading = False
         if replace:
