@@ -132,9 +132,13 @@ class BlockedCalls:
         return self._with_status(rows[0]) if rows else None
 
     def pending(self) -> list[dict]:
-        """Calls still waiting for a person, newest first (expired ones excluded)."""
+        """Calls still waiting for a person, newest first: not expired, and not dismissed.
+
+        A dismissed call can still be approved by its token; it no longer waits to be looked at.
+        """
         rows = self._store.query(
-            "SELECT * FROM blocked_calls WHERE status = ? AND expires_at > ? ORDER BY id DESC",
+            "SELECT * FROM blocked_calls WHERE status = ? AND expires_at > ? AND reviewed_at IS NULL"
+            " ORDER BY id DESC",
             (CallStatus.PENDING, self._store.now()),
         )
         return [self._with_status(row) for row in rows]

@@ -120,6 +120,13 @@ class Quarantine:
                 ],
             )
 
+    def waiting(self) -> int:
+        """How many withheld fields no person has released or dismissed yet."""
+        return self._store.query(
+            "SELECT count(*) AS n FROM quarantine WHERE status = ? AND reviewed_at IS NULL",
+            (FieldStatus.WITHHELD,),
+        )[0]["n"]
+
     def get(self, qid: str) -> dict | None:
         """One withheld field with its JSON columns decoded."""
         rows = self._store.query(

@@ -247,6 +247,12 @@ def add_fingerprint_anchors(db: Database) -> None:
     db["fingerprints"].add_column("anchor", int)
 
 
+@migrations()
+def add_unreviewed_index(db: Database) -> None:
+    # What waits for a person: withheld and not yet dismissed, counted from the index alone.
+    db["quarantine"].create_index(["status", "reviewed_at"])
+
+
 def migrate(db: Database) -> None:
     """Apply pending migrations and record how many ran in PRAGMA user_version."""
     # connection.SCHEMA_VERSION must equal the number of migrations (a test checks): the

@@ -6,7 +6,8 @@ import tempfile
 from pathlib import Path
 
 from lazaretto.app import human
-from lazaretto.app.demo.driver import DemoRun, run_scenario, store_summary
+from lazaretto.app.demo.driver import POLICY, DemoRun, run_scenario, store_summary
+from lazaretto.proxy.policy import parse_policy
 from lazaretto.store import Store, StoreUnavailable
 
 PREVIEW_LINES = 3
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         return 0 if protected else 1
     from lazaretto.app.commands.review import open_review
 
-    return open_review(store)
+    return open_review(store, parse_policy(POLICY), demo=True)
 
 
 def render(result: DemoRun, summary: dict) -> str:

@@ -32,11 +32,7 @@ def _release(store: Store, qid: str) -> int:
         print(f"lazaretto release: {row['id']} is already {row['status']}.", file=sys.stderr)
         return human.EXIT_DECLINED
     print(describe(row))
-    print(
-        f"\nReleasing lets the agent read this field the next time {human.visible(row['server'])}/"
-        f"{human.visible(row['tool'] or row['method'])} returns the same content. It stays labelled and still "
-        "taints the session."
-    )
+    print(f"\n{human.release_effect(row, human.policy_or_empty('release'))}")
     confirmation = human.confirm(store, f"release {row['id']} to the agent")
     if confirmation is None:
         return human.EXIT_DECLINED

@@ -3,9 +3,11 @@
 import json
 from dataclasses import dataclass, field
 
+from lazaretto.proxy.classify import classify, untrusted_tool
+from lazaretto.proxy.policy import Policy
 from lazaretto.store import Store
 
-from .queue import QueueItem
+from .queue import QueueItem, listed_call_state
 
 CHAIN_LIMIT = 50
 """Taint events and related rows shown per item; a session that read thousands needs no more."""
@@ -38,11 +40,19 @@ def taint_chain(store: Store, session: str | None) -> list[dict]:
     )
 
 
-def _tool(store: Store, server: str, tool: str | None) -> dict | None:
-    return store.tools.get(server, tool) if tool else None
+def _tool(store: Store, policy: Policy, server: str, tool: str | None) -> dict:
+    """How the proxy classified the tool; else what the policy says of it (no proxy listed it yet)."""
+    recorded = store.tools.get(server, tool) if tool else None
+    if recorded is not None:
+        return recorded
+    entry = policy.server(server)
+    if tool:
+        return {**classify(entry, tool).as_row(), "from_policy": True}
+    untrusted, reason = untrusted_tool(entry, None)
+    return {"untrusted": untrusted, "untrusted_reason": reason, "from_policy": True}
 
 
-def load_withheld(store: Store, item: QueueItem) -> Detail | None:
+def load_withheld(store: Store, policy: Policy, item: QueueItem) -> Detail | None:
     """A withheld field in full, or None if its row is gone (as for every loader here)."""
     record = store.quarantine.get(item.key)
     if record is None:
@@ -53,11 +63,11 @@ def load_withheld(store: Store, item: QueueItem) -> Detail | None:
         item,
         record,
         taint_chain(store, record["session"]),
-        _tool(store, record["server"], record["tool"]),
+        _tool(store, policy, record["server"], record["tool"]),
     )
 
 
-def load_removal(store: Store, item: QueueItem) -> Detail | None:
+def load_removal(store: Store, policy: Policy, item: QueueItem) -> Detail | None:
     """One logged removal of hidden content."""
     rows = store.query("SELECT * FROM stripped WHERE id = ?", (int(item.key),))
     if not rows:
@@ -67,11 +77,11 @@ def load_removal(store: Store, item: QueueItem) -> Detail | None:
         item,
         record,
         taint_chain(store, record["session"]),
-        _tool(store, record["server"], record["tool"]),
+        _tool(store, policy, record["server"], record["tool"]),
     )
 
 
-def load_call(store: Store, item: QueueItem) -> Detail | None:
+def load_call(store: Store, policy: Policy, item: QueueItem) -> Detail | None:
     """A blocked call with its arguments."""
     record = store.blocked.get(int(item.key))
     if record is None:
@@ -80,11 +90,11 @@ def load_call(store: Store, item: QueueItem) -> Detail | None:
         item,
         record,
         taint_chain(store, record["session"]),
-        _tool(store, record["server"], record["tool"]),
+        _tool(store, policy, record["server"], record["tool"]),
     )
 
 
-def load_session(store: Store, item: QueueItem) -> Detail | None:
+def load_session(store: Store, policy: Policy, item: QueueItem) -> Detail | None:
     """A session, its whole taint chain and its refused calls."""
     rows = store.query("SELECT * FROM sessions WHERE key = ?", (item.key,))
     chain = taint_chain(store, item.key)
@@ -93,14 +103,17 @@ def load_session(store: Store, item: QueueItem) -> Detail | None:
     record = rows[0] if rows else {"key": item.key, "created_at": item.at}
     # The session's refused calls, newest first (the blocked_calls index starts with session).
     calls = store.query(
-        "SELECT id, server, tool, status, reason, created_at FROM blocked_calls WHERE session = ?"
-        " ORDER BY id DESC LIMIT ?",
+        "SELECT id, server, tool, status, reason, created_at, expires_at, reviewed_at FROM blocked_calls"
+        " WHERE session = ? ORDER BY id DESC LIMIT ?",
         (item.key, CHAIN_LIMIT),
     )
+    now = store.now()
+    # Listed as the Blocked tab lists them: expired, or reviewed once dismissed.
+    calls = [{**call, "state": listed_call_state(call, now)} for call in calls]
     return Detail(item, record, chain, None, calls)
 
 
-def load_audit(store: Store, item: QueueItem) -> Detail | None:
+def load_audit(store: Store, policy: Policy, item: QueueItem) -> Detail | None:
     """One audit row with its detail decoded."""
     rows = store.query("SELECT * FROM audit WHERE id = ?", (int(item.key),))
     if not rows:
@@ -110,7 +123,7 @@ def load_audit(store: Store, item: QueueItem) -> Detail | None:
     return Detail(item, record)
 
 
-def load_drift(store: Store, item: QueueItem) -> Detail | None:
+def load_drift(store: Store, policy: Policy, item: QueueItem) -> Detail | None:
     """A pin drift and what is pinned for its entry now."""
     record = store.pins.get(int(item.key))
     if record is None:

@@ -69,3 +69,11 @@ class ClearanceCounted(Message):
     decide: Callable[[str | None], object]
     """Takes the decision with the person's note; runs only after the typed challenge matched."""
     done: str
+
+
+@dataclass
+class AgesMoved(Message):
+    """The selected item was described again at a later time: its ages moved on."""
+
+    detail: Detail
+    view: DetailView

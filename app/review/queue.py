@@ -144,10 +144,8 @@ class WithheldFeed(TableFeed):
     searchable = ("id", "server", "tool", "path", "signals", "session")
 
     def attention(self, store: Store) -> int:
-        # Counted on the (status, created_at) index alone, so 100,000 rows stay cheap.
-        return store.query(
-            "SELECT count(*) AS n FROM quarantine WHERE status = ?", (FieldStatus.WITHHELD,)
-        )[0]["n"]
+        # Counted on the (status, reviewed_at) index alone, so 100,000 rows stay cheap.
+        return store.quarantine.waiting()
 
     def item(self, row: dict, now: str) -> QueueItem:
         signals = json.loads(row["signals"]) if row["signals"] else []
@@ -206,9 +204,6 @@ class BlockedFeed(TableFeed):
         return len(store.blocked.pending())
 
     def item(self, row: dict, now: str) -> QueueItem:
-        state: StrEnum = call_status(row["status"], row["expires_at"], now)
-        if state == CallStatus.PENDING and row["reviewed_at"]:
-            state = ListedState.REVIEWED
         return QueueItem(
             kind=self.kind,
             key=str(row["id"]),
@@ -216,9 +211,15 @@ class BlockedFeed(TableFeed):
             order=row["_order"],
             source=_source(row["server"], row["tool"]),
             reason=row["reason"] or row["reason_code"] or "refused",
-            state=state,
+            state=listed_call_state(row, now),
             session=row["session"],
         )
+
+
+def listed_call_state(row: dict, now: str) -> StrEnum:
+    """A blocked call as listed: its status as of `now` (expiry computed), reviewed once dismissed."""
+    state = call_status(row["status"], row["expires_at"], now)
+    return ListedState.REVIEWED if state == CallStatus.PENDING and row["reviewed_at"] else state
 
 
 class AuditFeed(TableFeed):
@@ -237,7 +238,8 @@ class AuditFeed(TableFeed):
             key=str(row["id"]),
             at=row["at"],
             order=row["_order"],
-            source=f"{row['actor']} {row['action']}",
+            # The actor is the row's state: the source names only what was done.
+            source=row["action"],
             reason=" ".join(part for part in (row["subject"], row["reason"]) if part)
             or row["action"],
             state=row["actor"],
@@ -325,7 +327,8 @@ class SessionsFeed(Feed):
             source = _source(first["server"], first["tool"], first["method"])
             reason = f"tainted by {first['reason']}{more}"
         else:
-            source, reason = row.get("client_name") or "agent client", SessionState.CLEAN
+            source = row.get("client_name") or "agent client"
+            reason = "no open taint: outbound tools work"
         return QueueItem(
             kind=self.kind,
             key=row["key"],

@@ -13,8 +13,9 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from lazaretto.app.demo.driver import run_scenario
+from lazaretto.app.demo.driver import POLICY, run_scenario
 from lazaretto.proxy.pins import entry
+from lazaretto.proxy.policy import parse_policy
 from lazaretto.store import Store
 from lazaretto.store.states import DriftChange, PinKind
 
@@ -70,8 +71,10 @@ SHOTS: list[tuple[str, Callable]] = [
 """Each picture of the demo store, and the key presses that lead to it."""
 
 
-async def _shoot(store: Store, out: Path, name: str, steps: Callable | None) -> Path:
-    app = ReviewApp(store, poll_interval=3600)
+async def _shoot(
+    store: Store, out: Path, name: str, steps: Callable | None, *, demo: bool = True
+) -> Path:
+    app = ReviewApp(store, policy=parse_policy(POLICY), demo=demo, poll_interval=3600)
     async with app.run_test(size=SIZE) as pilot:
         await _settle(pilot)
         if steps is not None:
@@ -113,7 +116,7 @@ async def make_screenshots(out: Path) -> list[Path]:
             store.close()
         empty = Store(Path(folder) / "empty" / "empty.db")
         try:
-            written.append(await _shoot(empty, out, "empty-store", None))
+            written.append(await _shoot(empty, out, "empty-store", None, demo=False))
         finally:
             empty.close()
     return written

@@ -10,6 +10,7 @@ from enum import StrEnum
 
 from textual.content import Content
 
+from lazaretto.proxy.policy import Policy
 from lazaretto.store import Store
 from lazaretto.store.states import CallStatus, DriftStatus, FieldStatus
 
@@ -116,11 +117,13 @@ class Tab:
     """One kind of queue row: how it is listed, read, shown, styled and decided on."""
 
     feed: Feed
-    load: Callable[[Store, QueueItem], Detail | None]
+    load: Callable[[Store, Policy, QueueItem], Detail | None]
     """The selected row in full, or None if it vanished meanwhile."""
     view: Callable[[Detail, datetime], DetailView]
     """The detail pane's content for a loaded row, ages relative to the given time."""
     styles: StateStyles
+    empty: str
+    """What the tab would list, said when it lists nothing."""
     actions: Mapping[str, Rule] = field(default_factory=dict)
     """The item actions (screen action names) this kind offers, each with when it applies."""
     in_full: Callable[[Detail], Content | None] | None = None
@@ -145,6 +148,8 @@ TABS = (
         load_withheld,
         withheld_view,
         FIELD_STYLES,
+        "No withheld field. A field that reads like instructions to the agent is withheld here;"
+        " the rest of its result still reaches the agent.",
         {
             "release": _RELEASE,
             "dismiss_item": _unreviewed(_RELEASE, _field),
@@ -158,6 +163,8 @@ TABS = (
         load_removal,
         removal_view,
         REMOVAL_STYLES,
+        "No hidden content removed yet. Invisible characters, hidden HTML, encoded runs and the like"
+        " are stripped from results and logged here, decoded.",
         {"untaint": _untaint},
         in_full=removal_in_full,
     ),
@@ -166,6 +173,8 @@ TABS = (
         load_call,
         call_view,
         CALL_STYLES,
+        "No blocked call. Once a session has read untrusted content, its outbound calls wait here"
+        " for a person.",
         {
             "approve": _APPROVE,
             "dismiss_item": _unreviewed(_APPROVE, _call),
@@ -173,15 +182,29 @@ TABS = (
         },
         dismiss=_dismiss_blocked,
     ),
-    Tab(SessionsFeed(), load_session, session_view, SESSION_STYLES, {"untaint": _untaint}),
+    Tab(
+        SessionsFeed(),
+        load_session,
+        session_view,
+        SESSION_STYLES,
+        "No session yet. Each agent client that runs a proxy or a hook shows here, with its taint.",
+        {"untaint": _untaint},
+    ),
     Tab(
         PinsFeed(),
         load_drift,
         drift_view,
         DRIFT_STYLES,
+        "No pin drift: every pinned server surface is as it was first seen.",
         {"accept_pin": _DECIDE_DRIFT, "reject_pin": _DECIDE_DRIFT},
     ),
-    Tab(AuditFeed(), load_audit, audit_view, AUDIT_STYLES),
+    Tab(
+        AuditFeed(),
+        load_audit,
+        audit_view,
+        AUDIT_STYLES,
+        "The audit log is empty: every decision, automatic or a person's, is recorded here.",
+    ),
 )
 """Every tab, in the order the queue shows them (keys 1 to 6)."""
 

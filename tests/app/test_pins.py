@@ -112,7 +112,7 @@ async def test_the_detail_shows_the_diff_and_the_detector(scenario_store, make_a
         assert str(app.query_one("#queue").get_tab("tab-pins").label) == "Pins 1"
         assert (
             app.screen.check_action("accept_pin", ())
-            and app.screen.check_action("release", ()) is None
+            and app.screen.check_action("release", ()) is False
         )
 
 

@@ -2,6 +2,7 @@
 
 from lazaretto.app.review.queue import QueueItem, TableFeed
 from lazaretto.app.review.tabs import TABS, tab_for
+from lazaretto.proxy.policy import Policy
 
 
 def fill_withheld(store, count, *, start="2026-11-30T08:00:00.000Z"):
@@ -77,9 +78,8 @@ def test_filter_matches_literally_in_any_searchable_column(scenario_store):
     assert [i.key for i in withheld.page(scenario_store, text="MAIL")] == ["Q-K4TR8B"]
     assert withheld.page(scenario_store, text="%") == []
     assert [i.key for i in withheld.page(scenario_store, text="read_m")] == ["Q-K4TR8B"]
-    assert [i.source for i in tab_for("audit").feed.page(scenario_store, text="refuse")] == [
-        "proxy refuse"
-    ]
+    [refused] = tab_for("audit").feed.page(scenario_store, text="refuse")
+    assert (refused.state, refused.source) == ("proxy", "refuse")
 
 
 def test_rows_say_where_they_came_from_and_why(scenario_store):
@@ -110,7 +110,7 @@ def test_attention_counts_what_waits_for_a_person(scenario_store):
 
 def test_detail_carries_the_taint_chain_and_the_tool_classification(scenario_store):
     item = next(i for i in tab_for("withheld").feed.page(scenario_store) if i.key == "Q-7F3K9M")
-    detail = tab_for("withheld").load(scenario_store, item)
+    detail = tab_for("withheld").load(scenario_store, Policy(), item)
     assert detail.tainted
     assert [event["server"] for event in detail.taint] == ["web", "tickets"]
     assert detail.tool["untrusted_reason"].startswith("servers.web.trust")
@@ -124,4 +124,4 @@ def test_detail_carries_the_taint_chain_and_the_tool_classification(scenario_sto
 def test_detail_of_a_vanished_row_is_none(scenario_store):
     item = tab_for("withheld").feed.page(scenario_store)[0]
     gone = type(item)(**{**item.__dict__, "key": "Q-ZZZZZZ"})
-    assert tab_for("withheld").load(scenario_store, gone) is None
+    assert tab_for("withheld").load(scenario_store, Policy(), gone) is None

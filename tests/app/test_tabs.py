@@ -3,6 +3,7 @@
 from lazaretto.app.review.queue import TabKind
 from lazaretto.app.review.screens.main import MainScreen
 from lazaretto.app.review.tabs import ITEM_ACTIONS, TABS, tab_for
+from lazaretto.proxy.policy import Policy
 
 
 def test_one_tab_per_kind_in_the_order_of_the_number_keys():
@@ -39,7 +40,7 @@ def test_each_tab_loads_views_and_styles_every_row_it_lists(scenario_store):
         for item in tab.feed.page(scenario_store):
             assert item.kind == tab.kind
             assert item.state in tab.styles, (tab.kind, item.state)
-            detail = tab.load(scenario_store, item)
+            detail = tab.load(scenario_store, Policy(), item)
             assert detail is not None and detail.item == item
             view = tab.view(detail, now)
             assert str(item.state) in view.title.plain
@@ -58,9 +59,9 @@ def test_each_tab_loads_views_and_styles_every_row_it_lists(scenario_store):
 def test_an_action_that_no_longer_applies_says_why(scenario_store):
     tab = tab_for("withheld")
     item = next(i for i in tab.feed.page(scenario_store) if i.key == "Q-K4TR8B")
-    assert tab.actions["release"](tab.load(scenario_store, item)) is None
+    assert tab.actions["release"](tab.load(scenario_store, Policy(), item)) is None
     scenario_store.decisions.release("Q-K4TR8B")
     [item] = [i for i in tab.feed.page(scenario_store) if i.key == "Q-K4TR8B"]
-    detail = tab.load(scenario_store, item)
+    detail = tab.load(scenario_store, Policy(), item)
     assert tab.actions["release"](detail) == "Q-K4TR8B is released, not withheld"
     assert tab.actions["dismiss_item"](detail) == "Q-K4TR8B is released, not withheld"

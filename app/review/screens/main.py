@@ -2,10 +2,11 @@
 
 import threading
 from collections.abc import Callable
+from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -13,13 +14,14 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
 
-from lazaretto.app.human import FRICTION_WINDOW, Confirmation, visible
+from lazaretto.app.human import FRICTION_WINDOW, Confirmation, release_effect, visible
 from lazaretto.store import StoreUnavailable
 from lazaretto.store.decisions import DecisionError
 from lazaretto.store.states import DriftChange
 
 from ..details import Detail
 from ..messages import (
+    AgesMoved,
     ClearanceCounted,
     CountsLoaded,
     DecisionTaken,
@@ -46,19 +48,36 @@ RELOAD_LIMIT = 1000
 """A live reload re-reads at most this many rows per feed; further rows load again on scroll."""
 
 
+_ITEM_BINDINGS = [
+    Binding(
+        "r", "release", "Release", tooltip="Let the agent read this withheld field (typed code)."
+    ),
+    Binding("a", "approve", "Approve", tooltip="Let this blocked call through once (typed code)."),
+    Binding(
+        "u", "untaint", "Untaint", tooltip="Clear the taint of this item's session (typed code)."
+    ),
+    Binding(
+        "d", "dismiss_item", "Dismiss", tooltip="Mark it reviewed; it stays withheld or refused."
+    ),
+    Binding(
+        "p", "accept_pin", "Accept pin", tooltip="Pin the drifted entry's new version (typed code)."
+    ),
+    Binding("x", "reject_pin", "Reject pin", tooltip="Keep the drifted entry hidden and refused."),
+]
+_ITEM_KEYS = {binding.key: binding for binding in _ITEM_BINDINGS}
+
+
 class MainScreen(Screen):
     """Lists what the agents were kept from, and takes the person's decisions on it."""
 
     BINDINGS = [
-        Binding("enter", "show_full", "Show in full"),
-        Binding("r", "release", "Release"),
-        Binding("a", "approve", "Approve"),
-        Binding("u", "untaint", "Untaint"),
-        Binding("d", "dismiss_item", "Dismiss"),
-        Binding("p", "accept_pin", "Accept pin"),
-        Binding("x", "reject_pin", "Reject pin"),
-        Binding("slash", "filter", "Filter"),
-        *(Binding(str(n), f"show_tab({n - 1})", show=False) for n in range(1, len(TABS) + 1)),
+        Binding("enter", "show_full", "Show in full", tooltip="Open the selected item uncut."),
+        *_ITEM_BINDINGS,
+        Binding("slash", "filter", "Filter", tooltip="Show only rows matching some text."),
+        *(
+            Binding(str(n), f"show_tab({n - 1})", show=False, tooltip=f"Show the {tab.title} tab.")
+            for n, tab in enumerate(TABS, 1)
+        ),
     ]
     """Keyboard first: every action is here, in the footer and in the command palette."""
 
@@ -98,6 +117,7 @@ class MainScreen(Screen):
         # other tab is read when it is first shown, so opening costs the same on any store.
         self._load_page(self.active_list().kind, after=None, limit=self.first_page())
         self.set_interval(self.app.poll_interval, self._poll)
+        self.set_interval(self.app.age_interval, self._move_ages)
         self.active_list().focus()
 
     def active_list(self) -> QueueList:
@@ -170,7 +190,7 @@ class MainScreen(Screen):
         store = self.app.store
         tab = tab_for(item.kind)
         try:
-            detail = tab.load(store, item)
+            detail = tab.load(store, self.app.policy, item)
         except StoreUnavailable as exc:
             self.post_message(StoreFailed(str(exc)))
             return
@@ -179,6 +199,16 @@ class MainScreen(Screen):
 
     def _poll(self) -> None:
         self._run(self._read_version, "poll")
+
+    def _move_ages(self) -> None:
+        # Ages follow the clock, not the store: without this they stand still until new data arrives.
+        now = self.app.store.clock()
+        self.active_list().move_ages(now)
+        if self.detail is not None:
+            self._run(self._describe_again, "ages", self.detail, now)
+
+    def _describe_again(self, detail: Detail, now: datetime) -> None:
+        self.post_message(AgesMoved(detail, tab_for(detail.item.kind).view(detail, now)))
 
     def _read_version(self) -> None:
         try:
@@ -234,6 +264,13 @@ class MainScreen(Screen):
                 markup=False,
             )
 
+    @on(AgesMoved)
+    def ages_moved(self, message: AgesMoved) -> None:
+        """Show the selected item with its ages moved on, where it is still selected and changed."""
+        if message.detail is self.detail and message.view != self.view:
+            self.view = message.view
+            self.query_one(DetailPane).show(message.view, keep_scroll=True)
+
     @on(StoreChanged)
     def store_changed(self) -> None:
         """Another process wrote: re-read what is shown."""
@@ -262,6 +299,7 @@ class MainScreen(Screen):
         """A new tab: read its first page if it never was, else show its current row; focus its list."""
         queue = self.active_list()
         queue.focus()
+        queue.move_ages(self.app.store.clock())
         if queue.kind not in self._generations:
             self._load_page(queue.kind, after=None, limit=self.first_page())
         elif queue.current is None:
@@ -298,8 +336,17 @@ class MainScreen(Screen):
     def _show(self, detail: Detail | None, view: DetailView | None) -> None:
         self.detail = detail
         self.view = view
-        self.query_one(DetailPane).show(view)
+        self.query_one(DetailPane).show(view, empty=self._empty_hint())
         self.refresh_bindings()
+
+    def _empty_hint(self) -> str:
+        """What the pane says when the visible list has nothing to select."""
+        if self._filter.strip():
+            return f"Nothing on this tab matches the filter {visible(self._filter.strip())!r}."
+        hint = self.active_tab().empty
+        if self.app.demo:
+            return hint
+        return f"{hint}\n\nTry `lazaretto demo` for an example."
 
     # -- filter -----------------------------------------------------------------------
 
@@ -348,19 +395,40 @@ class MainScreen(Screen):
         tab = self.active_tab()
         rule = tab.actions.get(action)
         if rule is None:
-            return f"the {tab.title} tab has no such action"
+            where = " or ".join(f"the {t.title} tab" for t in TABS if action in t.actions)
+            return f"it acts on {where}, not on {tab.title}"
         detail = self.detail
         if detail is None or detail.item.kind != tab.kind:
-            return "nothing is selected"
+            return f"nothing is selected on the {tab.title} tab"
         return rule(detail)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Actions that do not apply to the selected item are shown disabled."""
+        """Textual's rule: True shows a key, None shows it greyed out, False hides it.
+
+        An item action the visible tab never offers is hidden; one it offers that does not
+        apply to the selected item is greyed out (its key says why, see `on_key`).
+        """
         if action == "show_full":
             return True if self.detail is not None else None
         if action in ITEM_ACTIONS:
+            if action not in self.active_tab().actions:
+                return False
             return True if self.why_not(action) is None else None
         return True
+
+    def on_key(self, event: events.Key) -> None:
+        """A key whose action does not apply says why, instead of doing nothing."""
+        binding = _ITEM_KEYS.get(event.key)
+        if binding is None or self.check_action(binding.action, ()):
+            return
+        event.stop()
+        self.notify(
+            f"{binding.key_display or binding.key} ({binding.description}) does not apply: "
+            f"{self.why_not(binding.action)}.",
+            title=binding.description,
+            severity="warning",
+            markup=False,
+        )
 
     def action_show_full(self) -> None:
         """Show the selected item in full."""
@@ -380,8 +448,7 @@ class MainScreen(Screen):
         self._ask(
             "release",
             row["id"],
-            "The agent will see this field's original text, hidden content removed, the next time it reads "
-            f"the same content from {row['server']}/{row['tool'] or row['method']}. It stays in the store.",
+            release_effect(row, self.app.policy),
             detail.item.reason,
             lambda note: self.app.store.decisions.release(row["id"], note=note),
             f"Released {row['id']}.",

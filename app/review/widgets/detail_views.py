@@ -9,7 +9,7 @@ from pathlib import PurePath
 
 from textual.content import Content
 
-from lazaretto.app.human import ago, until, visible
+from lazaretto.app.human import short_ago, until, visible
 from lazaretto.proxy.detect import detect
 from lazaretto.store.clock import parse_stamp
 from lazaretto.store.states import (
@@ -105,7 +105,8 @@ def state_badge(state: str, styles: StateStyles) -> Content:
 
 
 def _age(now: datetime, at: str | None) -> str:
-    return ago(now - parse_stamp(at)) if at else "unknown time"
+    # The same short form as the list rows, so a row and its header never disagree.
+    return short_ago(now - parse_stamp(at)) if at else "unknown time"
 
 
 def _heading(text: str) -> Content:
@@ -158,12 +159,21 @@ def _policy(detail: Detail, aspect: str) -> Content:
     """How the proxy classified the item's tool: `untrusted` (its results) or `outbound` (its calls)."""
     tool = detail.tool
     name = f"{visible(detail.record['server'])}/{visible(detail.record.get('tool') or '?')}"
-    if tool is None:
+    if tool is None or aspect not in tool:
         return Content(f"{name}: no classification recorded; an unknown tool counts as {aspect}")
     verdict = aspect if tool[aspect] else f"not {aspect}"
-    return Content(
+    line = (
         f"{name} counts as {verdict}: {visible(tool[f'{aspect}_reason'] or 'no reason recorded')}"
     )
+    if tool.get("from_policy"):
+        return Content.assemble(
+            line,
+            (
+                "\n(read from the policy: no proxy has recorded a classification of it)",
+                "$text-muted",
+            ),
+        )
+    return Content(line)
 
 
 def withheld_view(detail: Detail, now: datetime) -> DetailView:
@@ -313,17 +323,28 @@ def session_view(detail: Detail, now: datetime) -> DetailView:
         row["key"],
         state_badge(detail.item.state, SESSION_STYLES),
         client,
-        f"since {_age(now, row['created_at'])}",
+        _session_since(detail, now),
     )
     calls = [
         Content.assemble(
-            state_badge(call["status"], CALL_STYLES),
+            state_badge(call["state"], CALL_STYLES),
             f"  #{call['id']} {visible(call['server'])}/{visible(call['tool'])}  {_age(now, call['created_at'])}",
         )
         for call in detail.related
     ] or [Content.styled("no call refused in this session", "$text-muted")]
     side = _lines(_heading("Refused calls, newest first"), *calls)
     return DetailView(title, "Taint chain", _chain(detail, now), "Blocked calls", side)
+
+
+def _session_since(detail: Detail, now: datetime) -> str:
+    """Since when the session is in its state: the read that tainted it, the clearance, or its start."""
+    open_events = [event for event in detail.taint if event["cleared_at"] is None]
+    if open_events:
+        return f"tainted {_age(now, open_events[0]['at'])}"
+    cleared = [event["cleared_at"] for event in detail.taint if event["cleared_at"]]
+    if cleared:
+        return f"cleared {_age(now, max(cleared))}"
+    return f"started {_age(now, detail.record['created_at'])}, no untrusted read"
 
 
 def audit_view(detail: Detail, now: datetime) -> DetailView:
