@@ -2,6 +2,7 @@
 
 from typing import TYPE_CHECKING
 
+from .connection import StoreUnavailable
 from .states import Action, Actor, DriftChange, DriftStatus
 
 if TYPE_CHECKING:
@@ -98,7 +99,13 @@ class Pins:
                 subject=f"drift:{cursor.lastrowid}",
                 reason=f"{server}: {entry['kind']} {entry['name']} {change}",
             )
-        return self.get(cursor.lastrowid)
+        recorded = self.get(cursor.lastrowid) if cursor.lastrowid is not None else None
+        if recorded is None:
+            # The store file was replaced between the write and this read: refuse, never guess.
+            raise StoreUnavailable(
+                f"the pin drift just recorded is not in the store at {self._store.path}"
+            )
+        return recorded
 
     def get(self, drift_id: int) -> dict | None:
         """One drift by id."""

@@ -13,6 +13,7 @@ from lazaretto.app.review.widgets.pin_diff import (
 )
 from lazaretto.proxy.pins import entry
 from lazaretto.store import canonical_json
+from lazaretto.store.states import DriftChange, PinKind
 
 pytestmark = pytest.mark.anyio
 
@@ -55,9 +56,9 @@ def test_rows_name_the_entry_and_the_change(scenario_store):
 
 def test_newest_drift_first(scenario_store):
     later = entry(
-        "tool", "read_channel", {"name": "read_channel", "description": "Read everything."}
+        PinKind.TOOL, "read_channel", {"name": "read_channel", "description": "Read everything."}
     )
-    scenario_store.pins.drift("chat", COMMAND, later, "changed", None)
+    scenario_store.pins.drift("chat", COMMAND, later, DriftChange.CHANGED, None)
     keys = [item.reason for item in tab_for("pins").feed.page(scenario_store)]
     assert keys == ["tool read_channel changed", "tool post_message changed"]
 

@@ -1,6 +1,6 @@
 """The queue's paged queries and the detail loader, on real stores (no Textual)."""
 
-from lazaretto.app.review.queue import QueueItem, TableFeed
+from lazaretto.app.review.queue import QueueItem, TabKind, TableFeed
 from lazaretto.app.review.tabs import TABS, tab_for
 from lazaretto.proxy.policy import Policy
 
@@ -49,7 +49,7 @@ def test_pages_walk_every_row_once_newest_first(store):
 
 def test_page_queries_never_sort(store):
     # Each page is read in index (or rowid) order: no temporary B-tree, so the cost is the page, not the table.
-    older = QueueItem("any", "k", "2026-11-30T08:00:00.000Z", 5, "s/t", "r", "withheld")
+    older = QueueItem(TabKind.WITHHELD, "k", "2026-11-30T08:00:00.000Z", 5, "s/t", "r", "withheld")
     for kind, feed in ((tab.kind, tab.feed) for tab in TABS):
         if isinstance(feed, TableFeed):
             for after in (None, older):
@@ -65,7 +65,9 @@ def test_time_ordered_pages_use_the_created_at_indexes(store):
         ("withheld", "idx_quarantine_created_at"),
         ("stripped", "idx_stripped_created_at"),
     ):
-        sql, params = tab_for(kind).feed.sql()
+        feed = tab_for(kind).feed
+        assert isinstance(feed, TableFeed)
+        sql, params = feed.sql()
         plan = " ".join(row["detail"] for row in store.query(f"EXPLAIN QUERY PLAN {sql}", params))
         assert index in plan
 
@@ -111,8 +113,9 @@ def test_attention_counts_what_waits_for_a_person(scenario_store):
 def test_detail_carries_the_taint_chain_and_the_tool_classification(scenario_store):
     item = next(i for i in tab_for("withheld").feed.page(scenario_store) if i.key == "Q-7F3K9M")
     detail = tab_for("withheld").load(scenario_store, Policy(), item)
-    assert detail.tainted
+    assert detail is not None and detail.tainted
     assert [event["server"] for event in detail.taint] == ["web", "tickets"]
+    assert detail.tool is not None
     assert detail.tool["untrusted_reason"].startswith("servers.web.trust")
     assert {row["kind"] for row in detail.record["removed"]} == {
         "hidden-html",

@@ -71,12 +71,13 @@ def test_a_store_written_with_plain_strings_reads_as_enums_and_takes_decisions(s
     write_like_an_older_version(store_path)
     store = Store(store_path)
     field = store.quarantine.get("Q-AAAAAA")
-    assert field["status"] is FieldStatus.WITHHELD
+    assert field is not None and field["status"] is FieldStatus.WITHHELD
     [call] = store.blocked.pending()
     assert call["status"] is CallStatus.PENDING
     [drift] = store.pins.pending()
     assert drift["status"] is DriftStatus.PENDING and drift["change"] is DriftChange.NEW
-    assert store.directories.untrusted_for("/src/x/main.py")["status"] == DirectoryStatus.UNTRUSTED
+    directory = store.directories.untrusted_for("/src/x/main.py")
+    assert directory is not None and directory["status"] == DirectoryStatus.UNTRUSTED
 
     assert store.decisions.release("Q-AAAAAA")["status"] is FieldStatus.RELEASED
     assert store.decisions.approve(call["id"])["status"] is CallStatus.APPROVED
@@ -107,5 +108,5 @@ def test_expiry_is_read_as_a_status_never_written(store):
         ttl_minutes=-1,
     )
     row = store.blocked.by_token(token)
-    assert row["status"] is CallStatus.EXPIRED
+    assert row is not None and row["status"] is CallStatus.EXPIRED
     assert store.query("SELECT status FROM blocked_calls") == [{"status": "pending"}]
