@@ -71,6 +71,26 @@ def refuse_unless_terminal(verb: str) -> bool:
     return False
 
 
+def refuse_unless_typed(verb: str) -> bool:
+    """For a command that only reads: True when stdin is a terminal, whatever stdout is.
+
+    A person typed the command, so its output may go to a pager or a file (`show ID | less`).
+    """
+    try:
+        typed = os.isatty(sys.stdin.fileno())
+    except (AttributeError, ValueError, OSError):
+        typed = False
+    if typed:
+        return True
+    print(
+        f"lazaretto {verb}: refused: only a person at an interactive terminal can do this "
+        "(stdin must be a terminal; the output may go to a pipe or a file, as in "
+        f"`lazaretto {verb} ID | less`).",
+        file=sys.stderr,
+    )
+    return False
+
+
 def visible(text: object, *, keep_newlines: bool = False) -> str:
     """The text with every character a terminal would hide or obey shown as an escape."""
     out = []

@@ -14,9 +14,17 @@ from .surfaces import walk_surfaces
 
 _DEFAULT_SERVER = "scan"
 
+EXIT_STATUS = (
+    "exit status: 0 the text is clean (the agent would read it unchanged); 1 something was "
+    "stripped or withheld; 2 the file or the policy cannot be read. With --jsonl: 0 once every "
+    "line is answered (a bad line gets an error object), 2 for an unreadable policy. 141 when the "
+    "reader of the output goes away (`| head`)."
+)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of `lazaretto scan`."""
+    parser.epilog = EXIT_STATUS
     parser.add_argument(
         "file",
         nargs="?",
@@ -129,7 +137,7 @@ def is_call_tool_result(value: object) -> TypeGuard[dict]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Scan the input; exit 0 for clean, 1 for sanitized or withheld, 2 for bad input or policy."""
+    """Scan the input; the exit status is `EXIT_STATUS`."""
     try:
         policy = load_policy(args.policy)
     except PolicyError as exc:

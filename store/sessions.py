@@ -24,7 +24,8 @@ class TaintState:
         if not self.reasons:
             return "not tainted"
         first = self.reasons[0]
-        more = f" (and {len(self.reasons) - 1} later reads)" if len(self.reasons) > 1 else ""
+        others = len(self.reasons) - 1
+        more = f" (and {others} other source{'s' if others > 1 else ''})" if others else ""
         return f"{first['reason']} at {first['at']}{more}"
 
 

@@ -43,11 +43,17 @@ class ConfigText:
 
 
 def read_text(path: Path) -> str:
-    """The file's text, or "" when it does not exist."""
+    """The file's text, or "" when it does not exist; ValueError (saying why) when it cannot be read."""
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return ""
+    except IsADirectoryError:
+        raise ValueError(
+            f"{path} is a directory, not a settings file; nothing was changed"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path} cannot be read ({exc}); nothing was changed") from exc
 
 
 def json_text(old: str, data: Any) -> str:

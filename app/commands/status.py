@@ -83,7 +83,8 @@ def render(report: dict, now: datetime) -> str:
                     clip(visible(first["reason"]), REASON_WIDTH),
                 ]
             )
-        out.append(table(["SESSION", "STATE", "TAINTED BY", "SINCE", "READS", "REASON"], rows))
+        # One taint event is kept per untrusted source (server and tool), not per read.
+        out.append(table(["SESSION", "STATE", "TAINTED BY", "SINCE", "SOURCES", "REASON"], rows))
     else:
         out.append("  none yet")
     out.append("")

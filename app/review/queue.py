@@ -323,7 +323,8 @@ class SessionsFeed(Feed):
         reasons = row["reasons"]
         if reasons:
             first = reasons[0]
-            more = f" (+{len(reasons) - 1} later reads)" if len(reasons) > 1 else ""
+            others = len(reasons) - 1
+            more = f" (+{others} other source{'s' if others > 1 else ''})" if others else ""
             source = _source(first["server"], first["tool"], first["method"])
             reason = f"tainted by {first['reason']}{more}"
         else:
