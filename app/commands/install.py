@@ -3,7 +3,7 @@
 import argparse
 import sys
 
-from lazaretto.app.clients.files import ConfigText, apply
+from lazaretto.app.clients.files import ConfigText, apply, saved_note
 from lazaretto.app.clients.hook_settings import install
 from lazaretto.app.clients.locations import CLIENTS, client_present, hook_settings_path
 
@@ -46,7 +46,12 @@ def write(change: ConfigText, verb: str) -> bool:
     except OSError as exc:
         print(f"  {change.path}: cannot write: {exc}", file=sys.stderr)
         return False
-    print(f"  {change.path}: {verb}" + (f" (backup: {saved})" if saved else ""))
+    if change.remove:
+        print(
+            f"  {change.path}: {verb}; removed, since install had made it and nothing else is in it"
+        )
+        return True
+    print(f"  {change.path}: {verb}{saved_note(saved)}")
     return True
 
 

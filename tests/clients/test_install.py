@@ -81,8 +81,10 @@ def test_install_into_a_new_file_and_out_again(home, lazaretto):
     assert pre["matcher"] == "*"
     assert ours(pre["hooks"][0]["command"]) == ("claude-code", "pre-tool-use")
     assert hooks["PostToolUse"][0]["matcher"].startswith("mcp__.*|WebFetch")
-    lazaretto("uninstall", "--client", "claude-code")
-    assert json.loads(path.read_text()) == {}
+    done = lazaretto("uninstall", "--client", "claude-code")
+    # Install made the file from nothing; with our hooks gone, nothing of it is left.
+    assert done.returncode == 0 and "removed" in done.stdout
+    assert not path.exists()
 
 
 def test_project_level_install(home, lazaretto, tmp_path):
@@ -195,3 +197,12 @@ def test_doctor_run_from_home_lists_each_file_once(home, lazaretto, monkeypatch)
     assert report.stdout.count(f"cursor: {home / '.cursor' / 'mcp.json'}") == 1
     # Two servers unwrapped, and the hooks of Cursor and Codex missing: four gaps, none twice.
     assert "4 gap(s) found." in report.stdout
+
+
+def test_uninstall_keeps_a_file_that_was_there_before_install(home, lazaretto):
+    path = home / ".cursor" / "hooks.json"
+    path.parent.mkdir()
+    path.write_text("{}\n")
+    lazaretto("install", "--client", "cursor")
+    lazaretto("uninstall", "--client", "cursor")
+    assert path.read_text() == "{}\n"
