@@ -47,13 +47,23 @@ class Gate:
         self._allow = HostAllowList(policy.allow_hosts)
 
     def check(
-        self, verdict: ToolVerdict, arguments: Any, request_id: Any = None, *, scanned: Any = None
+        self,
+        verdict: ToolVerdict,
+        arguments: Any,
+        request_id: Any = None,
+        *,
+        scanned: Any = None,
+        unknown_hosts: str | None = None,
     ) -> Refusal | None:
         """None lets the call through; a Refusal (with a token for a person) is answered instead.
 
         `arguments` is what an approval is bound to; `scanned`, if given, is everything the request
-        sends (its whole params), read for hosts instead."""
-        code, reason, details = self._verdict(verdict, arguments if scanned is None else scanned)
+        sends (its whole params), read for hosts instead. `unknown_hosts`: why the caller cannot
+        tell every host the call reaches (a hook reading a shell command whose destination is only
+        known when it runs); with allow_hosts, that refuses."""
+        code, reason, details = self._verdict(
+            verdict, arguments if scanned is None else scanned, unknown_hosts
+        )
         if code is None:
             return None
         if code == ErrorReason.STORE_UNAVAILABLE:
@@ -84,9 +94,15 @@ class Gate:
         return None if code is None else Refusal(code, reason, None)
 
     def _verdict(
-        self, verdict: ToolVerdict, arguments: Any
+        self, verdict: ToolVerdict, arguments: Any, unknown_hosts: str | None = None
     ) -> tuple[ErrorReason | None, str, dict]:
         named: list[str] | None = None
+        if self._allow and unknown_hosts:
+            return (
+                ErrorReason.HOST_CHECK_FAILED,
+                f"where it connects cannot be checked against allow_hosts ({unknown_hosts})",
+                {"outbound_reason": verdict.outbound_reason},
+            )
         if self._allow:
             try:
                 named = hosts_in(arguments)

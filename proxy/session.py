@@ -35,17 +35,25 @@ def discover_session() -> SessionInfo:
     import psutil
 
     try:
-        process = psutil.Process(os.getppid())
-        while True:
-            parent = process.parent()
-            if parent is None or parent.pid <= 1 or not _is_pass_through(process):
-                break
-            process = parent
+        process = client_process()
         name = process.name()
         return SessionInfo(f"{name}-{process.pid}-{int(process.create_time())}", process.pid, name)
     except (psutil.Error, OSError):
         # Without a process table the parent pid is the best key there is.
         return SessionInfo(f"ppid-{os.getppid()}", os.getppid())
+
+
+def client_process():
+    """The agent client this process runs under (a `psutil.Process`): the nearest ancestor that
+    is not a shell, a launcher or Lazaretto itself. Raises `psutil.Error` without a process table."""
+    import psutil
+
+    process = psutil.Process(os.getppid())
+    while True:
+        parent = process.parent()
+        if parent is None or parent.pid <= 1 or not _is_pass_through(process):
+            return process
+        process = parent
 
 
 def _is_pass_through(process) -> bool:
