@@ -1,13 +1,12 @@
 """Pinning a server's surface: what changed since a person last trusted it stays hidden and refused."""
 
-import json
-from dataclasses import dataclass
 from typing import Any
 
 from lazaretto.store import Store, canonical_json, sha256_hex
 from lazaretto.store.states import DriftChange, DriftStatus, PinKind
 
 from .jsonrpc import PIN_DRIFT, ErrorReason, error_response
+from .lockfile import Lock
 
 # Per list method: the entry kind, the list's key in the result, and the fields that make up
 # an entry's surface (what the model reads and what decides how it is called).
@@ -47,14 +46,6 @@ def list_entries(method: str, result: dict) -> list[dict]:
         for item in items
         if isinstance(item, dict) and isinstance(item.get("name"), str)
     ]
-
-
-@dataclass(frozen=True)
-class Lock:
-    """The entries a lock file pins for one server (enforced instead of trust on first use)."""
-
-    path: str
-    entries: dict[tuple[str, str], dict]
 
 
 class PinGuard:
@@ -180,19 +171,3 @@ class PinGuard:
                 "tool": name,
             },
         )
-
-
-def load_lock(path: str, server: str) -> Lock:
-    """Read one server's entries from a lock file written by `lazaretto pin export`."""
-    with open(path, encoding="utf-8") as handle:
-        data = json.load(handle)
-    entries = {}
-    for key, item in data.get("servers", {}).get(server, {}).get("entries", {}).items():
-        kind, _, name = key.partition(":")
-        entries[(kind, name)] = {
-            "kind": kind,
-            "name": name,
-            "sha256": item["sha256"],
-            "canonical": canonical_json(item["surface"]),
-        }
-    return Lock(path, entries)
