@@ -49,5 +49,5 @@ def affordable(data: bytes | str) -> bool:
     # Count the values outside strings, one token at a time (nothing is copied), and stop as
     # soon as there are more than the budget allows.
     allowed = (budget - len(data)) // _BYTES_PER_VALUE
-    tokens = (_TOKEN_BYTES if isinstance(data, bytes) else _TOKEN).finditer(data)
+    tokens = _TOKEN_BYTES.finditer(data) if isinstance(data, bytes) else _TOKEN.finditer(data)
     return sum(1 for _ in zip(range(allowed + 1), tokens, strict=False)) <= allowed

@@ -9,6 +9,7 @@ from typing import Any
 from lazaretto.store import Store, StoreUnavailable
 
 from ..classify import ToolVerdict, classify, untrusted_tool
+from ..exposure import Exposure
 from ..gate import Gate
 from ..hosts import HostAllowList, HostScanTooLarge, hosts_in
 from ..policy import Policy, load_policy
@@ -58,6 +59,7 @@ class HookContext:
         self.store = Store()
         info = discover_session()
         self.session = info.key
+        self.exposure = Exposure(self.store, self.session)
         client_session = data.get("session_id") or data.get("conversation_id")
         try:
             self.store.sessions.ensure(
@@ -77,16 +79,10 @@ class HookContext:
     # -- exposure ---------------------------------------------------------------------------
 
     def expose(self, server: str, tool: str, reason: str, request_id: str | None) -> None:
-        """Taint the session with an untrusted read (one open event per source is enough)."""
-        if not self.store.sessions.has_open_taint(self.session, server, tool):
-            self.store.sessions.taint(
-                self.session,
-                server=server,
-                tool=tool,
-                method="tools/call",
-                reason=reason,
-                request_id=request_id,
-            )
+        """Taint the session with an untrusted read, as the proxy does."""
+        self.exposure.record(
+            server=server, tool=tool, method="tools/call", reason=reason, request_id=request_id
+        )
 
     def untrusted_dir(self, paths: list[str]) -> dict | None:
         """The cloned, not yet trusted directory one of `paths` lies in, or None."""
@@ -162,7 +158,7 @@ class HookContext:
         # pipeline was a third of such a hook's start-up.
         from ..cleaner import FieldCleaner
 
-        return FieldCleaner(self.store, self.policy, server, self.session)(
+        return FieldCleaner(self.store, self.policy, server, self.session, self.exposure)(
             "tools/call", tool, request_id, payload, untrusted
         )
 
