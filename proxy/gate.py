@@ -5,7 +5,7 @@ from typing import Any
 
 from lazaretto.store import Store, StoreUnavailable
 
-from .classify import ToolVerdict
+from .classify import ToolVerdict, reads_only
 from .hosts import HostAllowList, HostScanTooLarge, hosts_in
 from .jsonrpc import REFUSED, ErrorReason, error_response
 from .policy import Policy
@@ -62,7 +62,10 @@ class Gate:
         tell every host the call reaches (a hook reading a shell command whose destination is only
         known when it runs); with allow_hosts, that refuses."""
         code, reason, details = self._verdict(
-            verdict, arguments if scanned is None else scanned, unknown_hosts
+            verdict,
+            arguments if scanned is None else scanned,
+            unknown_hosts,
+            reading=verdict.reads_urls and reads_only(arguments),
         )
         if code is None:
             return None
@@ -93,9 +96,31 @@ class Gate:
         code, reason, _details = self._verdict(verdict, scanned)
         return None if code is None else Refusal(code, reason, None)
 
+    def _reading_hint(self, verdict: ToolVerdict, reading: bool) -> str:
+        """For a fetch-like tool: which policy line would let it read, or why this call is no read."""
+        if not verdict.reads_urls:
+            return ""
+        if not self._allow:
+            return (
+                "; a fetch that names only hosts on allow_hosts is a read: list the sites it may read"
+                f" in allow_hosts, or add it to servers.{self._server}.not_outbound to let it reach"
+                " any host"
+            )
+        if not reading:
+            return (
+                "; its arguments send data (a body, or a method other than GET), so it is no read"
+            )
+        return "; its arguments name no host, so allow_hosts cannot vouch for it"
+
     def _verdict(
-        self, verdict: ToolVerdict, arguments: Any, unknown_hosts: str | None = None
+        self,
+        verdict: ToolVerdict,
+        arguments: Any,
+        unknown_hosts: str | None = None,
+        *,
+        reading: bool = False,
     ) -> tuple[ErrorReason | None, str, dict]:
+        """`reading`: a fetch-like call that only reads; outbound unless allow_hosts vouches for it."""
         named: list[str] | None = None
         if self._allow and unknown_hosts:
             return (
@@ -121,6 +146,10 @@ class Gate:
                     {"hosts": bad, "outbound_reason": verdict.outbound_reason},
                 )
         if not verdict.outbound:
+            return None, "", {}
+        if reading and named:
+            # Every host it names is on allow_hosts (checked above): it reads from sites the
+            # policy allows, which is what a fetch server is for, tainted or not.
             return None, "", {}
         if not self._store.writable():
             # The taint of a read that failed to record is unknown: refuse until the store is back.
@@ -151,7 +180,7 @@ class Gate:
         return (
             ErrorReason.TAINTED_OUTBOUND,
             f"this session read untrusted content ({state.summary()}), and {verdict.name} is outbound"
-            f" ({verdict.outbound_reason})",
+            f" ({verdict.outbound_reason}{self._reading_hint(verdict, reading)})",
             {
                 "outbound_reason": verdict.outbound_reason,
                 "taint_reason": state.summary(),
