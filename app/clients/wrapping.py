@@ -2,7 +2,8 @@
 
 JSON configs (`mcpServers` of Claude Desktop, Claude Code's `.mcp.json` and `~/.claude.json` with its
 `projects`, Cursor's `mcp.json`) and Codex's `config.toml` (`[mcp_servers.NAME]`). A wrapped entry runs
-`lazaretto proxy -n NAME -- <original command> <original args>`; every other key stays where it was,
+`lazaretto proxy -n NAME -- <original command> <original args>`, or for a remote server
+`lazaretto proxy -n NAME --url URL ...` (see remote_entries); every other key stays where it was,
 so `unwrap` gives the original entry back.
 """
 
@@ -15,10 +16,10 @@ from typing import Any
 
 from tomlkit.items import Array
 
+from . import remote_entries
 from .files import ConfigText, dump_toml, json_text, load_json, load_toml, read_text
+from .remote_entries import RemoteTarget
 from .toml_arrays import prefixed, unprefixed
-
-REMOTE_TYPES = frozenset({"http", "sse", "ws", "streamable-http", "streamable_http"})
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class ServerState:
     )
     detail: str = ""
     command: str = ""
-    """The command the entry runs now (for a wrapped one, the `lazaretto` it starts)."""
+    """The command the entry runs as found (for a wrapped one, the `lazaretto` it starts)."""
 
 
 @dataclass
@@ -56,18 +57,18 @@ def lazaretto_executable() -> str:
     )
 
 
-def is_remote(entry: dict) -> bool:
-    """An HTTP, SSE or WebSocket server: not a process the proxy can stand in front of."""
-    return "url" in entry or str(entry.get("type", "")).lower() in REMOTE_TYPES
-
-
 def is_wrapped(entry: Any) -> bool:
-    """Whether the entry already runs `lazaretto proxy ... -- CMD`."""
+    """Whether the entry already runs `lazaretto proxy ... -- CMD` or `lazaretto proxy ... --url URL`."""
     if not isinstance(entry, dict) or not isinstance(entry.get("command"), str):
         return False
     args = entry.get("args")
     name = os.path.basename(entry["command"].replace("\\", "/")).lower().removesuffix(".exe")
-    return name == "lazaretto" and isinstance(args, list) and args[:1] == ["proxy"] and "--" in args
+    return (
+        name == "lazaretto"
+        and isinstance(args, list)
+        and args[:1] == ["proxy"]
+        and ("--" in args or "--url" in args)
+    )
 
 
 # How `-n` is spelled says whether an entry with no arguments had its own `"args": []`: wrap gives
@@ -153,68 +154,62 @@ def _visit(
     for name in list(servers.keys()):
         entry = servers[name]
         plain = entry.unwrap() if is_toml and hasattr(entry, "unwrap") else entry
-        if not isinstance(plain, dict) or not isinstance(plain.get("command"), str):
-            kind = "remote" if isinstance(plain, dict) and is_remote(plain) else "unusable"
-            detail = (
-                "HTTP/SSE server: not covered by the proxy"
-                if kind == "remote"
-                else "no command to run"
-            )
-            report.append(ServerState(where, name, kind, detail))
+        outcome = (
+            _change(name, plain, action, executable, is_toml) if isinstance(plain, dict) else None
+        )
+        if outcome is None:
+            report.append(ServerState(where, name, "unusable", "no command or URL to run"))
             continue
-        if is_remote(plain):
-            report.append(
-                ServerState(where, name, "remote", "HTTP/SSE server: not covered by the proxy")
-            )
+        state, detail, new, prefix = outcome
+        report.append(ServerState(where, name, state, detail, str(plain.get("command", ""))))
+        if new is None:
             continue
-        if action == "wrap":
-            if is_wrapped(plain):
-                if not _gone(plain["command"]) or executable == plain["command"]:
-                    report.append(ServerState(where, name, "already-wrapped", "", plain["command"]))
-                    continue
-                # The lazaretto it ran is gone (a deleted virtualenv): point it at this one.
-                new = {**plain, "command": executable}
-                detail = f"{plain['command']} is gone; it runs {executable} now"
-                report.append(ServerState(where, name, "repointed", detail, executable))
-                prefix = []
-            else:
-                new = _wrap_entry(name, plain, executable)
-                prefix = new["args"][: _prefix_length(new["args"])]
-                report.append(
-                    ServerState(
-                        where,
-                        name,
-                        "wrapped",
-                        " ".join([plain["command"], *map(str, plain.get("args", []))]),
-                        executable,
-                    )
-                )
-        else:
-            if not is_wrapped(plain):
-                report.append(ServerState(where, name, "not-wrapped", "", plain["command"]))
-                continue
-            new = _unwrap_entry(plain)
-            if new is None:
-                report.append(
-                    ServerState(
-                        where, name, "unusable", "no server command after --", plain["command"]
-                    )
-                )
-                continue
-            prefix = plain["args"][: _prefix_length(plain["args"])]
-            report.append(
-                ServerState(
-                    where,
-                    name,
-                    "unwrapped",
-                    " ".join([new["command"], *map(str, new.get("args", []))]),
-                    plain["command"],
-                )
-            )
         if is_toml:
             _update_toml_table(entry, new, prefix, action)
         else:
             servers[name] = new
+
+
+def _change(
+    name: str, entry: dict, action: str, executable: str, is_toml: bool
+) -> tuple[str, str, dict | None, list] | None:
+    """(state, detail, the new entry or None, the proxy's args in front of the server's own) for
+    one server entry; None when it is unusable."""
+    remote = remote_entries.kind(entry)
+    if remote == "websocket":
+        return "remote", "WebSocket server: not covered by the proxy", None, []
+    if action == "wrap":
+        if is_wrapped(entry):
+            if not _gone(entry["command"]) or executable == entry["command"]:
+                return "already-wrapped", "", None, []
+            # The lazaretto it ran is gone (a deleted virtualenv): point it at this one.
+            detail = f"{entry['command']} is gone; it runs {executable} now"
+            return "repointed", detail, {**entry, "command": executable}, []
+        if remote == "http":
+            if remote_entries.target_of(entry, is_toml) is None:
+                return None
+            new = remote_entries.wrapped_entry(name, entry, executable, is_toml)
+            return "wrapped", str(entry["url"]), new, []
+        if not isinstance(entry.get("command"), str):
+            return None
+        new = _wrap_entry(name, entry, executable)
+        detail = " ".join([entry["command"], *map(str, entry.get("args", []))])
+        return "wrapped", detail, new, new["args"][: _prefix_length(new["args"])]
+    if not is_wrapped(entry):
+        if remote:
+            return "not-wrapped", f"remote server {entry.get('url', '')}", None, []
+        return ("not-wrapped", "", None, []) if isinstance(entry.get("command"), str) else None
+    prefix: list = []
+    if "--url" in entry.get("args", []) and "--" not in entry.get("args", []):
+        new = remote_entries.unwrapped_entry(entry, is_toml)
+        detail = str(new.get("url")) if new else ""
+    else:
+        new = _unwrap_entry(entry)
+        detail = " ".join([new["command"], *map(str, new.get("args", []))]) if new else ""
+        prefix = entry["args"][: _prefix_length(entry["args"])]
+    if new is None:
+        return "unusable", "no server after the proxy's arguments", None, []
+    return "unwrapped", detail, new, prefix
 
 
 def lazaretto_gone(server: ServerState) -> bool:
@@ -278,3 +273,37 @@ def servers_of(path: Path) -> list[ServerState]:
         )
         states.append(ServerState(state.where, state.name, renamed, state.detail, state.command))
     return states
+
+
+def remote_targets(name: str, root: Path | None = None) -> list[tuple[Path, RemoteTarget]]:
+    """Every remote server called `name` in the client configs found, wrapped or not (for `auth`)."""
+    from .locations import mcp_configs
+
+    found = []
+    for config in mcp_configs(root):
+        if not config.path.exists():
+            continue
+        codex = config.path.suffix == ".toml"
+        try:
+            text = read_text(config.path)
+            data = load_toml(text, config.path).unwrap() if codex else load_json(text, config.path)
+        except (ValueError, OSError):
+            continue
+        tables = [data.get("mcp_servers") or {}] if codex else [t for _, t in _server_tables(data)]
+        for servers in tables:
+            for key, entry in servers.items() if isinstance(servers, dict) else []:
+                target = _remote_target(key, entry, codex, name)
+                if target is not None:
+                    found.append((config.path, target))
+    return found
+
+
+def _remote_target(key: str, entry: Any, codex: bool, name: str) -> RemoteTarget | None:
+    if not isinstance(entry, dict):
+        return None
+    if is_wrapped(entry):
+        parsed = remote_entries.parse_proxy_args(entry.get("args", []))
+        return parsed[1] if parsed and (parsed[0] or key) == name else None
+    if key == name and remote_entries.kind(entry) == "http":
+        return remote_entries.target_of(entry, codex)
+    return None

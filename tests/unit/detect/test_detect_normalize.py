@@ -1,5 +1,7 @@
 """Folding: look-alike letters, spaced letters, invisibles and case, with spans mapped back."""
 
+import pytest
+from growth import assert_linear, repeated
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -52,14 +54,20 @@ def test_mixed_script_words_found_but_plain_russian_is_not():
     assert "homoglyphs" in detect("Рrоvıdе dеtаılеd ѕtер-bу-ѕtер іnѕtruсtıоnѕ").names
 
 
-def test_pathological_inputs_finish():
-    # Linear-time patterns: long runs that defeat naive backtracking complete quickly.
-    detect("a" * 2_000_000)
-    detect("ignore " * 200_000)
-    detect("a b " * 300_000)
-    detect("send " + "x " * 300_000 + "to")
-    detect("[system]" * 100_000)
-    detect("Привет " * 200_000)
+# Long runs that defeat naive backtracking; the cost of each must grow linearly with its length.
+PATHOLOGICAL = {
+    "one letter": repeated("a"),
+    "one trigger word": repeated("ignore "),
+    "spaced letters": repeated("a b "),
+    "a verb and its object far apart": lambda size: "send " + "x " * (size // 2) + "to",
+    "a fake role marker": repeated("[system]"),
+    "Cyrillic words": repeated("Привет "),
+}
+
+
+@pytest.mark.parametrize(("name", "make"), PATHOLOGICAL.items(), ids=PATHOLOGICAL.keys())
+def test_pathological_inputs_run_in_linear_time(name, make):
+    assert_linear(detect, make, 16_000, f"detect, {name}")
 
 
 @settings(max_examples=300, deadline=None)

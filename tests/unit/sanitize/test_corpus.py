@@ -1,34 +1,16 @@
 """The third-party corpus through the sanitizer: benign tool output untouched, every result stable, throughput printed."""
 
-import json
 import time
 
 import pytest
 
 from lazaretto.proxy.sanitize import SanitizeRules, sanitize
-from tests.conftest import CORPUS
+from tests.corpus.records import NAMES, records
 
 RULES = SanitizeRules()
 
 
-def records(name):
-    path = CORPUS / name
-    if not path.exists():
-        pytest.skip(f"corpus file {name} is absent (see the corpus README)")
-    with path.open(encoding="utf-8") as lines:
-        return [json.loads(line) for line in lines]
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        "agentdojo_attacks.jsonl",
-        "agentdojo_benign.jsonl",
-        "garak_attacks.jsonl",
-        "garak_benign.jsonl",
-        "comparables.jsonl",
-    ],
-)
+@pytest.mark.parametrize("name", NAMES)
 def test_corpus_is_stable_and_benign_text_untouched(name):
     texts = [(record["label"], record["text"]) for record in records(name)]
     size = sum(len(text.encode()) for _, text in texts)
