@@ -212,6 +212,8 @@ class FieldCleaner:
             and self._may_repeat(message, verdict, text)
         ):
             matches = self.index.matches(verdict.cleaned or text)
+            if matches:
+                matches = self._repeated_instructions(verdict, text, matches)
             # The database has the last word: the payload may have been released meanwhile.
             original = self.store.quarantine.withheld_by_fingerprint(matches) if matches else None
             if original is not None:
@@ -246,6 +248,21 @@ class FieldCleaner:
             return True
         lowered = text.lower()
         return any(word in lowered for word in message.line_anchors)
+
+    def _repeated_instructions(
+        self, verdict: FieldVerdict, text: str, matches: list[int]
+    ) -> list[int]:
+        """Those of `matches` that lie in an instruction-shaped sentence of this field itself.
+
+        A re-entry withholds what repeats a payload's instructions, not a field that merely shares
+        words with one (a header, an address): the field's own sentences must read as instructions
+        to the detector, at any score, where the repeated words are.
+        """
+        passages = verdict.passages or read_passages(
+            [verdict.cleaned or text, *(d.text for d in verdict.decoded)]
+        )
+        own = {fingerprint for fingerprint, _ in payload_fingerprints(passages)}
+        return [fingerprint for fingerprint in matches if fingerprint in own]
 
     def _reentry(self, verdict: FieldVerdict, original: dict) -> FieldVerdict:
         """A field carrying a sentence of a still-withheld payload is withheld too, whatever it scores."""
