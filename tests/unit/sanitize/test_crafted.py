@@ -12,6 +12,7 @@ from growth import assert_linear, repeated
 
 from lazaretto.proxy.sanitize import SanitizeRules, sanitize
 from lazaretto.proxy.sanitize.pipeline import MAX_ROUNDS
+from lazaretto.proxy.scan import ScanRules, scan_text
 
 RULES = SanitizeRules(looks_like_instructions=lambda text: "ignore" in text.lower())
 NEAR_THRESHOLD = base64.b64encode(bytes(range(256)) * 2).decode()[:199]
@@ -44,10 +45,6 @@ def _open_comments(size):
     return "keep<!--" + "<!--" * (size // 4)
 
 
-def _open_hidden_elements(size):
-    return "keep<div hidden>" + "<div hidden>" * (size // 12)
-
-
 # name -> (a maker of the input at about n characters, the size its result is checked at).
 NEAR_MISSES = {
     "lone surrogates": (repeated("\ud800abc\udfff"), 600_000),
@@ -55,9 +52,11 @@ NEAR_MISSES = {
     "newlines then text": (lambda size: "\n" * size + "x", 1_000_000),
     "199-char base64 repeated": (repeated(NEAR_THRESHOLD + " "), 1_000_000),
     "![ repeated": (repeated("!["), 2_000_000),
-    "<div style= repeated": (repeated("<div style="), 3_300_000),
     "unclosed image titles": (repeated('![a](b "'), 1_600_000),
-    "unmatched close tags": (lambda size: "<a>" * (size // 7) + "</b>" * (size // 7), 1_400_000),
+    "unmatched close tags": (
+        lambda size: "<a></a>" * (size // 70) + "</b>" * (size // 7),
+        1_400_000,
+    ),
     "[INS repeated": (repeated("[INS"), 2_000_000),
     "23-char hex repeated": (repeated("0123456789abcdef0123456 "), 2_400_000),
 }
@@ -79,10 +78,16 @@ def test_open_comment_repeated_is_one_unclosed_comment():
     assert removals[0].kind == "html-comment" and removals[0].count == 1
 
 
-def test_unclosed_hidden_elements_repeated_hide_the_rest():
-    cleaned, removals = _clean(_open_hidden_elements(2_400_000))
-    assert cleaned == "keep"
-    assert removals[0].count == 1
+def test_a_tag_left_open_to_the_end_is_dropped_as_a_browser_drops_it():
+    cleaned, removals = _clean("shown " + "<div style=" * 300_000)
+    assert cleaned == "shown "
+    assert [r.kind for r in removals] == ["hidden-html"]
+
+
+def test_markup_nested_past_the_bound_cannot_be_rendered_and_is_withheld():
+    for text in ("keep" + "<div hidden>" * 200_000, "<a>" * 200_000):
+        verdict = scan_text(text, ScanRules())
+        assert verdict.verdict == "withheld" and verdict.signal_names == ["scan_error"]
 
 
 def test_many_short_invisible_runs():
@@ -99,7 +104,7 @@ def test_many_unterminated_escape_strings():
 GROWTH = {
     **{name: make for name, (make, _) in NEAR_MISSES.items()},
     "open comment repeated": _open_comments,
-    "unclosed hidden elements": _open_hidden_elements,
+    "a tag left open": repeated("<div style="),
     "short invisible runs": repeated("a b\u200b"),
     "unterminated escape strings": repeated("\x1b]"),
     "prose": repeated("The quick brown fox jumps over the lazy dog, then naps. "),
@@ -114,10 +119,10 @@ def test_crafted_inputs_run_in_linear_time(name, make):
 def test_a_nest_that_needs_a_round_per_layer_is_withheld_whole():
     # A delimiter removal completes a comment, which only the next round sees; each layer adds one.
     def nest(depth):
-        return "<|im_end|>" if depth == 0 else "<|im_<!" + nest(depth - 1) + "--c-->end|>"
+        return "<|im_end|>" if depth == 0 else "<" + nest(depth - 1) + "!--c-->"
 
     shallow, _ = sanitize("a" + nest(3) + "b", RULES)
     assert shallow == "ab"
     deep, removals = sanitize("a" + nest(MAX_ROUNDS + 2) + "b", RULES)
     assert deep == ""
-    assert any("a<|im_" in removal.decoded for removal in removals)
+    assert any("a<" in removal.decoded for removal in removals)
