@@ -13,11 +13,11 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from lazaretto.proxy.scan import ScanRules, scan_text
+from lazaretto.proxy.scan import ScanRules, Verdict, scan_text
 from lazaretto.proxy.surfaces import walk_surfaces
 
 
-def verdict(record: dict) -> str:
+def verdict(record: dict) -> Verdict:
     """The record's verdict: its text's, or the strongest of its result's fields."""
     if "result" in record:
         verdicts = []
@@ -25,10 +25,7 @@ def verdict(record: dict) -> str:
             record["result"],
             lambda path, text: verdicts.append(scan_text(text, ScanRules(), path).verdict),
         )
-        for kind in ("withheld", "sanitized"):
-            if kind in verdicts:
-                return kind
-        return "clean"
+        return max(verdicts, key=list(Verdict).index, default=Verdict.CLEAN)
     return scan_text(record["text"], ScanRules()).verdict
 
 
@@ -40,7 +37,9 @@ def measure(paths: list[Path]) -> dict[str, dict[str, float | int]]:
                 record = json.loads(line)
                 label = record["label"]
                 outcome = verdict(record)
-                hit = outcome == "withheld" or (label == "attack" and outcome == "sanitized")
+                hit = outcome == Verdict.WITHHELD or (
+                    label == "attack" and outcome == Verdict.SANITIZED
+                )
                 for key in (f"{label}:{record.get('category')}", f"{label}:all"):
                     counts[key][0] += hit
                     counts[key][1] += 1
