@@ -106,6 +106,12 @@ class Shapes:
 
     def __init__(self, text: str, outer: Field) -> None:
         self._text, self._outer = text, outer
+        self._spans: list[tuple[int, int, str]] | None = None
+        self._starts: list[int] = []
+
+    def _read(self) -> list[tuple[int, int, str]]:
+        """The keyed values, read on the first question (most texts never ask one)."""
+        text = self._text
         spans: list[tuple[int, int, str]] = []
         for match in _QUOTED_PAIR.finditer(text):
             group = 2 if match.group(1) is not None else 4
@@ -113,11 +119,13 @@ class Shapes:
         for match in _LINE_PAIR.finditer(text):
             spans.append((match.start(2), match.end(2), match.group(1)))
         spans.sort()
-        self._spans = spans
         self._starts = [start for start, _, _ in spans]
+        return spans
 
     def at(self, offset: int) -> Field:
         """The field of the innermost keyed value holding `offset`, else the text's own field."""
+        if self._spans is None:
+            self._spans = self._read()
         best: tuple[int, str] | None = None
         index = bisect_right(self._starts, offset)
         # Values nest only in JSON written into a value (escaped): a short look back suffices.
