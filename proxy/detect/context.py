@@ -13,6 +13,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 
 class FieldKind(Enum):
@@ -82,12 +83,20 @@ def telling_key(path: str) -> str:
     `/structuredContent/reviews/2/content` is a review: the index and the generic "content" are
     looked past. A key's own text (`@key`) and JSON inside a text (`#`) are read the same way.
     """
-    steps = [step for step in re.split(r"[/#@]", path) if step and not step.isdigit()]
-    for step in reversed(steps):
-        words = _words(step)
-        if words and not all(word in _GENERIC_WORDS for word in words):
+    for step in reversed(_PATH_STEPS.split(path)):
+        if step and not step.isdigit() and _telling(step):
             return step.replace("~1", "/").replace("~0", "~")
     return ""
+
+
+_PATH_STEPS = re.compile(r"[/#@]")
+
+
+# Every field of a result asks about its path's steps, and a result's keys repeat in each record.
+@lru_cache(maxsize=4096)
+def _telling(step: str) -> bool:
+    words = _words(step)
+    return bool(words) and not all(word in _GENERIC_WORDS for word in words)
 
 
 @dataclass(frozen=True)
