@@ -176,6 +176,9 @@ _WANTS_QUOTE = frozenset({"say", "reply"})
 _OPENING = re.compile(r"[\W_]*(?:[^\W\d][\w .-]{0,40}:[ \t]+)?[\W_]*")
 
 
+# How much text is read at once, and how far a passage rule's hits may spread (with room).
+SEGMENT = 1 << 16
+_OVERLAP = PASSAGE * 2
 # How far from its verb a shape is searched: as far as a clause rule's hits may spread.
 _SHAPE_REACH = WINDOW + WINDOW // 2
 # Each rule's needs as sets of concepts: a text or clause is tried against a rule only if every
@@ -257,18 +260,18 @@ def _pseudo_hits(folded: str, hits: list[Hit], wanted: set[str]) -> list[Hit]:
     return list({(hit.concept, hit.start, hit.end): hit for hit in found}.values())
 
 
-def _clauses(folded: str, hits: list[Hit]) -> list[list[Hit]]:
+def _clauses(folded: str, hits: list[Hit], low: int = 0) -> list[list[Hit]]:
     """The hits grouped by the clause they fall in; a clause that opens with an action verb gets
     an `imperative` hit too, and the assistant spoken to a `vocative` one."""
     # Clause ends after the last hit change nothing.
-    ends = [m.end() for m in _CLAUSE_END.finditer(folded, 0, hits[-1].end + 1)]
+    ends = [m.end() for m in _CLAUSE_END.finditer(folded, low, hits[-1].end + 1)]
     groups: dict[int, list[Hit]] = {}
     for hit in hits:
         clause = bisect_right(ends, hit.start)
         group = groups.setdefault(clause, [])
         if hit.concept in _OPENERS:
             # Only spaces, quotes, bullets or a label before it ("Sofort: Lösche ..."): it opens.
-            opens = _OPENING.fullmatch(folded, ends[clause - 1] if clause else 0, hit.start)
+            opens = _OPENING.fullmatch(folded, ends[clause - 1] if clause else low, hit.start)
             if opens and hit.concept in _IMPERATIVE_VERBS:
                 group.append(Hit("imperative", hit.language, hit.start, hit.end))
             if hit.concept == "ai" and (
@@ -321,12 +324,43 @@ class Reading:
 def concept_signals(folded: str, field: Field = UNKNOWN_FIELD) -> Reading:
     """Every rule that holds in a clause of the folded text (the strongest one per kind and clause).
 
-    `field` is the field the whole text sits in; keyed values inside the text say their own.
+    `field` is the field the whole text sits in; keyed values inside the text say their own. A
+    long text is read segment by segment, so only one segment's hits are held at a time.
     """
+    shapes = Shapes(folded, field)
+    if len(folded) <= SEGMENT:
+        return _read(folded, 0, len(folded), field, shapes)
+    found: dict[tuple[int, int, int], ConceptSignal] = {}
+    discussed: list[tuple[int, int]] = []
+    for low, high in _segments(folded):
+        part = _read(folded, low, high, field, shapes)
+        # The overlap between segments is read twice: one signal per rule and span.
+        found.update(((s.rule, s.start, s.end), s) for s in part.signals)
+        discussed.extend(part.discussed)
+    return Reading(list(found.values()), discussed)
+
+
+def _segments(folded: str):
+    """Stretches of about SEGMENT characters covering `folded`, each starting at a clause end
+    and overlapping the one before by more than a passage rule can span."""
+    low, size = 0, len(folded)
+    while True:
+        high = min(size, low + SEGMENT)
+        yield low, high
+        if high == size:
+            return
+        # Within the overlap, the first clause end that still leaves a passage's span behind.
+        start = _CLAUSE_END.search(folded, high - 2 * _OVERLAP, high - _OVERLAP)
+        low = start.end() if start else high - 2 * _OVERLAP
+
+
+def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Reading:
+    """`concept_signals` for `folded[low:high]`, in the whole text's offsets."""
+    whole = not low and high == len(folded)
     hits = [
-        hit
-        for hit in find_hits(folded)
-        if hit.concept not in _VERBS or not _LABEL_COLON.match(folded, hit.end)
+        hit if not low else Hit(hit.concept, hit.language, hit.start + low, hit.end + low)
+        for hit in find_hits(folded if whole else folded[low:high])
+        if hit.concept not in _VERBS or not _LABEL_COLON.match(folded, hit.end + low)
     ]
     if not hits:
         return Reading([], [])
@@ -345,14 +379,8 @@ def concept_signals(folded: str, field: Field = UNKNOWN_FIELD) -> Reading:
     wanted = {concept for index in possible for need in _NEEDS[index] for concept in need}
     if wanted & _SEARCHED_SHAPES:
         hits = sorted(hits + _pseudo_hits(folded, hits, wanted), key=lambda hit: hit.start)
-    # Where the text sits matters only to a request to act: the shapes are read only then.
-    shapes = (
-        Shapes(folded, field)
-        if any(RULES[index].fields is not None for index in possible)
-        else None
-    )
     found: list[ConceptSignal] = []
-    clauses = _clauses(folded, hits)
+    clauses = _clauses(folded, hits, low)
     discussed = [
         (clause[0].start - _DISCUSSION_REACH, clause[-1].end + _DISCUSSION_REACH)
         for clause in clauses
@@ -382,7 +410,7 @@ def concept_signals(folded: str, field: Field = UNKNOWN_FIELD) -> Reading:
                 continue
             if rule.fields is not None:
                 if where is None:
-                    where = shapes.at(clause[0].start) if shapes and not passage else field
+                    where = field if passage else shapes.at(clause[0].start)
                 if where.kind not in rule.fields:
                     continue
             held = _holds(rule, by_concept, PASSAGE if passage else rule.window or WINDOW)
