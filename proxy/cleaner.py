@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from lazaretto.store import Store, sha256_hex
 
 from .detect import DEFAULT_THRESHOLD, Signal
+from .document import judge_message
 from .exposure import Exposure
 from .fingerprint import (
     MIN_WORDS,
@@ -27,9 +28,6 @@ from .scan import FieldVerdict, ScanRules, read_passages, scan_text
 from .surfaces import walk_surfaces
 
 REENTRY = "reentry"
-# Texts up to this long recur within one message (object keys, statuses, labels): each is decided
-# once per message.
-_RECURRING_TEXT = 64
 _SHORTEST_WINDOW = 2 * MIN_WORDS - 1
 # The longest the fingerprint index goes without asking the store, however still its beacon.
 FULL_REFRESH_SECONDS = 1.0
@@ -52,9 +50,6 @@ class _Message:
     line_anchors: set[str] | None = None
     line_read: bool = False
     clean_fields: int = 0
-    # Short texts that went through unchanged: the same text at another path goes through too,
-    # until the message withholds something new.
-    passed: set[str] = field(default_factory=set)
 
 
 class FingerprintIndex:
@@ -183,14 +178,13 @@ class FieldCleaner:
             def verdict_of(text: str) -> FieldVerdict:
                 return scan_text(text, rules)
 
+        # Every field is judged, and the message read as one document, before any is replaced:
+        # a part of a split instruction is withheld with the field that completes it.
+        threshold = (self.policy.threshold or DEFAULT_THRESHOLD) if untrusted else None
+        verdicts = judge_message(payload, verdict_of, threshold)
+
         def decide(path: str, text: str) -> str | None:
-            # Length first: a set lookup hashes the whole text, and only short ones are remembered.
-            if len(text) <= _RECURRING_TEXT and text in message.passed:
-                return None
-            replaced = self._field(message, path, text, verdict_of(text))
-            if replaced is None and len(text) <= _RECURRING_TEXT:
-                message.passed.add(text)
-            return replaced
+            return self._field(message, path, text, verdicts[path])
 
         cleaned = walk_surfaces(payload, decide).payload
         if untrusted and self.policy.labels(self.server):
@@ -310,7 +304,6 @@ class FieldCleaner:
                 self.index.add(fingerprints)
                 # Later fields of this message may repeat it, and the line may hold its anchors.
                 message.reentry_possible, message.line_read = True, False
-                message.passed.clear()
                 self._log_removals(message, path, verdict, qid)
             message.withheld[content_hash] = qid
             self._expose(message, f"withheld field {qid}")
