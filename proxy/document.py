@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .detect import Signal, detect
-from .scan import Decoded, FieldVerdict
+from .scan import Decoded, FieldVerdict, Verdict
 from .surfaces import walk_surfaces
 
 SPLIT = "split_across_fields"
@@ -60,7 +60,7 @@ def split_matches(parts: list[Part], threshold: float) -> dict[str, FieldVerdict
     kept = [
         part
         for part in parts
-        if part.verdict.verdict != "withheld"
+        if part.verdict.verdict != Verdict.WITHHELD
         and not (part.path.endswith("/type") and part.verdict.original in _BLOCK_TYPES)
     ]
     if len(kept) < 2:
@@ -109,7 +109,7 @@ def split_matches(parts: list[Part], threshold: float) -> dict[str, FieldVerdict
         )
         own = part.verdict
         verdicts[part.path] = FieldVerdict(
-            "withheld",
+            Verdict.WITHHELD,
             found.score,
             [reason, *own_signals, *(s for s in own.signals if s not in own_signals)],
             own.removed,

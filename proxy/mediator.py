@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store.states import PinKind
 
 from .bounds import affordable
 from .classify import ToolVerdict, classify, untrusted_tool
@@ -26,6 +27,7 @@ from .jsonrpc import (
     INVALID_REQUEST,
     PARSE_ERROR,
     REFUSED,
+    ErrorReason,
     LineError,
     decode_line,
     dump_line,
@@ -234,7 +236,7 @@ class Mediator:
             name = params.get("name")
             tool = name if isinstance(name, str) else ""
             drifted = self.pins and self.pins.refusal(
-                "tool" if method == "tools/call" else "prompt", tool, request_id
+                PinKind.TOOL if method == "tools/call" else PinKind.PROMPT, tool, request_id
             )
             if drifted:
                 self.log(f"refused {tool}: pin drift")
@@ -466,7 +468,7 @@ class Mediator:
                             pending.request_id,
                             INTERNAL_ERROR,
                             f"lazaretto: withheld the server's reply: {problem}",
-                            {"reason": "invalid_reply"},
+                            {"reason": ErrorReason.INVALID_REPLY},
                         )
                     )
                 )
@@ -607,7 +609,9 @@ class Mediator:
                 "id": message["id"],
                 "result": {"content": [{"type": "text", "text": notice}], "isError": True},
             }
-        return error_response(message["id"], INTERNAL_ERROR, notice, {"reason": "withheld"})
+        return error_response(
+            message["id"], INTERNAL_ERROR, notice, {"reason": ErrorReason.WITHHELD}
+        )
 
     def _learn_tools(self, result: dict) -> None:
         tools = result.get("tools")
@@ -640,7 +644,7 @@ class Mediator:
                         pending.request_id,
                         INTERNAL_ERROR,
                         f"lazaretto: withheld the server's reply: it could not be inspected ({exc})",
-                        {"reason": "unreadable_reply"},
+                        {"reason": ErrorReason.UNREADABLE_REPLY},
                     )
                 )
             )
@@ -692,7 +696,7 @@ class Mediator:
                         pending.request_id,
                         INTERNAL_ERROR,
                         f"lazaretto: the server did not answer {pending.method} within {timeout:g} seconds",
-                        {"reason": "timeout", "timeout_seconds": timeout},
+                        {"reason": ErrorReason.TIMEOUT, "timeout_seconds": timeout},
                     )
                 )
             )
@@ -721,7 +725,7 @@ class Mediator:
                         pending.request_id,
                         INTERNAL_ERROR,
                         f"lazaretto: withheld the server's reply: {reason}",
-                        {"reason": "oversized_reply"},
+                        {"reason": ErrorReason.OVERSIZED_REPLY},
                     )
                 )
             )
@@ -779,7 +783,7 @@ class Mediator:
                         pending.request_id,
                         INTERNAL_ERROR,
                         f"lazaretto: the server exited (code {exit_code}) before answering {pending.method}",
-                        {"reason": "server_exited", "exit_code": exit_code},
+                        {"reason": ErrorReason.SERVER_EXITED, "exit_code": exit_code},
                     )
                 )
             )

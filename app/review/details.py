@@ -3,9 +3,11 @@
 import json
 from dataclasses import dataclass, field
 
+from lazaretto.proxy.classify import classify, untrusted_tool
+from lazaretto.proxy.policy import Policy
 from lazaretto.store import Store
 
-from .queue import QueueItem
+from .queue import QueueItem, listed_call_state
 
 CHAIN_LIMIT = 50
 """Taint events and related rows shown per item; a session that read thousands needs no more."""
@@ -27,12 +29,6 @@ class Detail:
         return any(event["cleared_at"] is None for event in self.taint)
 
 
-def load_detail(store: Store, item: QueueItem) -> Detail | None:
-    """The detail for `item`, or None if its row is gone."""
-    loader = _LOADERS[item.kind]
-    return loader(store, item)
-
-
 def taint_chain(store: Store, session: str | None) -> list[dict]:
     """The session's taint events, oldest first, cleared ones included (they are history)."""
     if not session:
@@ -44,11 +40,20 @@ def taint_chain(store: Store, session: str | None) -> list[dict]:
     )
 
 
-def _tool(store: Store, server: str, tool: str | None) -> dict | None:
-    return store.tools.get(server, tool) if tool else None
+def _tool(store: Store, policy: Policy, server: str, tool: str | None) -> dict:
+    """How the proxy classified the tool; else what the policy says of it (no proxy listed it yet)."""
+    recorded = store.tools.get(server, tool) if tool else None
+    if recorded is not None:
+        return recorded
+    entry = policy.server(server)
+    if tool:
+        return {**classify(entry, tool).as_row(), "from_policy": True}
+    untrusted, reason = untrusted_tool(entry, None)
+    return {"untrusted": untrusted, "untrusted_reason": reason, "from_policy": True}
 
 
-def _withheld(store: Store, item: QueueItem) -> Detail | None:
+def load_withheld(store: Store, policy: Policy, item: QueueItem) -> Detail | None:
+    """A withheld field in full, or None if its row is gone (as for every loader here)."""
     record = store.quarantine.get(item.key)
     if record is None:
         return None
@@ -58,11 +63,12 @@ def _withheld(store: Store, item: QueueItem) -> Detail | None:
         item,
         record,
         taint_chain(store, record["session"]),
-        _tool(store, record["server"], record["tool"]),
+        _tool(store, policy, record["server"], record["tool"]),
     )
 
 
-def _stripped(store: Store, item: QueueItem) -> Detail | None:
+def load_removal(store: Store, policy: Policy, item: QueueItem) -> Detail | None:
+    """One logged removal of hidden content."""
     rows = store.query("SELECT * FROM stripped WHERE id = ?", (int(item.key),))
     if not rows:
         return None
@@ -71,11 +77,12 @@ def _stripped(store: Store, item: QueueItem) -> Detail | None:
         item,
         record,
         taint_chain(store, record["session"]),
-        _tool(store, record["server"], record["tool"]),
+        _tool(store, policy, record["server"], record["tool"]),
     )
 
 
-def _blocked(store: Store, item: QueueItem) -> Detail | None:
+def load_call(store: Store, policy: Policy, item: QueueItem) -> Detail | None:
+    """A blocked call with its arguments."""
     record = store.blocked.get(int(item.key))
     if record is None:
         return None
@@ -83,11 +90,12 @@ def _blocked(store: Store, item: QueueItem) -> Detail | None:
         item,
         record,
         taint_chain(store, record["session"]),
-        _tool(store, record["server"], record["tool"]),
+        _tool(store, policy, record["server"], record["tool"]),
     )
 
 
-def _session(store: Store, item: QueueItem) -> Detail | None:
+def load_session(store: Store, policy: Policy, item: QueueItem) -> Detail | None:
+    """A session, its whole taint chain and its refused calls."""
     rows = store.query("SELECT * FROM sessions WHERE key = ?", (item.key,))
     chain = taint_chain(store, item.key)
     if not rows and not chain:
@@ -95,14 +103,18 @@ def _session(store: Store, item: QueueItem) -> Detail | None:
     record = rows[0] if rows else {"key": item.key, "created_at": item.at}
     # The session's refused calls, newest first (the blocked_calls index starts with session).
     calls = store.query(
-        "SELECT id, server, tool, status, reason, created_at FROM blocked_calls WHERE session = ?"
-        " ORDER BY id DESC LIMIT ?",
+        "SELECT id, server, tool, status, reason, created_at, expires_at, reviewed_at FROM blocked_calls"
+        " WHERE session = ? ORDER BY id DESC LIMIT ?",
         (item.key, CHAIN_LIMIT),
     )
+    now = store.now()
+    # Listed as the Blocked tab lists them: expired, or reviewed once dismissed.
+    calls = [{**call, "state": listed_call_state(call, now)} for call in calls]
     return Detail(item, record, chain, None, calls)
 
 
-def _audit(store: Store, item: QueueItem) -> Detail | None:
+def load_audit(store: Store, policy: Policy, item: QueueItem) -> Detail | None:
+    """One audit row with its detail decoded."""
     rows = store.query("SELECT * FROM audit WHERE id = ?", (int(item.key),))
     if not rows:
         return None
@@ -111,7 +123,8 @@ def _audit(store: Store, item: QueueItem) -> Detail | None:
     return Detail(item, record)
 
 
-def _pin(store: Store, item: QueueItem) -> Detail | None:
+def load_drift(store: Store, policy: Policy, item: QueueItem) -> Detail | None:
+    """A pin drift and what is pinned for its entry now."""
     record = store.pins.get(int(item.key))
     if record is None:
         return None
@@ -121,13 +134,3 @@ def _pin(store: Store, item: QueueItem) -> Detail | None:
         (record["server"], record["command"], record["kind"], record["name"]),
     )
     return Detail(item, record, related=pinned)
-
-
-_LOADERS = {
-    "withheld": _withheld,
-    "stripped": _stripped,
-    "blocked": _blocked,
-    "sessions": _session,
-    "pins": _pin,
-    "audit": _audit,
-}

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from textual.message import Message
 
 from .details import Detail
-from .queue import QueueItem
+from .queue import QueueItem, TabKind
 from .screens.confirm import ClearanceRequest
 from .widgets.detail_views import DetailView
 
@@ -15,7 +15,7 @@ from .widgets.detail_views import DetailView
 class PageLoaded(Message):
     """A page of one feed was read; `replace` means it starts the list afresh."""
 
-    kind: str
+    kind: TabKind
     items: list[QueueItem]
     replace: bool
     exhausted: bool
@@ -37,7 +37,7 @@ class DetailLoaded(Message):
 class CountsLoaded(Message):
     """How many rows wait for a person, per feed, and the calls refused since the last look."""
 
-    counts: dict[str, int]
+    counts: dict[TabKind, int]
     new_blocked: list[dict]
 
 
@@ -69,3 +69,11 @@ class ClearanceCounted(Message):
     decide: Callable[[str | None], object]
     """Takes the decision with the person's note; runs only after the typed challenge matched."""
     done: str
+
+
+@dataclass
+class AgesMoved(Message):
+    """The selected item was described again at a later time: its ages moved on."""
+
+    detail: Detail
+    view: DetailView

@@ -3,19 +3,42 @@
 import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import ClassVar
 
 from lazaretto.store import Store
+from lazaretto.store.blocked import call_status
+from lazaretto.store.states import CallStatus, DriftStatus, FieldStatus, SessionState
 
 PAGE_SIZE = 100
 """Rows fetched per query: the list grows by a page as the person scrolls, never all at once."""
+
+
+class TabKind(StrEnum):
+    """The kinds of queue row, one tab each."""
+
+    WITHHELD = "withheld"
+    STRIPPED = "stripped"
+    BLOCKED = "blocked"
+    SESSIONS = "sessions"
+    PINS = "pins"
+    AUDIT = "audit"
+
+
+class ListedState(StrEnum):
+    """Row states worked out for the list, beside the statuses the store records."""
+
+    REVIEWED = "reviewed"
+    """A person dismissed it: looked at, and kept stopped."""
+    STRIPPED = "stripped"
+    """Hidden content was removed and the rest of the result went through."""
 
 
 @dataclass(frozen=True)
 class QueueItem:
     """One row of the queue, enough to list it; the detail is loaded when it is selected."""
 
-    kind: str
+    kind: TabKind
     key: str
     at: str
     order: int
@@ -38,7 +61,7 @@ def _source(server: str | None, tool: str | None, method: str | None = None) -> 
 class Feed(ABC):
     """One kind of queue row, read newest first a page at a time."""
 
-    kind: ClassVar[str]
+    kind: ClassVar[TabKind]
     title: ClassVar[str]
 
     @abstractmethod
@@ -74,8 +97,10 @@ class TableFeed(Feed):
         text: str = "",
         limit: int = PAGE_SIZE,
     ) -> list[QueueItem]:
+        now = store.now()
         return [
-            self.item(row) for row in store.query(*self.sql(after=after, text=text, limit=limit))
+            self.item(row, now)
+            for row in store.query(*self.sql(after=after, text=text, limit=limit))
         ]
 
     def sql(
@@ -102,14 +127,14 @@ class TableFeed(Feed):
         return sql, (*params, limit)
 
     @abstractmethod
-    def item(self, row: dict) -> QueueItem:
-        """The queue row for one database row."""
+    def item(self, row: dict, now: str) -> QueueItem:
+        """The queue row for one database row, read at `now` (a store time stamp)."""
 
 
 class WithheldFeed(TableFeed):
     """Fields the agent was kept from reading."""
 
-    kind = "withheld"
+    kind = TabKind.WITHHELD
     title = "Withheld"
     table = "quarantine"
     # Never `original`: a page must not drag megabytes of payload into the list.
@@ -119,15 +144,15 @@ class WithheldFeed(TableFeed):
     searchable = ("id", "server", "tool", "path", "signals", "session")
 
     def attention(self, store: Store) -> int:
-        # Counted on the (status, created_at) index alone, so 100,000 rows stay cheap.
-        return store.query("SELECT count(*) AS n FROM quarantine WHERE status = 'withheld'")[0]["n"]
+        # Counted on the (status, reviewed_at) index alone, so 100,000 rows stay cheap.
+        return store.quarantine.waiting()
 
-    def item(self, row: dict) -> QueueItem:
+    def item(self, row: dict, now: str) -> QueueItem:
         signals = json.loads(row["signals"]) if row["signals"] else []
         names = ", ".join(dict.fromkeys(signal["name"] for signal in signals)) or "hidden content"
-        state = row["status"]
-        if state == "withheld" and row["reviewed_at"]:
-            state = "reviewed"
+        state: StrEnum = FieldStatus(row["status"])
+        if state == FieldStatus.WITHHELD and row["reviewed_at"]:
+            state = ListedState.REVIEWED
         return QueueItem(
             kind=self.kind,
             key=row["id"],
@@ -143,13 +168,13 @@ class WithheldFeed(TableFeed):
 class StrippedFeed(TableFeed):
     """Hidden content removed from results, whether the result went through or was withheld."""
 
-    kind = "stripped"
+    kind = TabKind.STRIPPED
     title = "Stripped"
     table = "stripped"
     columns = "id, session, server, tool, method, path, kind, count, quarantine_id, created_at"
     searchable = ("server", "tool", "path", "kind", "decoded", "session")
 
-    def item(self, row: dict) -> QueueItem:
+    def item(self, row: dict, now: str) -> QueueItem:
         fate = (
             f"withheld as {row['quarantine_id']}" if row["quarantine_id"] else "result went through"
         )
@@ -160,7 +185,7 @@ class StrippedFeed(TableFeed):
             order=row["_order"],
             source=_source(row["server"], row["tool"], row["method"]),
             reason=f"{row['kind']} ×{row['count']} removed from {row['path']}; {fate}",
-            state="withheld" if row["quarantine_id"] else "stripped",
+            state=FieldStatus.WITHHELD if row["quarantine_id"] else ListedState.STRIPPED,
             session=row["session"],
         )
 
@@ -168,26 +193,17 @@ class StrippedFeed(TableFeed):
 class BlockedFeed(TableFeed):
     """Outbound calls refused, each waiting for a person or decided."""
 
-    kind = "blocked"
+    kind = TabKind.BLOCKED
     title = "Blocked"
     table = "blocked_calls"
     columns = "id, session, server, tool, reason, reason_code, status, created_at, expires_at, reviewed_at"
     searchable = ("server", "tool", "reason", "reason_code", "arguments", "session")
     time_column = None
 
-    def __init__(self, now: str = "") -> None:
-        self.now = now
-
     def attention(self, store: Store) -> int:
         return len(store.blocked.pending())
 
-    def item(self, row: dict) -> QueueItem:
-        state = row["status"]
-        # Expiry is computed on read, as the store does.
-        if state in ("pending", "approved") and self.now and row["expires_at"] <= self.now:
-            state = "expired"
-        if state == "pending" and row["reviewed_at"]:
-            state = "reviewed"
+    def item(self, row: dict, now: str) -> QueueItem:
         return QueueItem(
             kind=self.kind,
             key=str(row["id"]),
@@ -195,28 +211,35 @@ class BlockedFeed(TableFeed):
             order=row["_order"],
             source=_source(row["server"], row["tool"]),
             reason=row["reason"] or row["reason_code"] or "refused",
-            state=state,
+            state=listed_call_state(row, now),
             session=row["session"],
         )
+
+
+def listed_call_state(row: dict, now: str) -> StrEnum:
+    """A blocked call as listed: its status as of `now` (expiry computed), reviewed once dismissed."""
+    state = call_status(row["status"], row["expires_at"], now)
+    return ListedState.REVIEWED if state == CallStatus.PENDING and row["reviewed_at"] else state
 
 
 class AuditFeed(TableFeed):
     """Every decision, automatic or human, from the hash-chained log."""
 
-    kind = "audit"
+    kind = TabKind.AUDIT
     title = "Audit"
     table = "audit"
     columns = "id, at, actor, action, session, subject, reason"
     searchable = ("actor", "action", "session", "subject", "reason")
     time_column = None
 
-    def item(self, row: dict) -> QueueItem:
+    def item(self, row: dict, now: str) -> QueueItem:
         return QueueItem(
             kind=self.kind,
             key=str(row["id"]),
             at=row["at"],
             order=row["_order"],
-            source=f"{row['actor']} {row['action']}",
+            # The actor is the row's state: the source names only what was done.
+            source=row["action"],
             reason=" ".join(part for part in (row["subject"], row["reason"]) if part)
             or row["action"],
             state=row["actor"],
@@ -227,7 +250,7 @@ class AuditFeed(TableFeed):
 class PinsFeed(TableFeed):
     """Drift of a pinned server surface: a changed, new or removed tool, prompt or instruction."""
 
-    kind = "pins"
+    kind = TabKind.PINS
     title = "Pins"
     table = "pin_drift"
     # Never the canonical surfaces: the list needs names, the detail reads the rest.
@@ -237,9 +260,11 @@ class PinsFeed(TableFeed):
 
     def attention(self, store: Store) -> int:
         # On the (status, created_at) index: only the drift waiting for a person is counted.
-        return store.query("SELECT count(*) AS n FROM pin_drift WHERE status = 'pending'")[0]["n"]
+        return store.query(
+            "SELECT count(*) AS n FROM pin_drift WHERE status = ?", (DriftStatus.PENDING,)
+        )[0]["n"]
 
-    def item(self, row: dict) -> QueueItem:
+    def item(self, row: dict, now: str) -> QueueItem:
         return QueueItem(
             kind=self.kind,
             key=str(row["id"]),
@@ -253,7 +278,7 @@ class PinsFeed(TableFeed):
                 ]
             ),
             reason=f"{entry_label(row['kind'], row['name'])} {row['change']}",
-            state=row["status"],
+            state=DriftStatus(row["status"]),
         )
 
 
@@ -269,7 +294,7 @@ def entry_label(kind: str, name: str) -> str:
 class SessionsFeed(Feed):
     """Agent sessions and their taint; few enough to read whole through the store's API."""
 
-    kind = "sessions"
+    kind = TabKind.SESSIONS
     title = "Sessions"
 
     def page(
@@ -298,11 +323,13 @@ class SessionsFeed(Feed):
         reasons = row["reasons"]
         if reasons:
             first = reasons[0]
-            more = f" (+{len(reasons) - 1} later reads)" if len(reasons) > 1 else ""
+            others = len(reasons) - 1
+            more = f" (+{others} other source{'s' if others > 1 else ''})" if others else ""
             source = _source(first["server"], first["tool"], first["method"])
             reason = f"tainted by {first['reason']}{more}"
         else:
-            source, reason = row.get("client_name") or "agent client", "clean"
+            source = row.get("client_name") or "agent client"
+            reason = "no open taint: outbound tools work"
         return QueueItem(
             kind=self.kind,
             key=row["key"],
@@ -310,21 +337,6 @@ class SessionsFeed(Feed):
             order=0,
             source=source,
             reason=reason,
-            state="tainted" if row["tainted"] else "clean",
+            state=SessionState.TAINTED if row["tainted"] else SessionState.CLEAN,
             session=row["key"],
         )
-
-
-def feeds(now: str = "") -> dict[str, Feed]:
-    """Every feed by kind, in the order the queue shows them; `now` decides blocked-call expiry."""
-    return {
-        feed.kind: feed
-        for feed in (
-            WithheldFeed(),
-            StrippedFeed(),
-            BlockedFeed(now),
-            SessionsFeed(),
-            PinsFeed(),
-            AuditFeed(),
-        )
-    }
