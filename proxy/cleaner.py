@@ -183,11 +183,17 @@ class FieldCleaner:
         # a part of a split instruction is withheld with the field that completes it.
         threshold = (self.policy.threshold or DEFAULT_THRESHOLD) if untrusted else None
         verdicts = judge_message(payload, verdict_of, threshold)
+        if message.reentry_possible is None:
+            message.reentry_possible = self.index.active()
+        if not message.reentry_possible and all(
+            v.verdict == Verdict.CLEAN for v in verdicts.values()
+        ):
+            cleaned = None  # nothing to replace and nothing withheld to look for: no second walk
+        else:
+            cleaned = walk_surfaces(
+                payload, lambda path, text: self._field(message, path, text, verdicts[path])
+            ).payload
 
-        def decide(path: str, text: str) -> str | None:
-            return self._field(message, path, text, verdicts[path])
-
-        cleaned = walk_surfaces(payload, decide).payload
         if untrusted and self.policy.labels(self.server):
             labelled = label_payload(
                 method, cleaned or payload, self._label_nonce(), self._source(tool, method)

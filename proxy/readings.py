@@ -93,10 +93,10 @@ def _marks() -> engine.Engine:
 
 
 def _anycase(words: str) -> str:
-    """A pattern for any of the space-separated words, in any case, without an inline flag."""
-    return (
-        "(?:" + "|".join("".join(f"[{c.upper()}{c}]" for c in word) for word in words.split()) + ")"
-    )
+    """A loose mark for the words, in any case, without an inline flag: the compiled scan knows
+    no word boundaries, so two-letter words (inside too many others) are left to the reader."""
+    longer = (word for word in words.split() if len(word) > 2)
+    return "|".join("".join(f"[{c.upper()}{c}]" for c in word) for word in longer)
 
 
 def _marked(mark: re.Pattern, text: str) -> bool:
