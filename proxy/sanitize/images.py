@@ -76,8 +76,11 @@ def strip_images(text: str, allow_hosts: tuple[str, ...], found: Collector) -> s
             edits.append((start, end, ""))
             if unused:  # one that served a removed image went with it, its URL recorded there
                 found.add(DEFINITION, 1, text[start:end].strip())
-    if not edits:
-        return text
+    return _applied(text, edits) if edits else text
+
+
+def _applied(text: str, edits: list[tuple[int, int, str]]) -> str:
+    """`text` with each (start, end) span replaced, the spans apart from one another."""
     out, pos = [], 0
     for start, end, replacement in sorted(edits):
         out += [text[pos:start], replacement]
@@ -137,35 +140,16 @@ def _block_edits(
             judge.allowed(str(c.attrGet("src") or "")) for c in token.children if c.type == "image"
         ):
             continue
-        inner = _InlineText(token.content)
         placed = [t for t in _parse_inline(md, token.content, env) if t.type == "image"]
         off = [t for t in placed if not judge.allowed(str(t.attrGet("src") or ""))]
-        for start, end, alt in _image_edits(token.content, env, placed, off, found):
-            inner.replace(start, end, alt)
+        inner = _applied(token.content, _image_edits(token.content, env, placed, off, found))
         begin, finish = lines[token.map[0]], lines[token.map[1]]
         first = text[begin : lines[token.map[0] + 1]]
         head = token.content.split("\n", 1)[0]
         marker = first[: max(first.find(head), 0)]
-        body = "\n".join(marker + line for line in inner.text().split("\n"))
+        body = "\n".join(marker + line for line in inner.split("\n"))
         edits.append((begin, finish, body + ("\n" if text[:finish].endswith("\n") else "")))
     return edits
-
-
-class _InlineText:
-    """A text with span replacements applied in order."""
-
-    def __init__(self, text: str) -> None:
-        self._text, self._edits = text, []
-
-    def replace(self, start: int, end: int, value: str) -> None:
-        self._edits.append((start, end, value))
-
-    def text(self) -> str:
-        out, pos = [], 0
-        for start, end, value in sorted(self._edits):
-            out += [self._text[pos:start], value]
-            pos = end
-        return "".join([*out, self._text[pos:]])
 
 
 def _parse_inline(md: MarkdownIt, content: str, env: dict) -> list[Token]:
