@@ -54,8 +54,8 @@ def strip_images(text: str, allow_hosts: tuple[str, ...], found: Collector) -> s
     env = {"references": _References()}
     tokens = _parser().parse(text, env)
     judge = UrlJudge(allow_hosts)
-    images = [t for t in _inline(tokens) if t.type == "image"]
-    link_hrefs = {t.attrGet("href") for t in _inline(tokens) if t.type == "link_open"}
+    images = [t for t in _inline(tokens, env) if t.type == "image"]
+    link_hrefs = {t.attrGet("href") for t in _inline(tokens, env) if t.type == "link_open"}
     off_list = [t for t in images if not judge.allowed(str(t.attrGet("src") or ""))]
     edits: list[tuple[int, int, str]] = []
     lines = _line_starts(text)
@@ -134,6 +134,11 @@ def _block_edits(
     edits = []
     md = _parser()
     for token in tokens:
+        if token.type == "html_block" and any(
+            t.type == "image" and not judge.allowed(str(t.attrGet("src") or ""))
+            for t in _inline([token], env)
+        ):
+            raise UnlocatedImage("an off-list image inside an HTML block could not be placed")
         if token.type != "inline" or token.map is None or not token.children:
             continue
         if all(
@@ -158,10 +163,16 @@ def _parse_inline(md: MarkdownIt, content: str, env: dict) -> list[Token]:
     return found
 
 
-def _inline(tokens: list[Token]):
+def _inline(tokens: list[Token], env: dict):
+    """The inline tokens of the document, in order, with those of Markdown inside HTML blocks:
+    CommonMark shows that as text, but a renderer of another dialect may not, and an image there
+    costs only its syntax when it goes."""
     for token in tokens:
         if token.children:
             yield from token.children
+        elif token.type == "html_block" and "![" in token.content:
+            for inner in _parser().parseInline(token.content, env):
+                yield from inner.children or []
 
 
 def _line_starts(text: str) -> list[int]:

@@ -37,6 +37,14 @@ IMAGES = {
 }
 
 
+def test_an_image_inside_an_html_block_goes_too():
+    # CommonMark shows it as text (the line opens an HTML block); another dialect renders it.
+    text = "<p>Invoice attached.</p>![logo](https://evil.example/p.png?u=42)"
+    cleaned, removals = sanitize(text, RULES)
+    assert cleaned == "<p>Invoice attached.</p>logo"
+    assert [r.kind for r in removals] == ["markdown-image"]
+
+
 @pytest.mark.parametrize("case", sorted(IMAGES))
 def test_an_off_list_image_is_gone_from_what_the_renderer_fetches(case):
     text = IMAGES[case]
