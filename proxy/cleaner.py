@@ -13,7 +13,7 @@ from lazaretto.store import Store, sha256_hex
 from lazaretto.store.states import FieldStatus
 
 from .detect import DEFAULT_THRESHOLD, Signal
-from .detect.context import telling_key
+from .document import judge_message
 from .exposure import Exposure
 from .fingerprint import (
     MIN_WORDS,
@@ -29,9 +29,6 @@ from .scan import FieldVerdict, ScanRules, Verdict, read_passages, scan_text, si
 from .surfaces import walk_surfaces
 
 REENTRY = "reentry"
-# Texts up to this long recur within one message (object keys, statuses, labels): each is decided
-# once per message.
-_RECURRING_TEXT = 64
 _SHORTEST_WINDOW = 2 * MIN_WORDS - 1
 # The longest the fingerprint index goes without asking the store, however still its beacon.
 FULL_REFRESH_SECONDS = 1.0
@@ -54,10 +51,6 @@ class _Message:
     line_anchors: set[str] | None = None
     line_read: bool = False
     clean_fields: int = 0
-    # Short texts that went through unchanged, with the key they sat under (a request to act is
-    # judged by its field's key): the same text under the same key at another path goes through
-    # too, until the message withholds something new.
-    passed: set[tuple[str, str]] = field(default_factory=set)
 
 
 class FingerprintIndex:
@@ -186,18 +179,21 @@ class FieldCleaner:
             def verdict_of(text: str, path: str) -> FieldVerdict:
                 return scan_text(text, rules, path)
 
-        def decide(path: str, text: str) -> str | None:
-            # Length first: a set lookup hashes the whole text, and only short ones are remembered.
-            short = len(text) <= _RECURRING_TEXT
-            seen = (telling_key(path), text) if short else None
-            if seen is not None and seen in message.passed:
-                return None
-            replaced = self._field(message, path, text, verdict_of(text, path))
-            if replaced is None and seen is not None:
-                message.passed.add(seen)
-            return replaced
+        # Every field is judged, and the message read as one document, before any is replaced:
+        # a part of a split instruction is withheld with the field that completes it.
+        threshold = (self.policy.threshold or DEFAULT_THRESHOLD) if untrusted else None
+        verdicts = judge_message(payload, verdict_of, threshold)
+        if message.reentry_possible is None:
+            message.reentry_possible = self.index.active()
+        if not message.reentry_possible and all(
+            v.verdict == Verdict.CLEAN for v in verdicts.values()
+        ):
+            cleaned = None  # nothing to replace and nothing withheld to look for: no second walk
+        else:
+            cleaned = walk_surfaces(
+                payload, lambda path, text: self._field(message, path, text, verdicts[path])
+            ).payload
 
-        cleaned = walk_surfaces(payload, decide).payload
         if untrusted and self.policy.labels(self.server):
             labelled = label_payload(
                 method, cleaned or payload, self._label_nonce(), self._source(tool, method)
@@ -325,7 +321,6 @@ class FieldCleaner:
                 self.index.add(fingerprints)
                 # Later fields of this message may repeat it, and the line may hold its anchors.
                 message.reentry_possible, message.line_read = True, False
-                message.passed.clear()
                 self._log_removals(message, path, verdict, qid)
             message.withheld[content_hash] = qid
             self._expose(message, f"withheld field {qid}")
