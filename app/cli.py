@@ -66,22 +66,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "lazaretto.app.commands.review",
         "open the review app: what agents were kept from, and your decisions (human only)",
     ),
+    "station": (
+        "lazaretto.app.commands.station",
+        "the service that keeps decisions out of the agent's reach: install, run, status",
+    ),
     "demo": (
         "lazaretto.app.commands.demo",
         "run the worm scenario through real proxies into a fresh store, then open the review app",
     ),
 }
-
-
-def package_version() -> str:
-    """The installed version, or a marker when running from a bare checkout."""
-    # Imported here: importlib.metadata is a tenth of a proxy's start-up, and only --version needs it.
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("lazaretto")
-    except PackageNotFoundError:
-        return "0+unknown"
 
 
 class _VersionAction(argparse.Action):
@@ -93,6 +86,8 @@ class _VersionAction(argparse.Action):
     def __call__(
         self, parser: argparse.ArgumentParser, namespace, values, option_string=None
     ) -> None:
+        from lazaretto.store.package import package_version
+
         parser.exit(message=f"lazaretto {package_version()}\n")
 
 
@@ -118,6 +113,13 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Parse, import the one subcommand asked for, run it, and return its exit code."""
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["hook"]:
+        # Run before every tool call: with a station, answered without argparse or the pipeline.
+        from lazaretto.proxy.hooks.thin import forward
+
+        code = forward(argv[1:])
+        if code is not None:
+            return code
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):

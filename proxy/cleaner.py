@@ -8,8 +8,12 @@ was removed; every removal is logged with its decoded text for the review app.
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from lazaretto.store import Store, sha256_hex
+from lazaretto.store import sha256_hex
+
+if TYPE_CHECKING:
+    from lazaretto.store.opening import StoreAPI
 
 from .detect import DEFAULT_THRESHOLD, Signal
 from .fingerprint import (
@@ -59,7 +63,7 @@ class _Message:
 class FingerprintIndex:
     """The fingerprints of withheld payloads, kept in memory and topped up from the store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: "StoreAPI") -> None:
         self._store = store
         self._beacon: bytes | None = None  # the store's beacon as of the last refresh
         self._refreshed_at = float("-inf")
@@ -124,7 +128,7 @@ class FingerprintIndex:
 class FieldCleaner:
     """The cleaner a Mediator calls: `(method, tool, request_id, payload, untrusted, plain, line) -> payload | None`."""
 
-    def __init__(self, store: Store, policy: Policy, server: str, session: str) -> None:
+    def __init__(self, store: "StoreAPI", policy: Policy, server: str, session: str) -> None:
         self.store = store
         self.policy = policy
         self.server = server

@@ -11,9 +11,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store import StoreUnavailable
+
+if TYPE_CHECKING:
+    from lazaretto.store.opening import StoreAPI
 
 from .classify import ToolVerdict, classify, untrusted_tool
 from .gate import Gate, Refusal
@@ -75,7 +78,7 @@ class Mediator:
     def __init__(
         self,
         *,
-        store: Store,
+        store: "StoreAPI",
         policy: Policy,
         server: str,
         session: str,

@@ -2,9 +2,12 @@
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lazaretto.store import Store, canonical_json, sha256_hex
+from lazaretto.store import canonical_json, sha256_hex
+
+if TYPE_CHECKING:
+    from lazaretto.store.opening import StoreAPI
 
 from .jsonrpc import PIN_DRIFT, error_response
 
@@ -60,7 +63,7 @@ class PinGuard:
     """One server's pins in the proxy: screens list results and refuses drifted entries."""
 
     def __init__(
-        self, store: Store, server: str, command: list[str], lock: Lock | None = None
+        self, store: "StoreAPI", server: str, command: list[str], lock: Lock | None = None
     ) -> None:
         self.store = store
         self.server = server

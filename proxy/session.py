@@ -1,6 +1,7 @@
 """Which agent client is this? The session key every proxy and hook of one client agrees on."""
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 SESSION_ENV = "LAZARETTO_SESSION"
@@ -23,19 +24,23 @@ class SessionInfo:
     client_name: str | None = None
 
 
-def discover_session() -> SessionInfo:
+def discover_session(
+    environ: Mapping[str, str] | None = None, parent_pid: int | None = None
+) -> SessionInfo:
     """`LAZARETTO_SESSION`, else the nearest ancestor that is not a shell or wrapper.
 
     The key includes the client's start time, so a recycled process id never inherits an
-    old session's taint.
+    old session's taint. `environ` and `parent_pid` default to this process's own; the station
+    passes a hook's, found from the kernel's credentials of the hook's connection.
     """
-    explicit = os.environ.get(SESSION_ENV)
+    explicit = (os.environ if environ is None else environ).get(SESSION_ENV)
     if explicit:
         return SessionInfo(explicit)
     import psutil
 
+    parent_pid = os.getppid() if parent_pid is None else parent_pid
     try:
-        process = psutil.Process(os.getppid())
+        process = psutil.Process(parent_pid)
         while True:
             parent = process.parent()
             if parent is None or parent.pid <= 1 or not _is_pass_through(process):
@@ -45,7 +50,7 @@ def discover_session() -> SessionInfo:
         return SessionInfo(f"{name}-{process.pid}-{int(process.create_time())}", process.pid, name)
     except (psutil.Error, OSError):
         # Without a process table the parent pid is the best key there is.
-        return SessionInfo(f"ppid-{os.getppid()}", os.getppid())
+        return SessionInfo(f"ppid-{parent_pid}", parent_pid)
 
 
 def _is_pass_through(process) -> bool:

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from .api import Mode
 from .audit import AuditLog
 from .beacon import Beacon
 from .blocked import BlockedCalls
@@ -18,8 +19,22 @@ from .directories import Directories
 from .paths import resolve_store_path
 from .pins import Pins
 from .quarantine import Quarantine
+from .review import Review
 from .sessions import Sessions
 from .tools import ToolClassifications
+
+REPOSITORIES = {
+    "sessions": Sessions,
+    "tools": ToolClassifications,
+    "blocked": BlockedCalls,
+    "quarantine": Quarantine,
+    "pins": Pins,
+    "directories": Directories,
+    "audit": AuditLog,
+    "decisions": Decisions,
+    "review": Review,
+}
+"""The repositories the store API is made of, by the name a station client calls them."""
 
 
 class Store:
@@ -29,7 +44,11 @@ class Store:
     raises `StoreUnavailable`, and the next call tries again, so decisions resume once
     the store is back. A store file deleted after it was opened is not silently recreated:
     that would forget every taint, so calls fail until the file exists again.
+
+    This is embedded mode: any process of the user can open the same file and act as the user.
     """
+
+    mode = Mode.EMBEDDED
 
     def __init__(
         self,
@@ -38,6 +57,7 @@ class Store:
         memory: bool = False,
         clock: Clock = system_clock,
         busy_timeout: float = 5.0,
+        beacon_path: Path | None = None,
     ) -> None:
         self.path: Path | None = None if memory else resolve_store_path(path)
         self.clock = clock
@@ -47,6 +67,7 @@ class Store:
         self._opened_read_only = False
         self._opens = 0  # connections made so far: part of data_version, see there
         self.write_failure: str | None = None  # why the last write failed, until one succeeds
+        self.commits = 0  # write transactions committed through this object
         # One connection is shared by the proxy's two relay threads.
         self._lock = threading.RLock()
         self._reading = threading.local()  # see one_reading
@@ -58,7 +79,23 @@ class Store:
         self.audit = AuditLog(self)
         self.decisions = Decisions(self)
         self.directories = Directories(self)
-        self.beacon = Beacon(self.path)
+        self.review = Review(self)
+        self.beacon = Beacon(
+            self.path, path=beacon_path, mode=0o600 if beacon_path is None else 0o644
+        )
+
+    # -- the API's transport-level methods, as StationStore has them -------------------
+
+    def describe(self) -> str:
+        """Where decisions are kept, for headers and messages."""
+        return f"the store at {self.path}" if self.path else "an in-memory store"
+
+    def with_proof(self, passphrase: str) -> "Store":
+        """Embedded mode has no passphrase: any process of the user could open the file anyway."""
+        return self
+
+    def unlock(self, passphrase: str) -> None:
+        """Embedded mode has nothing to unlock: the file is the user's to read."""
 
     # -- connection -------------------------------------------------------------------
 
@@ -124,6 +161,7 @@ class Store:
                 self.write_failure = str(exc)
                 raise
             self.write_failure = None
+            self.commits += 1
 
     def writable(self) -> bool:
         """Whether writes work: free while the last one succeeded, else a small real write is tried."""

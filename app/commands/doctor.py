@@ -4,7 +4,8 @@ import argparse
 
 from lazaretto.app.clients.doctor import COVERAGE, hook_reports, mcp_reports
 from lazaretto.app.human import visible
-from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store import StoreUnavailable
+from lazaretto.store.opening import Side, open_store
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _untrusted_clones() -> None:
     """Clones the agent made that still taint what is read from them (informational, not a gap)."""
-    store = Store()
+    store = open_store(side=Side.PERSON)
     try:
         rows = store.directories.untrusted()
     except StoreUnavailable as exc:

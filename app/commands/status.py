@@ -6,8 +6,8 @@ from datetime import datetime
 
 from lazaretto.app import human
 from lazaretto.app.human import ago, clip, table, until, visible
-from lazaretto.store import Store
 from lazaretto.store.clock import parse_stamp
+from lazaretto.store.opening import StoreAPI
 
 REASON_WIDTH = 60
 
@@ -23,14 +23,14 @@ def run(args: argparse.Namespace) -> int:
     return human.with_store(args, "status", lambda store: _status(store, args.json))
 
 
-def _status(store: Store, as_json: bool) -> int:
+def _status(store: StoreAPI, as_json: bool) -> int:
     now = store.clock()
     report = collect(store, now)
     print(json.dumps(report, indent=2) if as_json else render(report, now))
     return 0
 
 
-def collect(store: Store, now: datetime) -> dict:
+def collect(store: StoreAPI, now: datetime) -> dict:
     """Sessions and pending blocked calls, without withheld content or call arguments."""
     sessions = [
         {

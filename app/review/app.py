@@ -7,7 +7,7 @@ from pathlib import Path
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
-from lazaretto.store import Store
+from lazaretto.store.opening import StoreAPI
 from lazaretto.store.tokens import new_challenge
 
 from .screens.main import MainScreen
@@ -55,7 +55,7 @@ class ReviewApp(App[None]):
 
     def __init__(
         self,
-        store: Store,
+        store: StoreAPI,
         *,
         challenge: Callable[[], str] = new_challenge,
         poll_interval: float = POLL_SECONDS,

@@ -1,9 +1,9 @@
 """The agent's own tools, read for the two questions the gate asks: does it reach out, does it read outside text."""
 
-import os
 import re
 
 from ..classify import OUTBOUND_WORDS
+from . import environment
 from .shell import Invocation, Unreadable, expand, invocations
 
 # Programs whose whole purpose is talking to another machine: outbound when tainted, exposure when they print.
@@ -172,4 +172,4 @@ def _repo_basename(repository: str) -> str:
 
 def real(path: str) -> str:
     """The absolute path with symlinks resolved as far as they exist (clones are compared this way)."""
-    return os.path.realpath(path)
+    return environment.current().realpath(path)

@@ -1,17 +1,17 @@
 """What every client's hooks share: the session, the proxy's cleaner and gate, taint, cloned directories."""
 
 import json
-import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store import StoreUnavailable
 
 from ..classify import ToolVerdict, untrusted_tool
 from ..gate import Gate
 from ..hosts import HostAllowList, hosts_in
-from ..policy import Policy, load_policy
-from ..session import discover_session
+from ..policy import POLICY_ENV, POLICY_FILE, Policy, PolicyError, parse_policy
+from . import environment
 from .builtins import clone_targets, command_paths, outbound_reason, reads_network, real
 from .commands import check_command, refusal_text
 
@@ -50,10 +50,11 @@ class HookContext:
     def __init__(self, client: str, data: dict) -> None:
         self.client = client
         self.data = data
-        self.cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else _first_root(data)
-        self.policy: Policy = load_policy()
-        self.store = Store()
-        info = discover_session()
+        env = environment.current()
+        self.cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else _first_root(data, env)
+        self.policy: Policy = hook_policy(env)
+        self.store, self._owns_store = env.open_store()
+        info = env.session()
         self.session = info.key
         client_session = data.get("session_id") or data.get("conversation_id")
         try:
@@ -68,8 +69,9 @@ class HookContext:
             pass
 
     def close(self) -> None:
-        """Release the store connection."""
-        self.store.close()
+        """Release the store connection (one the station lent stays open)."""
+        if self._owns_store:
+            self.store.close()
 
     # -- exposure ---------------------------------------------------------------------------
 
@@ -232,11 +234,36 @@ def render_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _first_root(data: dict) -> str:
+def _first_root(data: dict, env: environment.HookEnvironment) -> str:
     roots = data.get("workspace_roots")
     if isinstance(roots, list) and roots and isinstance(roots[0], str):
         return roots[0]
-    return os.getcwd()
+    return env.cwd
+
+
+MAX_POLICY_BYTES = 4 * 1024 * 1024
+"""A policy file larger than this is refused (it is a page of TOML)."""
+
+
+def hook_policy(env: environment.HookEnvironment) -> Policy:
+    """The policy as `load_policy` finds it, read through the hook's environment.
+
+    `LAZARETTO_POLICY` must name a readable file; the default may be absent (an empty policy).
+    """
+    chosen = env.get(POLICY_ENV)
+    path = Path(env.cwd) / env.expand(chosen) if chosen else env.config_dir() / POLICY_FILE
+    raw = env.read(str(path), MAX_POLICY_BYTES)
+    if raw is None:
+        if chosen:
+            raise PolicyError(f"policy file not found or unreadable: {path}")
+        return Policy()
+    if len(raw) > MAX_POLICY_BYTES:
+        raise PolicyError(f"policy file {path} is larger than {MAX_POLICY_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PolicyError(f"cannot read policy {path}: {exc}") from exc
+    return parse_policy(text, source=path)
 
 
 def _as_call_result(output: Any):

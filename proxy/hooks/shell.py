@@ -10,6 +10,8 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
+from . import environment
+
 MAX_DEPTH = 8  # nested `sh -c` / `eval` / `$(...)` levels before the line counts as unreadable
 MAX_SCRIPT_BYTES = 256 * 1024  # a script run by `bash FILE` is read and checked up to this size
 
@@ -102,7 +104,7 @@ def program_name(word: str) -> str:
 
 def expand(word: str, cwd: str | None = None) -> str:
     """`~` and `$VARS` expanded; with `cwd`, also made absolute (for comparing paths)."""
-    text = os.path.expandvars(os.path.expanduser(word))
+    text = environment.current().expand(word)
     if cwd is not None and text and not os.path.isabs(text):
         text = os.path.join(cwd, text)
     return os.path.normpath(text) if cwd is not None and text else text
@@ -205,10 +207,8 @@ class _Reader:
 
     def script(self, path: str, cwd: str, depth: int) -> None:
         """A script file run by a shell: read it and check its lines too (when it exists)."""
-        try:
-            with open(expand(path, cwd), "rb") as handle:
-                text = handle.read(MAX_SCRIPT_BYTES + 1)
-        except OSError:
+        text = environment.current().read(expand(path, cwd), MAX_SCRIPT_BYTES)
+        if text is None:
             return
         if len(text) > MAX_SCRIPT_BYTES:
             raise Unreadable(f"script {path} is larger than {MAX_SCRIPT_BYTES} bytes")
