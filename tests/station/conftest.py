@@ -89,8 +89,9 @@ def machine():
 
 @pytest.fixture
 def running(machine):
-    """The installed station, running as its account, with a fresh count of wrong passphrases."""
-    Path(machine.state_dir / "lockout.json").unlink(missing_ok=True)
+    """The installed station, running as its account, on a fresh store and count of wrong guesses."""
+    for name in ("lockout.json", "lazaretto.db", "lazaretto.db-wal", "lazaretto.db-shm"):
+        Path(machine.state_dir / name).unlink(missing_ok=True)
     machine.start_station()
     yield machine
     machine.stop()

@@ -19,7 +19,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from proxy_harness import WORM_POLICY, ProxyProcess
 from terminal import READ_TIMEOUT, Terminal
+
+from lazaretto.store.station.client import StationStore
+from lazaretto.store.station.marker import read_marker
 
 PASSPHRASE = "correct horse battery staple"
 """The reviewer passphrase the installed station is given (typed through a pty, never an argument)."""
@@ -208,6 +212,56 @@ class Machine:
             user=account.uid,
             group=account.gid,
         )
+
+    def write_file(self, account: Account, name: str, text: str) -> Path:
+        """A file in `account`'s home, owned by it."""
+        path = account.home / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        os.chown(path, account.uid, account.gid)
+        return path
+
+    def agent_env(self, account: Account, session: str, **extra: str) -> dict:
+        """What an agent client gives the proxies and hooks it starts: a session, a policy, a log."""
+        policy = self.write_file(account, "lazaretto.toml", WORM_POLICY)
+        log = account.home / "server-calls.jsonl"
+        if not log.exists():
+            self.write_file(account, log.name, "")
+        return self.env(
+            account,
+            LAZARETTO_SESSION=session,
+            LAZARETTO_POLICY=str(policy),
+            LAZARETTO_DEMO_LOG=str(log),
+            **extra,
+        )
+
+    def proxy(
+        self, account: Account, role: str, env: dict, *args: str, through_shell: bool = False
+    ) -> ProxyProcess:
+        """A real proxy as `account`, in front of one role of the bundled demo server.
+
+        `through_shell`: started by `sh -c`, so the proxy cannot tell it is the demo's server (which
+        alone may keep a store of its own): it stands for any real server.
+        """
+        server = [str(self.python), "-m", "lazaretto.app.demo.server", role]
+        if through_shell:
+            server = ["/bin/sh", "-c", "exec " + " ".join(server)]
+        proxy = ProxyProcess(
+            ["-n", role, *args, "--", *server],
+            env,
+            python=str(self.python),
+            user=account.uid,
+            group=account.gid,
+            extra_groups=[],
+            cwd=str(account.home),
+        )
+        self.started.append(proxy.proc)
+        proxy.initialize()
+        return proxy
+
+    def client(self) -> StationStore:
+        """The test's own view of the station (as root: its uid is audited as 0)."""
+        return StationStore(read_marker(str(self.marker)))
 
     # -- the station ------------------------------------------------------------------------
 
