@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from stationkit import PASSPHRASE, close_machine, new_machine, skip_reason
 
+from lazaretto.proxy.hooks.served import hook_extension
 from lazaretto.store.station.client import StationStore
 from lazaretto.store.station.marker import Marker
 from lazaretto.store.station.passphrase import hash_record, write_record
@@ -43,7 +44,12 @@ def serve(tmp_path, clock):
             state_dir=tmp_path / "state",
             **settings,
         )
-        station = Station(station_settings, clock=clock, log=lambda text: None)
+        station = Station(
+            station_settings,
+            clock=clock,
+            log=lambda text: None,
+            extensions={"hook.run": hook_extension()},
+        )
         if not (station_settings.state_dir / "passphrase.json").exists():
             write_record(station_settings.state_dir / "passphrase.json", hash_record(PASSPHRASE))
         station.bind()
