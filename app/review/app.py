@@ -7,6 +7,7 @@ from pathlib import Path
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
+from lazaretto.store.api import Mode
 from lazaretto.store.opening import StoreAPI
 from lazaretto.store.tokens import new_challenge
 
@@ -43,8 +44,21 @@ _PALETTE = (
         "Keep the selected drifted entry hidden and refused (asks for a typed code)",
         "reject_pin",
     ),
+    (
+        "Unlock withheld content",
+        "Read withheld originals in this review session (asks for the reviewer passphrase)",
+        "unlock",
+    ),
     ("Filter", "Show only rows matching some text", "filter"),
 )
+
+
+def mode_line(store: StoreAPI) -> str:
+    """What protects decisions, for the header."""
+    if store.mode is Mode.STATION:
+        return "station: every decision needs the reviewer passphrase"
+    where = store.path.name if store.path else "in-memory store"
+    return f"{where}, embedded: any process of your user can act as you"
 
 
 class ReviewApp(App[None]):
@@ -65,7 +79,7 @@ class ReviewApp(App[None]):
         self.new_challenge = challenge
         """Draws the code a person types to confirm; snapshot tests fix it so the picture is stable."""
         self.poll_interval = poll_interval
-        self.sub_title = store.path.name if store.path else "in-memory store"
+        self.sub_title = mode_line(store)
 
     def get_default_screen(self) -> Screen:
         return MainScreen()

@@ -1,14 +1,10 @@
-"""Everything the detail pane shows for one queue row, read through the store (no Textual here)."""
+"""Everything the detail pane shows for one queue row, read through the store API (no Textual, no SQL)."""
 
-import json
 from dataclasses import dataclass, field
 
-from lazaretto.store import Store
+from lazaretto.store.opening import StoreAPI
 
 from .queue import QueueItem
-
-CHAIN_LIMIT = 50
-"""Taint events and related rows shown per item; a session that read thousands needs no more."""
 
 
 @dataclass(frozen=True)
@@ -27,28 +23,22 @@ class Detail:
         return any(event["cleared_at"] is None for event in self.taint)
 
 
-def load_detail(store: Store, item: QueueItem) -> Detail | None:
+def load_detail(store: StoreAPI, item: QueueItem) -> Detail | None:
     """The detail for `item`, or None if its row is gone."""
     loader = _LOADERS[item.kind]
     return loader(store, item)
 
 
-def taint_chain(store: Store, session: str | None) -> list[dict]:
+def taint_chain(store: StoreAPI, session: str | None) -> list[dict]:
     """The session's taint events, oldest first, cleared ones included (they are history)."""
-    if not session:
-        return []
-    return store.query(
-        "SELECT id, server, tool, method, reason, at, cleared_at, cleared_by FROM taint_events"
-        " WHERE session = ? ORDER BY id LIMIT ?",
-        (session, CHAIN_LIMIT),
-    )
+    return store.review.taint_chain(session) if session else []
 
 
-def _tool(store: Store, server: str, tool: str | None) -> dict | None:
+def _tool(store: StoreAPI, server: str, tool: str | None) -> dict | None:
     return store.tools.get(server, tool) if tool else None
 
 
-def _withheld(store: Store, item: QueueItem) -> Detail | None:
+def _withheld(store: StoreAPI, item: QueueItem) -> Detail | None:
     record = store.quarantine.get(item.key)
     if record is None:
         return None
@@ -62,11 +52,10 @@ def _withheld(store: Store, item: QueueItem) -> Detail | None:
     )
 
 
-def _stripped(store: Store, item: QueueItem) -> Detail | None:
-    rows = store.query("SELECT * FROM stripped WHERE id = ?", (int(item.key),))
-    if not rows:
+def _stripped(store: StoreAPI, item: QueueItem) -> Detail | None:
+    record = store.review.stripped(int(item.key))
+    if record is None:
         return None
-    record = rows[0]
     return Detail(
         item,
         record,
@@ -75,7 +64,7 @@ def _stripped(store: Store, item: QueueItem) -> Detail | None:
     )
 
 
-def _blocked(store: Store, item: QueueItem) -> Detail | None:
+def _blocked(store: StoreAPI, item: QueueItem) -> Detail | None:
     record = store.blocked.get(int(item.key))
     if record is None:
         return None
@@ -87,38 +76,27 @@ def _blocked(store: Store, item: QueueItem) -> Detail | None:
     )
 
 
-def _session(store: Store, item: QueueItem) -> Detail | None:
-    rows = store.query("SELECT * FROM sessions WHERE key = ?", (item.key,))
+def _session(store: StoreAPI, item: QueueItem) -> Detail | None:
+    found = store.review.session(item.key)
     chain = taint_chain(store, item.key)
-    if not rows and not chain:
+    if found["record"] is None and not chain:
         return None
-    record = rows[0] if rows else {"key": item.key, "created_at": item.at}
-    # The session's refused calls, newest first (the blocked_calls index starts with session).
-    calls = store.query(
-        "SELECT id, server, tool, status, reason, created_at FROM blocked_calls WHERE session = ?"
-        " ORDER BY id DESC LIMIT ?",
-        (item.key, CHAIN_LIMIT),
-    )
-    return Detail(item, record, chain, None, calls)
+    record = found["record"] or {"key": item.key, "created_at": item.at}
+    return Detail(item, record, chain, None, found["calls"])
 
 
-def _audit(store: Store, item: QueueItem) -> Detail | None:
-    rows = store.query("SELECT * FROM audit WHERE id = ?", (int(item.key),))
-    if not rows:
-        return None
-    record = rows[0]
-    record["detail"] = json.loads(record["detail"]) if record["detail"] else None
-    return Detail(item, record)
+def _audit(store: StoreAPI, item: QueueItem) -> Detail | None:
+    record = store.review.audit_row(int(item.key))
+    return None if record is None else Detail(item, record)
 
 
-def _pin(store: Store, item: QueueItem) -> Detail | None:
+def _pin(store: StoreAPI, item: QueueItem) -> Detail | None:
     record = store.pins.get(int(item.key))
     if record is None:
         return None
     # What is pinned now for the entry: after an accept it is the drift's new version.
-    pinned = store.query(
-        "SELECT sha256, pinned_at FROM pins WHERE server = ? AND command = ? AND kind = ? AND name = ?",
-        (record["server"], record["command"], record["kind"], record["name"]),
+    pinned = store.review.pinned(
+        record["server"], record["command"], record["kind"], record["name"]
     )
     return Detail(item, record, related=pinned)
 

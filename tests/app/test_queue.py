@@ -1,7 +1,8 @@
 """The queue's paged queries and the detail loader, on real stores (no Textual)."""
 
 from lazaretto.app.review.details import load_detail
-from lazaretto.app.review.queue import QueueItem, TableFeed, feeds
+from lazaretto.app.review.queue import feeds
+from lazaretto.store.review import LISTINGS, page_sql
 
 
 def fill_withheld(store, count, *, start="2026-11-30T08:00:00.000Z"):
@@ -48,15 +49,13 @@ def test_pages_walk_every_row_once_newest_first(store):
 
 def test_page_queries_never_sort(store):
     # Each page is read in index (or rowid) order: no temporary B-tree, so the cost is the page, not the table.
-    older = QueueItem("any", "k", "2026-11-30T08:00:00.000Z", 5, "s/t", "r", "withheld")
-    for kind, feed in feeds().items():
-        if isinstance(feed, TableFeed):
-            for after in (None, older):
-                sql, params = feed.sql(after=after, text="x")
-                plan = " ".join(
-                    row["detail"] for row in store.query(f"EXPLAIN QUERY PLAN {sql}", params)
-                )
-                assert "TEMP B-TREE" not in plan, (kind, plan)
+    for kind, listing in LISTINGS.items():
+        for after in ({}, {"after_at": "2026-11-30T08:00:00.000Z", "after_order": 5}):
+            sql, params = page_sql(listing, text="x", **after)
+            plan = " ".join(
+                row["detail"] for row in store.query(f"EXPLAIN QUERY PLAN {sql}", params)
+            )
+            assert "TEMP B-TREE" not in plan, (kind, plan)
 
 
 def test_time_ordered_pages_use_the_created_at_indexes(store):
@@ -64,7 +63,7 @@ def test_time_ordered_pages_use_the_created_at_indexes(store):
         ("withheld", "idx_quarantine_created_at"),
         ("stripped", "idx_stripped_created_at"),
     ):
-        sql, params = feeds()[kind].sql()
+        sql, params = page_sql(LISTINGS[kind])
         plan = " ".join(row["detail"] for row in store.query(f"EXPLAIN QUERY PLAN {sql}", params))
         assert index in plan
 
@@ -97,16 +96,11 @@ def test_rows_say_where_they_came_from_and_why(scenario_store):
 
 
 def test_attention_counts_what_waits_for_a_person(scenario_store):
-    counts = {
-        kind: feed.attention(scenario_store) for kind, feed in feeds(scenario_store.now()).items()
-    }
-    assert counts == {
+    assert scenario_store.review.attention() == {
         "withheld": 3,
-        "stripped": 0,
         "blocked": 1,
         "sessions": 1,
         "pins": 1,
-        "audit": 0,
     }
 
 

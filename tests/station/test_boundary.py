@@ -413,3 +413,84 @@ def test_with_the_station_down_clients_fail_closed_and_resume_when_it_is_back(wo
         == "tainted_outbound"
     )
     assert decisions_of(worm) == UNTOUCHED
+
+
+# -- keys sent into an open review app -----------------------------------------------------------
+
+
+def wait_for_pane(machine: Machine, text: str) -> str:
+    deadline = time.monotonic() + READ_TIMEOUT * 2
+    while True:
+        seen = pane(machine)
+        if text in seen:
+            return seen
+        assert time.monotonic() < deadline, f"{text!r} never showed:\n{seen}"
+        time.sleep(0.2)
+
+
+@pytest.fixture
+def tmux_review(worm, running):
+    """The person keeps the review app open in tmux, as the product is meant to be used."""
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed (.ci/run installs it)")
+    env = {**worm["env"], "TMUX_TMPDIR": str(running.reviewer.home)}
+    started = running.run_as(
+        running.reviewer,
+        [
+            "tmux",
+            "-L",
+            "lazaretto-test",
+            "new-session",
+            "-d",
+            "-s",
+            "person",
+            "-x",
+            "160",
+            "-y",
+            "45",
+            f"{running.python} -m lazaretto.app review",
+        ],
+        env=env,
+    )
+    assert started.returncode == 0, started.stderr
+    wait_for_pane(running, "every decision needs the reviewer passphrase")
+    yield
+    tmux(running, running.reviewer, "kill-server")
+
+
+def keys(machine: Machine, account, *sent: str) -> subprocess.CompletedProcess:
+    return tmux(machine, account, "send-keys", "-t", "person", *sent)
+
+
+@pytest.mark.parametrize("who", ATTACKERS)
+def test_keys_sent_into_an_open_review_app_clear_nothing(worm, running, tmux_review, who):
+    account = attacker(running, who)
+    if who == "agent":
+        assert keys(running, account, "3", "a").returncode != 0  # not its tmux server
+        assert decisions_of(worm) == UNTOUCHED
+        return
+    keys(running, account, "3")
+    wait_for_pane(running, "post_message")
+    for guess, (action, verb) in enumerate((("a", "approve"), ("u", "untaint")), 1):
+        keys(running, account, action)
+        wait_for_pane(running, f"Type the reviewer passphrase to {verb}")
+        keys(running, account, "-l", "hunter2hunter2")
+        keys(running, account, "Enter")
+        wait_for_pane(running, f"wrong passphrase ({guess} in a row")
+    assert decisions_of(worm) == UNTOUCHED
+    assert [row["subject"] for row in refusals_by(worm, account.uid)] == [
+        "decisions.approve",
+        "decisions.untaint",
+    ]
+
+
+def test_the_person_approves_in_the_open_review_app_with_the_passphrase(worm, running, tmux_review):
+    keys(running, running.reviewer, "3")
+    wait_for_pane(running, "post_message")
+    keys(running, running.reviewer, "a")
+    wait_for_pane(running, "Type the reviewer passphrase to approve")
+    keys(running, running.reviewer, "-l", PASSPHRASE)
+    keys(running, running.reviewer, "Enter")
+    wait_for_pane(running, "Approved blocked call")
+    assert decisions_of(worm)["call"] == "approved"
+    assert "result" in worm["slack"].call("post_message", SECRET_POST)

@@ -15,7 +15,9 @@ from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
 
 from lazaretto.app.human import FRICTION_WINDOW, Confirmation, visible
 from lazaretto.store import StoreUnavailable
+from lazaretto.store.api import Mode
 from lazaretto.store.decisions import DecisionError
+from lazaretto.store.station.protocol import ProofError
 
 from ..details import Detail, load_detail
 from ..messages import (
@@ -31,7 +33,7 @@ from ..queue import PAGE_SIZE, QueueItem, entry_label, feeds
 from ..widgets.detail_pane import DetailPane
 from ..widgets.detail_views import DetailView, describe, full_body
 from ..widgets.queue_list import PREFETCH_ROWS, ROW_LINES, QueueList
-from .confirm import ClearanceRequest, ConfirmClearance
+from .confirm import ClearanceRequest, ConfirmClearance, UnlockDialog
 from .full_view import FullView
 
 if TYPE_CHECKING:
@@ -55,6 +57,7 @@ class MainScreen(Screen):
         Binding("d", "dismiss_item", "Dismiss"),
         Binding("p", "accept_pin", "Accept pin"),
         Binding("x", "reject_pin", "Reject pin"),
+        Binding("o", "unlock", "Unlock withheld"),
         Binding("slash", "filter", "Filter"),
         *(Binding(str(n), f"show_tab({n - 1})", show=False) for n in range(1, len(feeds()) + 1)),
     ]
@@ -146,18 +149,15 @@ class MainScreen(Screen):
         # Two reloads close together must not announce the same refused call twice.
         with self._blocked_lock:
             try:
-                counts = {kind: feed.attention(store) for kind, feed in feeds(store.now()).items()}
-                newest = store.query("SELECT max(id) AS id FROM blocked_calls")[0]["id"] or 0
+                counts = store.review.attention()
+                newest = store.review.newest_blocked()
                 new_blocked = []
                 if (
                     not initial
                     and self._last_blocked_id is not None
                     and newest > self._last_blocked_id
                 ):
-                    new_blocked = store.query(
-                        "SELECT id, server, tool, reason FROM blocked_calls WHERE id > ? ORDER BY id LIMIT 5",
-                        (self._last_blocked_id,),
-                    )
+                    new_blocked = store.review.blocked_since(self._last_blocked_id)
                 self._last_blocked_id = newest
             except StoreUnavailable as exc:
                 self.post_message(StoreFailed(str(exc)))
@@ -350,7 +350,10 @@ class MainScreen(Screen):
             "accept_pin": kind == "pins" and state == "pending",
             "reject_pin": kind == "pins" and state == "pending",
             "show_full": detail is not None,
+            "unlock": detail is not None and bool(detail.record.get("redacted")),
         }
+        if action == "unlock" and self.app.store.mode is not Mode.STATION:
+            return False  # embedded mode has nothing to unlock: not even offered
         if action in applies:
             return True if applies[action] else None
         return True
@@ -372,7 +375,7 @@ class MainScreen(Screen):
             "The agent will see this field's original text, hidden content removed, the next time it reads "
             f"the same content from {row['server']}/{row['tool'] or row['method']}. It stays in the store.",
             detail.item.reason,
-            lambda note: self.app.store.decisions.release(row["id"], note=note),
+            lambda store, note: store.decisions.release(row["id"], note=note),
             f"Released {row['id']}.",
         )
 
@@ -388,7 +391,7 @@ class MainScreen(Screen):
             "The agent may make exactly this call, with these arguments, once, within the token's time "
             "window. Any other call stays refused and the session stays tainted.",
             row["reason"] or row["reason_code"] or "refused",
-            lambda note: self.app.store.decisions.approve(row["id"], note=note),
+            lambda store, note: store.decisions.approve(row["id"], note=note),
             f"Approved blocked call {row['id']} once.",
         )
 
@@ -405,7 +408,7 @@ class MainScreen(Screen):
             "Outbound tools (write, send, post, delete) work again for this session until it reads "
             "untrusted content again. What it already read stays in its context.",
             f"tainted by {first['server']}/{first['tool'] or first['method']}: {first['reason']}",
-            lambda note: self.app.store.decisions.untaint(session, note=note),
+            lambda store, note: store.decisions.untaint(session, note=note),
             f"Session {session} is no longer tainted.",
         )
 
@@ -427,7 +430,7 @@ class MainScreen(Screen):
             f"pin drift {row['id']} ({row['server']} {label})",
             effect,
             f"{detail.item.reason} since it was pinned",
-            lambda note: self.app.store.decisions.accept_drift(row["id"], note=note),
+            lambda store, note: store.decisions.accept_drift(row["id"], note=note),
             f"Accepted pin drift {row['id']}: the new version of {label} is pinned.",
         )
 
@@ -444,7 +447,7 @@ class MainScreen(Screen):
             f"{row['server']}'s {label} stays hidden from the agent and calls to it stay refused (-32003), "
             "until the server offers the pinned version again.",
             f"{detail.item.reason} since it was pinned",
-            lambda note: self.app.store.decisions.reject_drift(row["id"], note=note),
+            lambda store, note: store.decisions.reject_drift(row["id"], note=note),
             f"Rejected pin drift {row['id']}: {label} stays hidden.",
             clears=False,
         )
@@ -456,10 +459,20 @@ class MainScreen(Screen):
             return
         kind = "quarantine" if detail.item.kind == "withheld" else "blocked"
         key = detail.record["id"]
-        self._decide(
-            lambda: self.app.store.decisions.dismiss(kind, key),
-            f"Marked {detail.item.key} reviewed; it stays stopped.",
-        )
+        done = f"Marked {detail.item.key} reviewed; it stays stopped."
+        if self.app.store.mode is Mode.STATION:
+            # With a station every decision is a person's, proven: dismissing too.
+            self._ask(
+                "dismiss",
+                detail.item.key,
+                "It is marked reviewed and no longer counts as waiting; it stays withheld or refused.",
+                detail.item.reason,
+                lambda store, note: store.decisions.dismiss(kind, key, note=note),
+                done,
+                clears=False,
+            )
+            return
+        self._decide(lambda: self.app.store.decisions.dismiss(kind, key), done)
 
     def _ask(
         self,
@@ -491,16 +504,27 @@ class MainScreen(Screen):
 
     @on(ClearanceCounted)
     def clearance_counted(self, message: ClearanceCounted) -> None:
-        """Open the modal; only a typed challenge leads to `decide(note)`."""
+        """Open the modal; only a confirmation leads to `decide(store, note)`.
+
+        With a station the confirmation is the passphrase, sent with the decision and checked there.
+        """
         verb = message.request.verb
 
         def confirmed(confirmation: Confirmation | None) -> None:
             if confirmation is None:
                 self.notify("Nothing was changed.", title=verb.capitalize(), markup=False)
                 return
-            self._decide(partial(message.decide, confirmation.note), message.done)
+            store = confirmation.on(self.app.store)
+            self._decide(partial(message.decide, store, confirmation.note), message.done)
 
-        self.app.push_screen(ConfirmClearance(message.request, self.app.new_challenge), confirmed)
+        self.app.push_screen(
+            ConfirmClearance(
+                message.request,
+                self.app.new_challenge,
+                passphrase=self.app.store.mode is Mode.STATION,
+            ),
+            confirmed,
+        )
 
     def _decide(self, decide: Callable, done: str) -> None:
         self._run(self._write_decision, "decide", decide, done)
@@ -508,13 +532,35 @@ class MainScreen(Screen):
     def _write_decision(self, decide: Callable, done: str) -> None:
         try:
             decide()
-        except (DecisionError, StoreUnavailable) as exc:
+        except (DecisionError, StoreUnavailable, ProofError) as exc:
             self.post_message(DecisionTaken(f"{exc}. Nothing was changed.", False))
             return
         self.post_message(DecisionTaken(done, True))
+
+    # -- unlocking withheld content (with a station) ------------------------------------
+
+    def action_unlock(self) -> None:
+        """Ask for the passphrase, once per review session, to read withheld content."""
+
+        def typed(passphrase: str | None) -> None:
+            if passphrase:
+                self._run(self._unlock, "unlock", passphrase)
+
+        self.app.push_screen(UnlockDialog(), typed)
+
+    def _unlock(self, passphrase: str) -> None:
+        try:
+            self.app.store.unlock(passphrase)
+        except (StoreUnavailable, ProofError) as exc:
+            self.post_message(DecisionTaken(f"{exc}. Withheld content stays hidden.", False))
+            return
+        self.post_message(
+            DecisionTaken("Withheld content is readable in this review session.", True)
+        )
 
     @on(DecisionTaken)
     def decision_taken(self, message: DecisionTaken) -> None:
         """Say what happened, and re-read (our own writes do not move data_version)."""
         self.notify(message.text, severity="information" if message.ok else "error", markup=False)
+        self._reading = None  # an unlock changes what the selected row shows
         self.reload()

@@ -1,0 +1,102 @@
+"""The review app on a station: locked withheld content, the passphrase dialog, the header's mode."""
+
+from datetime import UTC, datetime
+
+import pytest
+from review_scenario import FixedClock, load_scenario
+from stationkit import PASSPHRASE
+
+from lazaretto.app.review.app import ReviewApp
+from lazaretto.app.review.screens.confirm import ConfirmClearance, UnlockDialog
+from lazaretto.store import Store
+from lazaretto.store.api import REDACTED
+from lazaretto.store.station.client import StationStore
+from lazaretto.store.station.marker import Marker
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    """The station keeps the scenario's time, so its refused calls are still waiting."""
+    return FixedClock(datetime(2026, 11, 30, 9, 20, tzinfo=UTC))
+
+
+@pytest.fixture
+def scenario_client(station, clock):
+    """The review scenario in the station's store, and a client of the station."""
+    seeding = Store(station.settings.store, clock=clock)
+    load_scenario(seeding, clock)
+    seeding.close()
+    client = StationStore(Marker(path=None, socket=str(station.settings.socket)), clock=clock)
+    yield client
+    client.close()
+
+
+async def settle(pilot) -> None:
+    for _ in range(4):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def type_into(pilot, text: str) -> None:
+    await pilot.press(*text, "enter")
+    await settle(pilot)
+
+
+async def test_withheld_content_is_locked_until_the_passphrase_unlocks_it(scenario_client):
+    app = ReviewApp(scenario_client, poll_interval=3600)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        assert app.sub_title == "station: every decision needs the reviewer passphrase"
+        detail = app.screen.detail
+        assert detail.record["redacted"] and detail.record["original"] == REDACTED
+        assert app.screen.check_action("unlock", ()) is True
+        await pilot.press("o")
+        await settle(pilot)
+        assert isinstance(app.screen, UnlockDialog)
+        await type_into(pilot, "not the passphrase")
+        assert app.screen.detail.record["original"] == REDACTED
+        await pilot.press("o")
+        await settle(pilot)
+        await type_into(pilot, PASSPHRASE)
+        assert "redacted" not in app.screen.detail.record
+        assert app.screen.detail.record["original"] != REDACTED
+        assert app.screen.check_action("unlock", ()) is None
+
+
+async def test_a_clearance_takes_the_passphrase_in_the_dialog_and_a_wrong_one_changes_nothing(
+    scenario_client,
+):
+    app = ReviewApp(scenario_client, poll_interval=3600)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        key = app.screen.detail.item.key
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmClearance) and app.screen.passphrase
+        assert "Type the reviewer passphrase to release" in str(
+            app.screen.query_one("#challenge-prompt").render()
+        )
+        await type_into(pilot, "guess guess")
+        assert scenario_client.quarantine.get(key)["status"] == "withheld"
+        await pilot.press("r")
+        await settle(pilot)
+        await type_into(pilot, PASSPHRASE)
+        assert scenario_client.quarantine.get(key)["status"] == "released"
+        # Dismissing is a person's decision too: it asks, and a wrong passphrase does nothing.
+        await pilot.press("1", "down")
+        await settle(pilot)
+        other = app.screen.detail.item.key
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmClearance)
+        await type_into(pilot, "guess guess")
+        assert scenario_client.quarantine.get(other)["reviewed_at"] is None
+    refused = [row for row in scenario_client.audit.rows() if row["action"] == "refuse-request"]
+    assert [row["subject"] for row in refused] == ["decisions.release", "decisions.dismiss"]
