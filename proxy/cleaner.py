@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
 
 from .detect import DEFAULT_THRESHOLD, Signal
+from .exposure import Exposure
 from .fingerprint import (
     MIN_WORDS,
     anchor_words,
@@ -128,11 +129,19 @@ class FingerprintIndex:
 class FieldCleaner:
     """The cleaner a Mediator calls: `(method, tool, request_id, payload, untrusted, plain, line) -> payload | None`."""
 
-    def __init__(self, store: "StoreAPI", policy: Policy, server: str, session: str) -> None:
+    def __init__(
+        self,
+        store: "StoreAPI",
+        policy: Policy,
+        server: str,
+        session: str,
+        exposure: Exposure | None = None,
+    ) -> None:
         self.store = store
         self.policy = policy
         self.server = server
         self.session = session
+        self.exposure = exposure or Exposure(store, session)
         self.index = FingerprintIndex(store)
         self._nonce: str | None = None
 
@@ -187,7 +196,7 @@ class FieldCleaner:
                 message.passed.add(text)
             return replaced
 
-        cleaned = walk_surfaces(method, payload, decide).payload
+        cleaned = walk_surfaces(payload, decide).payload
         if untrusted and self.policy.labels(self.server):
             labelled = label_payload(
                 method, cleaned or payload, self._label_nonce(), self._source(tool, method)
@@ -266,7 +275,7 @@ class FieldCleaner:
             earlier = self.store.quarantine.earlier(content_hash, self.server, message.tool)
             if earlier and earlier["status"] == "released":
                 # Released by a person: it passes, still cleaned of invisible characters and still tainting.
-                self._taint_unless_untrusted(message, f"released field {earlier['id']}")
+                self._expose(message, f"released field {earlier['id']}")
                 return scan_text(text, ScanRules(untrusted=False)).cleaned
             if earlier:
                 qid = earlier["id"]
@@ -308,7 +317,7 @@ class FieldCleaner:
                 message.passed.clear()
                 self._log_removals(message, path, verdict, qid)
             message.withheld[content_hash] = qid
-            self._taint_unless_untrusted(message, f"withheld field {qid}")
+            self._expose(message, f"withheld field {qid}")
         return withheld_notice(qid, self.server, message.tool, verdict.signal_names)
 
     # -- records --------------------------------------------------------------------------
@@ -334,18 +343,17 @@ class FieldCleaner:
             ]
         )
 
-    def _taint_unless_untrusted(self, message: _Message, what: str) -> None:
-        # Untrusted reads already tainted the session in the mediator; a trusted server that
-        # carried a withheld or released payload taints it here.
-        if not message.untrusted:
-            self.store.sessions.taint(
-                self.session,
-                server=self.server,
-                tool=message.tool,
-                method=message.method,
-                reason=f"{self._source(message.tool, message.method)} carried {what}",
-                request_id=message.request_id,
-            )
+    def _expose(self, message: _Message, what: str) -> None:
+        # Reading a payload that was withheld (or a person released) taints, whatever the server's
+        # trust and whatever the method: an untrusted tools/call result already did, and then this
+        # finds the taint recorded.
+        self.exposure.record(
+            server=self.server,
+            tool=message.tool,
+            method=message.method,
+            reason=f"{self._source(message.tool, message.method)} carried {what}",
+            request_id=message.request_id,
+        )
 
     def _source(self, tool: str | None, method: str) -> str:
         return f"{self.server}/{tool or method}"

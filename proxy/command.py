@@ -9,7 +9,8 @@ from lazaretto.store import Store, StoreUnavailable
 from lazaretto.store.opening import Side, open_store
 
 from .cleaner import FieldCleaner
-from .mediator import Mediator
+from .exposure import Exposure
+from .mediator import Mediator, stderr_log
 from .pins import PinGuard, load_lock
 from .policy import PolicyError, load_policy
 from .relay import Relay
@@ -82,13 +83,15 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError, KeyError) as exc:
         print(f"lazaretto proxy: cannot read the pin lock file {lock_path}: {exc}", file=sys.stderr)
         return 2
+    exposure = Exposure(store, session.key, stderr_log(server))
     mediator = Mediator(
         store=store,
         policy=policy,
         server=server,
         session=session.key,
-        cleaner=FieldCleaner(store, policy, server, session.key),
+        cleaner=FieldCleaner(store, policy, server, session.key, exposure),
         pins=PinGuard(store, server, command, lock),
+        exposure=exposure,
     )
     _return_large_buffers()
     code = Relay(

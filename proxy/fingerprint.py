@@ -107,7 +107,9 @@ def _code_pieces(text: str) -> Iterator[list[int]]:
         yield _word_codes(text)
         return
     while start < size:
-        end = _WORD_REST.match(text, min(start + _PIECE, size)).end()
+        rest = _WORD_REST.match(text, min(start + _PIECE, size))
+        assert rest is not None  # a starred class matches everywhere, if only the empty string
+        end = rest.end()
         yield _word_codes(text[start:end])
         start = end
 

@@ -1,4 +1,4 @@
-"""The gate every `tools/call` passes before the server sees it: hosts, then taint."""
+"""The gate every client request passes before the server sees it: the store, hosts, then taint."""
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -12,6 +12,8 @@ from .classify import ToolVerdict
 from .hosts import HostAllowList, HostScanTooLarge, hosts_in
 from .jsonrpc import REFUSED, error_response
 from .policy import Policy
+
+STORE_UNAVAILABLE = "store_unavailable"
 
 
 @dataclass(frozen=True)
@@ -49,11 +51,18 @@ class Gate:
         self._session = session
         self._allow = HostAllowList(policy.allow_hosts)
 
-    def check(self, verdict: ToolVerdict, arguments: Any, request_id: Any = None) -> Refusal | None:
-        """None lets the call through; a Refusal is answered to the client instead."""
-        code, reason, details = self._verdict(verdict, arguments)
+    def check(
+        self, verdict: ToolVerdict, arguments: Any, request_id: Any = None, *, scanned: Any = None
+    ) -> Refusal | None:
+        """None lets the call through; a Refusal (with a token for a person) is answered instead.
+
+        `arguments` is what an approval is bound to; `scanned`, if given, is everything the request
+        sends (its whole params), read for hosts instead."""
+        code, reason, details = self._verdict(verdict, arguments if scanned is None else scanned)
         if code is None:
             return None
+        if code == STORE_UNAVAILABLE:
+            return Refusal(code, reason, None)  # no token can be recorded either
         try:
             if self._store.blocked.consume_approved(
                 session=self._session, server=self._server, tool=verdict.name, arguments=arguments
@@ -73,6 +82,11 @@ class Gate:
         except StoreUnavailable as exc:
             return Refusal(code, f"{reason}; and the store cannot be written ({exc})", None)
         return Refusal(code, reason, token)
+
+    def judge(self, verdict: ToolVerdict, scanned: Any) -> Refusal | None:
+        """The same verdict as `check`, for what cannot be answered or approved (a notification)."""
+        code, reason, _details = self._verdict(verdict, scanned)
+        return None if code is None else Refusal(code, reason, None)
 
     def _verdict(self, verdict: ToolVerdict, arguments: Any) -> tuple[str | None, str, dict]:
         named: list[str] | None = None
@@ -95,13 +109,21 @@ class Gate:
                 )
         if not verdict.outbound:
             return None, "", {}
+        if not self._store.writable():
+            # The taint of a read that failed to record is unknown: refuse until the store is back.
+            return (
+                STORE_UNAVAILABLE,
+                f"{verdict.name} is outbound and the store cannot be written"
+                f" ({self._store.write_failure})",
+                {"outbound_reason": verdict.outbound_reason},
+            )
         try:
             state = self._store.sessions.state(
                 self._session, idle_expiry_minutes=self._policy.idle_expiry_minutes
             )
         except StoreUnavailable as exc:
             return (
-                "store_unavailable",
+                STORE_UNAVAILABLE,
                 f"{verdict.name} is outbound and the session's taint cannot be read ({exc})",
                 {"outbound_reason": verdict.outbound_reason},
             )

@@ -5,6 +5,7 @@ import re
 from typing import Any
 
 PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
 INTERNAL_ERROR = -32603
 # Lazaretto's refusals; the numbers are part of the documented contract.
 REFUSED = -32002
@@ -18,8 +19,9 @@ class LineError(ValueError):
     """A line that is not one JSON value we can inspect; the text says why."""
 
 
-def parse_line(raw: bytes) -> Any:
-    """Decode one line (strict UTF-8 JSON); raise LineError with a reason otherwise."""
+def parse_line(raw: bytes) -> tuple[Any, bool]:
+    """Decode one line (strict UTF-8 JSON): the value, and whether some object repeated a key;
+    raise LineError with a reason otherwise."""
     return parse_text(decode_line(raw))
 
 
@@ -31,10 +33,31 @@ def decode_line(raw: bytes) -> str:
         raise LineError(f"not valid UTF-8 at byte {exc.start}") from exc
 
 
-def parse_text(text: str) -> Any:
-    """One decoded line as a JSON value; LineError with a reason otherwise."""
+class _RepeatedKey(Exception):
+    """An object named one key twice."""
+
+
+def _unique_object(pairs: list[tuple[str, Any]]) -> dict:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise _RepeatedKey
+    return found
+
+
+_UNIQUE = json.JSONDecoder(object_pairs_hook=_unique_object)
+
+
+def parse_text(text: str) -> tuple[Any, bool]:
+    """One decoded line as a JSON value, and whether some object in it repeated a key (the value
+    then holds the last of each, as json and JavaScript read it); LineError otherwise.
+
+    Parsers disagree on repeated keys (some keep the first), so a line with one is never passed
+    on as it came: the caller refuses it or forwards its own serialization of what it judged."""
     try:
-        return json.loads(text)
+        try:
+            return _UNIQUE.decode(text), False
+        except _RepeatedKey:
+            return json.loads(text), True
     except json.JSONDecodeError as exc:
         raise LineError(f"not valid JSON ({exc.msg} at column {exc.colno})") from exc
     except RecursionError as exc:
@@ -55,13 +78,6 @@ def dump_line(message: Any) -> bytes:
     return data + b"\n"
 
 
-def id_key(request_id: Any) -> tuple:
-    """A hashable key that keeps 1 and "1" apart."""
-    if isinstance(request_id, (str, int, float)) and not isinstance(request_id, bool):
-        return (type(request_id), request_id)
-    return (object, json.dumps(request_id, sort_keys=True))
-
-
 def recover_id(raw: bytes) -> Any:
     """Best effort: the id of a line that could not be parsed, or None."""
     match = _ID_PREFIX.search(raw[:4096])
@@ -79,18 +95,3 @@ def error_response(request_id: Any, code: int, message: str, data: Any = None) -
     if data is not None:
         error["data"] = data
     return {"jsonrpc": "2.0", "id": request_id, "error": error}
-
-
-def is_request(message: Any) -> bool:
-    """A request carries a method and an id."""
-    return isinstance(message, dict) and "method" in message and "id" in message
-
-
-def is_response(message: Any) -> bool:
-    """A response carries an id and a result or an error, and no method."""
-    return (
-        isinstance(message, dict)
-        and "method" not in message
-        and "id" in message
-        and ("result" in message or "error" in message)
-    )

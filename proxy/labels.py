@@ -17,7 +17,7 @@ def wrap(text: str, nonce: str, source: str) -> str:
 
 def label_payload(method: str, payload: dict, nonce: str, source: str) -> dict | None:
     """Wrap each top-level text block of a result; None when there is none."""
-    holders: list[tuple[list, str]] = []
+    holders: list[tuple[object, str]] = []  # each checked to be a list below
     if method in ("tools/call", "tasks/result"):
         holders.append((payload.get("content"), "content"))
     elif method == "resources/read":

@@ -1,47 +1,51 @@
 """The protocol logic between client and server: track requests, gate calls, taint, clean results.
 
-The relay hands each line here and writes back what it returns. Lines that nothing
-rewrites are forwarded as the very bytes that arrived; only rewritten messages are
-re-serialized.
+The relay hands each line here and writes back what it returns. Every message, in both
+directions, is first classified by `envelope.shape_of` (the one rule for what a message is), and
+then ends in exactly one of two ways: judged and passed on (cleaned for what it is), or refused,
+dropped or replaced by a notice that says why (with an audit row). Lines that nothing rewrites
+are forwarded as the very bytes that arrived; only rewritten messages are re-serialized.
 """
 
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
 from lazaretto.store import StoreUnavailable
 
 if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
 
+from .bounds import affordable
 from .classify import ToolVerdict, classify, untrusted_tool
-from .gate import Gate, Refusal
+from .envelope import Kind, enveloped, request_key, response_keys, shape_of
+from .exposure import EXPOSURE_METHODS, MODEL_READ_REQUESTS, Exposure
+from .gate import Gate
 from .jsonrpc import (
     INTERNAL_ERROR,
+    INVALID_REQUEST,
     PARSE_ERROR,
+    REFUSED,
     LineError,
     decode_line,
     dump_line,
     error_response,
-    id_key,
-    is_request,
-    is_response,
     parse_line,
     parse_text,
     recover_id,
 )
 from .pins import INSTRUCTIONS, LISTS, PinGuard
 from .policy import Policy
+from .requests import SESSION_NOTIFICATIONS, call_of
+from .spill import SPILL_BYTES, Arrived
 
-# Requests whose results carry text a stranger may have written.
-EXPOSURE_METHODS = frozenset({"tools/call", "tasks/result", "resources/read", "prompts/get"})
-# A server line this large waits in a temporary file while it is scanned; smaller ones stay in
-# memory, where a copy costs less than the round trip through a file.
-SPILL_BYTES = 1024 * 1024
+# After this many dropped messages, only every DROP_SAMPLE-th one gets an audit row of its own
+# (with the count since the last): a server spewing garbage cannot fill the store with rows.
+DROPS_AUDITED_EACH = 100
+DROP_SAMPLE = 100
 
 
 @dataclass
@@ -72,6 +76,15 @@ Cleaner = Callable[
 ]
 
 
+def stderr_log(server: str) -> Callable[[str], None]:
+    """The proxy's log: a line per event on stderr, which clients keep beside the server's own."""
+
+    def log(text: str) -> None:
+        print(f"lazaretto[{server}]: {text}", file=sys.stderr, flush=True)
+
+    return log
+
+
 class Mediator:
     """One server's side of a session: the state the two relay directions share."""
 
@@ -84,6 +97,7 @@ class Mediator:
         session: str,
         cleaner: Cleaner,
         pins: PinGuard | None = None,
+        exposure: Exposure | None = None,
         log: Callable[[str], None] | None = None,
     ) -> None:
         self.store = store
@@ -94,25 +108,23 @@ class Mediator:
         self.gate = Gate(store, policy, server, session)
         self.cleaner = cleaner
         self.pins = pins
+        self.log = log or stderr_log(server)
+        self.exposure = exposure or Exposure(store, session, self.log)
         self._own_requests = 0
         # While the proxy re-lists tools after the server said they changed, tool calls wait,
         # and so does the server's notice; both go on once the new list has been screened.
         self._recheck_lock = threading.Lock()
         self._rechecking: dict | None = None  # {"notice": bytes, "deferred": [bytes]}
-        self.log = log or (
-            lambda text: print(f"lazaretto[{server}]: {text}", file=sys.stderr, flush=True)
-        )
-        self.pending: dict[tuple, Pending] = {}  # client request ids
+        self.pending: dict[int | str, Pending] = {}  # client requests, by envelope.request_key
         # A request is answered exactly once: by the server or by a timeout, whichever pops it
         # first under this lock; the ids answered by a timeout drop the server's late reply.
         self._answer_lock = threading.Lock()
-        self._timed_out: set[tuple] = set()
+        self._timed_out: set[int | str] = set()
         self.annotations: dict[str, dict | None] = {}
         self.task_tools: dict[str, str] = {}
         self._verdicts: dict[str, ToolVerdict] = {}
-        # (tool, method) -> the store's data_version when its open taint was last confirmed;
-        # while nothing else commits, a repeated read of the same source needs no write.
-        self._exposure_seen: dict[tuple, int] = {}
+        self._drops = 0
+        self._drops_unaudited = 0
 
     # -- client -> server ---------------------------------------------------------------
 
@@ -141,7 +153,7 @@ class Mediator:
                 self._rechecking["deferred"].append(raw)
                 return out
         try:
-            message = parse_line(raw)
+            message, repeated = parse_line(raw)
         except LineError as exc:
             # Never forward what we could not read: the gate could not have checked it.
             self.log(f"refused a client line ({len(raw)} bytes): {exc}")
@@ -149,62 +161,112 @@ class Mediator:
                 dump_line(error_response(None, PARSE_ERROR, f"lazaretto: line {exc}"))
             )
             return out
-        if isinstance(message, list):
-            kept, replies = [], []
-            for element in message:
-                reply = self._client_message(element)
-                if reply is None:
-                    kept.append(element)
-                else:
-                    replies.append(reply)
-            if kept:
-                out.to_server.append(raw if not replies else dump_line(kept))
-            if replies:
-                out.to_client.append(dump_line(replies))
+        batch = isinstance(message, list)
+        elements = message if batch else [message]
+        if batch and not elements:
+            out.to_client.append(dump_line(self._invalid_client(None, "it is an empty batch")))
             return out
-        reply = self._client_message(message)
-        if reply is None:
-            out.to_server.append(raw)
-        else:
-            out.to_client.append(dump_line(reply))
+        forward, replies = [], []
+        for element in elements:
+            if repeated:
+                # Servers disagree on which of two equal keys counts (some keep the first), so
+                # what the gate read might not be what the server runs.
+                reply = self._invalid_client(element, "it names a key twice in one object")
+                sent = None
+            else:
+                sent, reply = self._client_message(element)
+            if sent is not None:
+                forward.append(sent)
+            if reply is not None:
+                replies.append(reply)
+        if forward:
+            unchanged = len(forward) == len(elements) and all(
+                a is b for a, b in zip(forward, elements, strict=True)
+            )
+            out.to_server.append(raw if unchanged else dump_line(forward if batch else forward[0]))
+        if replies:
+            out.to_client.append(dump_line(replies if batch else replies[0]))
         return out
 
-    def _client_message(self, message: Any) -> dict | None:
-        """Track or gate one message; return a reply to send instead of forwarding it."""
-        if is_request(message):
-            method = message["method"]
-            params = message.get("params") if isinstance(message.get("params"), dict) else {}
-            tool = None
-            if method in ("tools/call", "prompts/get"):
-                tool = params.get("name") if isinstance(params.get("name"), str) else ""
-                drifted = self.pins and self.pins.refusal(
-                    "tool" if method == "tools/call" else "prompt", tool, message["id"]
-                )
-                if drifted:
-                    self.log(f"refused {tool}: pin drift")
-                    return drifted
-            if method == "tools/call":
-                verdict = self.verdict(tool)
-                if verdict.outbound and not self.store.writable():
-                    # The taint of a read that failed to record is unknown: refuse until the store is back.
-                    refusal = Refusal(
-                        "store_unavailable",
-                        f"{tool} is outbound and the store cannot be written"
-                        f" ({self.store.write_failure})",
-                        None,
-                    )
-                else:
-                    refusal = self.gate.check(verdict, params.get("arguments"), message["id"])
-                if refusal is not None:
-                    self.log(f"refused {tool}: {refusal.code}")
-                    return refusal.response(message["id"], self.server, tool)
-            elif method == "tasks/result":
-                tool = self.task_tools.get(str(params.get("taskId")))
-            self.pending[id_key(message["id"])] = Pending(
-                message["id"], method, tool, "cursor" not in params
+    def _client_message(self, message: Any) -> tuple[Any, dict | None]:
+        """What to forward (the same object when unchanged) and what to answer the client."""
+        shape = shape_of(message)
+        if shape.kind is Kind.REQUEST:
+            return self._client_request(message)
+        if shape.kind is Kind.NOTIFICATION:
+            return self._client_notification(message), None
+        if shape.is_response:
+            # The client answering a request of the server's (sampling, elicitation, roots).
+            return enveloped(message, shape.kind), None
+        return None, self._invalid_client(message, shape.problem)
+
+    def _invalid_client(self, message: Any, problem: str) -> dict | None:
+        """Refuse a client message: an error for a request, nothing for what expects no answer."""
+        if isinstance(message, dict) and (
+            "result" in message
+            or "error" in message
+            or ("method" in message and "id" not in message)
+        ):
+            # An answer to the server, or a notification: nobody waits for a reply from us.
+            self._dropped("client", f"a message that is not valid JSON-RPC: {problem}", None)
+            return None
+        self.log(f"refused a client message: {problem}")
+        request_id = message.get("id") if isinstance(message, dict) else None
+        return error_response(
+            request_id if request_key(request_id) is not None else None,
+            INVALID_REQUEST,
+            f"lazaretto: refused: the message is not valid JSON-RPC ({problem})",
+        )
+
+    def _client_request(self, message: dict) -> tuple[Any, dict | None]:
+        method, request_id = message["method"], message["id"]
+        params = message.get("params") or {}
+        key = request_key(request_id)
+        assert key is not None  # shape_of accepted the id
+        if key in self.pending:
+            # Its answer could not be told from the first one's, and would be judged as that.
+            self.log(f"refused request {request_id!r}: the id is already waiting for an answer")
+            return None, error_response(
+                request_id,
+                INVALID_REQUEST,
+                f"lazaretto: refused: request id {request_id!r} is already waiting for an answer;"
+                " use a new id",
             )
-        # Everything else (notifications, answers to the server's own requests) passes untouched.
-        return None
+        tool = None
+        if method in ("tools/call", "prompts/get"):
+            name = params.get("name")
+            tool = name if isinstance(name, str) else ""
+            drifted = self.pins and self.pins.refusal(
+                "tool" if method == "tools/call" else "prompt", tool, request_id
+            )
+            if drifted:
+                self.log(f"refused {tool}: pin drift")
+                return None, drifted
+        elif method == "tasks/result":
+            tool = self.task_tools.get(str(params.get("taskId")))
+        call = call_of(self.server_policy, method, params, self.verdict)
+        refusal = self.gate.check(call.verdict, call.arguments, request_id, scanned=params)
+        if refusal is not None:
+            self.log(f"refused {call.name}: {refusal.code}")
+            return None, refusal.response(request_id, self.server, call.name)
+        self.pending[key] = Pending(request_id, method, tool, "cursor" not in params)
+        return enveloped(message, Kind.REQUEST), None
+
+    def _client_notification(self, message: dict) -> Any:
+        method = message["method"]
+        if method in SESSION_NOTIFICATIONS:
+            return enveloped(message, Kind.NOTIFICATION)
+        if not method.startswith("notifications/"):
+            # A request sent without an id gets no answer, so it could not be refused either.
+            self._dropped("client", f"{method} sent as a notification, without an id", method)
+            return None
+        params = message.get("params") or {}
+        call = call_of(self.server_policy, method, params, self.verdict)
+        refusal = self.gate.judge(call.verdict, params)
+        if refusal is not None:
+            self._dropped("client", f"a notification the gate refused: {refusal.reason}", method)
+            return None
+        return enveloped(message, Kind.NOTIFICATION)
 
     def verdict(self, tool: str) -> ToolVerdict:
         """Classify a tool with the annotations its server last listed (cached until it lists again)."""
@@ -239,103 +301,217 @@ class Mediator:
         out = Outgoing()
         raw = handed.pop()
         plain = raw.isascii() and b"\\u" not in raw
-        line = raw if plain and size < SPILL_BYTES else None  # small: _Arrived keeps it anyway
+        line = raw if plain and size < SPILL_BYTES else None  # small: Arrived keeps it anyway
+        if not affordable(raw):
+            self._unreadable_from_server(
+                head, size, LineError("it holds more values than can be inspected in memory"), out
+            )
+            return out
         try:
             text = decode_line(raw)
         except LineError as exc:
             self._unreadable_from_server(head, size, exc, out)
             return out
-        arrived = _Arrived(raw)
-        del (
-            raw
-        )  # a spilled line now exists only in its file, so parsing runs beside one copy, not two
+        arrived = Arrived(raw)
+        # A spilled line now exists only in its file, so parsing runs beside one copy, not two.
+        del raw
         try:
-            message = parse_text(text)
+            message, repeated = parse_text(text)
         except LineError as exc:
             arrived.close()
             self._unreadable_from_server(head, size, exc, out)
             return out
         del text
         try:
-            if isinstance(message, list):
-                results = [self._server_message(element, out, plain, line) for element in message]
-                kept = [result for result in results if result is not None]
-                if not kept:
-                    return out
-                if len(kept) == len(message) and all(
-                    a is b for a, b in zip(results, message, strict=False)
-                ):
-                    # Unchanged: the bytes as they came, or (spill lost) the same message re-serialized.
-                    out.to_client.append(arrived.read() or dump_line(kept))
-                else:
-                    del message, results  # free the original texts before the rewrite is serialized
-                    arrived.close()
-                    out.to_client.append(dump_line(kept))
+            batch = isinstance(message, list)
+            elements = message if batch else [message]
+            if batch and not elements:
+                self._dropped("server", "an empty batch", None)
                 return out
-            result = self._server_message(message, out, plain, line)
-            if result is message:
+            results = [self._server_message(element, out, plain, line) for element in elements]
+            kept = [result for result in results if result is not None]
+            if not kept:
+                return out
+            # A line with a repeated key is never passed on as it came: a reader that keeps the
+            # first of two keys would read what was not judged.
+            unchanged = not repeated and all(a is b for a, b in zip(results, elements, strict=True))
+            if unchanged:
+                # The bytes as they came, or (spill lost) the same message re-serialized.
                 out.to_client.append(arrived.read() or dump_line(message))
-            elif result is not None:
-                del message  # as above: the replaced text goes before the serialization
+            else:
+                del (
+                    message,
+                    results,
+                    elements,
+                )  # free the originals before the rewrite is serialized
                 arrived.close()
-                out.to_client.append(dump_line(result))
+                out.to_client.append(dump_line(kept if batch else kept[0]))
             return out
         finally:
             arrived.close()
 
     def _server_message(self, message: Any, out: Outgoing, plain: bool, line: bytes | None) -> Any:
         """Return what to forward (the same object when unchanged), or None to drop it."""
-        if is_response(message):
-            key = id_key(message["id"])
-            with self._answer_lock:
-                pending = self.pending.pop(key, None)
-                if pending is None and key in self._timed_out:
-                    self._timed_out.discard(key)
-                    self.log(
-                        f"dropped a late answer to request {message['id']!r}: it had timed out"
-                    )
-                    return None
-            if pending is not None and pending.own and not isinstance(message.get("result"), dict):
-                self._recheck_done(out)
-                return None  # the proxy's own request failed; the client never asked
-            if pending is None or not isinstance(message.get("result"), dict):
-                return message
-            return self._result(message, pending, out, plain, line)
-        if not (isinstance(message, dict) and isinstance(message.get("method"), str)):
-            return message
-        if message["method"] == "notifications/tools/list_changed" and self.pins is not None:
+        shape = shape_of(message)
+        if shape.is_response:
+            return self._server_response(message, shape.kind, out, plain, line)
+        if shape.kind is Kind.INVALID:
+            self._invalid_server(message, shape.problem, out)
+            return None
+        message = enveloped(message, shape.kind)
+        method = message["method"]
+        if method == "notifications/tools/list_changed" and self.pins is not None:
             with self._recheck_lock:
                 if self._rechecking is None:
                     self._rechecking = {"notice": dump_line(message), "deferred": []}
                     out.to_server.append(self._own_request("tools/list"))
                     return None
         params = message.get("params")
-        if isinstance(params, dict):
-            untrusted, _ = untrusted_tool(self.server_policy, None)
-            try:
-                cleaned = self.cleaner(
-                    message["method"], None, None, params, untrusted, plain, line
+        if not isinstance(params, dict):
+            return message
+        untrusted, why = untrusted_tool(self.server_policy, None)
+        request_id = message.get("id")
+        try:
+            if method in MODEL_READ_REQUESTS and "id" in message:
+                refusal = self._model_request_refusal(method)
+                if refusal is not None:
+                    out.to_server.append(dump_line(error_response(request_id, REFUSED, refusal)))
+                    return None
+                if untrusted:
+                    self.exposure.record(
+                        server=self.server,
+                        tool=None,
+                        method=method,
+                        reason=f"{self.server} sent {method} with untrusted text ({why})",
+                        request_id=str(request_id),
+                    )
+            cleaned = self.cleaner(method, None, None, params, untrusted, plain, line)
+        except Exception as exc:
+            self.log(f"withheld a server {method}: {exc}")
+            if "id" in message:
+                out.to_server.append(
+                    dump_line(
+                        error_response(request_id, INTERNAL_ERROR, f"lazaretto: withheld: {exc}")
+                    )
                 )
-            except Exception as exc:
-                self.log(f"withheld a server {message['method']}: {exc}")
-                if "id" in message:
-                    out.to_server.append(
-                        dump_line(
-                            error_response(
-                                message["id"], INTERNAL_ERROR, f"lazaretto: withheld: {exc}"
-                            )
+            return None
+        return message if cleaned is None else {**message, "params": cleaned}
+
+    def _model_request_refusal(self, method: str) -> str | None:
+        """Why a server's request for the model's own words is refused (while tainted), or None:
+        the model's answer goes to the server, so it is outbound like a tool call."""
+        state = self.store.sessions.state(
+            self.session, idle_expiry_minutes=self.policy.idle_expiry_minutes
+        )
+        if not state.tainted:
+            return None
+        self.log(f"refused the server's {method}: the session is tainted")
+        return (
+            f"lazaretto refused {method} from {self.server}: this session read untrusted content"
+            f" ({state.summary()}), and the model's answer would go to the server"
+        )
+
+    def _server_response(
+        self, message: dict, kind: Kind, out: Outgoing, plain: bool, line: bytes | None
+    ) -> dict | None:
+        pending = self._answered(message["id"])
+        if pending is None:
+            return None
+        answered = enveloped(message, kind)
+        request_id = pending.request_id
+        if type(message["id"]) is not type(request_id) or message["id"] != request_id:
+            # The client would match it to this request: it shall see the id it sent.
+            answered = {**answered, "id": request_id}
+        message = answered
+        if pending.own and kind is Kind.ERROR:
+            self._recheck_done(out)
+            return None  # the proxy's own request failed; the client never asked
+        if kind is Kind.RESULT:
+            return self._result(message, pending, out, plain, line)
+        return self._error(message, pending, plain, line)
+
+    def _answered(self, response_id: Any) -> Pending | None:
+        """The pending request a response answers, matched as clients match it; None (and the
+        response dropped with a reason) when it answers none."""
+        keys = response_keys(response_id)
+        with self._answer_lock:
+            for key in keys:
+                pending = self.pending.pop(key, None)
+                if pending is not None:
+                    return pending
+            late = next((key for key in keys if key in self._timed_out), None)
+            if late is not None:
+                self._timed_out.discard(late)
+        if late is not None:
+            self.log(f"dropped a late answer to request {response_id!r}: it had timed out")
+        else:
+            self._dropped("server", f"a response to {response_id!r}, which no request awaits", None)
+        return None
+
+    def _invalid_server(self, message: Any, problem: str, out: Outgoing) -> None:
+        """Drop a server message of no valid shape; whoever waits for it gets an error instead."""
+        self._dropped("server", f"a message that is not valid JSON-RPC: {problem}", None)
+        if not isinstance(message, dict) or "id" not in message:
+            return
+        if "result" in message or "error" in message:
+            pending = None
+            with self._answer_lock:
+                for key in response_keys(message["id"]):
+                    pending = self.pending.pop(key, None)
+                    if pending is not None:
+                        break
+            if pending is not None and not pending.own:
+                out.to_client.append(
+                    dump_line(
+                        error_response(
+                            pending.request_id,
+                            INTERNAL_ERROR,
+                            f"lazaretto: withheld the server's reply: {problem}",
+                            {"reason": "invalid_reply"},
                         )
                     )
-                return None
-            if cleaned is not None:
-                message = {**message, "params": cleaned}
-        return message
+                )
+            elif pending is not None:
+                self._recheck_done(out)
+        elif request_key(message["id"]) is not None:
+            out.to_server.append(
+                dump_line(
+                    error_response(message["id"], INVALID_REQUEST, f"lazaretto: refused: {problem}")
+                )
+            )
+
+    def _dropped(self, side: str, what: str, method: str | None) -> None:
+        """Say why a message was dropped, in the proxy's log and in the audit log."""
+        self._drops += 1
+        self.log(f"dropped a {side} message: {what}")
+        if self._drops > DROPS_AUDITED_EACH and self._drops % DROP_SAMPLE:
+            self._drops_unaudited += 1
+            return
+        detail = {"side": side, "method": method}
+        if self._drops_unaudited:
+            detail["dropped_since_last_row"] = self._drops_unaudited
+        try:
+            self.store.audit.record(
+                "proxy",
+                "drop",
+                session=self.session,
+                subject=self.server,
+                reason=f"dropped a {side} message: {what}",
+                detail=detail,
+            )
+            self._drops_unaudited = 0
+        except StoreUnavailable as exc:
+            self._drops_unaudited += 1
+            self.log(f"could not audit the drop: {exc}")
 
     def _own_request(self, method: str) -> bytes:
         """A request of the proxy's own; its answer is screened and never reaches the client."""
-        self._own_requests += 1
-        request_id = f"lazaretto-{self._own_requests}"
-        self.pending[id_key(request_id)] = Pending(request_id, method, own=True)
+        while True:
+            self._own_requests += 1
+            request_id = f"lazaretto-{self._own_requests}"
+            if request_id not in self.pending:  # a string no number spells is its own key
+                break
+        self.pending[request_id] = Pending(request_id, method, own=True)
         return dump_line({"jsonrpc": "2.0", "id": request_id, "method": method})
 
     def _recheck_done(self, out: Outgoing) -> None:
@@ -354,7 +530,6 @@ class Mediator:
         self, message: dict, pending: Pending, out: Outgoing, plain: bool, line: bytes | None
     ) -> dict | None:
         result = message["result"]
-        request_id = str(message["id"])
         if pending.method == "tools/list":
             self._learn_tools(result)
         screened = self._screen_pins(pending, result)
@@ -368,13 +543,32 @@ class Mediator:
             task = result.get("task")
             if isinstance(task, dict) and isinstance(task.get("taskId"), str) and pending.tool:
                 self.task_tools[task["taskId"]] = pending.tool
+        cleaned = self._judged(message, "result", pending, plain, line)
+        return cleaned
+
+    def _error(self, message: dict, pending: Pending, plain: bool, line: bytes | None) -> dict:
+        return self._judged(message, "error", pending, plain, line)
+
+    def _judged(
+        self, message: dict, member: str, pending: Pending, plain: bool, line: bytes | None
+    ) -> dict:
+        """The response with its `result` or `error` cleaned; an untrusted answer taints first."""
+        request_id = str(message["id"])
         untrusted, why = untrusted_tool(self.server_policy, pending.tool)
         try:
             if untrusted and pending.method in EXPOSURE_METHODS:
                 subject = f"{self.server}/{pending.tool or pending.method}"
-                self._expose(pending, request_id, f"{subject} returned untrusted content ({why})")
+                what = "content" if member == "result" else "an error"
+                self.exposure.record(
+                    server=self.server,
+                    tool=pending.tool,
+                    method=pending.method,
+                    reason=f"{subject} returned untrusted {what} ({why})",
+                    request_id=request_id,
+                )
+            payload = message[member] if member == "result" else {"error": message[member]}
             cleaned = self.cleaner(
-                pending.method, pending.tool, request_id, result, untrusted, plain, line
+                pending.method, pending.tool, request_id, payload, untrusted, plain, line
             )
         except StoreUnavailable as exc:
             # The read cannot be recorded, so the agent must not read it either.
@@ -385,26 +579,9 @@ class Mediator:
             return self._withheld(
                 message, pending, f"it could not be inspected ({type(exc).__name__}: {exc})"
             )
-        return message if cleaned is None else {**message, "result": cleaned}
-
-    def _expose(self, pending: Pending, request_id: str, reason: str) -> None:
-        """Taint the session with this read; one open event per source is enough."""
-        source = (pending.tool, pending.method)
-        version = self.store.data_version()
-        if self._exposure_seen.get(source) == version:
-            return
-        if not self.store.sessions.has_open_taint(
-            self.session, self.server, pending.tool
-        ) and self.store.sessions.taint(
-            self.session,
-            server=self.server,
-            tool=pending.tool,
-            method=pending.method,
-            reason=reason,
-            request_id=request_id,
-        ):
-            self.log(f"tainted session {self.session}: {reason}")
-        self._exposure_seen[source] = version
+        if cleaned is None:
+            return message
+        return {**message, member: cleaned if member == "result" else cleaned["error"]}
 
     def _screen_pins(self, pending: Pending, result: dict) -> dict | None:
         if self.pins is None:
@@ -427,7 +604,8 @@ class Mediator:
         notice = f"[lazaretto: withheld the result of {subject}: {why}. Tell the user.]"
         if pending.method in ("tools/call", "tasks/result"):
             return {
-                **message,
+                "jsonrpc": "2.0",
+                "id": message["id"],
                 "result": {"content": [{"type": "text", "text": notice}], "isError": True},
             }
         return error_response(message["id"], INTERNAL_ERROR, notice, {"reason": "withheld"})
@@ -454,19 +632,29 @@ class Mediator:
         self, head: bytes, size: int, exc: LineError, out: Outgoing
     ) -> None:
         # Unscanned server text never reaches the agent; a waiting request gets an error.
-        self.log(f"dropped a server line ({size} bytes) that could not be inspected: {exc}")
-        request_id = recover_id(head)
-        if request_id is not None and self.pending.pop(id_key(request_id), None) is not None:
+        self._dropped("server", f"a {size}-byte line that could not be inspected: {exc}", None)
+        pending = self._pop_recovered(head)
+        if pending is not None:
             out.to_client.append(
                 dump_line(
                     error_response(
-                        request_id,
+                        pending.request_id,
                         INTERNAL_ERROR,
                         f"lazaretto: withheld the server's reply: it could not be inspected ({exc})",
                         {"reason": "unreadable_reply"},
                     )
                 )
             )
+
+    def _pop_recovered(self, head: bytes) -> Pending | None:
+        """The client request an unreadable line seems to answer (by the id at its start), if any."""
+        request_id = recover_id(head)
+        with self._answer_lock:
+            for key in response_keys(request_id):
+                pending = self.pending.pop(key, None)
+                if pending is not None:
+                    return None if pending.own else pending
+        return None
 
     # -- time limits ----------------------------------------------------------------------
 
@@ -517,17 +705,21 @@ class Mediator:
         """A line over the size limit was discarded; answer whoever waits for it."""
         out = Outgoing()
         reason = f"a {size}-byte line exceeds the {limit}-byte limit"
-        request_id = recover_id(prefix)
-        self.log(f"discarded a {direction} line: {reason}")
         if direction == "client":
+            self.log(f"discarded a client line: {reason}")
             out.to_client.append(
-                dump_line(error_response(request_id, PARSE_ERROR, f"lazaretto: refused: {reason}"))
+                dump_line(
+                    error_response(recover_id(prefix), PARSE_ERROR, f"lazaretto: refused: {reason}")
+                )
             )
-        elif request_id is not None and self.pending.pop(id_key(request_id), None) is not None:
+            return out
+        self._dropped("server", reason, None)
+        pending = self._pop_recovered(prefix)
+        if pending is not None:
             out.to_client.append(
                 dump_line(
                     error_response(
-                        request_id,
+                        pending.request_id,
                         INTERNAL_ERROR,
                         f"lazaretto: withheld the server's reply: {reason}",
                         {"reason": "oversized_reply"},
@@ -545,14 +737,14 @@ class Mediator:
         for raw in held["deferred"] if held else []:
             # Calls held back during a tool re-check never reached the server: answer them too.
             try:
-                message = parse_line(raw)
+                message, _repeated = parse_line(raw)
             except LineError as exc:
                 out.to_client.append(
                     dump_line(error_response(None, PARSE_ERROR, f"lazaretto: line {exc}"))
                 )
                 continue
             for element in message if isinstance(message, list) else [message]:
-                if is_request(element):
+                if shape_of(element).kind is Kind.REQUEST:
                     waiting.append(Pending(element["id"], element["method"]))
         for pending in waiting:
             if pending.own:
@@ -569,49 +761,6 @@ class Mediator:
             )
         self.pending.clear()
         return out
-
-
-class _Arrived:
-    """A server line's bytes as they arrived, forwarded unchanged when nothing rewrites the message.
-
-    A large line is written to an unlinked temporary file while its message is scanned, so the scan
-    does not run beside a second full copy of the message; without room on disk it stays in memory.
-    """
-
-    def __init__(self, raw: bytes) -> None:
-        self._raw: bytes | None = raw
-        self._file: BinaryIO | None = None
-        self._size = len(raw)
-        if len(raw) < SPILL_BYTES:
-            return
-        try:
-            spill = tempfile.TemporaryFile()  # noqa: SIM115 - open until the line is forwarded or dropped
-        except OSError:
-            return
-        try:
-            spill.write(raw)
-        except OSError:
-            spill.close()
-            return
-        self._file, self._raw = spill, None
-
-    def read(self) -> bytes | None:
-        """The line, byte for byte; None if its temporary file could not be read back whole."""
-        if self._file is None:
-            return self._raw
-        try:
-            self._file.seek(0)
-            data = self._file.read()
-        except OSError:
-            return None
-        return data if len(data) == self._size else None
-
-    def close(self) -> None:
-        """Let go of the bytes: the message is being re-serialized, or it is done."""
-        self._raw = None
-        if self._file is not None:
-            self._file.close()
-            self._file = None
 
 
 def _emptied(method: str, result: dict) -> dict:

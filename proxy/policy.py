@@ -118,17 +118,17 @@ def parse_policy(text: str, *, source: Path | None = None) -> Policy:
         idle_expiry_minutes=_number(
             taint.get("idle_expiry_minutes"), "taint.idle_expiry_minutes", where
         ),
-        approval_ttl_minutes=_number(
-            approval.get("ttl_minutes", 15), "approval.ttl_minutes", where
+        approval_ttl_minutes=_number_or(
+            approval.get("ttl_minutes"), 15.0, "approval.ttl_minutes", where
         ),
         request_timeout_seconds=_number(
             proxy.get("request_timeout_seconds"), "proxy.request_timeout_seconds", where
         ),
-        store_busy_timeout_seconds=_number(
-            proxy.get("store_busy_timeout_seconds", 5.0), "proxy.store_busy_timeout_seconds", where
+        store_busy_timeout_seconds=_number_or(
+            proxy.get("store_busy_timeout_seconds"), 5.0, "proxy.store_busy_timeout_seconds", where
         ),
         max_line_bytes=int(
-            _number(proxy.get("max_line_bytes", 64 * 1024 * 1024), "proxy.max_line_bytes", where)
+            _number_or(proxy.get("max_line_bytes"), 64 * 1024 * 1024, "proxy.max_line_bytes", where)
         ),
     )
 
@@ -147,6 +147,7 @@ def _server(name: str, entry: Any, where: object) -> ServerPolicy:
     lock = entry.get("lock")
     if lock is not None and not isinstance(lock, str):
         raise PolicyError(f"{where}: servers.{name}.lock must be a path")
+    lock_path = None
     if lock is not None:
         lock_path = Path(lock).expanduser()
         # A relative lock path is read beside the policy file, not from wherever the client runs us.
@@ -164,7 +165,7 @@ def _server(name: str, entry: Any, where: object) -> ServerPolicy:
             _strings(entry.get("not_outbound", []), f"servers.{name}.not_outbound", where)
         ),
         label=None if label is None else _bool(label, f"servers.{name}.label", where),
-        lock=lock_path if lock is not None else None,
+        lock=lock_path,
     )
 
 
@@ -187,6 +188,12 @@ def _number(value: Any, key: str, where: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
         raise PolicyError(f"{where}: {key} must be a positive number")
     return float(value)
+
+
+def _number_or(value: Any, default: float, key: str, where: object) -> float:
+    # A JSON null is the key left out, as it is for the numbers without a default.
+    number = _number(value, key, where)
+    return default if number is None else number
 
 
 def _bool(value: Any, key: str, where: object) -> bool:

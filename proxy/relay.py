@@ -8,7 +8,7 @@ import signal
 import subprocess
 import sys
 import threading
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 from .mediator import Mediator, Outgoing
 
@@ -42,7 +42,10 @@ class Relay:
         self._stopping = threading.Event()
         self._server_done = threading.Event()
         self._expiry_lock = threading.Lock()
-        self.process: subprocess.Popen | None = None
+        # Set by run() before any thread starts: the server and its two pipes.
+        self.process: subprocess.Popen[bytes]
+        self._server_in: IO[bytes]
+        self._server_out: IO[bytes]
 
     def run(self) -> int:
         """Start the server, relay until its output ends, and return its exit code."""
@@ -54,11 +57,18 @@ class Relay:
         except OSError as exc:
             print(f"lazaretto: cannot start {self.command[0]!r}: {exc}", file=sys.stderr)
             return 127 if isinstance(exc, FileNotFoundError) else 126
+        assert self.process.stdin is not None and self.process.stdout is not None  # both pipes
+        self._server_in, self._server_out = self.process.stdin, self.process.stdout
         self._install_signal_handlers()
         client = threading.Thread(target=self._client_loop, name="client->server", daemon=True)
         client.start()
         if self.request_timeout:
-            threading.Thread(target=self._watch_timeouts, name="timeouts", daemon=True).start()
+            threading.Thread(
+                target=self._watch_timeouts,
+                args=(self.request_timeout,),
+                name="timeouts",
+                daemon=True,
+            ).start()
         self._server_loop()
         # From here on no timeout answers a request: server_gone answers every one left.
         self._server_done.set()
@@ -86,25 +96,25 @@ class Relay:
             self._stop_server_after_grace()
 
     def _server_loop(self) -> None:
-        for line in self._lines(self.process.stdout, "server"):
+        for line in self._lines(self._server_out, "server"):
             # The mediator takes the line out of its list: it may set a large one aside while scanning.
             out = line if isinstance(line, Outgoing) else self.mediator.from_server(line)
             self._send_client(out)
             self._send_server(out.to_server)
             del line, out  # as in the client loop: one large line in memory at a time
 
-    def _watch_timeouts(self) -> None:
+    def _watch_timeouts(self, limit: float) -> None:
         # A quarter of the limit between checks: a request is answered within 1.25x its limit.
-        interval = min(self.request_timeout / 4, 1.0)
+        interval = min(limit / 4, 1.0)
         while not self._server_done.wait(interval):
             with self._expiry_lock:
                 if self._server_done.is_set():
                     return
-                out = self.mediator.expire(self.request_timeout)
+                out = self.mediator.expire(limit)
                 self._send_client(out)
                 self._send_server(out.to_server)
 
-    def _lines(self, stream: BinaryIO, direction: str):
+    def _lines(self, stream: IO[bytes], direction: str):
         """Yield each complete line in a one-element list the consumer empties (so nothing here keeps
         it alive); a line over the limit is skipped and an Outgoing explains it."""
         while True:
@@ -125,7 +135,7 @@ class Relay:
                 yield handed
 
     @staticmethod
-    def _discard_rest(stream: BinaryIO) -> int:
+    def _discard_rest(stream: IO[bytes]) -> int:
         skipped = 0
         while True:
             chunk = stream.readline(_CHUNK)
@@ -154,8 +164,8 @@ class Relay:
         with self._server_lock:
             try:
                 for line in lines:
-                    self.process.stdin.write(line)
-                self.process.stdin.flush()
+                    self._server_in.write(line)
+                self._server_in.flush()
             except (BrokenPipeError, OSError, ValueError):
                 pass  # the server's exit is noticed by the server loop
 
@@ -164,7 +174,7 @@ class Relay:
     def _close_server_stdin(self) -> None:
         with self._server_lock:
             try:
-                self.process.stdin.close()
+                self._server_in.close()
             except OSError:
                 pass
 

@@ -4,6 +4,7 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from .classify import untrusted_tool
 from .notices import removal_notice, withheld_notice
@@ -111,12 +112,12 @@ class Scanner:
             return self.agent_text(verdict)
 
         # Clean fields are not recorded one by one; the result still needs a verdict for them.
-        outcome = walk_surfaces("tools/call", result, visit)
+        outcome = walk_surfaces(result, visit)
         scan.rewritten, scan.uninspected = outcome.payload, outcome.uninspected
         return scan
 
 
-def is_call_tool_result(value: object) -> bool:
+def is_call_tool_result(value: object) -> TypeGuard[dict]:
     """A JSON object shaped like a CallToolResult (content blocks or structured content)."""
     return isinstance(value, dict) and (
         isinstance(value.get("content"), list) or "structuredContent" in value

@@ -1,28 +1,37 @@
-"""Every place in an MCP message where text reaches the model, walked by method.
+"""Every string of an MCP message, walked the same way whatever its method or key.
 
-`walk_surfaces` calls `visit(path, text)` on each text surface and rebuilds the payload only
-along the paths whose text the visitor replaced; the input is never mutated. `payload` is the
-`result` of a response (named by the request method it answers) or the `params` of a server
-request or notification. Paths are JSON-pointer-like: `/content/0/text`, a key as
-`/structuredContent/items/3/title@key`, and JSON found inside a text block as
+`walk_surfaces` calls `visit(path, text)` on every string value and every object key of a payload
+(a response's `result` or `error`, a server request's or notification's `params`) and rebuilds it
+only along the paths whose text the visitor replaced; the input is never mutated. No key is
+skipped because a client is not expected to show it: names, URIs, schema defaults and enums,
+`_meta`, unknown block types and their extra keys are all strings a model can be handed.
+
+Two things are not text: the base64 `data` of an image or audio part and the `blob` of a
+resource, when they are base64; they are counted as uninspected. A string under a `text` key that
+holds JSON is walked as JSON too (unless the JSON names a key twice: then a reader might see the
+other value, so the whole text is read as text). Paths are JSON-pointer-like: `/content/0/text`,
+a key as `/structuredContent/items/3/title@key`, JSON found inside a text as
 `/content/0/text#/body`.
 """
 
+import binascii
 import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .jsonrpc import LineError, parse_text
+
 Visit = Callable[[str, str], "str | None"]
 
 # Deeper than this, a subtree is inspected as one piece of JSON text rather than walked: the
 # walk stays bounded, and nothing goes uninspected.
 MAX_DEPTH = 48
-_IMMEDIATE = "io.modelcontextprotocol/model-immediate-response"
-_SCHEMA_TEXT_KEYS = frozenset({"description", "title"})
-# A text block that may hold JSON; a match, unlike lstrip(), copies nothing of a large text.
+# A text that may hold JSON; a match, unlike lstrip(), copies nothing of a large text.
 _JSON_START = re.compile(r"\s*[{\[]")
+# Parts whose payload is binary: the key that holds it, given the part's shape.
+_MEDIA_TYPES = frozenset({"image", "audio"})
 
 
 @dataclass(frozen=True)
@@ -84,81 +93,89 @@ def _shallow(value: Any) -> Any:
     )
 
 
-def walk_surfaces(method: str, payload: dict, visit: Visit) -> SurfaceResult:
-    """Apply `visit` to every text surface of `payload` for `method`; see the module docstring."""
-    if not isinstance(payload, dict):
+def walk_surfaces(payload: Any, visit: Visit) -> SurfaceResult:
+    """Apply `visit` to every string of `payload`; see the module docstring."""
+    if not isinstance(payload, (dict, list)):
         return SurfaceResult(None, 0)
     edits = _Edits(payload)
-    walker = _SURFACES.get(method)
-    if walker:
-        walker(payload, (), edits, visit)
+    _all_strings(payload, (), edits, visit)
     return SurfaceResult(edits.apply(), edits.uninspected)
-
-
-# --- generic pieces -----------------------------------------------------------------------
 
 
 def _path_text(path: tuple, prefix: str = "") -> str:
     return prefix + "".join(_pointer(step) for step in path)
 
 
-def _text(
-    container: Any, key: Any, base: tuple, edits: _Edits, visit: Visit, json_inside: bool = False
-) -> None:
-    """Visit the string member `container[key]` of an object (ignored if absent or not a string)."""
-    value = container.get(key) if isinstance(container, dict) else None
-    if not isinstance(value, str):
-        return
-    path = base + (key,)
-    if json_inside and _JSON_START.match(value):
-        try:
-            parsed = json.loads(value)
-        except ValueError:
-            parsed = None
-        if isinstance(parsed, (dict, list)):
-            inner = _Edits(parsed)
-            _all_strings(parsed, (), inner, visit, prefix=_path_text(path) + "#")
-            edits.uninspected += inner.uninspected
-            rebuilt = inner.apply()
-            if rebuilt is not None:
-                edits.values.append(
-                    (path, json.dumps(rebuilt, ensure_ascii=False, separators=(",", ":")))
-                )
-            return
-    replaced = visit(_path_text(path), value)
-    if replaced is not None and replaced != value:
-        edits.values.append((path, replaced))
-
-
-def _all_strings(
-    root: Any, base: tuple, edits: _Edits, visit: Visit, prefix: str = "", keys: bool = True
-) -> None:
-    """Visit every string leaf (and, with `keys`, every object key) under `root`, iteratively."""
+def _all_strings(root: Any, base: tuple, edits: _Edits, visit: Visit, prefix: str = "") -> None:
+    """Visit every string leaf and every object key under `root`, iteratively."""
     # Each node carries the text of its path, built once from its parent's: a large result's
     # leaves would otherwise each spell out their whole path again.
-    stack = [(root, base, _path_text(base, prefix), 0)]
+    stack: list[tuple[Any, tuple, str, int, bool]] = [
+        (root, base, _path_text(base, prefix), 0, False)
+    ]
     while stack:
-        node, path, where, depth = stack.pop()
-        if depth > MAX_DEPTH and isinstance(node, (dict, list)):
-            _deep(node, path, where, edits, visit)
-            continue
-        if isinstance(node, dict):
-            children = []
-            for key, child in node.items():
-                step = where + _pointer(key)
-                if keys and isinstance(key, str):
-                    replaced = visit(step + "@key", key)
-                    if replaced is not None and replaced != key:
-                        edits.keys.append((path, key, replaced))
-                children.append((child, path + (key,), step, depth + 1))
-            stack.extend(reversed(children))
-        elif isinstance(node, list):
-            for index in range(len(node) - 1, -1, -1):
-                stack.append((node[index], path + (index,), f"{where}/{index}", depth + 1))
-        elif isinstance(node, str):
+        node, path, where, depth, json_inside = stack.pop()
+        if isinstance(node, str):
+            if json_inside and _json_text(node, path, where, edits, visit):
+                continue
             replaced = visit(where, node)
             if replaced is not None and replaced != node:
                 edits.values.append((path, replaced))
+        elif depth > MAX_DEPTH and isinstance(node, (dict, list)):
+            _deep(node, path, where, edits, visit)
+        elif isinstance(node, dict):
+            binary = _binary_key(node)
+            children = []
+            for key, child in node.items():
+                step = where + _pointer(key)
+                replaced = visit(step + "@key", key)
+                if replaced is not None and replaced != key:
+                    edits.keys.append((path, key, replaced))
+                if key == binary:
+                    edits.uninspected += 1
+                    continue
+                children.append((child, path + (key,), step, depth + 1, key == "text"))
+            stack.extend(reversed(children))
+        elif isinstance(node, list):
+            for index in range(len(node) - 1, -1, -1):
+                stack.append((node[index], path + (index,), f"{where}/{index}", depth + 1, False))
+
+
+def _binary_key(node: dict) -> str | None:
+    """The key of a media part's or a resource's base64 payload, if it holds base64 indeed."""
+    if node.get("type") in _MEDIA_TYPES:
+        key = "data"
+    elif "uri" in node and "blob" in node:
+        key = "blob"
+    else:
+        return None
+    value = node.get(key)
+    if not isinstance(value, str):
+        return None
+    try:
+        binascii.a2b_base64(value, strict_mode=True)
+    except (binascii.Error, ValueError):
+        return None  # not base64: it is text like any other
+    return key
+
+
+def _json_text(text: str, path: tuple, where: str, edits: _Edits, visit: Visit) -> bool:
+    """Walk a text that holds a JSON object or array as JSON; False if it holds none."""
+    if not _JSON_START.match(text):
+        return False
+    try:
+        parsed, repeated = parse_text(text)
+    except LineError:
+        return False
+    if repeated or not isinstance(parsed, (dict, list)):
+        return False
+    inner = _Edits(parsed)
+    _all_strings(parsed, (), inner, visit, prefix=where + "#")
+    edits.uninspected += inner.uninspected
+    rebuilt = inner.apply()
+    if rebuilt is not None:
+        edits.values.append((path, json.dumps(rebuilt, ensure_ascii=False, separators=(",", ":"))))
+    return True
 
 
 def _deep(node: Any, path: tuple, where: str, edits: _Edits, visit: Visit) -> None:
@@ -173,191 +190,3 @@ def _deep(node: Any, path: tuple, where: str, edits: _Edits, visit: Visit) -> No
     replaced = visit(where, text)
     if replaced is not None and replaced != text:
         edits.values.append((path, replaced))
-
-
-def _schema_text(root: Any, base: tuple, edits: _Edits, visit: Visit) -> None:
-    """Every `description` and `title` string anywhere inside a JSON Schema."""
-    stack = [(root, base, 0)]
-    while stack:
-        node, path, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            _deep(node, path, _path_text(path), edits, visit)
-            continue
-        if isinstance(node, dict):
-            for key, child in node.items():
-                if key in _SCHEMA_TEXT_KEYS and isinstance(child, str):
-                    _text(node, key, path, edits, visit)
-                elif isinstance(child, (dict, list)):
-                    stack.append((child, path + (key,), depth + 1))
-        elif isinstance(node, list):
-            stack.extend(
-                (child, path + (i,), depth + 1)
-                for i, child in enumerate(node)
-                if isinstance(child, (dict, list))
-            )
-
-
-def _items(container: Any, key: str) -> list:
-    value = container.get(key) if isinstance(container, dict) else None
-    return value if isinstance(value, list) else []
-
-
-# --- content blocks -----------------------------------------------------------------------
-
-
-def _block(block: Any, path: tuple, edits: _Edits, visit: Visit) -> None:
-    """One ContentBlock: text, embedded resource, resource link, or an uninspectable media part."""
-    if not isinstance(block, dict):
-        return
-    kind = block.get("type")
-    if kind == "text":
-        _text(block, "text", path, edits, visit, json_inside=True)
-    elif kind == "resource":
-        _resource_contents(block.get("resource"), path + ("resource",), edits, visit)
-    elif kind == "resource_link":
-        for key in ("name", "title", "description"):
-            _text(block, key, path, edits, visit)
-    elif kind in ("image", "audio"):
-        edits.uninspected += 1
-    elif isinstance(block.get("text"), str):
-        # An unknown block type that still carries text: the model may read it.
-        _text(block, "text", path, edits, visit, json_inside=True)
-
-
-def _resource_contents(contents: Any, path: tuple, edits: _Edits, visit: Visit) -> None:
-    if not isinstance(contents, dict):
-        return
-    if isinstance(contents.get("text"), str):
-        _text(contents, "text", path, edits, visit, json_inside=True)
-    elif "blob" in contents:
-        edits.uninspected += 1
-
-
-def _content(holder: dict, path: tuple, edits: _Edits, visit: Visit) -> None:
-    """`content` as one block or a list of blocks (both occur in prompts and sampling)."""
-    content = holder.get("content")
-    if isinstance(content, list):
-        for index, block in enumerate(content):
-            _block(block, path + ("content", index), edits, visit)
-    else:
-        _block(content, path + ("content",), edits, visit)
-
-
-# --- one walker per method ----------------------------------------------------------------
-
-
-def _call_result(result: dict, path: tuple, edits: _Edits, visit: Visit) -> None:
-    _content(result, path, edits, visit)
-    if "structuredContent" in result:
-        structured = result["structuredContent"]
-        if isinstance(structured, str):
-            _text(result, "structuredContent", path, edits, visit)
-        else:
-            _all_strings(structured, path + ("structuredContent",), edits, visit)
-    meta = result.get("_meta")
-    if isinstance(meta, dict):
-        _text(meta, _IMMEDIATE, path + ("_meta",), edits, visit)
-
-
-def _resources_read(result: dict, path: tuple, edits: _Edits, visit: Visit) -> None:
-    for index, contents in enumerate(_items(result, "contents")):
-        _resource_contents(contents, path + ("contents", index), edits, visit)
-
-
-def _prompts_get(result: dict, path: tuple, edits: _Edits, visit: Visit) -> None:
-    _text(result, "description", path, edits, visit)
-    for index, message in enumerate(_items(result, "messages")):
-        if isinstance(message, dict):
-            _content(message, path + ("messages", index), edits, visit)
-
-
-def _tools_list(result: dict, path: tuple, edits: _Edits, visit: Visit) -> None:
-    for index, tool in enumerate(_items(result, "tools")):
-        if not isinstance(tool, dict):
-            continue
-        here = path + ("tools", index)
-        for key in ("title", "description"):
-            _text(tool, key, here, edits, visit)
-        for schema in ("inputSchema", "outputSchema", "annotations"):
-            if isinstance(tool.get(schema), dict):
-                _schema_text(tool[schema], here + (schema,), edits, visit)
-
-
-def _listing(items_key: str) -> Callable[[dict, tuple, _Edits, Visit], None]:
-    """A walker for a `*/list` result: each entry's title and description, and those of its prompt
-    arguments. A client shows them to the model to choose what to read or run; names are left
-    alone, as in `tools/list`, because the client uses them to address the entry."""
-
-    def walk(result: dict, path: tuple, edits: _Edits, visit: Visit) -> None:
-        for index, entry in enumerate(_items(result, items_key)):
-            if not isinstance(entry, dict):
-                continue
-            here = path + (items_key, index)
-            for key in ("title", "description"):
-                _text(entry, key, here, edits, visit)
-            for arg_index, argument in enumerate(_items(entry, "arguments")):
-                if isinstance(argument, dict):
-                    for key in ("title", "description"):
-                        _text(argument, key, here + ("arguments", arg_index), edits, visit)
-
-    return walk
-
-
-def _task(result: dict, path: tuple, edits: _Edits, visit: Visit) -> None:
-    """`tasks/get`: the task's status message, and a finished task's result where it is inlined."""
-    _text(result, "statusMessage", path, edits, visit)
-    task = result.get("task")
-    if isinstance(task, dict):
-        _text(task, "statusMessage", path + ("task",), edits, visit)
-    _call_result(result, path, edits, visit)
-    if isinstance(result.get("result"), dict):
-        _call_result(result["result"], path + ("result",), edits, visit)
-
-
-def _instructions(result: dict, path: tuple, edits: _Edits, visit: Visit) -> None:
-    _text(result, "instructions", path, edits, visit)
-
-
-def _sampling(params: dict, path: tuple, edits: _Edits, visit: Visit) -> None:
-    _text(params, "systemPrompt", path, edits, visit)
-    for index, message in enumerate(_items(params, "messages")):
-        if isinstance(message, dict):
-            _content(message, path + ("messages", index), edits, visit)
-
-
-def _elicitation(params: dict, path: tuple, edits: _Edits, visit: Visit) -> None:
-    _text(params, "message", path, edits, visit)
-    if isinstance(params.get("requestedSchema"), dict):
-        _schema_text(params["requestedSchema"], path + ("requestedSchema",), edits, visit)
-
-
-def _log_message(params: dict, path: tuple, edits: _Edits, visit: Visit) -> None:
-    if "data" in params:
-        if isinstance(params["data"], str):
-            _text(params, "data", path, edits, visit)
-        else:
-            _all_strings(params["data"], path + ("data",), edits, visit)
-
-
-def _progress(params: dict, path: tuple, edits: _Edits, visit: Visit) -> None:
-    _text(params, "message", path, edits, visit)
-
-
-_SURFACES: dict[str, Callable[[dict, tuple, _Edits, Visit], None]] = {
-    "tools/call": _call_result,
-    "tasks/result": _call_result,
-    "resources/read": _resources_read,
-    "prompts/get": _prompts_get,
-    "tools/list": _tools_list,
-    "resources/list": _listing("resources"),
-    "resources/templates/list": _listing("resourceTemplates"),
-    "prompts/list": _listing("prompts"),
-    "tasks/get": _task,
-    "initialize": _instructions,
-    "server/discover": _instructions,
-    "sampling/createMessage": _sampling,
-    "elicitation/create": _elicitation,
-    "notifications/message": _log_message,
-    "notifications/progress": _progress,
-}
-SURFACE_METHODS: frozenset[str] = frozenset(_SURFACES)

@@ -82,6 +82,22 @@ class AuditLog:
         )
         return row["id"]
 
+    def record(
+        self,
+        actor: str,
+        action: str,
+        *,
+        session: str | None = None,
+        subject: str | None = None,
+        reason: str | None = None,
+        detail: Any = None,
+    ) -> int:
+        """Append one row in a write transaction of its own (raises StoreUnavailable)."""
+        with self._store.write() as conn:
+            return self.append(
+                conn, actor, action, session=session, subject=subject, reason=reason, detail=detail
+            )
+
     def rows(self, limit: int | None = None, *, newest_first: bool = False) -> list[dict]:
         """Audit rows with `detail` decoded."""
         order = "DESC" if newest_first else "ASC"

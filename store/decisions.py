@@ -15,6 +15,13 @@ class DecisionError(RuntimeError):
     """A decision that cannot be taken (unknown id, already used, expired)."""
 
 
+def _reread(row: dict | None, what: str) -> dict:
+    """The row as the decision left it; gone only if the store file was replaced meanwhile."""
+    if row is None:
+        raise DecisionError(f"{what} is no longer in the store (was the store file replaced?)")
+    return row
+
+
 class Decisions:
     """Each method changes state and writes its audit row in one transaction."""
 
@@ -52,7 +59,7 @@ class Decisions:
                     "note": note,
                 },
             )
-        return self._store.blocked.get(blocked_id)
+        return _reread(self._store.blocked.get(blocked_id), f"blocked call {blocked_id}")
 
     def untaint(
         self, session: str, *, seen_up_to: int | None = None, note: str | None = None
@@ -91,7 +98,7 @@ class Decisions:
                 reason=f"{row['server']}/{row['tool'] or row['method']}: {names}",
                 detail={"note": note},
             )
-        return self._store.quarantine.get(row["id"])
+        return _reread(self._store.quarantine.get(row["id"]), f"withheld field {row['id']}")
 
     def accept_drift(self, drift_id: int, *, note: str | None = None) -> dict:
         """Pin the new version of a drifted entry (a removal unpins it); the proxy shows it again."""
@@ -118,14 +125,14 @@ class Decisions:
                     ),
                 )
             self._decide_drift(conn, drift, "accepted", note)
-        return self._store.pins.get(drift_id)
+        return _reread(self._store.pins.get(drift_id), f"pin drift {drift_id}")
 
     def reject_drift(self, drift_id: int, *, note: str | None = None) -> dict:
         """Keep the pinned version: the drifted entry stays hidden and refused."""
         drift = self._pending_drift(drift_id)
         with self._store.write() as conn:
             self._decide_drift(conn, drift, "rejected", note)
-        return self._store.pins.get(drift_id)
+        return _reread(self._store.pins.get(drift_id), f"pin drift {drift_id}")
 
     def _pending_drift(self, drift_id: int) -> dict:
         drift = self._store.pins.get(drift_id)

@@ -2,6 +2,8 @@
 
 from typing import TYPE_CHECKING
 
+from .connection import StoreUnavailable
+
 if TYPE_CHECKING:
     from .store import Store
 
@@ -95,7 +97,13 @@ class Pins:
                 subject=f"drift:{cursor.lastrowid}",
                 reason=f"{server}: {entry['kind']} {entry['name']} {change}",
             )
-        return self.get(cursor.lastrowid)
+        recorded = self.get(cursor.lastrowid) if cursor.lastrowid is not None else None
+        if recorded is None:
+            # The store file was replaced between the write and this read: refuse, never guess.
+            raise StoreUnavailable(
+                f"the pin drift just recorded is not in the store at {self._store.path}"
+            )
+        return recorded
 
     def get(self, drift_id: int) -> dict | None:
         """One drift by id."""

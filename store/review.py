@@ -163,8 +163,8 @@ class Review:
         rows = self._store.query("SELECT * FROM stripped WHERE id = ?", (int(stripped_id),))
         return rows[0] if rows else None
 
-    def session(self, key: str) -> dict | None:
-        """A session's row (None if never registered) and its refused calls, newest first."""
+    def session(self, key: str) -> dict:
+        """A session's row (`record`, None if never registered) and its refused `calls`, newest first."""
         rows = self._store.query("SELECT * FROM sessions WHERE key = ?", (key,))
         # The blocked_calls index starts with session.
         calls = self._store.query(

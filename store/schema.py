@@ -7,7 +7,7 @@ migrations = Migrations("lazaretto")
 
 @migrations()
 def create_sessions_and_taint(db: Database) -> None:
-    db["sessions"].create(
+    db.table("sessions").create(
         {
             "key": str,
             "created_at": str,
@@ -17,7 +17,7 @@ def create_sessions_and_taint(db: Database) -> None:
         },
         pk="key",
     )
-    db["taint_events"].create(
+    db.table("taint_events").create(
         {
             "id": int,
             "session": str,
@@ -33,8 +33,8 @@ def create_sessions_and_taint(db: Database) -> None:
         pk="id",
         not_null={"session", "server", "reason", "at"},
     )
-    db["taint_events"].create_index(["session", "cleared_at"])
-    db["tools"].create(
+    db.table("taint_events").create_index(["session", "cleared_at"])
+    db.table("tools").create(
         {
             "server": str,
             "name": str,
@@ -51,7 +51,7 @@ def create_sessions_and_taint(db: Database) -> None:
 
 @migrations()
 def create_blocked_calls(db: Database) -> None:
-    db["blocked_calls"].create(
+    db.table("blocked_calls").create(
         {
             "id": int,
             "session": str,
@@ -78,14 +78,14 @@ def create_blocked_calls(db: Database) -> None:
         not_null={"session", "server", "tool", "token_hash", "status", "created_at"},
         defaults={"status": "pending"},
     )
-    db["blocked_calls"].create_index(["token_hash"], unique=True)
-    db["blocked_calls"].create_index(["session", "server", "tool", "args_hash", "status"])
-    db["blocked_calls"].create_index(["status", "created_at"])
+    db.table("blocked_calls").create_index(["token_hash"], unique=True)
+    db.table("blocked_calls").create_index(["session", "server", "tool", "args_hash", "status"])
+    db.table("blocked_calls").create_index(["status", "created_at"])
 
 
 @migrations()
 def create_audit_log(db: Database) -> None:
-    db["audit"].create(
+    db.table("audit").create(
         {
             "id": int,
             "at": str,
@@ -101,7 +101,7 @@ def create_audit_log(db: Database) -> None:
         pk="id",
         not_null={"at", "actor", "action", "prev_hash", "hash"},
     )
-    db["audit_head"].create({"id": int, "last_id": int, "last_hash": str}, pk="id")
+    db.table("audit_head").create({"id": int, "last_id": int, "last_hash": str}, pk="id")
     # Append-only: the log refuses edits and deletions through SQL.
     db.execute(
         "CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit "
@@ -115,7 +115,7 @@ def create_audit_log(db: Database) -> None:
 
 @migrations()
 def create_quarantine(db: Database) -> None:
-    db["quarantine"].create(
+    db.table("quarantine").create(
         {
             "id": str,
             "session": str,
@@ -141,11 +141,11 @@ def create_quarantine(db: Database) -> None:
         not_null={"session", "server", "content_hash", "original", "status", "created_at"},
         defaults={"status": "withheld"},
     )
-    db["quarantine"].create_index(["created_at"])
-    db["quarantine"].create_index(["status", "created_at"])
-    db["quarantine"].create_index(["content_hash", "server", "tool"])
-    db["quarantine"].create_index(["fingerprint"])
-    db["stripped"].create(
+    db.table("quarantine").create_index(["created_at"])
+    db.table("quarantine").create_index(["status", "created_at"])
+    db.table("quarantine").create_index(["content_hash", "server", "tool"])
+    db.table("quarantine").create_index(["fingerprint"])
+    db.table("stripped").create(
         {
             "id": int,
             "session": str,
@@ -163,25 +163,25 @@ def create_quarantine(db: Database) -> None:
         pk="id",
         not_null={"session", "server", "kind", "created_at"},
     )
-    db["stripped"].create_index(["created_at"])
+    db.table("stripped").create_index(["created_at"])
 
 
 @migrations()
 def add_fingerprints_and_label_nonce(db: Database) -> None:
     # Fingerprints of the instruction-shaped sentences of withheld fields: a payload that
     # comes back through another tool or server is recognized and withheld at once.
-    db["fingerprints"].create(
+    db.table("fingerprints").create(
         {"fingerprint": int, "quarantine_id": str}, not_null={"fingerprint", "quarantine_id"}
     )
-    db["fingerprints"].create_index(["fingerprint"])
-    db["sessions"].add_column("label_nonce", str)
+    db.table("fingerprints").create_index(["fingerprint"])
+    db.table("sessions").add_column("label_nonce", str)
 
 
 @migrations()
 def create_pins(db: Database) -> None:
     # Each server's surface as first seen (or as accepted since), keyed by server id and
     # command, and every drift from it waiting for, or past, a person's decision.
-    db["pins"].create(
+    db.table("pins").create(
         {
             "server": str,
             "command": str,
@@ -194,8 +194,8 @@ def create_pins(db: Database) -> None:
         pk=("server", "command", "kind", "name"),
         not_null={"canonical", "sha256", "pinned_at"},
     )
-    db["pins"].create_index(["command"])
-    db["pin_drift"].create(
+    db.table("pins").create_index(["command"])
+    db.table("pin_drift").create(
         {
             "id": int,
             "server": str,
@@ -215,15 +215,15 @@ def create_pins(db: Database) -> None:
         not_null={"server", "command", "kind", "name", "change", "status", "created_at"},
         defaults={"status": "pending"},
     )
-    db["pin_drift"].create_index(["server", "command", "kind", "name", "status"])
-    db["pin_drift"].create_index(["status", "created_at"])
+    db.table("pin_drift").create_index(["server", "command", "kind", "name", "status"])
+    db.table("pin_drift").create_index(["status", "created_at"])
 
 
 @migrations()
 def create_directories(db: Database) -> None:
     # Directories the agent cloned: what is read from them is untrusted until a person trusts
     # the directory. One row per absolute path; a new clone into a path makes it untrusted again.
-    db["directories"].create(
+    db.table("directories").create(
         {
             "path": str,
             "status": str,
@@ -242,7 +242,7 @@ def create_directories(db: Database) -> None:
 def add_fingerprint_anchors(db: Database) -> None:
     # The code of each window's longest word: a field holding none of these words is passed over
     # without hashing its windows. Rows from before have none (every window is then hashed).
-    db["fingerprints"].add_column("anchor", int)
+    db.table("fingerprints").add_column("anchor", int)
 
 
 def migrate(db: Database) -> None:

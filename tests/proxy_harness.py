@@ -1,5 +1,6 @@
 """Real proxies around real servers, spoken to in newline-delimited JSON-RPC, for end-to-end tests."""
 
+import io
 import json
 import queue
 import subprocess
@@ -58,10 +59,13 @@ class ProxyProcess:
         sink.put(None)
 
     def _drain_stderr(self) -> None:
-        for chunk in iter(lambda: self.proc.stderr.read1(65536), b""):
+        stderr = self.proc.stderr
+        assert isinstance(stderr, io.BufferedReader)  # a pipe, with Popen's default buffering
+        for chunk in iter(lambda: stderr.read1(65536), b""):
             self.stderr.extend(chunk)
 
     def send_raw(self, data: bytes) -> None:
+        assert self.proc.stdin is not None, "this proxy was started with its stdin elsewhere"
         self.proc.stdin.write(data)
         self.proc.stdin.flush()
 

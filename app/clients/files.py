@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import tomlkit
+from tomlkit.exceptions import ParseError
 
 from .jsonedit import edit_json
 
@@ -70,7 +71,7 @@ def load_toml(text: str, path: Path) -> tomlkit.TOMLDocument:
     """Parse a TOML config keeping its comments and layout."""
     try:
         return tomlkit.parse(text)
-    except tomlkit.exceptions.ParseError as exc:
+    except ParseError as exc:
         raise ValueError(f"{path} is not valid TOML ({exc}); nothing was changed") from exc
 
 

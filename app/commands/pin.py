@@ -4,6 +4,7 @@ import argparse
 import json
 import subprocess
 import sys
+from typing import IO
 
 from lazaretto.app import human
 from lazaretto.proxy.pins import INSTRUCTIONS, LISTED, LISTS, entry, list_entries
@@ -148,16 +149,16 @@ def survey(command: list[str], timeout: float = 30) -> dict[str, dict]:
         )
     ]
     proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    stdin, stdout = proc.stdin, proc.stdout
+    assert stdin is not None and stdout is not None  # both opened as pipes just above
     found: dict[str, dict] = {}
     try:
-        init = _ask(proc, 1, *requests[0])
+        init = _ask(stdin, stdout, 1, *requests[0])
         capabilities = init.get("capabilities", {})
         if isinstance(init.get("instructions"), str):
             item = entry(*INSTRUCTIONS, init["instructions"])
             found[f"{item['kind']}:{item['name']}"] = item
-        proc.stdin.write(
-            json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n"
-        )
+        stdin.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n")
         ident = 1
         for method, (kind, _key, _fields) in LISTS.items():
             capability = (
@@ -169,14 +170,14 @@ def survey(command: list[str], timeout: float = 30) -> dict[str, dict]:
             cursor = None
             while True:
                 ident += 1
-                result = _ask(proc, ident, method, {"cursor": cursor} if cursor else {})
+                result = _ask(stdin, stdout, ident, method, {"cursor": cursor} if cursor else {})
                 for item in list_entries(method, result):
                     found[f"{item['kind']}:{item['name']}"] = item
                 cursor = result.get("nextCursor")
                 if not cursor:
                     break
     finally:
-        proc.stdin.close()
+        stdin.close()
         try:
             proc.wait(5)
         except subprocess.TimeoutExpired:
@@ -184,13 +185,13 @@ def survey(command: list[str], timeout: float = 30) -> dict[str, dict]:
     return found
 
 
-def _ask(proc: subprocess.Popen, ident: int, method: str, params: dict) -> dict:
-    proc.stdin.write(
+def _ask(stdin: IO[str], stdout: IO[str], ident: int, method: str, params: dict) -> dict:
+    stdin.write(
         json.dumps({"jsonrpc": "2.0", "id": ident, "method": method, "params": params}) + "\n"
     )
-    proc.stdin.flush()
+    stdin.flush()
     while True:
-        line = proc.stdout.readline()
+        line = stdout.readline()
         if not line:
             raise RuntimeError(f"the server closed its output before answering {method}")
         message = json.loads(line)

@@ -24,8 +24,15 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from re import _constants as sre  # the parsed form of the stdlib's own regex compiler
-from re import _parser as sre_parse
+from typing import TYPE_CHECKING, TypeGuard
+
+if TYPE_CHECKING:
+    # The stubs describe the stdlib's regex compiler under its old public names only.
+    import sre_constants as sre
+    import sre_parse
+else:
+    from re import _constants as sre  # the parsed form of the stdlib's own regex compiler
+    from re import _parser as sre_parse
 
 from .signals import PATTERNS, Pattern
 
@@ -344,8 +351,9 @@ def _sequence_anchor(
                     )
                     for branch in branches
                 ]
-                if None not in parts:
-                    candidates.append(_union(parts))
+                anchors = [part for part in parts if part is not None]
+                if len(anchors) == len(parts):
+                    candidates.append(_union(anchors))
         for candidate in candidates:
             if best is None or candidate.cost < best.cost:
                 best = candidate
@@ -369,7 +377,7 @@ def _literal_anchor(items: list, k: int, literals: set[str], widths: list[int]) 
 
 def _anchor(regex: str) -> _Anchor:
     """The anchor of `regex` (an alternation is anchored branch by branch when that is cheaper)."""
-    anchor = _sequence_anchor(list(sre_parse.parse(regex)))
+    anchor = _sequence_anchor(list(sre_parse.parse(regex).data))
     if anchor is None:
         raise ValueError(f"signal pattern without a literal anchor: {regex}")
     return anchor
@@ -512,9 +520,8 @@ def _hits(text: str) -> list[tuple[int, tuple[_Entry, ...]]]:
         # A capture of word characters only is the same in the text, and no literal with a gap
         # is longer there: its entries are known. One with a space may be other punctuation in
         # the text, and the exact trie says which literal, if any, is there.
-        hits = _gap_hits(text, scanner)
-        if any(entries is None for _, entries in hits):
-            hits = _punctuated(hits, text, scanner)
+        gapped = _gap_hits(text, scanner)
+        hits = gapped if _known(gapped) else _punctuated(gapped, text, scanner)
     else:
         hits = [(m.start() + 1, table[m[1]]) for m in scanner.word_scan.finditer(text)]
     first = scanner.word_at_start.match(text)
@@ -548,6 +555,13 @@ def _gap_hits(text: str, scanner: _Scanner) -> list[tuple[int, tuple[_Entry, ...
                 break
             hits.append((start + m.start() + 1, table.get(m[1])))
     return hits
+
+
+def _known(
+    hits: list[tuple[int, tuple[_Entry, ...] | None]],
+) -> TypeGuard[list[tuple[int, tuple[_Entry, ...]]]]:
+    """Whether every hit has its entries already (no capture had a gap)."""
+    return all(entries is not None for _, entries in hits)
 
 
 def _punctuated(hits: list, text: str, scanner: _Scanner) -> list[tuple[int, tuple[_Entry, ...]]]:

@@ -15,6 +15,7 @@ from .common import (
     Reply,
     builtin_verdict,
     split_mcp_name,
+    tool_input_object,
     withheld_notice,
     withhold_fields,
 )
@@ -52,7 +53,7 @@ def handle(event: str, data: dict) -> Reply:
 
 def _pre(ctx: HookContext, data: dict) -> Reply:
     tool = str(data.get("tool_name", ""))
-    tool_input = data.get("tool_input") if isinstance(data.get("tool_input"), dict) else {}
+    tool_input = tool_input_object(data)
     request_id = data.get("tool_use_id")
     if tool in SHELL_TOOLS:
         command = str(tool_input.get("command", ""))
@@ -94,7 +95,7 @@ def _post(ctx: HookContext, data: dict) -> Reply:
 
 def _exposure(ctx: HookContext, tool: str, data: dict) -> str | None:
     """Why this built-in's output is untrusted, or None (then only invisible characters are removed)."""
-    tool_input = data.get("tool_input") if isinstance(data.get("tool_input"), dict) else {}
+    tool_input = tool_input_object(data)
     if tool == "WebFetch":
         return f"{CLIENT}/WebFetch read {str(tool_input.get('url', 'a web page'))[:200]}"
     if tool == "WebSearch":

@@ -1,6 +1,7 @@
 """What every client's hooks share: the session, the proxy's cleaner and gate, taint, cloned directories."""
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,8 @@ class HookContext:
         self.client = client
         self.data = data
         env = environment.current()
-        self.cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else _first_root(data, env)
+        cwd = data.get("cwd")
+        self.cwd: str = cwd if isinstance(cwd, str) else _first_root(data, env)
         self.policy: Policy = hook_policy(env)
         self.store, self._owns_store = env.open_store()
         info = env.session()
@@ -121,9 +123,10 @@ class HookContext:
             self.expose(
                 server, tool, f"{server}/{tool} returned untrusted content ({why})", request_id
             )
-        payload, unwrap = _as_call_result(output)
-        if payload is None:
+        shaped = _as_call_result(output)
+        if shaped is None:
             return Cleaned(output, False)
+        payload, unwrap = shaped
         cleaned = self._clean(server, tool, request_id, payload, untrusted)
         return Cleaned(output, False) if cleaned is None else Cleaned(unwrap(cleaned), True)
 
@@ -234,6 +237,12 @@ def render_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def tool_input_object(data: dict) -> dict:
+    """The event's `tool_input` when it is an object, else an empty one."""
+    tool_input = data.get("tool_input")
+    return tool_input if isinstance(tool_input, dict) else {}
+
+
 def _first_root(data: dict, env: environment.HookEnvironment) -> str:
     roots = data.get("workspace_roots")
     if isinstance(roots, list) and roots and isinstance(roots[0], str):
@@ -266,8 +275,8 @@ def hook_policy(env: environment.HookEnvironment) -> Policy:
     return parse_policy(text, source=path)
 
 
-def _as_call_result(output: Any):
-    """(an MCP call result holding `output`, a function giving the same shape back), or (None, None)."""
+def _as_call_result(output: Any) -> tuple[dict, Callable[[dict], Any]] | None:
+    """(an MCP call result holding `output`, a function giving the same shape back), or None."""
     if isinstance(output, str):
         return {"content": [{"type": "text", "text": output}]}, lambda r: render_text(r)
     if isinstance(output, list):
@@ -276,7 +285,7 @@ def _as_call_result(output: Any):
         if "content" in output or "structuredContent" in output:
             return output, lambda r: r
         return {"structuredContent": output}, lambda r: r.get("structuredContent")
-    return None, None
+    return None
 
 
 def withhold_fields(output: Any, keys: frozenset[str], notice: str) -> Any:

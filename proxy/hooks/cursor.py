@@ -16,6 +16,7 @@ from .common import (
     Reply,
     render_text,
     split_mcp_name,
+    tool_input_object,
     withheld_notice,
 )
 from .shell import Unreadable, invocations, program_name
@@ -90,7 +91,7 @@ def _pre(ctx: HookContext, data: dict) -> Reply:
 def _post(ctx: HookContext, data: dict) -> Reply:
     tool = str(data.get("tool_name", ""))
     request_id = data.get("tool_use_id")
-    tool_input = data.get("tool_input") if isinstance(data.get("tool_input"), dict) else {}
+    tool_input = tool_input_object(data)
     if tool in BUILTIN_TOOLS:
         # Cursor cannot replace these outputs; an untrusted read still taints the session.
         why = None

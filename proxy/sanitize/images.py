@@ -46,6 +46,7 @@ def _strip_markdown(text: str, allow_hosts: tuple[str, ...], found: Collector) -
 
     def replace(match: re.Match) -> str:
         alt, inline, reference = match.group(1), match.group(2), match.group(3)
+        label = None  # of a reference image: its definition goes too once the image is stripped
         if inline is not None:
             url = inline
         else:
@@ -56,7 +57,7 @@ def _strip_markdown(text: str, allow_hosts: tuple[str, ...], found: Collector) -
         url = url.strip("<>")
         if _allowed(url, allow_hosts):
             return match.group(0)
-        if inline is None:
+        if label is not None:
             used.add(label)
         found.add("markdown-image", 1, url)
         return alt

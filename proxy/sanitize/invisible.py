@@ -153,8 +153,10 @@ def decode_tags(run: str) -> str:
 
 
 def decode_selectors(run: str) -> str:
-    """The bytes a run of variation selectors smuggles, read as UTF-8 with replacement."""
-    return bytes(selector_byte(ch) for ch in run).decode("utf-8", "replace")
+    """The bytes a run of variation selectors smuggles, read as UTF-8 with replacement (any other
+    character spells nothing, as in `decode_tags`)."""
+    codes = map(selector_byte, run)
+    return bytes(code for code in codes if code is not None).decode("utf-8", "replace")
 
 
 def escape_text(seq: str) -> str:
@@ -167,7 +169,9 @@ def hidden_spans(text: str, untrusted: bool = True) -> Iterator[tuple[str, int, 
     if not _worth_scanning(text, untrusted):
         return
     for match in (_SCAN_ALL if untrusted else _SCAN_ALWAYS).finditer(text):
-        yield _KIND[match.lastgroup], match.start(), match.end()
+        group = match.lastgroup
+        assert group is not None  # every alternative of the scan is a named group
+        yield _KIND[group], match.start(), match.end()
 
 
 def strip(text: str, untrusted: bool, found: Collector) -> str:

@@ -107,8 +107,9 @@ def test_attention_counts_what_waits_for_a_person(scenario_store):
 def test_detail_carries_the_taint_chain_and_the_tool_classification(scenario_store):
     item = next(i for i in feeds()["withheld"].page(scenario_store) if i.key == "Q-7F3K9M")
     detail = load_detail(scenario_store, item)
-    assert detail.tainted
+    assert detail is not None and detail.tainted
     assert [event["server"] for event in detail.taint] == ["web", "tickets"]
+    assert detail.tool is not None
     assert detail.tool["untrusted_reason"].startswith("servers.web.trust")
     assert {row["kind"] for row in detail.record["removed"]} == {
         "hidden-html",

@@ -104,7 +104,7 @@ def cases(size: int) -> dict[str, tuple[list[str], dict]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     compile_lazaretto()

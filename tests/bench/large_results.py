@@ -51,6 +51,7 @@ def peak_kib(pid: int) -> int:
 
 
 def timed_calls(proc: subprocess.Popen, size: int, calls: int) -> list[float]:
+    assert proc.stdin is not None and proc.stdout is not None
     times = []
     for n in range(calls):
         line = call_line(n + 10, "prose", {"bytes": size})
@@ -64,11 +65,12 @@ def timed_calls(proc: subprocess.Popen, size: int, calls: int) -> list[float]:
     return times
 
 
-def run_one(argv: list[str], env: dict, size: int, calls: int) -> tuple[float, int | None]:
-    """Median call time, and the peak memory added by the calls (None for the server alone)."""
+def run_one(argv: list[str], env: dict, size: int, calls: int) -> tuple[float, int]:
+    """Median call time, and the peak memory (KiB) the calls added to the process."""
     proc = subprocess.Popen(
         argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
     )
+    assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(call_line(1, "echo", {"warm": "up"}))
     proc.stdin.flush()
     proc.stdout.readline()
@@ -115,7 +117,7 @@ def measure(rounds: int) -> dict[str, dict]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     figures = measure(args.rounds)

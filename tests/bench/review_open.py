@@ -132,7 +132,7 @@ def measure(path: Path) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument(
         "--rows", type=int, default=100_000, help="withheld fields in the full store"
     )

@@ -106,6 +106,7 @@ def start(
         env=env,
         preexec_fn=pin,
     )
+    assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(json.dumps(INIT).encode() + b"\n")
     proc.stdin.flush()
     proc.stdout.readline()
@@ -114,6 +115,7 @@ def start(
 
 def round_trips(proc: subprocess.Popen, call: str, count: int) -> list[float]:
     """Time `count` sequential calls; each line is built before the clock starts."""
+    assert proc.stdin is not None and proc.stdout is not None
     tool, arguments = CALLS[call]
     times = []
     for n in range(1, count + 1):
@@ -154,6 +156,7 @@ def measure(calls: int, rounds: int, cpus: set[int] | None = None) -> dict[str, 
                 argv, env = paths[path]
                 proc, startup = start(argv, env, cpus)
                 times = round_trips(proc, call, per_round)
+                assert proc.stdin is not None  # start() opened it as a pipe
                 proc.stdin.close()
                 proc.wait(30)
                 samples[label]["all"].extend(times)
@@ -180,7 +183,7 @@ def measure(calls: int, rounds: int, cpus: set[int] | None = None) -> dict[str, 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument(
         "--calls", type=int, default=2000, help="calls per configuration, over all rounds"
     )

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from lazaretto.proxy import scan
@@ -55,11 +56,11 @@ def best_of(rounds: int, work) -> float:
     return best
 
 
-def in_process(texts: list[str], function) -> callable:
+def in_process(texts: list[str], function) -> Callable[[], object]:
     return lambda: [function(text) for text in texts]
 
 
-def as_process(cmd: list[str], data: bytes, env: dict) -> callable:
+def as_process(cmd: list[str], data: bytes, env: dict) -> Callable[[], None]:
     def work() -> None:
         done = subprocess.run(cmd, input=data, capture_output=True, env=env, check=False)
         if done.returncode != 0:
@@ -69,7 +70,7 @@ def as_process(cmd: list[str], data: bytes, env: dict) -> callable:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     if not CORPUS.is_dir():

@@ -64,6 +64,7 @@ class Client(threading.Thread):
             stderr=subprocess.DEVNULL,
             env=self.env,
         )
+        assert proc.stdin is not None and proc.stdout is not None
         # Each client keeps its own phase, as agents do: in step, all sixteen would write at once.
         start = time.perf_counter() + (random.uniform(0, 1 / self.rate) if self.rate else 0)
         for n in range(self.calls):
@@ -206,7 +207,7 @@ def run(proxies: int, calls: int, workdir: Path, rate: float = 0.0) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--proxies", type=int, default=16)
     parser.add_argument("--calls", type=int, default=1000)
     parser.add_argument(

@@ -26,12 +26,13 @@ class _Unread:
         return None
 
 
-def _client_line(_mediator: Mediator, raw: bytes) -> Outgoing:
+# Named `self`, as they stand in for Mediator's methods.
+def _client_line(self: Mediator, raw: bytes) -> Outgoing:
     return Outgoing(to_server=[raw])
 
 
-def _server_line(_mediator: Mediator, line: list[bytes]) -> Outgoing:
-    return Outgoing(to_client=[line.pop()])
+def _server_line(self: Mediator, line: bytes | list[bytes]) -> Outgoing:
+    return Outgoing(to_client=[line.pop() if isinstance(line, list) else line])
 
 
 if __name__ == "__main__":

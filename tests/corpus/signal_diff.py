@@ -59,7 +59,7 @@ def compare(before: dict[str, dict], after: dict[str, dict]) -> bool:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("action", choices=("save", "compare"))
     parser.add_argument("file", type=Path)
     args = parser.parse_args()

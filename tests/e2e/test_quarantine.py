@@ -210,16 +210,14 @@ def test_server_requests_and_log_notifications_are_cleaned_too(start_proxy, prox
         and "[lazaretto: withheld field Q-" in note["params"]["data"]["msg"]
     )
     assert "result" in proxy.recv()
+    proxy.close()
 
-    proxy.send(
-        {
-            "jsonrpc": "2.0",
-            "id": 2,
-            "method": "tools/call",
-            "params": {"name": "sample", "arguments": {}},
-        }
+    # A session that read nothing yet: the server's sampling request reaches the client cleaned.
+    proxy = start_proxy(
+        ["-n", "scripted", "--", *SCRIPTED_SERVER],
+        env={**proxy_env, "LAZARETTO_POLICY": str(policy), "LAZARETTO_SESSION": "fresh"},
     )
-    ask = proxy.recv()
+    ask = ask_for_sampling(proxy)
     assert (
         ask["method"] == "sampling/createMessage" and ask["id"] == 2
     )  # the same id as our pending call
@@ -239,3 +237,35 @@ def test_server_requests_and_log_notifications_are_cleaned_too(start_proxy, prox
     answer = proxy.recv()
     assert answer["id"] == 2 and '"ok"' in answer["result"]["content"][0]["text"]
     proxy.close()
+
+
+def ask_for_sampling(proxy) -> dict:
+    """Call the scripted server's `sample` tool, which first asks the client for a completion."""
+    proxy.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "sample", "arguments": {}},
+        }
+    )
+    return proxy.recv()
+
+
+def test_a_tainted_session_refuses_the_servers_sampling_request(
+    start_proxy, proxy_env, tmp_path, store
+):
+    # The model's answer to a sampling request goes to the server: outbound, like a post.
+    policy = tmp_path / "p.toml"
+    policy.write_text('[servers.scripted]\ntrust = "untrusted"\n')
+    proxy = start_proxy(
+        ["-n", "scripted", "--", *SCRIPTED_SERVER],
+        env={**proxy_env, "LAZARETTO_POLICY": str(policy)},
+    )
+    assert "result" in proxy.call("echo", {"a": 1})  # an untrusted read taints the session
+    reply = ask_for_sampling(proxy)
+    proxy.close()
+    # The server got the refusal as the client's answer and passed it on as its tool's result.
+    assert reply["id"] == 2 and "method" not in reply
+    assert "refused sampling/createMessage" in json.dumps(reply)
+    assert store.sessions.state("test-session").tainted

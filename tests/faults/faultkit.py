@@ -41,7 +41,7 @@ def text_of(reply: dict) -> str:
     return reply["result"]["content"][0]["text"]
 
 
-def raw_proxy(env: dict) -> subprocess.Popen:
+def raw_proxy(env: dict) -> subprocess.Popen[bytes]:
     """A proxy with bare pipes, for tests that break the pipes themselves."""
     return subprocess.Popen(
         [sys.executable, "-m", "lazaretto.app", "proxy", *PROXY_ARGS],

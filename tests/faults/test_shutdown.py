@@ -66,6 +66,7 @@ def test_a_signal_stops_the_proxy_and_its_server_mid_stream(start, store_path, s
 
 def test_the_client_closing_stdin_ends_the_server_and_the_proxy(fault_env, store_path):
     proc = raw_proxy(fault_env)
+    assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(injected_call(1))
     proc.stdin.flush()
     assert json.loads(proc.stdout.readline())["id"] == 1
@@ -85,6 +86,7 @@ def test_the_client_closing_stdin_ends_the_server_and_the_proxy(fault_env, store
 
 def test_a_broken_stdout_alone_stops_the_server(fault_env):
     proc = raw_proxy(fault_env)
+    assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(injected_call(1))
     proc.stdin.flush()
     proc.stdout.readline()

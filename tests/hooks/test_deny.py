@@ -49,7 +49,8 @@ def test_human_verbs_are_refused_in_every_disguise(verb, form):
 
 @pytest.mark.parametrize("verb", ["unwrap", "uninstall"])
 def test_disarming_verbs_are_refused(verb):
-    assert "take Lazaretto out" in check_command(f"sh -c 'lazaretto {verb} ~/.claude.json'", CWD)
+    reason = check_command(f"sh -c 'lazaretto {verb} ~/.claude.json'", CWD)
+    assert reason is not None and "take Lazaretto out" in reason
 
 
 def test_a_script_run_by_a_shell_is_read_too(tmp_path):
@@ -72,7 +73,8 @@ def test_a_line_nested_too_deeply_to_read_is_refused():
     command = "echo hi"
     for _ in range(12):
         command = f"sh -c {shlex.quote(command)}"
-    assert "cannot be checked" in check_command(command, CWD)
+    reason = check_command(command, CWD)
+    assert reason is not None and "cannot be checked" in reason
 
 
 @pytest.mark.parametrize(

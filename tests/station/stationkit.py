@@ -311,7 +311,8 @@ class Machine:
         deadline = time.monotonic() + READ_TIMEOUT * 2
         while time.monotonic() < deadline:
             if proc.poll() is not None:
-                raise AssertionError(f"the station exited: {proc.stderr.read().decode()}")
+                why = proc.stderr.read().decode() if proc.stderr else ""
+                raise AssertionError(f"the station exited: {why}")
             if _answers(self.socket):
                 return proc
             time.sleep(0.05)

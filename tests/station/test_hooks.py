@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from hook_golden import CASES, normalize
@@ -22,7 +23,7 @@ def thin_env(station, tmp_path) -> dict:
     return env
 
 
-def hook(env: dict, client: str, event: str, data) -> tuple[int, dict | None, str]:
+def hook(env: dict, client: str, event: str, data) -> tuple[int, Any, str]:
     done = subprocess.run(
         [sys.executable, "-m", "lazaretto.app", "hook", client, event],
         input=json.dumps(data).encode(),

@@ -289,7 +289,8 @@ def test_the_station_uses_its_own_idle_expiry_and_approval_window(serve, monkeyp
         reason="y",
         ttl_minutes=100000,
     )
-    assert client.blocked.approval_window(client.blocked.by_token(token)).total_seconds() == 300
+    call = client.blocked.by_token(token)
+    assert call is not None and client.blocked.approval_window(call).total_seconds() == 300
     client.close()
 
 
@@ -313,7 +314,8 @@ def test_withheld_content_is_left_out_until_the_connection_is_unlocked(client, s
     assert len(client.review.page("withheld", text="PREVIOUS")) == 1
     # The unlock belongs to that connection: another one starts locked again.
     other = StationStore(Marker(path=None, socket=str(station.settings.socket)))
-    assert other.quarantine.get(seeded["qid"])["original"] == REDACTED
+    field = other.quarantine.get(seeded["qid"])
+    assert field is not None and field["original"] == REDACTED
     other.close()
     assert [row["action"] for row in client.audit.rows() if row["actor"] == "human"] == ["unlock"]
 

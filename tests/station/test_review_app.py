@@ -7,7 +7,9 @@ from review_scenario import FixedClock, load_scenario
 from stationkit import PASSPHRASE
 
 from lazaretto.app.review.app import ReviewApp
+from lazaretto.app.review.details import Detail
 from lazaretto.app.review.screens.confirm import ConfirmClearance, UnlockDialog
+from lazaretto.app.review.screens.main import MainScreen
 from lazaretto.store import Store
 from lazaretto.store.api import REDACTED
 from lazaretto.store.station.client import StationStore
@@ -38,6 +40,20 @@ def scenario_client(station, clock):
     client.close()
 
 
+def main(app: ReviewApp) -> MainScreen:
+    """The review screen (the test has closed any dialog before it looks)."""
+    screen = app.screen
+    assert isinstance(screen, MainScreen)
+    return screen
+
+
+def shown(app: ReviewApp) -> Detail:
+    """The item the review screen shows."""
+    detail = main(app).detail
+    assert detail is not None
+    return detail
+
+
 async def settle(pilot) -> None:
     for _ in range(4):
         await pilot.app.workers.wait_for_complete()
@@ -54,20 +70,20 @@ async def test_withheld_content_is_locked_until_the_passphrase_unlocks_it(scenar
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
         assert app.sub_title == "station: every decision needs the reviewer passphrase"
-        detail = app.screen.detail
+        detail = shown(app)
         assert detail.record["redacted"] and detail.record["original"] == REDACTED
-        assert app.screen.check_action("unlock", ()) is True
+        assert main(app).check_action("unlock", ()) is True
         await pilot.press("o")
         await settle(pilot)
         assert isinstance(app.screen, UnlockDialog)
         await type_into(pilot, "not the passphrase")
-        assert app.screen.detail.record["original"] == REDACTED
+        assert shown(app).record["original"] == REDACTED
         await pilot.press("o")
         await settle(pilot)
         await type_into(pilot, PASSPHRASE)
-        assert "redacted" not in app.screen.detail.record
-        assert app.screen.detail.record["original"] != REDACTED
-        assert app.screen.check_action("unlock", ()) is None
+        assert "redacted" not in shown(app).record
+        assert shown(app).record["original"] != REDACTED
+        assert main(app).check_action("unlock", ()) is None
 
 
 async def test_a_clearance_takes_the_passphrase_in_the_dialog_and_a_wrong_one_changes_nothing(
@@ -76,7 +92,7 @@ async def test_a_clearance_takes_the_passphrase_in_the_dialog_and_a_wrong_one_ch
     app = ReviewApp(scenario_client, poll_interval=3600)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
-        key = app.screen.detail.item.key
+        key = shown(app).item.key
         await pilot.press("r")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmClearance) and app.screen.passphrase
@@ -92,7 +108,7 @@ async def test_a_clearance_takes_the_passphrase_in_the_dialog_and_a_wrong_one_ch
         # Dismissing is a person's decision too: it asks, and a wrong passphrase does nothing.
         await pilot.press("1", "down")
         await settle(pilot)
-        other = app.screen.detail.item.key
+        other = shown(app).item.key
         await pilot.press("d")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmClearance)

@@ -18,17 +18,19 @@ def test_a_ring_is_seen_by_every_mapping_of_the_file(tmp_path):
     theirs.ring()
     assert mine.read() != before
     assert mine.read() == theirs.read()
-    assert oct(os.stat(mine.path).st_mode & 0o777) == "0o600"
+    assert mine.path is not None and oct(os.stat(mine.path).st_mode & 0o777) == "0o600"
 
 
 def test_a_truncated_beacon_reads_as_a_change(tmp_path):
     beacon = Beacon(tmp_path / "s.db")
     beacon.ring()
     rung = beacon.read()
+    assert beacon.path is not None and rung is not None
     os.truncate(beacon.path, 0)  # someone empties the file under a running proxy
     assert beacon.read() != rung
     beacon.ring()
-    assert len(beacon.read()) == 8
+    again = beacon.read()
+    assert again is not None and len(again) == 8
 
 
 def test_without_a_file_to_map_there_is_no_beacon(tmp_path):

@@ -15,6 +15,12 @@ def cleaner(store, policy_text='[servers.web]\ntrust = "untrusted"\n', server="w
     return FieldCleaner(store, parse_policy(policy_text), server, "s")
 
 
+def rewritten(payload: dict | None) -> dict:
+    """The cleaner's answer where a test expects a change (None: it passed the payload unchanged)."""
+    assert payload is not None, "the cleaner passed the payload on unchanged"
+    return payload
+
+
 def call_result(text: str) -> dict:
     return {"content": [{"type": "text", "text": text}], "structuredContent": {"page": text}}
 
@@ -28,8 +34,8 @@ def plain_line(result: dict) -> bytes:
 
 def test_one_withheld_field_in_two_places_is_one_row_and_reads_again_reuse_it(store):
     clean = cleaner(store)
-    first = clean("tools/call", "fetch", "1", call_result(INJECTION), True)
-    second = clean("tools/call", "fetch", "2", call_result(INJECTION), True)
+    first = rewritten(clean("tools/call", "fetch", "1", call_result(INJECTION), True))
+    second = rewritten(clean("tools/call", "fetch", "2", call_result(INJECTION), True))
     assert first == second
     assert first["content"][0]["text"] == first["structuredContent"]["page"]
     assert len(store.quarantine.recent()) == 1
@@ -42,40 +48,43 @@ def test_clean_payload_is_left_alone(store):
 
 def test_release_passes_the_same_content_on_later_reads(store):
     clean = cleaner(store)
-    withheld = clean("tools/call", "fetch", "1", call_result(INJECTION + "\u200b"), True)
+    withheld = rewritten(clean("tools/call", "fetch", "1", call_result(INJECTION + "\u200b"), True))
     qid = withheld["content"][0]["text"].split()[3]
     store.decisions.release(qid)
-    released = clean("tools/call", "fetch", "2", call_result(INJECTION + "\u200b"), True)
+    released = rewritten(clean("tools/call", "fetch", "2", call_result(INJECTION + "\u200b"), True))
     # The released text arrives, still cleaned of invisible characters.
     assert released["content"][0]["text"] == INJECTION
     # Other tools do not inherit the release.
     assert (
         "withheld"
-        in clean("tools/call", "other", "3", call_result(INJECTION + "\u200b"), True)["content"][0][
-            "text"
-        ]
+        in rewritten(clean("tools/call", "other", "3", call_result(INJECTION + "\u200b"), True))[
+            "content"
+        ][0]["text"]
     )
 
 
 def test_reentry_through_a_trusted_server_is_withheld_and_taints(store):
     cleaner(store)("tools/call", "fetch", "1", call_result(INJECTION), True)
     files = cleaner(store, '[servers.files]\ntrust = "trusted"\n', server="files")
-    echoed = files(
-        "tools/call",
-        "read_file",
-        "2",
-        {"content": [{"type": "text", "text": "log: " + INJECTION.lower()}]},
-        False,
+    echoed = rewritten(
+        files(
+            "tools/call",
+            "read_file",
+            "2",
+            {"content": [{"type": "text", "text": "log: " + INJECTION.lower()}]},
+            False,
+        )
     )
     notice = echoed["content"][0]["text"]
     assert notice.startswith("[lazaretto: withheld field")
     assert store.sessions.state("s").tainted
-    assert any(s["name"] == "reentry" for s in store.quarantine.get(notice.split()[3])["signals"])
+    row = store.quarantine.get(notice.split()[3])
+    assert row is not None and any(s["name"] == "reentry" for s in row["signals"])
 
 
 def test_removals_are_logged_even_when_the_field_goes_through(store):
-    result = cleaner(store)(
-        "tools/call", "fetch", "1", call_result("hello <!-- a note --> world"), True
+    result = rewritten(
+        cleaner(store)("tools/call", "fetch", "1", call_result("hello <!-- a note --> world"), True)
     )
     assert "<!--" not in result["content"][0]["text"]
     rows = store.query("SELECT path, kind, decoded, quarantine_id FROM stripped ORDER BY id")
@@ -135,7 +144,7 @@ def test_reentry_through_a_trusted_server_is_caught_on_a_plain_ascii_line_too(st
             {"type": "text", "text": "log: " + INJECTION},
         ]
     }
-    echoed = files("tools/call", "read_file", "2", log, False, True, plain_line(log))
+    echoed = rewritten(files("tools/call", "read_file", "2", log, False, True, plain_line(log)))
     assert echoed["content"][0]["text"] == "build ok"
     assert echoed["content"][1]["text"].startswith("[lazaretto: withheld field")
     # A plain line with no withheld words in it is not rewritten.
@@ -149,13 +158,15 @@ def test_fingerprints_stored_without_anchors_still_catch_reentry(store):
     with store.write() as conn:
         conn.execute("UPDATE fingerprints SET anchor = NULL")
     files = cleaner(store, '[servers.files]\ntrust = "trusted"\n', server="files")
-    echoed = files(
-        "tools/call",
-        "read_file",
-        "2",
-        {"content": [{"type": "text", "text": "log: " + INJECTION}]},
-        False,
-        True,
+    echoed = rewritten(
+        files(
+            "tools/call",
+            "read_file",
+            "2",
+            {"content": [{"type": "text", "text": "log: " + INJECTION}]},
+            False,
+            True,
+        )
     )
     assert echoed["content"][0]["text"].startswith("[lazaretto: withheld field")
 
@@ -165,9 +176,8 @@ def test_reentry_through_an_untrusted_server_is_caught_on_a_plain_line(store):
     # A threshold nothing reaches: only the fingerprints can withhold.
     lenient = cleaner(store, '[servers.web]\ntrust = "untrusted"\n[detect]\nthreshold = 100\n')
     echo = {"content": [{"type": "text", "text": "log: " + INJECTION}]}
-    assert lenient("tools/call", "fetch", "2", echo, True, True, plain_line(echo))["content"][0][
-        "text"
-    ].startswith("[lazaretto: withheld field")
+    echoed = rewritten(lenient("tools/call", "fetch", "2", echo, True, True, plain_line(echo)))
+    assert echoed["content"][0]["text"].startswith("[lazaretto: withheld field")
     other = call_result("The build passed: 412 tests, 0 failures today.")
     assert lenient("tools/call", "fetch", "3", other, True, True, plain_line(other)) is None
 
@@ -189,8 +199,8 @@ def test_a_clean_field_repeating_a_payload_withheld_earlier_in_its_message_is_wi
     result = {"content": [{"type": "text", "text": text} for text in (*notes, INJECTION, fragment)]}
     texts = [
         block["text"]
-        for block in cleaner(store)(
-            "tools/call", "fetch", "2", result, True, True, plain_line(result)
+        for block in rewritten(
+            cleaner(store)("tools/call", "fetch", "2", result, True, True, plain_line(result))
         )["content"]
     ]
     assert tuple(texts[:2]) == notes
@@ -209,8 +219,8 @@ def test_a_short_text_let_through_earlier_in_a_message_is_read_again_once_the_me
     }
     texts = [
         block["text"]
-        for block in cleaner(store)(
-            "tools/call", "fetch", "1", result, True, True, plain_line(result)
+        for block in rewritten(
+            cleaner(store)("tools/call", "fetch", "1", result, True, True, plain_line(result))
         )["content"]
     ]
     # Nothing was withheld when the first copy was read; the second repeats the payload withheld between.
@@ -237,8 +247,8 @@ def test_a_sanitized_field_is_read_for_withheld_windows_even_when_its_line_lacks
     result = {"content": [{"type": "text", "text": text} for text in (*notes, split)]}
     texts = [
         block["text"]
-        for block in cleaner(store)(
-            "tools/call", "fetch", "2", result, True, True, plain_line(result)
+        for block in rewritten(
+            cleaner(store)("tools/call", "fetch", "2", result, True, True, plain_line(result))
         )["content"]
     ]
     assert tuple(texts[:2]) == notes

@@ -64,6 +64,7 @@ def test_store_gone_refuses_outbound_without_a_token(tmp_path):
     (tmp_path / "file").write_text("")
     gate = Gate(Store(tmp_path / "file" / "store.db"), POLICY, "slack", "s")
     refusal = gate.check(POST, {"text": "hi"})
+    assert refusal is not None
     assert refusal.code == "store_unavailable" and refusal.token is None
     assert "No approval token" in refusal.response(1, "slack", "post")["error"]["message"]
     assert gate.check(READ, {"q": "x"}) is None

@@ -48,6 +48,26 @@ def test_options_and_defaults():
     )
 
 
+def test_a_json_null_is_a_number_left_out():
+    nulls = parse_policy(
+        '{"approval": {"ttl_minutes": null}, "taint": {"idle_expiry_minutes": null},'
+        ' "proxy": {"store_busy_timeout_seconds": null, "max_line_bytes": null}}'
+    )
+    defaults = parse_policy("")
+    assert (
+        nulls.approval_ttl_minutes,
+        nulls.idle_expiry_minutes,
+        nulls.store_busy_timeout_seconds,
+        nulls.max_line_bytes,
+    ) == (
+        defaults.approval_ttl_minutes,
+        None,
+        defaults.store_busy_timeout_seconds,
+        defaults.max_line_bytes,
+    )
+    assert nulls.approval_ttl_minutes == 15
+
+
 def test_missing_default_policy_is_empty_but_a_named_one_must_exist(tmp_path, monkeypatch):
     assert load_policy(None).servers == {}
     with pytest.raises(PolicyError, match="not found"):

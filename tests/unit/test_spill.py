@@ -3,13 +3,16 @@
 import json
 
 from lazaretto.proxy import mediator as mediator_module
+from lazaretto.proxy import spill
 from lazaretto.proxy.cleaner import FieldCleaner
 from lazaretto.proxy.mediator import Mediator
 from lazaretto.proxy.policy import parse_policy
 
 
 def make(store, monkeypatch):
-    monkeypatch.setattr(mediator_module, "SPILL_BYTES", 64)  # every line below spills
+    # Every line below spills.
+    monkeypatch.setattr(mediator_module, "SPILL_BYTES", 64)
+    monkeypatch.setattr(spill, "SPILL_BYTES", 64)
     policy = parse_policy('[servers.web]\ntrust = "untrusted"\n')
     m = Mediator(
         store=store,
@@ -45,7 +48,7 @@ def test_a_rewritten_spilled_line_is_serialized_anew(store, monkeypatch):
 
 def test_a_spill_that_cannot_be_read_back_is_forwarded_from_the_parsed_message(store, monkeypatch):
     m = make(store, monkeypatch)
-    monkeypatch.setattr(mediator_module._Arrived, "read", lambda self: None)
+    monkeypatch.setattr(spill.Arrived, "read", lambda self: None)
     line = (
         b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"'
         + b"plain " * 40

@@ -105,6 +105,7 @@ def test_tokens_expire(store_path):
     token = block(store)
     clock.now += timedelta(minutes=16)
     row = store.blocked.by_token(token)
+    assert row is not None
     assert row["status"] == "expired" and store.blocked.pending() == []
     with pytest.raises(DecisionError):
         store.decisions.approve(row["id"])
@@ -114,6 +115,7 @@ def test_approval_window_restarts_at_approval(store_path):
     clock = FakeClock()
     store = Store(store_path, clock=clock)
     row = store.blocked.by_token(block(store))
+    assert row is not None
     clock.now += timedelta(minutes=14)
     store.decisions.approve(row["id"])
     clock.now += timedelta(minutes=10)
@@ -245,3 +247,26 @@ def test_a_writer_waits_for_another_writers_lock_and_gives_up_after_its_busy_tim
         impatient.sessions.ensure("v")
     # The busy handler is back for reads once the write attempt is over.
     assert impatient._connection().execute("PRAGMA busy_timeout").fetchone()[0] == 50
+
+
+def test_a_decided_row_gone_from_the_store_is_an_error_not_none(store, store_path):
+    # A trigger stands in for the store file being replaced between the decision and its re-read.
+    row = store.blocked.by_token(block(store))
+    sqlite3.connect(store_path).executescript(
+        "CREATE TRIGGER gone AFTER UPDATE ON blocked_calls"
+        " BEGIN DELETE FROM blocked_calls WHERE id = NEW.id; END;"
+    )
+    with pytest.raises(DecisionError, match=f"blocked call {row['id']} is no longer in the store"):
+        store.decisions.approve(row["id"])
+
+
+def test_a_recorded_drift_gone_from_the_store_fails_closed(store, store_path):
+    from lazaretto.store import StoreUnavailable
+
+    assert store.pins.pending() == []  # opens (and creates) the store file
+    sqlite3.connect(store_path).executescript(
+        "CREATE TRIGGER gone AFTER INSERT ON pin_drift"
+        " BEGIN DELETE FROM pin_drift WHERE id = NEW.id; END;"
+    )
+    with pytest.raises(StoreUnavailable, match="pin drift just recorded"):
+        store.pins.drift("web", "cmd", {"kind": "tool", "name": "fetch"}, "new", None)

@@ -1,9 +1,15 @@
-"""The MCP surface walker: every text surface visited, copies only along changed paths."""
+"""The MCP surface walker: every string of a message visited, copies only along changed paths."""
 
 import copy
 import json
 
-from lazaretto.proxy.surfaces import MAX_DEPTH, walk_surfaces
+from lazaretto.proxy.surfaces import MAX_DEPTH, SurfaceResult, walk_surfaces
+
+
+def rewritten(outcome: SurfaceResult) -> dict:
+    """The walked payload where a test expects a change (None: nothing was rewritten)."""
+    assert outcome.payload is not None, "nothing was rewritten"
+    return outcome.payload
 
 
 def shout(marker="EVIL"):
@@ -39,7 +45,7 @@ def test_call_result_surfaces_and_paths():
     }
     before = copy.deepcopy(result)
     seen, visit = shout()
-    outcome = walk_surfaces("tools/call", result, visit)
+    outcome = walk_surfaces(result, visit)
     assert result == before  # never mutated
     assert outcome.uninspected == 3
     assert {
@@ -54,7 +60,7 @@ def test_call_result_surfaces_and_paths():
         "/structuredContent/items/0/EVIL key@key",
         "/_meta/io.modelcontextprotocol~1model-immediate-response",
     } <= set(seen)
-    new = outcome.payload
+    new = rewritten(outcome)
     assert new["content"][0]["text"] == "plain ok"
     assert json.loads(new["content"][1]["text"]) == {"body": "ok body", "n": 3, "tags": ["a"]}
     assert new["content"][1]["text"] == '{"body":"ok body","n":3,"tags":["a"]}'  # compact
@@ -66,7 +72,7 @@ def test_call_result_surfaces_and_paths():
 
 def test_nothing_changed_returns_none():
     result = {"content": [{"type": "text", "text": "fine"}], "structuredContent": {"a": "b"}}
-    outcome = walk_surfaces("tasks/result", result, lambda path, text: None)
+    outcome = walk_surfaces(result, lambda path, text: None)
     assert outcome.payload is None and outcome.uninspected == 0
 
 
@@ -120,15 +126,97 @@ def test_non_call_surfaces():
     }
     for method, (payload, path) in cases.items():
         seen, visit = shout()
-        outcome = walk_surfaces(method, payload, visit)
+        outcome = walk_surfaces(payload, visit)
         assert path in seen, (method, seen)
         assert "EVIL" not in json.dumps(outcome.payload), method
 
 
-def test_unknown_method_is_left_alone():
+def every_string(value, path=""):
+    """The paths of every string value and key under `value`, as the walker spells them."""
+    found = set()
+    if isinstance(value, dict):
+        for key, child in value.items():
+            step = f"{path}/{key.replace('~', '~0').replace('/', '~1')}"
+            found.add(step + "@key")
+            found |= every_string(child, step)
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            found |= every_string(child, f"{path}/{index}")
+    elif isinstance(value, str):
+        found.add(path)
+    return found
+
+
+def test_every_string_of_any_payload_is_visited_whatever_its_key_or_method():
+    # Strings no surface table named: names, URIs, enum values, defaults, examples, property
+    # names, _meta, unknown block types and the extra keys of known ones, error data.
+    payloads = [
+        {
+            "tools": [
+                {
+                    "name": "post EVIL",
+                    "inputSchema": {
+                        "type": "object",
+                        "properties": {
+                            "EVIL prop": {"enum": ["a EVIL"], "default": "d EVIL"},
+                            "q": {"examples": ["EVIL example"], "const": "EVIL"},
+                        },
+                    },
+                    "_meta": {"vendor/x": "EVIL meta"},
+                }
+            ]
+        },
+        {"resources": [{"uri": "file:///EVIL", "name": "EVIL name", "mimeType": "text/EVIL"}]},
+        {"completion": {"values": ["EVIL value"], "total": 1}},
+        {"level": "info", "logger": "EVIL logger", "data": "x"},
+        {"modelPreferences": {"hints": [{"name": "EVIL model"}]}, "messages": []},
+        {
+            "content": [
+                {"type": "mystery", "body": "EVIL body", "extra": {"deep": "EVIL"}},
+                {"type": "text", "text": "fine", "annotations": {"note": "EVIL"}},
+                {"type": "resource_link", "uri": "https://x/EVIL", "name": "n", "size": 3},
+            ]
+        },
+        {"error": {"code": -32000, "message": "EVIL message", "data": {"why": ["EVIL"]}}},
+        {"x/custom": [["EVIL", {"EVIL": "EVIL"}]]},
+    ]
+    for payload in payloads:
+        seen, visit = shout()
+        outcome = walk_surfaces(payload, visit)
+        assert set(seen) == every_string(payload), payload
+        assert "EVIL" not in json.dumps(outcome.payload), payload
+
+
+def test_binary_parts_are_skipped_only_when_they_are_base64():
+    payload = {
+        "content": [
+            {"type": "image", "data": "aGVsbG8=", "mimeType": "image/png"},
+            {"type": "image", "data": "EVIL is not base64!", "mimeType": "image/png"},
+            {"type": "resource", "resource": {"uri": "file:///b", "blob": "EVIL text, no blob"}},
+            {"type": "text", "data": "EVIL: only media parts carry data"},
+        ]
+    }
     seen, visit = shout()
-    assert walk_surfaces("ping", {"text": "EVIL"}, visit).payload is None
-    assert seen == {}
+    outcome = walk_surfaces(payload, visit)
+    assert outcome.uninspected == 1
+    assert "/content/0/data" not in seen
+    assert {"/content/1/data", "/content/2/resource/blob", "/content/3/data"} <= set(seen)
+    assert "EVIL" not in json.dumps(outcome.payload)
+
+
+def test_json_inside_a_text_that_repeats_a_key_is_read_as_text():
+    # A reader that keeps the first of two keys would see what parsing (last wins) hid.
+    text = '{"note": "EVIL hidden in the first key", "note": "harmless"}'
+    seen, visit = shout()
+    outcome = walk_surfaces({"content": [{"type": "text", "text": text}]}, visit)
+    assert seen == {
+        "/content@key": "content",
+        "/content/0/type@key": "type",
+        "/content/0/type": "text",
+        "/content/0/text@key": "text",
+        "/content/0/text": text,
+    }
+    assert "EVIL" not in rewritten(outcome)["content"][0]["text"]
 
 
 def test_deep_nesting_is_bounded_and_still_inspected():
@@ -138,65 +226,22 @@ def test_deep_nesting_is_bounded_and_still_inspected():
         node = node["a"]
     node["s"] = "EVIL"
     seen, visit = shout()
-    outcome = walk_surfaces("tools/call", {"content": [], "structuredContent": deep}, visit)
+    outcome = walk_surfaces({"content": [], "structuredContent": deep}, visit)
     assert "EVIL" not in json.dumps(outcome.payload)
     # Keys down to the bound, each with its own path; below it one piece of JSON text.
     assert [path for path in seen if not path.endswith("@key")] == [
-        "/structuredContent" + "/a" * (MAX_DEPTH + 1)
+        "/structuredContent" + "/a" * MAX_DEPTH
     ]
-    assert "/structuredContent" + "/a" * MAX_DEPTH + "/a@key" in seen
+    assert "/structuredContent" + "/a" * (MAX_DEPTH - 1) + "/a@key" in seen
 
 
 def test_json_text_that_does_not_parse_is_one_field():
     seen, visit = shout()
-    walk_surfaces("tools/call", {"content": [{"type": "text", "text": "{not json EVIL"}]}, visit)
-    assert list(seen) == ["/content/0/text"]
-
-
-def test_resource_and_prompt_listings_walk_titles_and_descriptions():
-    resources = {
-        "resources": [
-            {"uri": "file:///a", "name": "a EVIL", "title": "EVIL t", "description": "d EVIL"}
-        ]
-    }
-    seen, visit = shout()
-    new = walk_surfaces("resources/list", resources, visit).payload
-    assert set(seen) == {"/resources/0/title", "/resources/0/description"}
-    assert new["resources"][0] == {
-        "uri": "file:///a",
-        "name": "a EVIL",
-        "title": "ok t",
-        "description": "d ok",
-    }
-
-    templates = {
-        "resourceTemplates": [{"uriTemplate": "file:///{p}", "name": "t", "description": "EVIL"}]
-    }
-    seen, visit = shout()
-    assert (
-        walk_surfaces("resources/templates/list", templates, visit).payload["resourceTemplates"][0][
-            "description"
-        ]
-        == "ok"
-    )
-
-    prompts = {
-        "prompts": [
-            {
-                "name": "p",
-                "description": "EVIL p",
-                "arguments": [{"name": "x", "description": "x EVIL", "required": True}],
-            }
-        ]
-    }
-    seen, visit = shout()
-    new = walk_surfaces("prompts/list", prompts, visit).payload
-    assert set(seen) == {"/prompts/0/description", "/prompts/0/arguments/0/description"}
-    assert new["prompts"][0]["arguments"][0] == {
-        "name": "x",
-        "description": "x ok",
-        "required": True,
-    }
+    walk_surfaces({"content": [{"type": "text", "text": "{not json EVIL"}]}, visit)
+    assert [path for path in seen if not path.endswith("@key")] == [
+        "/content/0/type",
+        "/content/0/text",
+    ]
 
 
 def test_tasks_get_walks_status_message_and_inlined_result():
@@ -208,7 +253,7 @@ def test_tasks_get_walks_status_message_and_inlined_result():
         },
     }
     seen, visit = shout()
-    new = walk_surfaces("tasks/get", payload, visit).payload
+    new = rewritten(walk_surfaces(payload, visit))
     assert {"/task/statusMessage", "/result/content/0/text", "/result/structuredContent/k"} <= set(
         seen
     )
@@ -218,4 +263,4 @@ def test_tasks_get_walks_status_message_and_inlined_result():
 
     flat = {"taskId": "t2", "status": "working", "statusMessage": "EVIL soon"}
     seen, visit = shout()
-    assert walk_surfaces("tasks/get", flat, visit).payload["statusMessage"] == "ok soon"
+    assert rewritten(walk_surfaces(flat, visit))["statusMessage"] == "ok soon"

@@ -1,0 +1,33 @@
+"""What parsing a JSON text will cost, estimated before it is parsed, so a crafted one is refused.
+
+Python's json builds an object for every value it reads: a line of short strings, numbers or
+empty objects takes ten to twenty times its size once parsed (twelve million short strings in
+60 MiB took 4 GB). Counting the separators and brackets costs a few C-speed passes over the
+bytes and bounds the number of values from above; a text whose values would not fit the budget
+is withheld unparsed (a message) or read as plain text (JSON inside a text).
+"""
+
+# What json spends per value it parses: an object header and a slot in its container (measured
+# for strings, integers, floats, objects and arrays; interned keys and small numbers cost less).
+_BYTES_PER_VALUE = 48
+# Every line may cost this much beyond its multiple of its own size: below it a line is cheap
+# whatever its shape, so ordinary messages are never estimated at all.
+ALLOWANCE = 16 * 1024 * 1024
+# Parsed values may take this many times the text they came from.
+PARSED_PER_BYTE = 3
+
+
+def parse_cost(data: bytes | str) -> int:
+    """An upper estimate of the bytes json allocates to parse `data` (values and their text)."""
+    if isinstance(data, bytes):
+        values = data.count(b",") + data.count(b":") + data.count(b"[") + data.count(b"{")
+    else:
+        values = data.count(",") + data.count(":") + data.count("[") + data.count("{")
+    return len(data) + _BYTES_PER_VALUE * (values + 1)
+
+
+def affordable(data: bytes | str) -> bool:
+    """Whether parsing `data` stays within PARSED_PER_BYTE times its size plus the allowance."""
+    if len(data) * _BYTES_PER_VALUE < ALLOWANCE:
+        return True  # even a text of nothing but separators fits
+    return parse_cost(data) <= PARSED_PER_BYTE * len(data) + ALLOWANCE

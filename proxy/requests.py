@@ -1,0 +1,109 @@
+"""What a client request sends to the server, and whether the gate counts it as outbound.
+
+Every request a client sends can carry data out, not only `tools/call`: a resource URI, a prompt's
+arguments, a completion's value, a method nobody documented. So every request is judged as one
+*call*: a name (the tool, or the method), the arguments a person approves (the params without
+their `_meta`, which changes from one retry to the next), and a verdict. Methods the protocol
+defines for reading or for running the session are not outbound; a resource whose URI names a
+network host is a fetch with arguments, so it is; a method the policy does not know is outbound.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .classify import ToolVerdict, untrusted_tool
+from .hosts import host_of_url
+from .policy import ServerPolicy
+
+# Client requests that read the server's data or run the session, and carry no data of the
+# user's out beyond their own arguments (which the host check still reads).
+READING_METHODS = frozenset(
+    {
+        "initialize",
+        "server/discover",
+        "ping",
+        "tools/list",
+        "prompts/list",
+        "prompts/get",
+        "resources/list",
+        "resources/templates/list",
+        "completion/complete",
+        "logging/setLevel",
+        "tasks/get",
+        "tasks/list",
+        "tasks/result",
+        "tasks/cancel",
+    }
+)
+# Reads addressed by a URI: outbound when the URI names a network host, as fetching it would.
+RESOURCE_METHODS = frozenset({"resources/read", "resources/subscribe", "resources/unsubscribe"})
+# Notifications a client sends to run the session; any other one is judged like a request.
+SESSION_NOTIFICATIONS = frozenset(
+    {
+        "notifications/initialized",
+        "notifications/cancelled",
+        "notifications/progress",
+        "notifications/roots/list_changed",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One client request as the gate judges it."""
+
+    name: str  # the tool for tools/call, else the method
+    verdict: ToolVerdict
+    arguments: Any  # what an approval is bound to
+
+
+def call_of(
+    server: ServerPolicy, method: str, params: dict, tool_verdict: Callable[[str], ToolVerdict]
+) -> Call:
+    """The call a request makes (`tool_verdict` classifies a tool by the server's annotations)."""
+    if method == "tools/call":
+        raw_name = params.get("name")
+        name = raw_name if isinstance(raw_name, str) else ""
+        return Call(name, tool_verdict(name), params.get("arguments"))
+    arguments = {key: value for key, value in params.items() if key != "_meta"}
+    return Call(method, _method_verdict(server, method, params), arguments)
+
+
+def network_host(uri: str) -> str | None:
+    """The host a URI would reach over the network: any host of a web URL, and a host with a dot
+    (or an IP literal) under another scheme; None for `file:`, `memory://notes` and the like."""
+    host = host_of_url(uri)
+    if host is None:
+        return None
+    web = uri.lstrip().lower().startswith(("http:", "https:", "ws:", "wss:", "ftp:", "//"))
+    return host if web or "." in host or ":" in host else None
+
+
+def _method_verdict(server: ServerPolicy, method: str, params: dict) -> ToolVerdict:
+    outbound, reason = _method_outbound(server, method, params)
+    untrusted, untrusted_reason = untrusted_tool(server, None)
+    return ToolVerdict(method, outbound, reason, untrusted, untrusted_reason)
+
+
+def _method_outbound(server: ServerPolicy, method: str, params: dict) -> tuple[bool, str]:
+    name = server.name
+    if "*" in server.outbound or method in server.outbound:
+        return True, f"policy: servers.{name}.outbound lists {method}"
+    if method in server.not_outbound:
+        return False, f"policy: servers.{name}.not_outbound lists {method}"
+    if method in READING_METHODS:
+        return False, f"{method} reads from the server"
+    if method in RESOURCE_METHODS:
+        uri = params.get("uri")
+        host = network_host(uri) if isinstance(uri, str) else None
+        if host is None:
+            return False, f"{method} names a resource on the server, not a network host"
+        return True, (
+            f"its URI names the network host {host}, and reading a URL can carry data out"
+            f" (servers.{name}.not_outbound can list {method})"
+        )
+    return True, (
+        f"the policy does not know the method {method}, so it counts as outbound"
+        f" (servers.{name}.not_outbound can list it)"
+    )
