@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .canonical import canonical_json, sha256_hex
+from .consistency import cross_check
 
 if TYPE_CHECKING:
     from .store import Store
@@ -140,5 +141,10 @@ class AuditLog:
         if last_id != count or last_hash != expected_prev:
             return Verification(
                 False, count, max(last_id, count), "the log ends early: later rows were removed"
+            )
+        findings = tuple(cross_check(self._store))
+        if findings:
+            return Verification(
+                False, count, None, "the state tables and the log disagree", findings
             )
         return Verification(True, count)

@@ -43,7 +43,9 @@ class Store:
     Opening is lazy and retried: when the file cannot be opened or written, each call
     raises `StoreUnavailable`, and the next call tries again, so decisions resume once
     the store is back. A store file deleted after it was opened is not silently recreated:
-    that would forget every taint, so calls fail until the file exists again.
+    that would forget every taint, so calls fail until the file exists again. When the file, its
+    `-wal` or its `-shm` is deleted or replaced under a running process, that process is the only
+    witness of what was lost: it marks every session it served as tainted in the store it finds.
 
     This is embedded mode: any process of the user can open the same file and act as the user.
     """
@@ -58,6 +60,7 @@ class Store:
         clock: Clock = system_clock,
         busy_timeout: float = 5.0,
         beacon_path: Path | None = None,
+        checkpoint_taint: bool = True,
     ) -> None:
         self.path: Path | None = None if memory else resolve_store_path(path)
         self.clock = clock
@@ -68,6 +71,12 @@ class Store:
         self._opens = 0  # connections made so far: part of data_version, see there
         self.write_failure: str | None = None  # why the last write failed, until one succeeds
         self.commits = 0  # write transactions committed through this object
+        self.live_sessions: set[str] = set()
+        """Sessions this process served: tainted again if the store is lost under it (see above)."""
+        self.checkpoint_taint = checkpoint_taint
+        """Copy a new taint from the WAL into the main file at once (embedded mode, see `durable`)."""
+        self._side_ids: tuple | None = None  # (device, inode) of -wal and -shm when last opened
+        self._witness_due: str | None = None
         # One connection is shared by the proxy's two relay threads.
         self._lock = threading.RLock()
         self._reading = threading.local()  # see one_reading
@@ -105,22 +114,61 @@ class Store:
                 self._conn = connect(None, self.busy_timeout)
             return self._conn
         current = _file_id(self.path)
-        if self._conn is not None and (
-            current != self._file_id or (writing and self._opened_read_only)
-        ):
-            # Deleted or replaced: the open handle would write where nobody reads. Opened while
-            # the file was read-only: SQLite fell back to reading only, so try afresh.
-            self._drop()
+        if self._conn is not None:
+            if current != self._file_id:
+                # Deleted or replaced: the open handle would write where nobody reads.
+                self._witness_due = "was deleted or replaced"
+                self._drop()
+            elif self._side_ids is not None and _side_ids(self.path) != self._side_ids:
+                # What was committed to the lost WAL is gone for every process opening it anew.
+                self._witness_due = "lost its -wal or -shm file"
+                self._drop()
+            elif writing and self._opened_read_only:
+                # Opened while the file was read-only: SQLite fell back to reading only.
+                self._drop()
         if self._conn is None:
             if current is None and self._file_id is not None:
                 raise StoreUnavailable(
                     f"the store at {self.path} was deleted; waiting for it to come back"
                 )
-            self._conn = connect(self.path, self.busy_timeout)
+            conn = connect(self.path, self.busy_timeout)
             self._opens += 1
             self._file_id = _file_id(self.path)
+            self._side_ids = _side_ids(self.path)
             self._opened_read_only = not os.access(self.path, os.W_OK)
+            if self._witness_due is not None:
+                self._witness(conn, self._witness_due)
+            self._conn = conn
         return self._conn
+
+    def _witness(self, conn: sqlite3.Connection, what: str) -> None:
+        """Taint every session this process served, in the store that replaced the lost one."""
+        reason = f"the store {what} while this session was running: what it read before may be lost"
+        with write_transaction(conn, self.busy_timeout):
+            for key in sorted(self.live_sessions):
+                conn.execute(
+                    "INSERT INTO taint_events (session, server, tool, method, reason, at)"
+                    " VALUES (?, 'lazaretto', NULL, 'store', ?, ?)",
+                    (key, reason, self.now()),
+                )
+                self.audit.append(
+                    conn, "proxy", "taint", session=key, subject="lazaretto/store", reason=reason
+                )
+        self._witness_due = None
+
+    def durable(self) -> None:
+        """Copy committed pages from the WAL into the main file now (a lost WAL keeps them then).
+
+        Costs a sync of the file, so it is asked for only where losing a row would let something
+        through: a session's first taint.
+        """
+        if not self.checkpoint_taint or self.path is None:
+            return
+        with self._lock:
+            try:
+                self._connection().execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except (sqlite3.Error, StoreUnavailable):
+                pass  # the row is committed to the WAL; a checkpoint later copies it
 
     def _drop(self) -> None:
         conn, self._conn = self._conn, None
@@ -219,6 +267,12 @@ class Store:
         # locked store keeps its connection for the next try.
         if not isinstance(exc, sqlite3.OperationalError) or "locked" not in str(exc):
             self._drop()
+
+
+def _side_ids(path: Path) -> tuple | None:
+    """The identity of the WAL and shared-memory files beside an open store, None outside WAL mode."""
+    ids = (_file_id(Path(f"{path}-wal")), _file_id(Path(f"{path}-shm")))
+    return ids if all(ids) else None
 
 
 def _file_id(path: Path) -> tuple[int, int] | None:

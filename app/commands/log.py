@@ -51,11 +51,16 @@ def verify(store: StoreAPI, as_json: bool) -> int:
                     "rows": result.rows,
                     "row": result.first_bad_id,
                     "problem": result.problem,
+                    "findings": list(result.findings),
                 }
             )
         )
     elif result.ok:
-        print(f"ok: {result.rows} rows, chain intact")
+        print(f"ok: {result.rows} rows, chain intact, state tables agree with it")
+    elif result.findings:
+        print(f"tampered: {result.problem} (chain of {result.rows} rows intact):")
+        for line in result.findings:
+            print(f"  {human.visible(line)}")
     else:
         print(f"tampered: row {result.first_bad_id}: {result.problem}")
     return 0 if result.ok else 1

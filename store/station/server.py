@@ -177,10 +177,12 @@ class Station:
 
     def open_store(self) -> Store:
         """A store connection for one client connection."""
+        # No client can reach the station's files, so a new taint need not be synced at once.
         return Store(
             self.settings.store,
             clock=self.clock,
             beacon_path=self.settings.runtime_file("beacon"),
+            checkpoint_taint=False,
         )
 
     def bind(self) -> None:
