@@ -43,6 +43,8 @@ def collect(store: StoreAPI, now: datetime) -> dict:
         }
         for row in store.sessions.all()
     ]
+    from lazaretto.app.station.protection import protection_line
+
     blocked = [
         {
             "id": row["id"],
@@ -59,12 +61,17 @@ def collect(store: StoreAPI, now: datetime) -> dict:
         }
         for row in store.blocked.pending()
     ]
-    return {"sessions": sessions, "blocked": blocked}
+    return {
+        "mode": str(store.mode),
+        "decisions": protection_line(store),
+        "sessions": sessions,
+        "blocked": blocked,
+    }
 
 
 def render(report: dict, now: datetime) -> str:
     """The compact human form of `collect`'s report."""
-    out = ["Sessions"]
+    out = [f"Decisions: {report['decisions']}", "", "Sessions"]
     if report["sessions"]:
         rows = []
         for session in report["sessions"]:
