@@ -1,0 +1,191 @@
+"""A station that dies, stops mid-request, restarts or runs out of disk: clients fail closed, nothing is lost."""
+
+import os
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import psutil
+import pytest
+from faultkit import POLICY, PROXY_ARGS, text_of
+from proxy_harness import ProxyProcess
+
+from lazaretto.store import Store
+
+
+class StationProcess:
+    """`lazaretto station run` as a child process of the test (same account: the faults, not the boundary)."""
+
+    def __init__(self, folder) -> None:
+        self.socket = folder / "run" / "station.sock"
+        self.store = folder / "state" / "station.db"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "lazaretto.app",
+                "station",
+                "run",
+                "--socket",
+                str(self.socket),
+                "--store",
+                str(self.store),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            probe = socket.socket(socket.AF_UNIX)
+            try:
+                probe.connect(str(self.socket))
+                return
+            except OSError:
+                time.sleep(0.05)
+            finally:
+                probe.close()
+        raise AssertionError("the station never answered")
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+
+@pytest.fixture
+def station(tmp_path):
+    running = StationProcess(tmp_path)
+    running.start()
+    yield running
+    if (
+        running.proc is not None
+        and running.proc.poll() is None
+        and psutil.Process(running.proc.pid).status() == psutil.STATUS_STOPPED
+    ):
+        running.proc.send_signal(signal.SIGCONT)
+    running.stop()
+
+
+@pytest.fixture
+def proxies(station, tmp_path):
+    """Start proxies that use only the station (no store of their own)."""
+    policy = tmp_path / "policy.toml"
+    policy.write_text(POLICY)
+    env = {
+        **os.environ,
+        "LAZARETTO_SESSION": "fault-session",
+        "LAZARETTO_POLICY": str(policy),
+        "LAZARETTO_STATION": str(station.socket),
+    }
+    env.pop("LAZARETTO_STORE", None)
+    started: list[ProxyProcess] = []
+
+    def start() -> ProxyProcess:
+        proxy = ProxyProcess(PROXY_ARGS, env)
+        started.append(proxy)
+        proxy.initialize()
+        return proxy
+
+    yield start
+    for proxy in started:
+        if proxy.proc.poll() is None:
+            proxy.proc.kill()
+            proxy.proc.wait()
+
+
+def withheld_ids(station) -> set[str]:
+    store = Store(station.store)
+    try:
+        return {row["id"] for row in store.quarantine.recent(limit=1000)}
+    finally:
+        store.close()
+
+
+def assert_failing_closed(proxy, tag: str) -> None:
+    read = proxy.call("prose", {"bytes": 40})
+    assert read["result"]["isError"] is True and "station" in text_of(read)
+    injected = proxy.call("injected", {"tag": tag})
+    assert injected["result"]["isError"] is True and "Note for the AI" not in text_of(injected)
+    refused = proxy.call("echo", {"to": "somewhere"})
+    assert refused["error"]["data"]["reason"] == "store_unavailable"
+    assert "start it" in refused["error"]["message"]
+
+
+def assert_deciding(proxy, tag: str) -> str:
+    assert text_of(proxy.call("prose", {"bytes": 9})) == "The build"
+    notice = text_of(proxy.call("injected", {"tag": tag}))
+    assert notice.startswith("[lazaretto: withheld field Q-")
+    refused = proxy.call("echo", {"to": "somewhere"})
+    assert (
+        refused["error"]["data"]["reason"] == "tainted_outbound"
+        and refused["error"]["data"]["token"]
+    )
+    return notice.split()[3]
+
+
+def test_a_station_that_dies_fails_clients_closed_and_keeps_what_it_acknowledged(station, proxies):
+    proxy = proxies()
+    before = assert_deciding(proxy, "before")
+    station.kill()
+    assert_failing_closed(proxy, "while-dead")
+    station.start()
+    after = assert_deciding(proxy, "after")
+    assert {before, after} <= withheld_ids(station)
+    store = Store(station.store)
+    try:
+        assert store.audit.verify().ok and store.sessions.state("fault-session").tainted
+    finally:
+        store.close()
+
+
+def test_a_station_killed_in_the_middle_of_a_request(station, proxies):
+    proxy = proxies()
+    first = assert_deciding(proxy, "before")
+    assert station.proc is not None
+    station.proc.send_signal(signal.SIGSTOP)  # the next request reaches it and is never answered
+    proxy.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 900,
+            "method": "tools/call",
+            "params": {"name": "injected", "arguments": {"tag": "in-flight"}},
+        }
+    )
+    time.sleep(0.5)
+    station.kill()
+    answer = proxy.recv()
+    assert answer["id"] == 900 and answer["result"]["isError"] is True
+    assert "Note for the AI" not in text_of(answer)
+    station.start()
+    assert_deciding(proxy, "after")
+    assert first in withheld_ids(station)
+
+
+def test_a_station_out_of_disk_refuses_with_its_reason_and_recovers(station, proxies):
+    proxy = proxies()
+    assert_deciding(proxy, "before")
+    assert station.proc is not None
+    limit = psutil.Process(station.proc.pid)
+    soft, hard = limit.rlimit(resource.RLIMIT_FSIZE)
+    # A write past the limit fails with EFBIG, as on a full disk (Python ignores SIGXFSZ).
+    limit.rlimit(resource.RLIMIT_FSIZE, (1, hard))
+    try:
+        injected = proxy.call("injected", {"tag": "while-full"})
+        assert injected["result"]["isError"] is True and "Note for the AI" not in text_of(injected)
+        refused = proxy.call("echo", {"to": "somewhere"})
+        assert "error" in refused and refused["error"]["data"]["token"] is None
+    finally:
+        limit.rlimit(resource.RLIMIT_FSIZE, (soft, hard))
+    assert station.proc.poll() is None  # the station kept running through it
+    assert_deciding(proxy, "after")
