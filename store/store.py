@@ -76,6 +76,7 @@ class Store:
         self.checkpoint_taint = checkpoint_taint
         """Copy a new taint from the WAL into the main file at once (embedded mode, see `durable`)."""
         self._side_ids: tuple | None = None  # (device, inode) of -wal and -shm when last opened
+        self._sides = () if self.path is None else (f"{self.path}-wal", f"{self.path}-shm")
         self._witness_due: str | None = None
         # One connection is shared by the proxy's two relay threads.
         self._lock = threading.RLock()
@@ -119,7 +120,7 @@ class Store:
                 # Deleted or replaced: the open handle would write where nobody reads.
                 self._witness_due = "was deleted or replaced"
                 self._drop()
-            elif self._side_ids is not None and _side_ids(self.path) != self._side_ids:
+            elif self._side_ids is not None and _side_ids(self._sides) != self._side_ids:
                 # What was committed to the lost WAL is gone for every process opening it anew.
                 self._witness_due = "lost its -wal or -shm file"
                 self._drop()
@@ -134,7 +135,7 @@ class Store:
             conn = connect(self.path, self.busy_timeout)
             self._opens += 1
             self._file_id = _file_id(self.path)
-            self._side_ids = _side_ids(self.path)
+            self._side_ids = _side_ids(self._sides)
             self._opened_read_only = not os.access(self.path, os.W_OK)
             if self._witness_due is not None:
                 self._witness(conn, self._witness_due)
@@ -241,7 +242,8 @@ class Store:
         return _OneReading(self._reading)
 
     def data_version(self) -> int:
-        """Changes when another connection commits, or when the store was reopened: a cheap poll for caches.
+        """Changes whenever anything commits (another connection or this one), or the store was
+        reopened: a cheap poll for caches.
 
         SQLite's counter is per connection and starts afresh on each, so the number of opens
         is folded in: a cache keyed by it never mistakes a new (maybe replaced) file for the old one.
@@ -260,7 +262,9 @@ class Store:
             except sqlite3.Error as exc:
                 self._drop_after(exc)
                 raise StoreUnavailable(f"cannot read the store at {self.path}: {exc}") from exc
-            return (self._opens << 40) + version
+            # SQLite's counter moves only for other connections' commits: this object's own are
+            # folded in, so a cache keyed by the version sees a decision taken through it too.
+            return (((self._opens << 32) + self.commits) << 32) + version
 
     def _drop_after(self, exc: sqlite3.Error) -> None:
         # A deleted, replaced or corrupted file needs a fresh connection; a busy or
@@ -269,13 +273,13 @@ class Store:
             self._drop()
 
 
-def _side_ids(path: Path) -> tuple | None:
+def _side_ids(paths: tuple[str, ...]) -> tuple | None:
     """The identity of the WAL and shared-memory files beside an open store, None outside WAL mode."""
-    ids = (_file_id(Path(f"{path}-wal")), _file_id(Path(f"{path}-shm")))
-    return ids if all(ids) else None
+    ids = tuple(_file_id(path) for path in paths)
+    return ids if ids and all(ids) else None
 
 
-def _file_id(path: Path) -> tuple[int, int] | None:
+def _file_id(path: Path | str) -> tuple[int, int] | None:
     try:
         info = os.stat(path)
     except OSError:

@@ -148,12 +148,14 @@ class _Namespace:
         op = OPERATIONS.get(op_name)
         if op is None:
             raise AttributeError(f"the store API has no {op_name}")
-        signature = inspect.signature(getattr(REPOSITORIES[self._name], method))
+        # Positional arguments by name; the station checks the whole list against the method.
+        names = list(inspect.signature(getattr(REPOSITORIES[self._name], method)).parameters)[1:]
         store = self._store
 
         def call(*args: Any, **kwargs: Any) -> Any:
-            bound = signature.bind(None, *args, **kwargs)
-            arguments = dict(list(bound.arguments.items())[1:])
+            if len(args) > len(names):
+                raise TypeError(f"{op_name} takes {len(names)} arguments, not {len(args)}")
+            arguments = {**dict(zip(names, args, strict=False)), **kwargs}
             for name, to_wire, _ in op.arguments:
                 if name in arguments:
                     arguments[name] = to_wire(arguments[name])

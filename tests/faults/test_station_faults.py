@@ -3,64 +3,15 @@
 import os
 import resource
 import signal
-import socket
-import subprocess
-import sys
 import time
 
 import psutil
 import pytest
+from bench.station_process import StationProcess
 from faultkit import POLICY, PROXY_ARGS, text_of
 from proxy_harness import ProxyProcess
 
 from lazaretto.store import Store
-
-
-class StationProcess:
-    """`lazaretto station run` as a child process of the test (same account: the faults, not the boundary)."""
-
-    def __init__(self, folder) -> None:
-        self.socket = folder / "run" / "station.sock"
-        self.store = folder / "state" / "station.db"
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "lazaretto.app",
-                "station",
-                "run",
-                "--socket",
-                str(self.socket),
-                "--store",
-                str(self.store),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            probe = socket.socket(socket.AF_UNIX)
-            try:
-                probe.connect(str(self.socket))
-                return
-            except OSError:
-                time.sleep(0.05)
-            finally:
-                probe.close()
-        raise AssertionError("the station never answered")
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
 
 
 @pytest.fixture
@@ -82,13 +33,9 @@ def proxies(station, tmp_path):
     """Start proxies that use only the station (no store of their own)."""
     policy = tmp_path / "policy.toml"
     policy.write_text(POLICY)
-    env = {
-        **os.environ,
-        "LAZARETTO_SESSION": "fault-session",
-        "LAZARETTO_POLICY": str(policy),
-        "LAZARETTO_STATION": str(station.socket),
-    }
-    env.pop("LAZARETTO_STORE", None)
+    env = station.env(
+        {**os.environ, "LAZARETTO_SESSION": "fault-session", "LAZARETTO_POLICY": str(policy)}
+    )
     started: list[ProxyProcess] = []
 
     def start() -> ProxyProcess:
