@@ -124,7 +124,7 @@ def timed(argv: list[str], payload: bytes, env: dict) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
     compile_lazaretto()
