@@ -13,40 +13,15 @@ from .exposure import Exposure
 from .mediator import Mediator, stderr_log
 from .pins import PinGuard, load_lock
 from .policy import PolicyError, load_policy
+from .proxy_args import configure as configure
+from .proxy_args import server_command, server_name
 from .relay import Relay
 from .session import discover_session
 
 
-def configure(parser: argparse.ArgumentParser) -> None:
-    """Arguments in mcp-gate's form: `-p gate.json -n web -- cmd ...` works unchanged."""
-    parser.add_argument(
-        "-p",
-        "--policy",
-        help="policy file (TOML, or mcp-gate JSON); default: LAZARETTO_POLICY, "
-        "else lazaretto.toml in the user config directory",
-    )
-    parser.add_argument(
-        "-n",
-        "--name",
-        dest="server_id",
-        help="the server's name in the policy (default: the command's file name)",
-    )
-    parser.add_argument(
-        "--store", help="the store file (default: LAZARETTO_STORE, else the user state directory)"
-    )
-    parser.add_argument(
-        "server_command",
-        nargs=argparse.REMAINDER,
-        metavar="-- CMD [ARGS...]",
-        help="the real MCP server command",
-    )
-
-
 def run(args: argparse.Namespace) -> int:
     """Start the server behind the gate and relay until it exits; return its exit code."""
-    command = list(args.server_command)
-    if command and command[0] == "--":
-        command = command[1:]
+    command = server_command(args)
     if not command:
         print(
             "lazaretto proxy: missing the server command: lazaretto proxy [-p POLICY] [-n NAME] -- CMD [ARGS...]",
@@ -58,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     except PolicyError as exc:
         print(f"lazaretto proxy: {exc}", file=sys.stderr)
         return 2
-    server = args.server_id or os.path.basename(command[0])
+    server = server_name(args.server_id, command)
     session = discover_session()
     demo_role = demo_server_role(command)
     if demo_role is not None and args.store:

@@ -52,13 +52,23 @@ class Gate:
         self._allow = HostAllowList(policy.allow_hosts)
 
     def check(
-        self, verdict: ToolVerdict, arguments: Any, request_id: Any = None, *, scanned: Any = None
+        self,
+        verdict: ToolVerdict,
+        arguments: Any,
+        request_id: Any = None,
+        *,
+        scanned: Any = None,
+        unknown_hosts: str | None = None,
     ) -> Refusal | None:
         """None lets the call through; a Refusal (with a token for a person) is answered instead.
 
         `arguments` is what an approval is bound to; `scanned`, if given, is everything the request
-        sends (its whole params), read for hosts instead."""
-        code, reason, details = self._verdict(verdict, arguments if scanned is None else scanned)
+        sends (its whole params), read for hosts instead. `unknown_hosts`: why the caller cannot
+        tell every host the call reaches (a hook reading a shell command whose destination is only
+        known when it runs); with allow_hosts, that refuses."""
+        code, reason, details = self._verdict(
+            verdict, arguments if scanned is None else scanned, unknown_hosts
+        )
         if code is None:
             return None
         if code == STORE_UNAVAILABLE:
@@ -88,8 +98,16 @@ class Gate:
         code, reason, _details = self._verdict(verdict, scanned)
         return None if code is None else Refusal(code, reason, None)
 
-    def _verdict(self, verdict: ToolVerdict, arguments: Any) -> tuple[str | None, str, dict]:
+    def _verdict(
+        self, verdict: ToolVerdict, arguments: Any, unknown_hosts: str | None = None
+    ) -> tuple[str | None, str, dict]:
         named: list[str] | None = None
+        if self._allow and unknown_hosts:
+            return (
+                "host_check_failed",
+                f"where it connects cannot be checked against allow_hosts ({unknown_hosts})",
+                {"outbound_reason": verdict.outbound_reason},
+            )
         if self._allow:
             try:
                 named = hosts_in(arguments)

@@ -387,7 +387,7 @@ class Mediator:
                     )
             cleaned = self.cleaner(method, None, None, params, untrusted, plain, line)
         except Exception as exc:
-            self.log(f"withheld a server {method}: {exc}")
+            self._dropped("server", f"a {method} that could not be inspected: {exc}", method)
             if "id" in message:
                 out.to_server.append(
                     dump_line(
@@ -405,7 +405,7 @@ class Mediator:
         )
         if not state.tainted:
             return None
-        self.log(f"refused the server's {method}: the session is tainted")
+        self._dropped("server", f"a {method} request: the session is tainted", method)
         return (
             f"lazaretto refused {method} from {self.server}: this session read untrusted content"
             f" ({state.summary()}), and the model's answer would go to the server"
@@ -443,7 +443,9 @@ class Mediator:
             if late is not None:
                 self._timed_out.discard(late)
         if late is not None:
-            self.log(f"dropped a late answer to request {response_id!r}: it had timed out")
+            self._dropped(
+                "server", f"a late answer to request {response_id!r}, which timed out", None
+            )
         else:
             self._dropped("server", f"a response to {response_id!r}, which no request awaits", None)
         return None

@@ -40,17 +40,26 @@ def discover_session(
 
     parent_pid = os.getppid() if parent_pid is None else parent_pid
     try:
-        process = psutil.Process(parent_pid)
-        while True:
-            parent = process.parent()
-            if parent is None or parent.pid <= 1 or not _is_pass_through(process):
-                break
-            process = parent
+        process = client_process(parent_pid)
         name = process.name()
         return SessionInfo(f"{name}-{process.pid}-{int(process.create_time())}", process.pid, name)
     except (psutil.Error, OSError):
         # Without a process table the parent pid is the best key there is.
         return SessionInfo(f"ppid-{parent_pid}", parent_pid)
+
+
+def client_process(parent_pid: int | None = None):
+    """The agent client this process (or the one whose parent is `parent_pid`) runs under, as a
+    `psutil.Process`: the nearest ancestor that is not a shell, a launcher or Lazaretto itself.
+    Raises `psutil.Error` without a process table."""
+    import psutil
+
+    process = psutil.Process(os.getppid() if parent_pid is None else parent_pid)
+    while True:
+        parent = process.parent()
+        if parent is None or parent.pid <= 1 or not _is_pass_through(process):
+            return process
+        process = parent
 
 
 def _is_pass_through(process) -> bool:

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .bounds import affordable
 from .jsonrpc import LineError, parse_text
 
 Visit = Callable[[str, str], "str | None"]
@@ -161,8 +162,8 @@ def _binary_key(node: dict) -> str | None:
 
 def _json_text(text: str, path: tuple, where: str, edits: _Edits, visit: Visit) -> bool:
     """Walk a text that holds a JSON object or array as JSON; False if it holds none."""
-    if not _JSON_START.match(text):
-        return False
+    if not _JSON_START.match(text) or not affordable(text):
+        return False  # no JSON, or more values than parsing may cost: one text, read as such
     try:
         parsed, repeated = parse_text(text)
     except LineError:

@@ -28,16 +28,18 @@ class HookEvent:
 
 EVENTS: dict[str, tuple[HookEvent, ...]] = {
     "claude-code": (
-        # Every tool: the deny rules cover Bash, file edits and reads; the gate covers WebFetch.
+        # Every tool: the deny rules cover Bash, file edits and reads; the gate covers WebFetch
+        # and MCP calls of servers no proxy stands in front of.
         HookEvent("PreToolUse", "*", "pre-tool-use"),
         HookEvent(
             "PostToolUse", "mcp__.*|WebFetch|WebSearch|Bash|PowerShell|Read|Grep", "post-tool-use"
         ),
     ),
     "codex": (
+        # MCP calls too: the hook gates those of servers no proxy stands in front of.
         HookEvent(
             "PreToolUse",
-            "^(Bash|shell|local_shell|exec_command|apply_patch|Edit|Write)$",
+            "^(Bash|shell|local_shell|exec_command|apply_patch|Edit|Write|mcp__.*)$",
             "pre-tool-use",
         ),
         HookEvent(

@@ -1,7 +1,8 @@
 """Claude Code's PreToolUse and PostToolUse hooks.
 
 PreToolUse refuses human-only verbs, store access and settings edits, records clones, and gates
-outbound built-ins (WebFetch, network commands) with the proxy's token flow. PostToolUse cleans MCP
+outbound built-ins (WebFetch, network commands) and calls to MCP servers no proxy stands in front
+of (`mcp__SERVER__TOOL`) with the proxy's token flow. PostToolUse cleans MCP
 output (`updatedMCPToolOutput`) and the outside text of built-ins (`updatedToolOutput`, in the
 tool's own shape), tainting the session for untrusted reads.
 """
@@ -55,7 +56,12 @@ def _pre(ctx: HookContext, data: dict) -> Reply:
     tool = str(data.get("tool_name", ""))
     tool_input = tool_input_object(data)
     request_id = data.get("tool_use_id")
-    if tool in SHELL_TOOLS:
+    mcp = split_mcp_name(tool)
+    if mcp:
+        refused = ctx.mcp_refusal(mcp[0], mcp[1], tool_input, request_id)
+        if refused:
+            return deny(refused)
+    elif tool in SHELL_TOOLS:
         command = str(tool_input.get("command", ""))
         refused = ctx.shell_refusal(CLIENT, tool, command, ctx.cwd, request_id)
         if refused:

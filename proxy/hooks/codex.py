@@ -3,10 +3,12 @@
 Codex cannot replace a tool's output in place: a PostToolUse `decision: "block"` replaces the result
 with its `reason`, so a cleaned output comes back as that reason (text, not the tool's shape).
 PreToolUse refuses human-only verbs, store access and settings edits (shell commands and patches),
-records clones, and gates network commands when the session is tainted.
+records clones, and gates network commands and calls to MCP servers no proxy stands in front of
+(`mcp__SERVER__TOOL`) with the proxy's token flow.
 """
 
 import re
+import shlex
 from typing import Any
 
 from .commands import check_paths, disables_hooks, refusal_text
@@ -43,8 +45,9 @@ def handle(event: str, data: dict) -> Reply:
 def _command(tool_input: Any) -> str:
     if isinstance(tool_input, dict):
         command = tool_input.get("command", "")
-        # Codex sends a shell command as a string or as an argv list.
-        return " ".join(map(str, command)) if isinstance(command, list) else str(command)
+        # Codex sends a shell command as a string or as an argv list (quoted back into one line,
+        # so `["bash", "-lc", "curl https://x"]` keeps its `-c` line whole).
+        return shlex.join(map(str, command)) if isinstance(command, list) else str(command)
     return str(tool_input or "")
 
 
@@ -52,6 +55,10 @@ def _pre(ctx: HookContext, data: dict) -> Reply:
     tool = str(data.get("tool_name", ""))
     tool_input = data.get("tool_input")
     request_id = data.get("tool_use_id")
+    mcp = split_mcp_name(tool)
+    if mcp:
+        refused = ctx.mcp_refusal(mcp[0], mcp[1], tool_input, request_id)
+        return deny(refused) if refused else Reply({})
     if tool in PATCH_TOOLS:
         patch = _command(tool_input)
         if disables_hooks(patch):

@@ -13,12 +13,23 @@ from lazaretto.store import default_store_path, resolve_store_path
 
 from ..policy import POLICY_ENV, POLICY_FILE
 from . import environment
+from .programs import (
+    COPIES_FILES,
+    DISARMING_VERBS,
+    HUMAN_PIN_VERBS,
+    HUMAN_VERBS,
+    PRINTS_ITS_ARGUMENTS,
+)
 from .shell import Invocation, Unreadable, expand, invocations, program_name
 
-# Only a person at a terminal may run these (they clear, show or trust what the agent was kept from).
-HUMAN_VERBS = frozenset({"approve", "untaint", "show", "release", "trust", "review"})
-# These take Lazaretto out of the client's configuration.
-DISARMING_VERBS = frozenset({"unwrap", "uninstall"})
+# A whole `lazaretto VERB` command line written inside one argument of another program (`git -c
+# alias.x='!lazaretto approve'`, `vim -c '!lazaretto show Q-1'`): whatever runs that argument, it is
+# refused. Programs that only print or search their arguments are the exception.
+_VERB_IN_TEXT = re.compile(
+    r"(?:^|[\s;&|`(!'\"=])(?:\S*/)?lazaretto(?:\.exe)?\s+(?:-\S+\s+)*"
+    r"(?:" + "|".join(sorted(HUMAN_VERBS | DISARMING_VERBS)) + r"|pin\s+(?:accept|reject))\b",
+    re.IGNORECASE,
+)
 
 _TAIL = r"(?:settings[^/]*|hooks(?:/.*)?)"
 # Client settings, hook files and MCP configs, as a path (anchored) or anywhere in code (not).
@@ -136,13 +147,30 @@ def _read_only(invocation: Invocation) -> bool:
     return invocation.program in _READ_ONLY
 
 
-def _lazaretto_verb(argv: tuple[str, ...]) -> str | None:
-    """The human-only or disarming verb a `lazaretto` anywhere in argv (e.g. after `-exec`) runs."""
+def _lazaretto_verb(invocation: Invocation) -> str | None:
+    """Why the `lazaretto` anywhere in argv (also after `find -exec`) runs a human-only or disarming
+    verb, or may: a verb known only when it runs counts as one."""
+    argv = invocation.argv
     for index, word in enumerate(argv):
-        if program_name(word) == "lazaretto":
-            verbs = [w for w in argv[index + 1 :] if not w.startswith("-")]
-            if verbs and verbs[0].lower() in HUMAN_VERBS | DISARMING_VERBS:
-                return verbs[0].lower()
+        if program_name(word) != "lazaretto":
+            continue
+        operands = [i for i in range(index + 1, len(argv)) if not argv[i].startswith("-")]
+        for position, i in enumerate(operands):
+            if i in invocation.dynamic:
+                return f"it runs lazaretto with a verb only known when it runs (`{argv[i]}`)"
+            verb = argv[i].lower()
+            if verb in HUMAN_VERBS:
+                return f"`lazaretto {verb}` is for a person at a terminal, not for the agent"
+            if verb == "pin" and any(
+                argv[j].lower() in HUMAN_PIN_VERBS for j in operands[position + 1 :]
+            ):
+                return (
+                    "`lazaretto pin accept|reject` is for a person at a terminal, not for the agent"
+                )
+            if verb in DISARMING_VERBS:
+                return f"`lazaretto {verb}` would take Lazaretto out of the client's configuration"
+        if not operands and invocation.open_tail:
+            return "it runs lazaretto with a verb its input supplies when it runs"
     return None
 
 
@@ -155,20 +183,26 @@ def check_command(command: str, cwd: str) -> str | None:
     except Unreadable as exc:
         return f"it cannot be checked ({exc})"
     for invocation in found:
-        reason = _check_invocation(invocation, command)
+        reason = _check_invocation(invocation)
         if reason:
             return reason
+    # Last, as the widest net: a verb written inside an argument that some program may run.
+    for invocation in found:
+        if invocation.program not in PRINTS_ITS_ARGUMENTS:
+            for word in invocation.argv[1:]:
+                if _VERB_IN_TEXT.search(word):
+                    return "one of its arguments holds a `lazaretto` human-only command line"
     return None
 
 
-def _check_invocation(invocation: Invocation, command: str) -> str | None:
-    verb = _lazaretto_verb(invocation.argv)
-    if verb in HUMAN_VERBS:
-        return f"`lazaretto {verb}` is for a person at a terminal, not for the agent"
-    if verb in DISARMING_VERBS:
-        return f"`lazaretto {verb}` would take Lazaretto out of the client's configuration"
-    if invocation.argv and "$" in invocation.argv[0] and "lazaretto" in command.lower():
-        return "it runs a program named by a variable on a line that mentions lazaretto"
+def _check_invocation(invocation: Invocation) -> str | None:
+    reason = _lazaretto_verb(invocation)
+    if reason:
+        return reason
+    if invocation.program in COPIES_FILES and any(
+        "lazaretto" in word.lower() for word in invocation.argv[1:]
+    ):
+        return "it copies or links the lazaretto executable, to be run under another name"
     if invocation.code:
         if "lazaretto" in invocation.code.lower():
             return "it runs inline code that uses Lazaretto"

@@ -8,13 +8,15 @@ from typing import Any
 
 from lazaretto.store import StoreUnavailable
 
-from ..classify import ToolVerdict, untrusted_tool
+from ..classify import ToolVerdict, classify, untrusted_tool
+from ..exposure import Exposure
 from ..gate import Gate
-from ..hosts import HostAllowList, hosts_in
+from ..hosts import HostAllowList, HostScanTooLarge, hosts_in
 from ..policy import POLICY_ENV, POLICY_FILE, Policy, PolicyError, parse_policy
 from . import environment
-from .builtins import clone_targets, command_paths, outbound_reason, reads_network, real
+from .builtins import clone_targets, command_paths, egresses, reads_network, real
 from .commands import check_command, refusal_text
+from .proxied import ProxyUnknown, behind_proxy
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,7 @@ class HookContext:
         self.store, self._owns_store = env.open_store()
         info = env.session()
         self.session = info.key
+        self.exposure = Exposure(self.store, self.session)
         client_session = data.get("session_id") or data.get("conversation_id")
         try:
             self.store.sessions.ensure(
@@ -78,16 +81,10 @@ class HookContext:
     # -- exposure ---------------------------------------------------------------------------
 
     def expose(self, server: str, tool: str, reason: str, request_id: str | None) -> None:
-        """Taint the session with an untrusted read (one open event per source is enough)."""
-        if not self.store.sessions.has_open_taint(self.session, server, tool):
-            self.store.sessions.taint(
-                self.session,
-                server=server,
-                tool=tool,
-                method="tools/call",
-                reason=reason,
-                request_id=request_id,
-            )
+        """Taint the session with an untrusted read, as the proxy does."""
+        self.exposure.record(
+            server=server, tool=tool, method="tools/call", reason=reason, request_id=request_id
+        )
 
     def untrusted_dir(self, paths: list[str]) -> dict | None:
         """The cloned, not yet trusted directory one of `paths` lies in, or None."""
@@ -163,22 +160,62 @@ class HookContext:
         # pipeline was a third of such a hook's start-up.
         from ..cleaner import FieldCleaner
 
-        return FieldCleaner(self.store, self.policy, server, self.session)(
+        return FieldCleaner(self.store, self.policy, server, self.session, self.exposure)(
             "tools/call", tool, request_id, payload, untrusted
         )
 
     # -- gating -------------------------------------------------------------------------------
 
     def gate(
-        self, server: str, tool: str, verdict: ToolVerdict, arguments: Any, request_id: str | None
+        self,
+        server: str,
+        tool: str,
+        verdict: ToolVerdict,
+        arguments: Any,
+        request_id: str | None,
+        *,
+        scanned: Any = None,
+        unknown_hosts: str | None = None,
     ) -> str | None:
-        """The proxy's gate and token flow for one call; the refusal sentence, or None to let it run."""
+        """The proxy's gate and token flow for one call; the refusal sentence, or None to let it run.
+
+        `scanned`: what to read for hosts, when not the arguments the approval is bound to."""
         refusal = Gate(self.store, self.policy, server, self.session).check(
-            verdict, arguments, request_id
+            verdict, arguments, request_id, scanned=scanned, unknown_hosts=unknown_hosts
         )
         if refusal is None:
             return None
         return refusal.response(request_id, server, tool)["error"]["message"]
+
+    def mcp_refusal(
+        self,
+        server: str,
+        tool: str,
+        arguments: Any,
+        request_id: str | None,
+        *,
+        command: object = None,
+        url: object = None,
+    ) -> str | None:
+        """The proxy's gate for a call to an MCP server no proxy stands in front of; None lets it run.
+
+        A call to a proxied server is left to that proxy, which gates it with the same rules (one
+        token, not two). `command` / `url`: how the client says it runs the server (Cursor).
+        """
+        known = self.store.tools.get(server, tool)
+        annotations = json.loads(known["annotations"]) if known and known["annotations"] else None
+        verdict = classify(self.policy.server(server), tool, annotations)
+        # Reading the client's processes costs more than the gate: only a refusal needs it.
+        if Gate(self.store, self.policy, server, self.session).judge(verdict, arguments) is None:
+            return None
+        try:
+            if behind_proxy(server, command=command, url=url):
+                return None
+            unsure = ""
+        except ProxyUnknown as exc:
+            unsure = f" (whether a proxy stands in front of {server} is not known: {exc})"
+        refused = self.gate(server, tool, verdict, arguments, request_id)
+        return refused + unsure if refused and unsure else refused
 
     def shell_refusal(
         self, client: str, tool: str, command: str, cwd: str, request_id: str | None
@@ -189,12 +226,27 @@ class HookContext:
         if reason:
             return refusal_text(reason)
         self.record_clones(command, cwd)
-        outbound = outbound_reason(command, cwd)
-        if outbound:
-            return self.gate(
-                client, tool, builtin_verdict(tool, outbound), {"command": command}, request_id
-            )
-        return None
+        outbound = [found for found in egresses(command, cwd) if found.outbound]
+        if not outbound:
+            return None
+        # The host check reads the words that name each destination, not the whole line: a bare
+        # `nc evil.example 80` names its host only by position.
+        destinations = [word for found in outbound for word in found.destinations]
+        unknown = next((found.unknown for found in outbound if found.unknown), None)
+        try:
+            if unknown is None and not hosts_in(destinations):
+                unknown = "it names no host the hook can check"
+        except HostScanTooLarge as exc:
+            unknown = str(exc)
+        return self.gate(
+            client,
+            tool,
+            builtin_verdict(tool, outbound[0].reason),
+            {"command": command},
+            request_id,
+            scanned=destinations,
+            unknown_hosts=unknown,
+        )
 
     def host_allowed(self, url: str) -> bool:
         """Whether every host `url` names is on allow_hosts (an empty list allows none)."""

@@ -8,7 +8,6 @@ MCP calls of servers not behind the proxy in beforeMCPExecution, file edits in p
 import json
 from typing import Any
 
-from ..classify import classify
 from ..hosts import host_of_url
 from .commands import check_command, check_tool_input, refusal_text
 from .common import (
@@ -19,7 +18,7 @@ from .common import (
     tool_input_object,
     withheld_notice,
 )
-from .shell import Unreadable, invocations, program_name
+from .shell import Unreadable, invocations
 
 CLIENT = "cursor"
 EVENTS = ("post-tool-use", "before-shell-execution", "before-mcp-execution", "pre-tool-use")
@@ -62,17 +61,15 @@ def _shell(ctx: HookContext, data: dict) -> Reply:
 
 
 def _mcp_call(ctx: HookContext, data: dict) -> Reply:
-    if _behind_proxy(data.get("command")):
-        return ALLOW  # the proxy in front of this server gates the call itself
-    tool = str(data.get("tool_name", ""))
-    server, tool = _mcp_names(tool, data)
+    server, tool = _mcp_names(str(data.get("tool_name", "")), data)
     raw = data.get("tool_input")
     try:
         arguments = json.loads(raw) if isinstance(raw, str) else raw
     except ValueError:
         arguments = raw  # still scanned for hosts as text
-    verdict = classify(ctx.policy.server(server), tool)
-    refused = ctx.gate(server, tool, verdict, arguments, None)
+    refused = ctx.mcp_refusal(
+        server, tool, arguments, None, command=data.get("command"), url=data.get("url")
+    )
     return deny(refused) if refused else ALLOW
 
 
@@ -147,23 +144,6 @@ def _mcp_names(tool: str, data: dict) -> tuple[str, str]:
     except Unreadable:
         found = []
     return (found[-1].program if found else CLIENT), name
-
-
-def _behind_proxy(command: Any) -> bool:
-    """Whether an MCP server command runs through `lazaretto proxy`."""
-    if not isinstance(command, str):
-        return False
-    try:
-        found = invocations(command, ".")
-    except Unreadable:
-        return False
-    return any(
-        program_name(inv.argv[i]) == "lazaretto"
-        and i + 1 < len(inv.argv)
-        and inv.argv[i + 1] == "proxy"
-        for inv in found
-        for i in range(len(inv.argv))
-    )
 
 
 def fail(event: str, data: Any, error: BaseException) -> Reply:

@@ -102,6 +102,10 @@ class HookEnvironment:
 
         return discover_session()
 
+    def parent_pid(self) -> int | None:
+        """The hook process's parent (None: this process's own), where the agent client is found."""
+        return None
+
 
 class ClientEnvironment(HookEnvironment):
     """A hook run inside the station on behalf of a hook process of the user (see the module doc)."""
@@ -152,6 +156,9 @@ class ClientEnvironment(HookEnvironment):
         from lazaretto.proxy.session import discover_session
 
         return discover_session(self.environ, self._parent_pid)
+
+    def parent_pid(self) -> int | None:
+        return self._parent_pid
 
 
 _CURRENT: ContextVar[HookEnvironment | None] = ContextVar("hook_environment", default=None)

@@ -1,95 +1,86 @@
-"""A shell command line as the programs it runs: wrappers, `sh -c`, `eval` and substitutions unwrapped.
+"""A shell command line as the programs it runs: wrappers, shells, interpreters, pipes and here-documents unwrapped.
 
-This is not a shell: it reads a command the way the deny rules need to, erring towards seeing
-more programs rather than fewer. Whatever it cannot take apart is reported, so the caller can
-refuse rather than guess.
+The line is parsed by tree-sitter's bash grammar (a maintained parser of the whole language:
+quoting, expansions, here-documents, functions, compound commands), not by splitting words: a
+reader that splits words cannot tell `'$X'` from `$X`, nor see that `cat <<EOF | sh` runs the
+here-document. What each program does with its arguments comes from the tables in `programs.py`.
+
+This is not a shell: it errs towards seeing more programs rather than fewer. Whatever it cannot
+know (a program named by a variable or a glob, a shell line built from an expansion, a script piped
+in from a command whose output it cannot tell, a line that does not parse) raises Unreadable, so
+the caller refuses rather than guesses.
 """
 
+import codecs
+import functools
 import os
 import re
-import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import environment
+from . import programs as P
 
 MAX_DEPTH = 8  # nested `sh -c` / `eval` / `$(...)` levels before the line counts as unreadable
 MAX_SCRIPT_BYTES = 256 * 1024  # a script run by `bash FILE` is read and checked up to this size
 
-_SEPARATORS = frozenset({";", "&&", "||", "|", "&", "|&", ";;", "(", ")", "\n", "{", "}", "!"})
-_REDIRECT = re.compile(r"^(?:\d*|&)(?:>>?|>\||<>)$")
-_READ_REDIRECT = re.compile(r"^\d*<{1,3}$")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
-_SHELLS = frozenset("sh bash dash zsh ksh mksh ash fish tcsh csh busybox".split())
-_PYTHON = re.compile(r"^(python|pypy)[0-9.]*$|^py$")
-_INLINE_CODE = {
-    "node": ("-e", "--eval", "-p", "--print"),
-    "perl": ("-e", "-E"),
-    "ruby": ("-e",),
-    "deno": ("eval",),
-    "bun": ("-e", "--eval"),
-    "php": ("-r",),
-    "osascript": ("-e",),
-}
-# Wrappers that run the rest of their arguments as a command; the value is the set of their
-# options that take a separate value (skipped together with it).
-_WRAPPERS: dict[str, frozenset[str]] = {
-    "sudo": frozenset("-u -g -C -D -h -p -r -t -U -T".split()),
-    "doas": frozenset("-u -C".split()),
-    "timeout": frozenset("-s -k --signal --kill-after".split()),
-    "nohup": frozenset(),
-    "time": frozenset(),
-    "builtin": frozenset(),
-    "setsid": frozenset(),
-    "command": frozenset(),
-    "exec": frozenset({"-a"}),
-    "nice": frozenset({"-n"}),
-    "chronic": frozenset(),
-    "ionice": frozenset("-c -n -p".split()),
-    "stdbuf": frozenset("-i -o -e".split()),
-    "unbuffer": frozenset(),
-    "caffeinate": frozenset("-t -w".split()),
-    "taskset": frozenset(),
-    "xargs": frozenset(
-        "-a -d -E -e -I -i -L -l -n -P -s --max-args --max-procs --delimiter".split()
-    ),
-    "flock": frozenset("-w -E".split()),
-    "chroot": frozenset(),
-    "torsocks": frozenset(),
-    "proxychains": frozenset(),
-}
-# Runners whose subcommand runs a program: `uv run X`, `npx X`, `poetry run X`...
-_RUNNERS: dict[str, frozenset[str]] = {
-    "uv": frozenset({"run", "tool"}),
-    "uvx": frozenset({""}),
-    "pipx": frozenset({"run"}),
-    "npx": frozenset({""}),
-    "bunx": frozenset({""}),
-    "pnpm": frozenset({"dlx", "exec"}),
-    "yarn": frozenset({"dlx", "exec"}),
-    "poetry": frozenset({"run"}),
-    "pdm": frozenset({"run"}),
-    "hatch": frozenset({"run"}),
-    "rye": frozenset({"run"}),
-    "conda": frozenset({"run"}),
-    "mamba": frozenset({"run"}),
-    "direnv": frozenset({"exec"}),
-    "nix": frozenset({"run", "shell"}),
-    "docker": frozenset(),
-}
+# A line of plain words: no quote, expansion, operator, redirection, glob, comment or tilde.
+_PLAIN = re.compile(r"[\w ./=:,@%+-]*", re.ASCII)
+_GLOB = re.compile(r"[*?]|\[[^\]]+\]")
+_BRACES = re.compile(r"\{[^{}]*(?:,|\.\.)[^{}]*\}")
+_WRITE_OPERATORS = frozenset({">", ">>", ">|", "&>", "&>>", ">&", "<>"})
+_SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
+_EXPANSIONS = frozenset(
+    {"simple_expansion", "expansion", "arithmetic_expansion", "brace_expression"} | _SUBSTITUTIONS
+)
+_HEREDOC_PARTS = frozenset({"heredoc_start", "heredoc_body", "heredoc_end", "<<", "<<-"})
 
 
 class Unreadable(ValueError):
-    """A command line nested too deeply (or otherwise beyond this reader) to check."""
+    """A command line whose programs cannot all be known: refuse it rather than guess."""
+
+
+@dataclass(frozen=True)
+class Word:
+    """One shell word: its text with quotes removed, and whether its value is only known at run time.
+
+    `tail` is the part after the last expansion or glob: `$HOME/bin/lazaretto` ends in a known name.
+    """
+
+    text: str
+    dynamic: bool = False  # holds an expansion or a substitution
+    glob: bool = False  # holds an unquoted glob or brace pattern
+    tail: str = ""
+
+    @property
+    def known_name(self) -> bool:
+        """Whether the file name this word ends in is known before it runs."""
+        return not (self.dynamic or self.glob) or "/" in self.tail
+
+    @property
+    def unknown(self) -> bool:
+        """Whether the word's value is only known at run time."""
+        return self.dynamic or self.glob
 
 
 @dataclass(frozen=True)
 class Invocation:
-    """One program the line runs: its arguments, where it runs, what it writes, inline code it is given."""
+    """One program the line runs: its arguments, where it runs, what it writes, inline code it is given.
+
+    `dynamic` holds the indexes of arguments known only at run time (an expansion, a substitution
+    or a glob), `expanded` those of them that hold an expansion or a substitution; `open_tail` says
+    standard input adds more (xargs).
+    """
 
     argv: tuple[str, ...]
     cwd: str
     writes: tuple[str, ...] = ()
     code: str = ""
+    dynamic: frozenset[int] = frozenset()
+    open_tail: bool = False
+    reads: tuple[str, ...] = ()
+    expanded: frozenset[int] = frozenset()
+    opaque: str = ""  # a script that could not be read through, and why
 
     @property
     def program(self) -> str:
@@ -110,259 +101,752 @@ def expand(word: str, cwd: str | None = None) -> str:
     return os.path.normpath(text) if cwd is not None and text else text
 
 
+@functools.cache
+def _parser():
+    # Imported on first use: a hook that never reads a command line does not pay for the grammar.
+    import tree_sitter
+    import tree_sitter_bash
+
+    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+
+
+def _text(node) -> str:
+    return node.text.decode("utf-8", "replace")
+
+
+def _check_parsed(root) -> None:
+    """Raise Unreadable for a line the grammar could not parse (bash would refuse most of them too)."""
+    if not root.has_error:
+        return
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_missing or node.type == "ERROR":
+            # The grammar does not know `<>` (open for reading and writing): its `<` is left over.
+            if node.type == "ERROR" and _text(node) in ("<", ">"):
+                continue
+            raise Unreadable(
+                f"it does not parse as a shell command line (near `{_text(node)[:40]}`)"
+            )
+        stack.extend(node.children)
+
+
+def _unescape(text: str, quoted: bool) -> str:
+    """Backslash removal: every escaped character outside quotes, only `"$\\` and backtick inside them."""
+    if "\\" not in text:
+        return text
+    pattern = r'\\([$`"\\\n])' if quoted else r"\\(.)"
+    return re.sub(pattern, lambda m: "" if m.group(1) == "\n" else m.group(1), text, flags=re.S)
+
+
 @dataclass
 class _Reader:
     invocations: list[Invocation] = field(default_factory=list)
+    aliases: dict[str, str] = field(default_factory=dict)
+    # Files this line writes before it may run them: path -> their text (None: not known).
+    files: dict[str, str | None] = field(default_factory=dict)
+    # The scripts of the project being read (innermost last): see `script`.
+    projects: list[str] = field(default_factory=list)
 
-    def line(self, command: str, cwd: str, depth: int) -> str:
-        """Read one command line starting in `cwd`; return the directory it leaves the shell in."""
+    # -- the tree ------------------------------------------------------------------------------
+
+    def line(self, text: str, cwd: str, depth: int, stdin: str | None = "") -> str | None:
+        """Read one command line starting in `cwd`; return what it prints, when that is known."""
         if depth > MAX_DEPTH:
             raise Unreadable(f"commands nested more than {MAX_DEPTH} levels deep")
-        for inner in substitutions(command):
-            self.line(inner, cwd, depth + 1)
-        for segment in _segments(_words(command)):
-            cwd = self.segment(segment, cwd, depth)
+        if _PLAIN.fullmatch(text):
+            # Nothing but words and spaces (`git status`, `npm test`): bash splits it at the spaces,
+            # and loading the grammar would be most of the hook's time.
+            return self.program([Word(w, tail=w) for w in text.split()], cwd, depth, stdin)
+        root = _parser().parse(text.encode("utf-8", "surrogatepass")).root_node
+        try:
+            _check_parsed(root)
+        except Unreadable as exc:
+            if not self.projects:
+                raise
+            self.opaque(str(exc), cwd)  # what parsed is still read
+        return self.node(root, cwd, depth, stdin)[1]
+
+    def node(self, node, cwd: str, depth: int, stdin: str | None = "") -> tuple[str, str | None]:
+        """Read one node; return the directory it leaves the shell in and what it prints (if known)."""
+        kind = node.type
+        if kind == "command":
+            return self.command(node, [], cwd, depth, stdin)
+        if kind == "redirected_statement":
+            return self.redirected(node, cwd, depth, stdin)
+        if kind == "pipeline":
+            return cwd, self.pipeline(node.named_children, cwd, depth, stdin)
+        if kind in _SUBSTITUTIONS:
+            if depth + 1 > MAX_DEPTH:
+                raise Unreadable(f"commands nested more than {MAX_DEPTH} levels deep")
+            self.children(node, cwd, depth + 1)
+            return cwd, None
+        if kind in ("subshell", "function_definition"):
+            self.children(node, cwd, depth, stdin)  # a subshell's `cd` does not outlive it
+            return cwd, None
+        if kind == "comment":
+            return cwd, None
+        return self.children(node, cwd, depth, stdin), None
+
+    def children(self, node, cwd: str, depth: int, stdin: str | None = "") -> str:
+        # Every command of a group may read the group's input (`echo ... | { sh; }`).
+        for child in node.named_children:
+            cwd = self.node(child, cwd, depth, stdin)[0]
         return cwd
 
-    def segment(self, words: list[str], cwd: str, depth: int) -> str:
-        argv, writes = [], []
-        pending_write = pending_read = False
-        for word in words:
-            if pending_write or pending_read:
-                if pending_write:
-                    writes.append(word)
-                pending_write = pending_read = False
-            elif _REDIRECT.match(word):
-                if argv and argv[-1].isdigit():
-                    argv.pop()  # `2>file`: the lexer split off the descriptor number
-                pending_write = True
-            elif _READ_REDIRECT.match(word):
-                pending_read = True
-            else:
-                argv.append(word)
-        while argv and _ASSIGNMENT.match(argv[0]):
-            argv.pop(0)
-        if not argv:
-            if writes:
-                self.invocations.append(Invocation((), cwd, tuple(writes)))
-            return cwd
-        if program_name(argv[0]) in ("cd", "pushd") and len(argv) > 1:
-            return expand(argv[-1], cwd)
-        self.program(argv, cwd, tuple(writes), depth)
-        return cwd
+    def pipeline(self, stages, cwd: str, depth: int, stdin: str | None) -> str | None:
+        """Each stage reads what the one before printed."""
+        out = stdin
+        for stage in stages:
+            out = self.node(stage, cwd, depth, out)[1]
+        return out
 
-    def program(self, argv: list[str], cwd: str, writes: tuple[str, ...], depth: int) -> None:
-        """Record what `argv` runs, unwrapping wrappers, shells and interpreters."""
-        name = program_name(argv[0])
-        rest = argv[1:]
-        if name == "env":
-            self.program_or_record(_after_env(rest), argv, cwd, writes, depth)
-        elif name in _WRAPPERS:
-            self.program_or_record(
-                _after_options(rest, _WRAPPERS[name], _leading_value(name)),
-                argv,
-                cwd,
-                writes,
-                depth,
-            )
-        elif name in _RUNNERS:
-            self.program_or_record(_after_runner(rest, _RUNNERS[name]), argv, cwd, writes, depth)
-        elif name in _SHELLS:
-            self.shell(argv, cwd, writes, depth)
-        elif name in ("eval", "source", "."):
-            self.invocations.append(Invocation(tuple(argv), cwd, writes))
-            if name == "eval":
-                self.line(" ".join(rest), cwd, depth + 1)
-            elif rest:
-                self.script(rest[0], cwd, depth)
-        elif _PYTHON.match(name):
-            self.python(argv, cwd, writes, depth)
-        elif name in _INLINE_CODE:
-            code = _option_value(rest, _INLINE_CODE[name])
-            self.invocations.append(Invocation(tuple(argv), cwd, writes, code or ""))
+    def redirected(self, node, cwd: str, depth: int, stdin: str | None) -> tuple[str, str | None]:
+        body = node.child_by_field_name("body")
+        redirects = node.children_by_field_name("redirect")
+        if body is not None and body.type == "command":
+            cwd, out = self.command(body, redirects, cwd, depth, stdin)
         else:
-            self.invocations.append(Invocation(tuple(argv), cwd, writes))
-
-    def program_or_record(
-        self, inner: list[str], argv: list[str], cwd: str, writes: tuple, depth: int
-    ) -> None:
-        # The wrapper itself is recorded too: its options may name files.
-        self.invocations.append(Invocation(tuple(argv), cwd, writes))
-        if inner:
-            self.program(inner, cwd, writes, depth)
-
-    def shell(self, argv: list[str], cwd: str, writes: tuple[str, ...], depth: int) -> None:
-        rest = argv[1:]
-        if program_name(argv[0]) == "busybox" and rest:
-            rest = rest[1:]
-        self.invocations.append(Invocation(tuple(argv), cwd, writes))
-        for index, word in enumerate(rest):
-            if word.startswith("-") and not word.startswith("--") and "c" in word[1:]:
-                if index + 1 < len(rest):
-                    self.line(rest[index + 1], cwd, depth + 1)
-                return
-            if not word.startswith("-") and not word.startswith("+"):
-                self.script(word, cwd, depth)
-                return
-
-    def script(self, path: str, cwd: str, depth: int) -> None:
-        """A script file run by a shell: read it and check its lines too (when it exists)."""
-        text = environment.current().read(expand(path, cwd), MAX_SCRIPT_BYTES)
-        if text is None:
-            return
-        if len(text) > MAX_SCRIPT_BYTES:
-            raise Unreadable(f"script {path} is larger than {MAX_SCRIPT_BYTES} bytes")
-        self.line(text.decode("utf-8", "replace"), cwd, depth + 1)
-
-    def python(self, argv: list[str], cwd: str, writes: tuple[str, ...], depth: int) -> None:
-        rest = argv[1:]
-        for index, word in enumerate(rest):
-            if word == "-c" or (
-                word.startswith("-") and not word.startswith("--") and word.endswith("c")
-            ):
+            io = self.redirections(redirects, cwd, depth, stdin)
+            if io.writes:
                 self.invocations.append(
-                    Invocation(
-                        tuple(argv), cwd, writes, rest[index + 1] if index + 1 < len(rest) else ""
-                    )
+                    Invocation((), cwd, tuple(io.writes), reads=tuple(io.reads))
+                )
+            out = self.node(body, cwd, depth, io.stdin)[1] if body is not None else None
+            out = self.piped(io, out, cwd, depth)
+        return cwd, out
+
+    def piped(self, io: "_Redirections", out: str | None, cwd: str, depth: int) -> str | None:
+        # `cat <<EOF | sh`: the grammar hangs what follows the here-document's opening line on it.
+        for follower in io.followers:
+            if follower.type == "pipeline":
+                out = self.pipeline(follower.named_children, cwd, depth, out)
+            else:
+                cwd, out = self.node(follower, cwd, depth)
+        return out
+
+    # -- words and redirections ------------------------------------------------------------------
+
+    def word(self, node, cwd: str, depth: int) -> Word:
+        """A word node's value, reading every substitution inside it as commands too."""
+        kind = node.type
+        raw = _text(node)
+        if kind == "command_name":
+            return (
+                self.word(node.named_children[0], cwd, depth) if node.named_children else Word(raw)
+            )
+        if kind == "word":
+            glob = _GLOB.search(raw) or _BRACES.search(raw)
+            text = _unescape(raw, quoted=False)
+            if glob:
+                last = list(_GLOB.finditer(raw)) + list(_BRACES.finditer(raw))
+                tail = _unescape(raw[max(m.end() for m in last) :], quoted=False)
+                return Word(text, glob=True, tail=tail)
+            return Word(text, tail=text)
+        if kind == "number":
+            return Word(raw, tail=raw)
+        if kind == "raw_string":
+            return Word(raw[1:-1], tail=raw[1:-1])
+        if kind == "ansi_c_string":
+            text = _escapes(raw[2:-1])
+            return Word(text, tail=text) if text is not None else Word(raw, glob=True)
+        if kind in ("string", "translated_string", "concatenation"):
+            parts = []
+            for child in node.children:
+                if child.type == "string_content":
+                    value = _unescape(_text(child), quoted=True)
+                    parts.append(Word(value, tail=value))
+                elif child.is_named:
+                    parts.append(self.word(child, cwd, depth))
+            text, tail = "", ""
+            for part in parts:
+                text += part.text
+                tail = part.tail if part.unknown else tail + part.text
+            return Word(text, any(p.dynamic for p in parts), any(p.glob for p in parts), tail)
+        # An expansion or substitution (or a node this reader does not know): known only at run time.
+        self.substitutions(node, cwd, depth)
+        return Word(raw, dynamic=True)
+
+    def substitutions(self, node, cwd: str, depth: int) -> None:
+        """Read the commands of every `$(...)`, backtick and `<(...)` inside a node."""
+        stack = [node]
+        while stack:
+            item = stack.pop()
+            if item.type in _SUBSTITUTIONS:
+                self.node(item, cwd, depth)
+            else:
+                stack.extend(item.named_children)
+
+    def redirections(self, nodes, cwd: str, depth: int, stdin: str | None) -> "_Redirections":
+        io = _Redirections(stdin)
+        for node in nodes:
+            if node.type == "file_redirect":
+                target = node.child_by_field_name("destination")
+                operator = "".join(
+                    _text(c) for c in node.children if not c.is_named or c.type == "ERROR"
+                )
+                if target is None or target.type == "number":
+                    continue  # `2>&1`: another descriptor, not a file
+                word = self.word(target, cwd, depth)
+                if ">" in operator:
+                    io.writes.append(word.text)
+                if "<" in operator:
+                    io.reads.append(word.text)
+                    io.stdin = None if word.unknown else self.file_text(word.text, cwd)
+            elif node.type == "heredoc_redirect":
+                io.stdin = self.heredoc(node, cwd, depth)
+                io.followers.extend(c for c in node.named_children if c.type not in _HEREDOC_PARTS)
+            elif node.type == "herestring_redirect":
+                word = self.word(node.named_children[0], cwd, depth)
+                io.stdin = None if word.unknown else word.text + "\n"
+        return io
+
+    def heredoc(self, node, cwd: str, depth: int) -> str | None:
+        """A here-document's text; None when it expands something (its delimiter was not quoted)."""
+        body = next((c for c in node.named_children if c.type == "heredoc_body"), None)
+        if body is None:
+            return ""
+        self.substitutions(body, cwd, depth)
+        if body.named_children:
+            return None
+        text = _text(body)
+        if any(c.type == "<<-" for c in node.children):
+            text = "\n".join(line.lstrip("\t") for line in text.split("\n"))
+        return text
+
+    def file_text(self, path: str, cwd: str) -> str | None:
+        """A file's text as the line will see it: written earlier on the line, else on disk (None:
+        not there, or larger than MAX_SCRIPT_BYTES)."""
+        where = expand(path, cwd)
+        if where in self.files:
+            return self.files[where]
+        data = environment.current().read(where, MAX_SCRIPT_BYTES)
+        if data is None:
+            return None
+        # Past the bound the text counts as unknown: refused only where it would run as code.
+        return None if len(data) > MAX_SCRIPT_BYTES else data.decode("utf-8", "replace")
+
+    # -- commands --------------------------------------------------------------------------------
+
+    def command(
+        self, node, redirects: list, cwd: str, depth: int, stdin: str | None
+    ) -> tuple[str, str | None]:
+        if not self.projects:
+            return self.simple_command(node, redirects, cwd, depth, stdin)
+        try:
+            return self.simple_command(node, redirects, cwd, depth, stdin)
+        except Unreadable as exc:
+            self.opaque(str(exc), cwd)
+            return cwd, None
+
+    def opaque(self, reason: str, cwd: str) -> None:
+        """Inside a project's script, a command that cannot be read: recorded, and reading goes on."""
+        self.invocations.append(Invocation((self.projects[-1],), cwd, opaque=reason))
+
+    def simple_command(
+        self, node, redirects: list, cwd: str, depth: int, stdin: str | None
+    ) -> tuple[str, str | None]:
+        words: list[Word] = []
+        for index, child in enumerate(node.children):
+            role = node.field_name_for_child(index)
+            if role in ("name", "argument"):
+                words.append(self.word(child, cwd, depth))
+            elif child.type.endswith("_redirect"):
+                redirects = [*redirects, child]
+            elif child.is_named:
+                self.substitutions(child, cwd, depth)  # `X=$(...) cmd`
+        io = self.redirections(redirects, cwd, depth, stdin)
+        out = self.program(words, cwd, depth, io.stdin, io.writes, io.reads)
+        for path in io.writes:
+            self.files[expand(path, cwd)] = out
+        out = self.piped(io, "" if io.writes else out, cwd, depth)
+        if words and program_name(words[0].text) in ("cd", "pushd") and len(words) > 1:
+            cwd = expand(words[-1].text, cwd)
+        return cwd, out
+
+    def program(
+        self,
+        words: list[Word],
+        cwd: str,
+        depth: int,
+        stdin: str | None = "",
+        writes: list[str] | tuple = (),
+        reads: list[str] | tuple = (),
+        open_tail: bool = False,
+    ) -> str | None:
+        """Record what `words` runs, unwrapping wrappers, shells and interpreters; return its output."""
+        while words and _ASSIGNMENT.match(words[0].text):
+            words = words[1:]
+        if not words:
+            if writes:
+                self.invocations.append(Invocation((), cwd, tuple(writes), reads=tuple(reads)))
+            return None
+        head, rest = words[0], words[1:]
+        if not head.known_name:
+            raise Unreadable(
+                f"it runs a program named by `{head.text}`, which is only known when it runs"
+            )
+        name = program_name(head.text)
+        if name in self.aliases:
+            value = self.aliases.pop(name)  # an alias is not expanded inside itself
+            try:
+                return self.line(" ".join([value, *(w.text for w in rest)]), cwd, depth + 1, stdin)
+            finally:
+                self.aliases[name] = value
+        invocation = Invocation(
+            tuple(w.text for w in words),
+            cwd,
+            tuple(writes),
+            dynamic=frozenset(i for i, w in enumerate(words) if w.unknown),
+            open_tail=open_tail,
+            reads=tuple(reads),
+            expanded=frozenset(i for i, w in enumerate(words) if w.dynamic),
+        )
+        interpreter = P.interpreter(name)
+        if interpreter is not None:
+            self.interpreted(invocation, interpreter, rest, cwd, depth, stdin)
+            return None
+        self.invocations.append(invocation)
+        if name == "env":
+            self.env(rest, cwd, depth, stdin, open_tail)
+        elif name in P.WRAPPERS:
+            self.wrapper(name, P.WRAPPERS[name], rest, cwd, depth, stdin, open_tail)
+        elif name in P.RUNNERS:
+            inner = _after_runner(rest, P.RUNNERS[name])
+            if inner:
+                self.program(inner, cwd, depth, stdin, open_tail=open_tail)
+        elif name in P.SHELLS:
+            self.shell(name, rest, cwd, depth, stdin, open_tail)
+        elif name in ("source", "."):
+            if rest:
+                self.script(rest[0], cwd, depth)
+        elif name == "alias":
+            self.alias(rest, cwd, depth)
+        elif name == "find":
+            self.find_exec(rest, cwd, depth)
+        elif name == "tmux":
+            self.tmux(rest, cwd, depth)
+        elif name == "screen":
+            self.screen(rest, cwd, depth)
+        elif name in P.SCHEDULERS or name == P.CRONTAB:
+            self.scheduled(name, rest, cwd, depth, stdin)
+        elif name in P.CONTAINERS:
+            self.in_container(rest, cwd, depth)
+        elif expand(head.text, cwd) in self.files and "/" in head.text:
+            self.script(head, cwd, depth)  # a script this line wrote, run by its path
+        return _output(name, rest, stdin, self, cwd)
+
+    def env(self, words: list[Word], cwd: str, depth: int, stdin, open_tail: bool) -> None:
+        index = 0
+        while index < len(words):
+            text = words[index].text
+            if text in ("-u", "--unset", "-C", "--chdir"):
+                index += 2
+            elif text in ("-S", "--split-string") or (text.startswith("-S") and len(text) > 2):
+                # `env -S "lazaretto approve X"`: the string is a whole command line.
+                value = words[index + 1] if text in ("-S", "--split-string") else Word(text[2:])
+                tail = (
+                    words[index + 2 :] if text in ("-S", "--split-string") else words[index + 1 :]
+                )
+                self.shell_line(
+                    Word(
+                        " ".join(w.text for w in [value, *tail]),
+                        value.unknown or any(w.unknown for w in tail),
+                    ),
+                    cwd,
+                    depth,
                 )
                 return
-            if word.startswith("-m"):
-                module = word[2:] or (rest[index + 1] if index + 1 < len(rest) else "")
-                tail = rest[index + (1 if word[2:] else 2) :]
-                self.invocations.append(Invocation(tuple(argv), cwd, writes))
-                self.invocations.append(Invocation(_module_argv(module, tail), cwd, writes))
-                return
-            if not word.startswith("-"):
+            elif text.startswith("-") or _ASSIGNMENT.match(text):
+                index += 1
+            else:
                 break
-        self.invocations.append(Invocation(tuple(argv), cwd, writes))
+        self.program(words[index:], cwd, depth, stdin, open_tail=open_tail)
+
+    def shell_line(self, word: Word, cwd: str, depth: int, stdin: str | None = "") -> None:
+        """A whole shell line given as one argument (`sh -c LINE`, `su -c LINE`, `eval LINE`)."""
+        if word.dynamic:
+            raise Unreadable(f"it runs a shell line built when it runs ({word.text[:80]})")
+        self.line(word.text, cwd, depth + 1, stdin)
+
+    def wrapper(
+        self, name: str, spec: P.Wrapper, words: list[Word], cwd: str, depth: int, stdin, open_tail
+    ) -> None:
+        index, placeholder, joins = 0, None, spec.joins
+        # Options before the command; for a wrapper whose operands are not a command, options anywhere.
+        while index < len(words):
+            text = words[index].text
+            option, eq, value = text.partition("=")
+            if text == "--":
+                index += 1
+                break
+            if not text.startswith("-") or text == "-":
+                if spec.runs_rest:
+                    break
+                index += 1
+                continue
+            given = Word(value, words[index].dynamic) if eq else _at(words, index + 1)
+            if option in spec.line_options:
+                if given is not None:
+                    self.shell_line(given, cwd, depth, stdin)
+                index += 1 if eq else 2
+            elif option in spec.placeholders or (option[:2] == "-I" and "-I" in spec.placeholders):
+                placeholder = text[2:] if option[:2] == "-I" and len(option) > 2 else "{}"
+                if option in ("-I", "--replace") and not eq and given is not None:
+                    placeholder = given.text
+                    index += 1
+                index += 1
+            elif option in spec.valued and not eq:
+                index += 2
+            else:
+                joins = joins or (name == "sudo" and option in ("-s", "-i", "--shell", "--login"))
+                index += 1
+        if not spec.runs_rest:
+            return
+        rest = words[index + spec.positionals :]
+        if placeholder:
+            rest = [Word(w.text, True) if placeholder in w.text else w for w in rest]
+        if joins and rest:
+            self.shell_line(
+                Word(" ".join(w.text for w in rest), any(w.unknown for w in rest)),
+                cwd,
+                depth,
+                stdin,
+            )
+        elif rest:
+            self.program(rest, cwd, depth, stdin, open_tail=spec.open_tail or open_tail)
+
+    def shell(self, name: str, words: list[Word], cwd: str, depth: int, stdin, open_tail) -> None:
+        index = 0
+        while index < len(words):
+            text = words[index].text
+            if text == "--":
+                index += 1
+                break
+            if text in P.SHELL_VALUED_OPTIONS:
+                index += 2
+            elif text.startswith("-") and not text.startswith("--") and "c" in text[1:]:
+                if index + 1 < len(words):
+                    self.shell_line(words[index + 1], cwd, depth)
+                return
+            elif text.startswith(("-", "+")) and text != "-":
+                index += 1
+            else:
+                break
+        if index < len(words) and words[index].text not in ("-", "/dev/stdin"):
+            self.script(words[index], cwd, depth)
+        elif open_tail:
+            raise Unreadable(f"{name} reads a script named by its input when it runs")
+        else:
+            self.stdin_code(name, stdin, cwd, depth)
+
+    def stdin_code(self, consumer: str, stdin: str | None, cwd: str, depth: int) -> None:
+        """A shell line read from standard input: a pipe, a here-document or a here-string."""
+        if stdin is None:
+            raise Unreadable(f"it pipes text the hook cannot read into {consumer}")
+        if stdin.strip():
+            self.line(stdin, cwd, depth + 1)
+
+    def script(self, word: Word, cwd: str, depth: int) -> None:
+        """A script file a shell runs: its lines are read and checked too."""
+        if word.unknown:
+            raise Unreadable(f"it runs a script named by `{word.text}`, only known when it runs")
+        written = expand(word.text, cwd) in self.files
+        text = self.file_text(word.text, cwd)
+        if text is None:
+            # Not there yet (written by this line, or by a program whose output is not known).
+            raise Unreadable(f"it runs {word.text}, whose text the hook cannot read")
+        if written:
+            self.line(text, cwd, depth + 1)
+            return
+        # A script that was there before the command (`sh ./configure`, `source env.sh`) is the
+        # project's, as it is when run by its path, which no hook reads: every command of it is
+        # read, but one that cannot be does not refuse the line; it makes the run opaque (outbound,
+        # destination unknown), and the commands after it are still read.
+        self.projects.append(word.text)
+        try:
+            self.line(text, cwd, depth + 1)
+        finally:
+            self.projects.pop()
+
+    def interpreted(
+        self,
+        invocation: Invocation,
+        spec: P.Interpreter,
+        words: list[Word],
+        cwd: str,
+        depth: int,
+        stdin: str | None,
+    ) -> None:
+        """An interpreter: record it with the inline code it runs (given, piped in, or written on this line)."""
+        name = invocation.program
+        codes: list[Word] = []
+        index = 0
+        if spec.subcommand and words[:1] and words[0].text == spec.subcommand:
+            codes = words[1:2]
+            index = len(words)
+        while index < len(words):
+            text = words[index].text
+            option, eq, value = text.partition("=")
+            if text == "--":
+                index += 1
+                break
+            if (option.lower() if spec.fold_case else option) in spec.opaque_options:
+                raise Unreadable(f"{name} runs an encoded command the hook cannot read")
+            if (option.lower() if spec.fold_case else option) in spec.code_options:
+                given = Word(value, words[index].dynamic) if eq else _at(words, index + 1)
+                if given is not None:
+                    codes.append(given)
+                index += 1 if eq else 2
+                continue
+            if text.startswith("-") and not text.startswith("--") and len(text) > 1:
+                step = 1
+                for position, flag in enumerate(text[1:], 1):
+                    if flag not in spec.short_valued:
+                        continue
+                    attached = text[position + 1 :]
+                    given = (
+                        Word(attached, words[index].dynamic) if attached else _at(words, index + 1)
+                    )
+                    step = 1 if attached else 2
+                    if f"-{flag}" in spec.code_options and given is not None:
+                        codes.append(given)
+                    elif flag == "m" and spec is P.INTERPRETERS["python"] and given is not None:
+                        self.invocations.append(invocation)
+                        module = _module_argv(given.text, words[index + step :])
+                        self.program(module, cwd, depth, stdin)
+                        return
+                    break
+                index += step
+                continue
+            if text.startswith("-") and text != "-":
+                index += 1
+                continue
+            break
+        operands = words[index:]
+        if spec.code_first and not codes and operands:
+            codes, operands = operands[:1], operands[1:]
+        if not codes:
+            if operands and operands[0].text != "-":
+                script = operands[0]
+                # `python $f` is common; `python $(which lazaretto) approve` is the verb in disguise.
+                if script.unknown and any(
+                    w.unknown or w.text.lower() in P.HUMAN_VERBS for w in operands[1:]
+                ):
+                    raise Unreadable(
+                        f"{name} runs a script named by `{script.text}`, only known when it runs,"
+                        " with arguments that may be a human-only verb"
+                    )
+                where = expand(script.text, cwd)
+                if where in self.files:
+                    text = self.files[where]
+                    if text is None:
+                        raise Unreadable(
+                            f"{name} runs {script.text}, whose text the hook cannot read"
+                        )
+                    codes = [Word(text)]
+            elif invocation.open_tail:
+                raise Unreadable(f"{name} reads a program named by its input when it runs")
+            else:
+                if stdin is None:
+                    raise Unreadable(f"it pipes text the hook cannot read into {name}")
+                codes = [Word(stdin)] if stdin.strip() else []
+        for code in codes:
+            if code.dynamic:
+                raise Unreadable(f"{name} runs code built when it runs ({code.text[:80]})")
+        self.invocations.append(replace(invocation, code="\n".join(c.text for c in codes)))
+
+    def alias(self, words: list[Word], cwd: str, depth: int) -> None:
+        for word in words:
+            name, eq, value = word.text.partition("=")
+            if eq:
+                if word.unknown:
+                    raise Unreadable(f"it defines an alias built when it runs ({word.text[:80]})")
+                self.aliases[name] = value
+                self.line(value, cwd, depth + 1)
+
+    def find_exec(self, words: list[Word], cwd: str, depth: int) -> None:
+        index = 0
+        while index < len(words):
+            if words[index].text in P.FIND_EXEC:
+                end = index + 1
+                while end < len(words) and words[end].text not in (";", "+"):
+                    end += 1
+                segment = [
+                    Word(w.text, True) if "{}" in w.text else w for w in words[index + 1 : end]
+                ]
+                self.program(segment, cwd, depth)
+                index = end
+            index += 1
+
+    def tmux(self, words: list[Word], cwd: str, depth: int) -> None:
+        command: list[Word] = []
+        for word in [*words, Word(";")]:
+            if word.text != ";":
+                command.append(word)
+                continue
+            operands = _tmux_operands(command)
+            if operands and operands[0].text in P.TMUX_TYPES:
+                typed = "".join(P.TMUX_KEYS.get(w.text, w.text + " ") for w in operands[1:])
+                self.shell_line(Word(typed, any(w.dynamic for w in operands[1:])), cwd, depth)
+            elif operands and operands[0].text in P.TMUX_RUNS:
+                for w in operands[1:]:
+                    self.shell_line(w, cwd, depth)
+            elif command and command[0].text == "-c" and len(command) > 1:
+                self.shell_line(command[1], cwd, depth)
+            command = []
+
+    def screen(self, words: list[Word], cwd: str, depth: int) -> None:
+        texts = [w.text for w in words]
+        if "-X" in texts:
+            after = words[texts.index("-X") + 1 :]
+            if after and after[0].text == "stuff":
+                for w in after[1:]:
+                    self.shell_line(Word(w.text.replace("^M", "\n"), w.dynamic), cwd, depth)
+            elif after:
+                self.program(after[1:] if after[0].text == "exec" else after, cwd, depth)
+            return
+        index = 0
+        while index < len(words) and words[index].text.startswith("-"):
+            index += 2 if words[index].text in ("-S", "-c", "-e", "-p", "-t", "-h", "-T") else 1
+        self.program(words[index:], cwd, depth)
+
+    def scheduled(self, name: str, words: list[Word], cwd: str, depth: int, stdin) -> None:
+        """at, batch and crontab: the commands they will run later are read now."""
+        texts = [w.text for w in words]
+        if name == P.CRONTAB:
+            if any(t in ("-l", "-r", "-e") for t in texts):
+                return
+            files = [w for w in words if not w.text.startswith("-") or w.text == "-"]
+            if files and files[-1].text != "-":
+                if files[-1].unknown:
+                    raise Unreadable(f"crontab reads a file named by `{files[-1].text}`")
+                stdin = self.file_text(files[-1].text, cwd)
+            if stdin is None:
+                raise Unreadable("it schedules commands the hook cannot read")
+            for entry in stdin.splitlines():
+                fields = entry.split(None, 1 if entry.startswith("@") else 5)
+                if (
+                    fields
+                    and not fields[0].startswith("#")
+                    and len(fields) > (1 if entry.startswith("@") else 5)
+                ):
+                    self.line(fields[-1], cwd, depth + 1)
+            return
+        if "-f" in texts and texts.index("-f") + 1 < len(words):
+            self.script(words[texts.index("-f") + 1], cwd, depth)
+        else:
+            self.stdin_code(name, stdin, cwd, depth)
+
+    def in_container(self, words: list[Word], cwd: str, depth: int) -> None:
+        """`docker run IMAGE sh -c ...`: the first word that names a known program starts the command."""
+        for index, word in enumerate(words):
+            name = program_name(word.text)
+            if (
+                name in P.SHELLS
+                or name in P.NETWORK_PROGRAMS
+                or name == "lazaretto"
+                or P.interpreter(name)
+            ):
+                self.program(words[index:], cwd, depth)
+                return
 
 
-def _module_argv(module: str, tail: list[str]) -> tuple[str, ...]:
+@dataclass
+class _Redirections:
+    stdin: str | None
+    writes: list[str] = field(default_factory=list)
+    reads: list[str] = field(default_factory=list)
+    followers: list = field(default_factory=list)
+
+
+def _tmux_operands(words: list[Word]) -> list[Word]:
+    """A tmux command's words without its options and their values: the command name, then operands."""
+    operands, index = [], 0
+    while index < len(words):
+        text = words[index].text
+        if text.startswith("-") and len(text) > 1:
+            index += 2 if text in P.TMUX_VALUED else 1
+        else:
+            operands.append(words[index])
+            index += 1
+    return operands
+
+
+def _escapes(text: str) -> str | None:
+    """Backslash escapes (`\\n`, `\\x41`) decoded as `$'...'` and printf do; None if malformed."""
+    try:
+        return codecs.decode(text.encode("latin-1", "backslashreplace"), "unicode_escape")
+    except UnicodeDecodeError:
+        return None
+
+
+def _at(words: list[Word], index: int) -> Word | None:
+    return words[index] if index < len(words) else None
+
+
+def _output(
+    name: str, words: list[Word], stdin: str | None, reader: _Reader, cwd: str
+) -> str | None:
+    """What echo, printf and cat print, when their words are known (they feed `| sh`)."""
+    if any(w.unknown for w in words):
+        return None
+    texts = [w.text for w in words]
+    if name == "echo":
+        while texts and texts[0] in ("-n", "-e", "-E", "-ne", "-en"):
+            texts = texts[1:]
+        return " ".join(texts) + "\n"
+    if name == "printf" and texts:
+        form = texts[0]
+        values = iter(texts[1:])
+        return _escapes(re.sub(r"%[sbdq]", lambda _: next(values, ""), form))
+    if name == "cat":
+        files = [t for t in texts if not t.startswith("-") or t == "-"]
+        if not files:
+            return stdin
+        parts = [stdin if t == "-" else reader.file_text(t, cwd) for t in files]
+        return None if any(p is None for p in parts) else "".join(parts)  # type: ignore[arg-type]
+    return None
+
+
+def _module_argv(module: str, tail: list[Word]) -> list[Word]:
     """`python -m lazaretto.app approve X` is `lazaretto approve X`; `-m lazaretto.app.commands.trust` too."""
     parts = module.split(".")
     if parts[0] == "lazaretto":
         command = [p for p in parts[1:] if p not in ("app", "cli", "commands", "__main__", "proxy")]
-        return ("lazaretto", *command, *tail)
-    return (module, *tail)
+        return [Word("lazaretto"), *(Word(c) for c in command), *tail]
+    return [Word(module), *tail]
 
 
-def _leading_value(name: str) -> int:
-    # `timeout 5 cmd`: one positional (the duration) before the command.
-    return 1 if name in ("timeout",) else 0
-
-
-def _after_options(words: list[str], with_value: frozenset[str], positional: int = 0) -> list[str]:
-    index = 0
-    while index < len(words) and words[index].startswith("-") and words[index] != "-":
-        if words[index] == "--":
-            index += 1
-            break
-        index += 2 if words[index] in with_value else 1
-    return words[index + positional :]
-
-
-def _after_env(words: list[str]) -> list[str]:
-    index = 0
-    while index < len(words):
-        word = words[index]
-        if word in ("-u", "--unset", "-C", "--chdir"):
-            index += 2
-        elif word in ("-S", "--split-string") and index + 1 < len(words):
-            # `env -S "lazaretto approve X"`: the string is a whole command line.
-            return [*_words(words[index + 1]), *words[index + 2 :]]
-        elif word.startswith("-S") and len(word) > 2:
-            return [*_words(word[2:]), *words[index + 1 :]]
-        elif word.startswith("-") or _ASSIGNMENT.match(word):
-            index += 1
-        else:
-            break
-    return words[index:]
-
-
-def _after_runner(words: list[str], subcommands: frozenset[str]) -> list[str]:
+def _after_runner(words: list[Word], subcommands: frozenset[str]) -> list[Word]:
     if "" in subcommands:
-        rest = _after_options(words, frozenset({"--from", "-p", "--package", "--with"}))
-        return rest
+        return _after_options(words, P.RUNNER_VALUED)
     for index, word in enumerate(words):
-        if word in subcommands:
+        if word.text in subcommands:
             rest = words[index + 1 :]
             # `uv tool run X`: a second subcommand word before the program.
-            while rest and (rest[0] in subcommands or rest[0] == "run"):
+            while rest and (rest[0].text in subcommands or rest[0].text == "run"):
                 rest = rest[1:]
-            return _after_options(rest, frozenset({"--from", "--with", "-p", "--package", "-n"}))
-        if not word.startswith("-"):
+            return _after_options(rest, P.RUNNER_VALUED)
+        if not word.text.startswith("-"):
             return []
     return []
 
 
-def _option_value(words: list[str], options: tuple[str, ...]) -> str | None:
-    for index, word in enumerate(words):
-        if word in options and index + 1 < len(words):
-            return words[index + 1]
-    return None
-
-
-_SUBSTITUTION_OPENERS = ("$(", "<(", ">(")
-
-
-def substitutions(text: str) -> list[str]:
-    """The command lines inside `$(...)`, `<(...)`, `>(...)` and backticks, outermost first."""
-    found = []
+def _after_options(words: list[Word], with_value: frozenset[str]) -> list[Word]:
     index = 0
-    while index < len(text):
-        if text.startswith(_SUBSTITUTION_OPENERS, index):
-            end = _closing(text, index + 2)
-            found.append(text[index + 2 : end])
-            index = end + 1
-        elif text[index] == "`":
-            end = text.find("`", index + 1)
-            end = len(text) if end < 0 else end
-            found.append(text[index + 1 : end])
-            index = end + 1
-        else:
+    while index < len(words) and words[index].text.startswith("-") and words[index].text != "-":
+        if words[index].text == "--":
             index += 1
-    return found
-
-
-def _closing(text: str, start: int) -> int:
-    depth = 1
-    for index in range(start, len(text)):
-        if text[index] == "(":
-            depth += 1
-        elif text[index] == ")":
-            depth -= 1
-            if depth == 0:
-                return index
-    return len(text)
-
-
-def _words(command: str) -> list[str]:
-    """Shell words and operators; unbalanced quotes fall back to splitting with quotes dropped."""
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|()<>\n")
-    lexer.whitespace = " \t\r"
-    lexer.commenters = ""
-    lexer.wordchars += "~-./*?[]=+:@%,^$\\{}!#"
-    try:
-        return list(lexer)
-    except ValueError:
-        # An unterminated quote: read every word anyway, so nothing hides behind the error.
-        return re.findall(r"&&|\|\||[;&|()<>\n]|[^\s;&|()<>'\"]+", command)
-
-
-def _segments(words: list[str]) -> list[list[str]]:
-    segments: list[list[str]] = [[]]
-    for word in words:
-        if word in _SEPARATORS:
-            segments.append([])
-        else:
-            segments[-1].append(word)
-    return [segment for segment in segments if segment]
+            break
+        index += 2 if words[index].text in with_value else 1
+    return words[index:]
 
 
 def invocations(command: str, cwd: str) -> list[Invocation]:
-    """Every program `command` runs (starting in `cwd`), wrappers and nested shells unwrapped.
+    """Every program `command` runs (starting in `cwd`), wrappers, shells and interpreters unwrapped.
 
-    Raises Unreadable when the line nests deeper than this reader follows.
+    Raises Unreadable when what the line runs cannot all be known.
     """
     reader = _Reader()
     reader.line(command, cwd, 0)

@@ -323,3 +323,58 @@ def test_a_request_reusing_a_pending_id_is_refused(hostile, start_proxy, second_
     assert [
         m["params"]["name"] for m in seen_by_server(env) if m.get("method") == "tools/call"
     ] == ["read_page"]
+
+
+# --- bounded work --------------------------------------------------------------------------
+
+# Shapes that cost json many times their size once parsed: (prefix, unit repeated, suffix).
+AMPLIFIERS = {
+    "short strings": (
+        '{"jsonrpc":"2.0","id":$ID,"result":{"structuredContent":{"v":[',
+        '"a",',
+        '"a"]},"content":[]}}',
+    ),
+    "empty objects": (
+        '{"jsonrpc":"2.0","id":$ID,"result":{"structuredContent":{"v":[',
+        "{},",
+        '{}]},"content":[]}}',
+    ),
+    "short strings in a text": (
+        '{"jsonrpc":"2.0","id":$ID,"result":{"content":[{"type":"text","text":"[',
+        '\\"a\\",',
+        '\\"a\\"]"}]}}',
+    ),
+}
+MiB = 1024 * 1024
+
+
+def peak_rss(pid: int) -> int:
+    """The process's peak resident memory so far, in bytes (Linux)."""
+    with open(f"/proc/{pid}/status") as status:
+        for row in status:
+            if row.startswith("VmHWM:"):
+                return int(row.split()[1]) * 1024
+    raise AssertionError("no VmHWM")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize("shape", list(AMPLIFIERS))
+def test_a_line_that_would_explode_in_memory_is_judged_within_four_times_its_size(
+    hostile, start_proxy, shape
+):
+    prefix, unit, suffix = AMPLIFIERS[shape]
+    times = 24 * MiB // len(unit)
+    size = len(prefix) + len(unit) * times + len(suffix)
+    line = {"prefix": prefix, "repeat": unit, "times": times, "suffix": suffix}
+    proxy, _env = started(hostile, start_proxy, {"read_page": [line]})
+    proxy.request("ping")
+    before = peak_rss(proxy.proc.pid)
+    reply = proxy.request("tools/call", {"name": "read_page", "arguments": {}}, timeout=120)
+    after = peak_rss(proxy.proc.pid)
+    proxy.close()
+    assert after - before <= 4 * size, (shape, (after - before) / size)
+    # Judged: withheld whole, or read as one plain text; never passed on unread.
+    text = json.dumps(reply)
+    assert "withheld the server's reply" in text or reply["result"]["content"][0][
+        "text"
+    ].startswith('["a"'), text[:300]

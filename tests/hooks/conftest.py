@@ -35,3 +35,22 @@ def run_hook(hook_env):
         return done.returncode, (json.loads(out) if out.strip() else None), done.stderr.decode()
 
     return run
+
+
+@pytest.fixture
+def bash_event(tmp_path):
+    """`bash_event(command)`: Claude Code's PreToolUse input for its Bash tool, run in tmp_path."""
+
+    def event(command: str) -> dict:
+        return {
+            "session_id": "s",
+            "transcript_path": "/tmp/t.jsonl",
+            "cwd": str(tmp_path),
+            "permission_mode": "default",
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+            "tool_use_id": "toolu_01",
+        }
+
+    return event

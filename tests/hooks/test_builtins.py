@@ -3,7 +3,7 @@
 import pytest
 
 from lazaretto.proxy.hooks.builtins import clone_targets, outbound_reason, reads_network
-from lazaretto.proxy.hooks.shell import invocations
+from lazaretto.proxy.hooks.shell import Unreadable, invocations
 
 CWD = "/work/project"
 
@@ -105,3 +105,20 @@ def test_reads_in_a_cloned_directory_taint_until_trusted(run_hook, store, tmp_pa
     assert store.directories.trust(str(clone))
     run_hook("claude-code", "post-tool-use", read)
     assert not store.sessions.state("hook-session").tainted
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["git status", "npm test", "A=1 pytest -q tests/x.py", "lazaretto approve K7QF-2M9X", "ls"],
+)
+def test_a_line_of_plain_words_reads_as_the_grammar_reads_it(command):
+    # Plain lines skip the grammar; a trailing `;` sends the same line through it.
+    assert invocations(command, CWD) == invocations(command + " ;", CWD)
+
+
+@pytest.mark.parametrize(
+    "command", ["echo 'unterminated", "ls ; ; ls", "cat <<EOF\nno end", "if true; then"]
+)
+def test_a_line_that_does_not_parse_is_unreadable(command):
+    with pytest.raises(Unreadable, match="does not parse"):
+        invocations(command, CWD)
