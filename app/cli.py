@@ -4,9 +4,13 @@ A proxy starts once per MCP server and a hook once per tool call, so `lazaretto 
 must never pay for Textual: each subcommand lives in its own module, found here by name.
 """
 
-import argparse
 import importlib
 import sys
+
+# Not typing.TYPE_CHECKING: importing typing would be a quarter of a thin hook's own start-up.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 # name -> (module, one-line help). Each module has `configure(parser)` and `run(args) -> int`.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -77,28 +81,37 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-class _VersionAction(argparse.Action):
-    """`--version`, with the version looked up only when asked for."""
+def _version_action() -> type:
+    """`--version`, with the version looked up only when asked for (argparse loads with the parser)."""
+    import argparse
 
-    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+    class VersionAction(argparse.Action):
+        def __init__(
+            self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs
+        ) -> None:
+            super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
-    def __call__(
-        self, parser: argparse.ArgumentParser, namespace, values, option_string=None
-    ) -> None:
-        from lazaretto.store.package import package_version
+        def __call__(
+            self, parser: argparse.ArgumentParser, namespace, values, option_string=None
+        ) -> None:
+            from lazaretto.store.package import package_version
 
-        parser.exit(message=f"lazaretto {package_version()}\n")
+            parser.exit(message=f"lazaretto {package_version()}\n")
+
+    return VersionAction
 
 
-def build_parser(argv: list[str]) -> argparse.ArgumentParser:
+def build_parser(argv: list[str]) -> "argparse.ArgumentParser":
     """The top-level parser; only the subcommand named in argv is imported and configured."""
+    # Imported here: a hook answered by a station never builds a parser.
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="lazaretto",
         description="Keep AI coding agents safe from what they read: clean untrusted MCP results, "
         "and refuse outbound tools once a session has read them, until a person clears it.",
     )
-    parser.add_argument("--version", action=_VersionAction, help="show the version and exit")
+    parser.add_argument("--version", action=_version_action(), help="show the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     chosen = next((arg for arg in argv if not arg.startswith("-")), None)
     for name, (module_name, help_text) in COMMANDS.items():
