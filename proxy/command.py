@@ -6,7 +6,9 @@ import os
 import sys
 
 from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store.api import Mode
 from lazaretto.store.opening import Side, open_store
+from lazaretto.store.paths import STORE_ENV
 
 from .cleaner import FieldCleaner
 from .exposure import Exposure
@@ -45,6 +47,12 @@ def run(args: argparse.Namespace) -> int:
         store = open_store(
             args.store, side=Side.AGENT, busy_timeout=policy.store_busy_timeout_seconds
         )
+        if store.mode is Mode.STATION and (args.store or os.environ.get(STORE_ENV)):
+            print(
+                f"lazaretto[{server}]: --store and LAZARETTO_STORE are ignored: "
+                f"{store.describe()} keeps this machine's decisions",
+                file=sys.stderr,
+            )
     try:
         store.sessions.ensure(
             session.key, client_pid=session.client_pid, client_name=session.client_name

@@ -37,7 +37,7 @@ def forward(argv: list[str]) -> int | None:
     raw = sys.stdin.buffer.read()
     try:
         reply = _ask_station(marker, argv[0], argv[1], raw)
-    except (OSError, ValueError, StationDown) as exc:
+    except Exception as exc:  # whatever went wrong, the client must not read it as a pass
         return _fail_closed(
             argv,
             raw,
