@@ -107,16 +107,11 @@ class AuditLog:
         if limit is not None:
             sql += " LIMIT ?"
             params = (limit,)
-        rows = self._store.query(sql, params)
-        for row in rows:
-            row["detail"] = json.loads(row["detail"]) if row["detail"] else None
-        return rows
+        return _decoded(self._store.query(sql, params))
 
     def get(self, audit_id: int) -> dict | None:
         """One row by id, `detail` decoded."""
-        rows = self._store.query("SELECT * FROM audit WHERE id = ?", (audit_id,))
-        for row in rows:
-            row["detail"] = json.loads(row["detail"]) if row["detail"] else None
+        rows = _decoded(self._store.query("SELECT * FROM audit WHERE id = ?", (audit_id,)))
         return rows[0] if rows else None
 
     def verify(self) -> Verification:
@@ -148,3 +143,10 @@ class AuditLog:
                 False, count, None, "the state tables and the log disagree", findings
             )
         return Verification(True, count)
+
+
+def _decoded(rows: list[dict]) -> list[dict]:
+    """Rows with their `detail` JSON decoded."""
+    for row in rows:
+        row["detail"] = json.loads(row["detail"]) if row["detail"] else None
+    return rows

@@ -442,15 +442,13 @@ class Station:
     ) -> None:
         token = AUDIT_PEER.set(connection.peer.as_detail())
         try:
-            with connection.store.write() as conn:
-                connection.store.audit.append(
-                    conn,
-                    "station",
-                    "refuse-request",
-                    subject=op[:200] if op else None,
-                    reason=message[:500],
-                    detail={"code": str(code)},
-                )
+            connection.store.audit.record(
+                "station",
+                "refuse-request",
+                subject=op[:200] if op else None,
+                reason=message[:500],
+                detail={"code": str(code)},
+            )
         except StoreUnavailable as exc:
             self.log(f"could not audit a refused request ({message}): {exc}")
         finally:
@@ -566,13 +564,9 @@ def _status(station: Station, connection: Connection, arguments: dict, proof: ob
 def _unlock(station: Station, connection: Connection, arguments: dict, proof: object) -> dict:
     station.guard.check(proof, lambda error: None)
     connection.unlocked = True
-    with connection.store.write() as conn:
-        connection.store.audit.append(
-            conn,
-            "human",
-            "unlock",
-            reason="a person unlocked withheld content for one review session",
-        )
+    connection.store.audit.record(
+        "human", "unlock", reason="a person unlocked withheld content for one review session"
+    )
     return {"unlocked": True}
 
 
@@ -585,10 +579,9 @@ def _passphrase(station: Station, connection: Connection, arguments: dict, proof
     except PassphraseError as exc:
         raise _Refusal(ErrorCode.BAD_REQUEST, f"the new passphrase cannot be used: {exc}") from exc
     station.guard.change(proof, new, lambda error: None)
-    with connection.store.write() as conn:
-        connection.store.audit.append(
-            conn, "human", "change-passphrase", reason="the reviewer passphrase was changed"
-        )
+    connection.store.audit.record(
+        "human", "change-passphrase", reason="the reviewer passphrase was changed"
+    )
     return {"changed": True}
 
 

@@ -1,6 +1,5 @@
 """A station that dies, stops mid-request, restarts or runs out of disk: clients fail closed, nothing is lost."""
 
-import os
 import resource
 import signal
 import time
@@ -8,8 +7,7 @@ import time
 import psutil
 import pytest
 from bench.station_process import StationProcess
-from faultkit import POLICY, PROXY_ARGS, text_of
-from proxy_harness import ProxyProcess
+from faultkit import text_of
 
 from lazaretto.store import Store
 
@@ -29,26 +27,9 @@ def station(tmp_path):
 
 
 @pytest.fixture
-def proxies(station, tmp_path):
-    """Start proxies that use only the station (no store of their own)."""
-    policy = tmp_path / "policy.toml"
-    policy.write_text(POLICY)
-    env = station.env(
-        {**os.environ, "LAZARETTO_SESSION": "fault-session", "LAZARETTO_POLICY": str(policy)}
-    )
-    started: list[ProxyProcess] = []
-
-    def start() -> ProxyProcess:
-        proxy = ProxyProcess(PROXY_ARGS, env)
-        started.append(proxy)
-        proxy.initialize()
-        return proxy
-
-    yield start
-    for proxy in started:
-        if proxy.proc.poll() is None:
-            proxy.proc.kill()
-            proxy.proc.wait()
+def fault_env(fault_env, station) -> dict:
+    """The fault suite's environment (its `start` fixture uses it), on the station and no file."""
+    return station.env(fault_env)
 
 
 def withheld_ids(station) -> set[str]:
@@ -81,8 +62,8 @@ def assert_deciding(proxy, tag: str) -> str:
     return notice.split()[3]
 
 
-def test_a_station_that_dies_fails_clients_closed_and_keeps_what_it_acknowledged(station, proxies):
-    proxy = proxies()
+def test_a_station_that_dies_fails_clients_closed_and_keeps_what_it_acknowledged(station, start):
+    proxy = start()
     before = assert_deciding(proxy, "before")
     station.kill()
     assert_failing_closed(proxy, "while-dead")
@@ -96,8 +77,8 @@ def test_a_station_that_dies_fails_clients_closed_and_keeps_what_it_acknowledged
         store.close()
 
 
-def test_a_station_killed_in_the_middle_of_a_request(station, proxies):
-    proxy = proxies()
+def test_a_station_killed_in_the_middle_of_a_request(station, start):
+    proxy = start()
     first = assert_deciding(proxy, "before")
     assert station.proc is not None
     station.proc.send_signal(signal.SIGSTOP)  # the next request reaches it and is never answered
@@ -119,8 +100,8 @@ def test_a_station_killed_in_the_middle_of_a_request(station, proxies):
     assert first in withheld_ids(station)
 
 
-def test_a_station_out_of_disk_refuses_with_its_reason_and_recovers(station, proxies):
-    proxy = proxies()
+def test_a_station_out_of_disk_refuses_with_its_reason_and_recovers(station, start):
+    proxy = start()
     assert_deciding(proxy, "before")
     assert station.proc is not None
     limit = psutil.Process(station.proc.pid)

@@ -173,36 +173,23 @@ class Machine:
         env.update(extra)
         return env
 
+    def as_account(self, account: Account, env: dict | None) -> dict:
+        """The Popen arguments that run a process as `account`, in its home."""
+        return {
+            "user": account.uid,
+            "group": account.gid,
+            "extra_groups": [],
+            "env": env or self.env(account),
+            "cwd": str(account.home),
+        }
+
     def run_as(
         self, account: Account, argv: list[str], *, env: dict | None = None, **kwargs
     ) -> subprocess.CompletedProcess:
         """Run a command as `account`, no terminal, output captured."""
         kwargs.setdefault("capture_output", True)
         kwargs.setdefault("timeout", READ_TIMEOUT * 3)
-        return subprocess.run(
-            argv,
-            user=account.uid,
-            group=account.gid,
-            extra_groups=[],
-            env=env or self.env(account),
-            cwd=str(account.home),
-            check=False,
-            **kwargs,
-        )
-
-    def popen_as(self, account: Account, argv: list[str], *, env: dict | None = None, **kwargs):
-        """Start a command as `account`; stopped at the end of the test."""
-        proc = subprocess.Popen(
-            argv,
-            user=account.uid,
-            group=account.gid,
-            extra_groups=[],
-            env=env or self.env(account),
-            cwd=str(account.home),
-            **kwargs,
-        )
-        self.started.append(proc)
-        return proc
+        return subprocess.run(argv, check=False, **self.as_account(account, env), **kwargs)
 
     def terminal_as(self, account: Account, *args: str, env: dict | None = None) -> Terminal:
         """`lazaretto ARGS...` as `account` on a pty that is its controlling terminal."""
@@ -250,10 +237,7 @@ class Machine:
             ["-n", role, *args, "--", *server],
             env,
             python=str(self.python),
-            user=account.uid,
-            group=account.gid,
-            extra_groups=[],
-            cwd=str(account.home),
+            **{key: value for key, value in self.as_account(account, env).items() if key != "env"},
         )
         self.started.append(proxy.proc)
         proxy.initialize()

@@ -160,15 +160,13 @@ def tmux(machine: Machine, account, *args: str) -> subprocess.CompletedProcess:
     return machine.run_as(account, ["tmux", "-L", "lazaretto-test", *args], env=env)
 
 
-@pytest.fixture
-def tmux_untaint(worm, running):
-    """The person left `lazaretto untaint` open at its passphrase prompt, in tmux."""
+def person_in_tmux(worm: dict, machine: Machine, command: str, ready: str) -> None:
+    """The reviewer runs `command` in a detached tmux session named `person`, until `ready` shows."""
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed (.ci/run installs it)")
-    env = {**worm["env"], "TMUX_TMPDIR": str(running.reviewer.home)}
-    command = f"{running.python} -m lazaretto.app untaint --session {worm['session']}; sleep 30"
-    started = running.run_as(
-        running.reviewer,
+    env = {**worm["env"], "TMUX_TMPDIR": str(machine.reviewer.home)}
+    started = machine.run_as(
+        machine.reviewer,
         [
             "tmux",
             "-L",
@@ -178,7 +176,7 @@ def tmux_untaint(worm, running):
             "-s",
             "person",
             "-x",
-            "200",
+            "180",
             "-y",
             "50",
             command,
@@ -186,19 +184,30 @@ def tmux_untaint(worm, running):
         env=env,
     )
     assert started.returncode == 0, started.stderr
-    deadline = time.monotonic() + READ_TIMEOUT
-    while (
-        "passphrase"
-        not in tmux(running, running.reviewer, "capture-pane", "-p", "-t", "person").stdout.decode()
-    ):
-        assert time.monotonic() < deadline, "untaint never asked for the passphrase"
-        time.sleep(0.1)
+    wait_for_pane(machine, ready)
+
+
+@pytest.fixture
+def tmux_untaint(worm, running):
+    """The person left `lazaretto untaint` open at its passphrase prompt, in tmux."""
+    command = f"{running.python} -m lazaretto.app untaint --session {worm['session']}; sleep 30"
+    person_in_tmux(worm, running, command, "passphrase")
     yield
     tmux(running, running.reviewer, "kill-server")
 
 
 def pane(machine: Machine) -> str:
     return tmux(machine, machine.reviewer, "capture-pane", "-p", "-t", "person").stdout.decode()
+
+
+def wait_for_pane(machine: Machine, text: str) -> str:
+    deadline = time.monotonic() + READ_TIMEOUT * 2
+    while True:
+        seen = pane(machine)
+        if text in seen:
+            return seen
+        assert time.monotonic() < deadline, f"{text!r} never showed:\n{seen}"
+        time.sleep(0.2)
 
 
 @pytest.mark.parametrize("who", ATTACKERS)
@@ -418,42 +427,11 @@ def test_with_the_station_down_clients_fail_closed_and_resume_when_it_is_back(wo
 # -- keys sent into an open review app -----------------------------------------------------------
 
 
-def wait_for_pane(machine: Machine, text: str) -> str:
-    deadline = time.monotonic() + READ_TIMEOUT * 2
-    while True:
-        seen = pane(machine)
-        if text in seen:
-            return seen
-        assert time.monotonic() < deadline, f"{text!r} never showed:\n{seen}"
-        time.sleep(0.2)
-
-
 @pytest.fixture
 def tmux_review(worm, running):
     """The person keeps the review app open in tmux, as the product is meant to be used."""
-    if shutil.which("tmux") is None:
-        pytest.skip("tmux is not installed (.ci/run installs it)")
-    env = {**worm["env"], "TMUX_TMPDIR": str(running.reviewer.home)}
-    started = running.run_as(
-        running.reviewer,
-        [
-            "tmux",
-            "-L",
-            "lazaretto-test",
-            "new-session",
-            "-d",
-            "-s",
-            "person",
-            "-x",
-            "160",
-            "-y",
-            "45",
-            f"{running.python} -m lazaretto.app review",
-        ],
-        env=env,
-    )
-    assert started.returncode == 0, started.stderr
-    wait_for_pane(running, "every decision needs the reviewer passphrase")
+    command = f"{running.python} -m lazaretto.app review"
+    person_in_tmux(worm, running, command, "every decision needs the reviewer passphrase")
     yield
     tmux(running, running.reviewer, "kill-server")
 

@@ -23,6 +23,27 @@ def bare():
     close_machine(world)
 
 
+def install_typing(bare, first: str, second: str, *args: str) -> Terminal:
+    """`station install` as root, the two passphrase entries typed as given; finished."""
+    term = Terminal(
+        [
+            *bare.lazaretto(),
+            "station",
+            "install",
+            "--root",
+            str(bare.root),
+            "--account",
+            bare.station_account,
+            *args,
+        ],
+        {**os.environ, "LAZARETTO_ROOT": str(bare.root)},
+    )
+    term.passphrase(first)
+    term.passphrase(second)
+    term.finish()
+    return term
+
+
 def mode_of(path) -> tuple[int, int]:
     info = os.stat(path)
     return stat.S_IMODE(info.st_mode), info.st_uid
@@ -33,23 +54,8 @@ def test_install_imports_a_store_and_uninstall_purge_removes_everything(bare, tm
     old = Store(embedded)
     old.sessions.taint("before-install", server="web", tool="f", method="tools/call", reason="read")
     old.close()
-    term = Terminal(
-        [
-            *bare.lazaretto(),
-            "station",
-            "install",
-            "--root",
-            str(bare.root),
-            "--account",
-            bare.station_account,
-            "--import-store",
-            str(embedded),
-        ],
-        {**os.environ, "LAZARETTO_ROOT": str(bare.root)},
-    )
-    term.passphrase(PASSPHRASE)
-    term.passphrase(PASSPHRASE)
-    assert term.finish() == 0, term.output
+    term = install_typing(bare, PASSPHRASE, PASSPHRASE, "--import-store", str(embedded))
+    assert term.proc.returncode == 0, term.output
     account = Account.named(bare.station_account)
     assert account.home == bare.state_dir
     assert mode_of(bare.marker) == (0o644, 0)
@@ -86,36 +92,10 @@ def test_install_needs_root_and_a_passphrase_typed_twice(bare):
         bare.reviewer, "station", "install", "--root", str(bare.root), "--account", "nobody-here"
     )
     assert as_user.finish() == 2 and "run it as root" in as_user.output
-    term = Terminal(
-        [
-            *bare.lazaretto(),
-            "station",
-            "install",
-            "--root",
-            str(bare.root),
-            "--account",
-            bare.station_account,
-        ],
-        dict(os.environ),
-    )
-    term.passphrase(PASSPHRASE)
-    term.passphrase(PASSPHRASE + " but different")
-    assert term.finish() == 1 and "the two entries differ" in term.output
-    term = Terminal(
-        [
-            *bare.lazaretto(),
-            "station",
-            "install",
-            "--root",
-            str(bare.root),
-            "--account",
-            bare.station_account,
-        ],
-        dict(os.environ),
-    )
-    term.passphrase("short")
-    term.passphrase("short")
-    assert term.finish() == 1 and "at least 8 characters" in term.output
+    differ = install_typing(bare, PASSPHRASE, PASSPHRASE + " but different")
+    assert differ.proc.returncode == 1 and "the two entries differ" in differ.output
+    short = install_typing(bare, "short", "short")
+    assert short.proc.returncode == 1 and "at least 8 characters" in short.output
     assert not bare.marker.exists()
 
 
