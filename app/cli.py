@@ -61,6 +61,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "lazaretto.app.commands.doctor",
         "show what is wrapped and hooked, and what is not covered",
     ),
+    "auth": (
+        "lazaretto.app.commands.auth",
+        "log in to a remote MCP server that asks for OAuth, or --logout (human only)",
+    ),
     "trust": ("lazaretto.app.commands.trust", "trust a directory the agent cloned (human only)"),
     "scan": (
         "lazaretto.proxy.scan_command",

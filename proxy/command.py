@@ -1,4 +1,5 @@
-"""`lazaretto proxy [-p POLICY] [-n SERVER_ID] [--store PATH] -- CMD [ARGS...]`."""
+"""`lazaretto proxy [-p POLICY] [-n SERVER_ID] [--store PATH] -- CMD [ARGS...]`, or `--url URL` for a
+remote server (whose HTTP machinery is imported only then)."""
 
 import argparse
 import ctypes
@@ -22,20 +23,33 @@ from .session import discover_session
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the server behind the gate and relay until it exits; return its exit code."""
+    """Serve the server behind the gate until it exits (or, remote, until the client leaves)."""
     command = server_command(args)
-    if not command:
-        print(
-            "lazaretto proxy: missing the server command: lazaretto proxy [-p POLICY] [-n NAME] -- CMD [ARGS...]",
-            file=sys.stderr,
+    options = None
+    if args.url is not None:
+        if command:
+            return _usage("give either --url or a server command, not both")
+        from .remote.options import OptionError, build
+
+        try:
+            options = build(
+                args.url, args.header, args.bearer_token_env, args.ca_file, args.transport
+            )
+        except OptionError as exc:
+            return _usage(str(exc))
+    elif args.header or args.bearer_token_env or args.ca_file or args.transport:
+        return _usage("--header, --bearer-token-env, --ca-file and --transport go with --url")
+    elif not command:
+        return _usage(
+            "missing the server command: lazaretto proxy [-p POLICY] [-n NAME] -- CMD [ARGS...]"
+            " (or --url URL)"
         )
-        return 2
     try:
         policy = load_policy(args.policy)
     except PolicyError as exc:
         print(f"lazaretto proxy: {exc}", file=sys.stderr)
         return 2
-    server = server_name(args.server_id, command)
+    server = server_name(args.server_id, command, options.url if options else None)
     session = discover_session()
     demo_role = demo_server_role(command)
     if demo_role is not None and args.store:
@@ -73,16 +87,23 @@ def run(args: argparse.Namespace) -> int:
         server=server,
         session=session.key,
         cleaner=FieldCleaner(store, policy, server, session.key, exposure),
-        pins=PinGuard(store, server, command, lock),
+        # Pins belong to what the server is: its command, or its URL (never the headers, which may
+        # hold credentials).
+        pins=PinGuard(store, server, ["--url", options.url] if options else command, lock),
         exposure=exposure,
     )
     _return_large_buffers()
-    code = Relay(
-        command,
-        mediator,
-        max_line=policy.max_line_bytes,
-        request_timeout=policy.request_timeout_seconds,
-    ).run()
+    if options is not None:
+        from .remote.relay import serve
+
+        code = serve(options, mediator, policy, server)
+    else:
+        code = Relay(
+            command,
+            mediator,
+            max_line=policy.max_line_bytes,
+            request_timeout=policy.request_timeout_seconds,
+        ).run()
     store.close()
     sys.stdout.flush()
     sys.stderr.flush()
@@ -102,6 +123,11 @@ def demo_server_role(command: list[str]) -> str | None:
         if name.startswith("python") and command[3].isidentifier():
             return command[3]
     return None
+
+
+def _usage(problem: str) -> int:
+    print(f"lazaretto proxy: {problem}", file=sys.stderr)
+    return 2
 
 
 # mallopt's parameter number for the mmap threshold (glibc's malloc.h).

@@ -245,7 +245,7 @@ class Mediator:
         elif method == "tasks/result":
             tool = self.task_tools.get(str(params.get("taskId")))
         call = call_of(self.server_policy, method, params, self.verdict)
-        refusal = self.gate.check(call.verdict, call.arguments, request_id, scanned=params)
+        refusal = self.gate.check(call.verdict, call.arguments, request_id, scanned=call.scanned)
         if refusal is not None:
             self.log(f"refused {call.name}: {refusal.code}")
             return None, refusal.response(request_id, self.server, call.name)
@@ -262,7 +262,7 @@ class Mediator:
             return None
         params = message.get("params") or {}
         call = call_of(self.server_policy, method, params, self.verdict)
-        refusal = self.gate.judge(call.verdict, params)
+        refusal = self.gate.judge(call.verdict, call.scanned)
         if refusal is not None:
             self._dropped("client", f"a notification the gate refused: {refusal.reason}", method)
             return None
@@ -728,6 +728,31 @@ class Mediator:
                     )
                 )
             )
+        return out
+
+    def waiting(self, request_id: Any) -> bool:
+        """Whether a request the client (or the proxy) sent is still unanswered."""
+        return request_key(request_id) in self.pending
+
+    def undelivered(self, request_id: Any, message: str, reason: str) -> Outgoing:
+        """The transport could not bring the server's answer whole: the waiting request gets an error."""
+        out = Outgoing()
+        with self._answer_lock:
+            key = request_key(request_id)
+            pending = self.pending.pop(key, None) if key is not None else None
+        if pending is None:
+            return out
+        self.log(f"request {request_id!r} ({pending.method}) failed: {message}")
+        if pending.own:
+            self._recheck_done(out)
+            return out
+        out.to_client.append(
+            dump_line(
+                error_response(
+                    request_id, INTERNAL_ERROR, f"lazaretto: {message}", {"reason": reason}
+                )
+            )
+        )
         return out
 
     def server_gone(self, exit_code: int | None) -> Outgoing:

@@ -11,15 +11,18 @@ _REMOVAL_LABELS = {
     "tag-characters": ("Unicode tag character", "Unicode tag characters"),
     "variation-selectors": ("variation selector", "variation selectors"),
     "bidi-controls": ("bidi control", "bidi controls"),
+    "private-use": ("private-use character", "private-use characters"),
     "control-characters": ("control character", "control characters"),
     "ansi-escapes": ("terminal escape code", "terminal escape codes"),
     "html-comment": ("HTML comment", "HTML comments"),
     "hidden-html": ("hidden HTML element", "hidden HTML elements"),
     "markdown-image": ("image to an unlisted host", "images to unlisted hosts"),
+    "remote-resource": ("fetch from an unlisted host", "fetches from unlisted hosts"),
     "encoded-base64": ("base64 run", "base64 runs"),
     "encoded-base32": ("base32 run", "base32 runs"),
     "encoded-hex": ("hex run", "hex runs"),
     "whitespace-padding": ("run of whitespace padding", "runs of whitespace padding"),
+    "overwritten-text": ("line a carriage return overwrites", "lines carriage returns overwrite"),
     "chat-delimiter": ("chat delimiter", "chat delimiters"),
 }
 

@@ -2,6 +2,7 @@
 
 import argparse
 import os
+from urllib.parse import urlsplit
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -21,6 +22,32 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--store", help="the store file (default: LAZARETTO_STORE, else the user state directory)"
     )
+    remote = parser.add_argument_group(
+        "a remote server (Streamable HTTP, or HTTP+SSE) instead of a command"
+    )
+    remote.add_argument("--url", help="the server's MCP endpoint, e.g. https://host/mcp")
+    remote.add_argument(
+        "--transport",
+        choices=["http", "streamable-http", "streamable_http", "sse"],
+        help="the transport the client config named; sse starts with HTTP+SSE (2024-11-05) "
+        "instead of finding it by the fallback (default: Streamable HTTP, falling back)",
+    )
+    remote.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar='"NAME: VALUE"',
+        help="a header for every request (repeatable); ${env:VAR} in the value is the variable's value",
+    )
+    remote.add_argument(
+        "--bearer-token-env",
+        metavar="VAR",
+        help="send the token in this environment variable as `Authorization: Bearer`",
+    )
+    remote.add_argument(
+        "--ca-file",
+        help="a PEM file of certificate authorities to trust besides the system's (TLS is always verified)",
+    )
     parser.add_argument(
         "server_command",
         nargs=argparse.REMAINDER,
@@ -35,6 +62,11 @@ def server_command(args: argparse.Namespace) -> list[str]:
     return command[1:] if command[:1] == ["--"] else command
 
 
-def server_name(server_id: str | None, command: list[str]) -> str:
-    """The name the proxy serves under: `-n NAME`, else the server command's file name."""
-    return server_id or os.path.basename(command[0])
+def server_name(server_id: str | None, command: list[str], url: str | None = None) -> str:
+    """The name the proxy serves under: `-n NAME`, else the remote URL's host or the server
+    command's file name."""
+    if server_id:
+        return server_id
+    if url:
+        return urlsplit(url).hostname or url
+    return os.path.basename(command[0])

@@ -56,6 +56,21 @@ class Call:
     name: str  # the tool for tools/call, else the method
     verdict: ToolVerdict
     arguments: Any  # what an approval is bound to
+    scanned: Any  # what the host check reads: everything the request sends
+
+
+def scanned_params(params: dict) -> dict:
+    """The params as the host check reads them. A `_meta` key's prefix is the reverse-DNS name of
+    whoever defined the key (`io.modelcontextprotocol/protocolVersion`), not a destination: only
+    the name after it is read, with every value."""
+    meta = params.get("_meta")
+    if not isinstance(meta, dict):
+        return params
+    names = {
+        key.rpartition("/")[2] if isinstance(key, str) else key: value
+        for key, value in meta.items()
+    }
+    return {**params, "_meta": names}
 
 
 def call_of(
@@ -65,9 +80,9 @@ def call_of(
     if method == "tools/call":
         raw_name = params.get("name")
         name = raw_name if isinstance(raw_name, str) else ""
-        return Call(name, tool_verdict(name), params.get("arguments"))
+        return Call(name, tool_verdict(name), params.get("arguments"), scanned_params(params))
     arguments = {key: value for key, value in params.items() if key != "_meta"}
-    return Call(method, _method_verdict(server, method, params), arguments)
+    return Call(method, _method_verdict(server, method, params), arguments, scanned_params(params))
 
 
 def network_host(uri: str) -> str | None:

@@ -1,4 +1,4 @@
-"""Fixtures shared by every suite: an isolated store and environment per test."""
+"""Fixtures shared by every suite: an isolated store and environment per test, real proxies."""
 
 import os
 import subprocess
@@ -6,13 +6,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from proxy_harness import WORM_POLICY, ProxyProcess
 from terminal import READ_TIMEOUT, Terminal
 
 from lazaretto.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
-CORPUS = ROOT.parent / "shared" / "corpus"
 
 
 @pytest.fixture(autouse=True)
@@ -23,6 +23,8 @@ def isolated_env(tmp_path, monkeypatch):
     monkeypatch.delenv("LAZARETTO_SESSION", raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    # Remote logins go to the owner-only file under XDG_STATE_HOME, never a real keyring.
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
 
 
 @pytest.fixture
@@ -81,3 +83,33 @@ def cli(lazaretto_cmd, child_env):
         )
 
     return run
+
+
+@pytest.fixture
+def proxy_env(tmp_path, store_path) -> dict:
+    """One session, one store, one demo log for every proxy of a test."""
+    env = dict(os.environ)
+    env["LAZARETTO_SESSION"] = "test-session"
+    env["LAZARETTO_STORE"] = str(store_path)
+    env["LAZARETTO_DEMO_LOG"] = str(tmp_path / "server-calls.jsonl")
+    policy = tmp_path / "lazaretto.toml"
+    policy.write_text(WORM_POLICY)
+    env["LAZARETTO_POLICY"] = str(policy)
+    return env
+
+
+@pytest.fixture
+def start_proxy(proxy_env):
+    """Start proxies; every one still running at the end is closed."""
+    started: list[ProxyProcess] = []
+
+    def start(args: list[str], env: dict | None = None, **kwargs) -> ProxyProcess:
+        proxy = ProxyProcess(args, env or proxy_env, **kwargs)
+        started.append(proxy)
+        return proxy
+
+    yield start
+    for proxy in started:
+        if proxy.proc.poll() is None:
+            proxy.proc.kill()
+            proxy.proc.wait()

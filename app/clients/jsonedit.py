@@ -84,16 +84,22 @@ def _same(a: Any, b: Any) -> bool:
 
 
 class _Renderer:
-    def __init__(self, text: str, indent: str, ascii_only: bool) -> None:
+    def __init__(self, text: str, indent: str, ascii_only: bool, root: _Node) -> None:
         self.text = text
         self.indent = indent
         self.ascii_only = ascii_only
+        # A compact file ({"a":1,"b":2}) gets compact new values; one with spaces, spaced ones.
+        self.item_sep, self.key_sep = _separators(text, root)
 
     def fresh(self, value: Any, level: int, multiline: bool) -> str:
         """A new value, laid out inline or over lines indented to `level`."""
         if not multiline:
-            return json.dumps(value, ensure_ascii=self.ascii_only)
-        text = json.dumps(value, indent=self.indent, ensure_ascii=self.ascii_only)
+            return json.dumps(
+                value, ensure_ascii=self.ascii_only, separators=(self.item_sep, self.key_sep)
+            )
+        text = json.dumps(
+            value, indent=self.indent, ensure_ascii=self.ascii_only, separators=(",", self.key_sep)
+        )
         return text.replace("\n", "\n" + self.indent * level)
 
     def render(self, node: _Node, old: Any, new: Any, level: int) -> str:
@@ -137,7 +143,7 @@ class _Renderer:
         sub_multiline = multiline or not node.members
         for key in order[len(kept) :]:
             value_text = self.fresh(new[key], level + 1, sub_multiline)
-            parts.append(json.dumps(key, ensure_ascii=self.ascii_only) + ": " + value_text)
+            parts.append(json.dumps(key, ensure_ascii=self.ascii_only) + self.key_sep + value_text)
         if not parts:
             return "{}"
         spans = [(key_start, value.end) for _, key_start, value in node.members]
@@ -166,6 +172,28 @@ class _Renderer:
         return "[" + opening + between.join(parts) + closing + "]"
 
 
+def _separators(text: str, root: _Node) -> tuple[str, str]:
+    """The text's own inline separators between items and after keys (`", "` and `": "` if none)."""
+    item_sep = key_sep = None
+    pending = [root]
+    while pending and (item_sep is None or key_sep is None):
+        node = pending.pop(0)
+        if node.members and key_sep is None:
+            key, key_start, value = node.members[0]
+            key_end = key_start + len(json.dumps(key))  # as written, when the key has no escapes
+            between = text[key_end : value.start]
+            if between.strip() == ":" and "\n" not in between:
+                key_sep = between
+        spans = [(m[1], m[2].end) for m in node.members] or [(i.start, i.end) for i in node.items]
+        if len(spans) > 1 and item_sep is None:
+            between = text[spans[0][1] : spans[1][0]]
+            if between.strip() == "," and "\n" not in between:
+                item_sep = between
+        pending.extend(m[2] for m in node.members)
+        pending.extend(node.items)
+    return item_sep or ", ", key_sep or ": "
+
+
 def _subsequence(old: list, new: list) -> list[int] | None:
     """Indices of `old` whose items, in order, are exactly `new` (items only removed), else None."""
     picked, index = [], 0
@@ -185,5 +213,5 @@ def edit_json(text: str, new: Any, indent: str | None = None, ascii_only: bool =
         return json.dumps(new, indent=indent or "  ", ensure_ascii=ascii_only) + "\n"
     old = json.loads(text)
     root = _Scanner(text).value(0)
-    renderer = _Renderer(text, indent or "  ", ascii_only)
+    renderer = _Renderer(text, indent or "  ", ascii_only, root)
     return text[: root.start] + renderer.render(root, old, new, 0) + text[root.end :]

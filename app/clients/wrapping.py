@@ -2,7 +2,8 @@
 
 JSON configs (`mcpServers` of Claude Desktop, Claude Code's `.mcp.json` and `~/.claude.json` with its
 `projects`, Cursor's `mcp.json`) and Codex's `config.toml` (`[mcp_servers.NAME]`). A wrapped entry runs
-`lazaretto proxy -n NAME -- <original command> <original args>`; every other key stays where it was,
+`lazaretto proxy -n NAME -- <original command> <original args>`, or for a remote server
+`lazaretto proxy -n NAME --url URL ...` (see remote_entries); every other key stays where it was,
 so `unwrap` gives the original entry back.
 """
 
@@ -13,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import remote_entries
 from .files import ConfigText, dump_toml, json_text, load_json, load_toml, read_text
-
-REMOTE_TYPES = frozenset({"http", "sse", "ws", "streamable-http", "streamable_http"})
+from .remote_entries import RemoteTarget
 
 
 @dataclass(frozen=True)
@@ -49,18 +50,18 @@ def lazaretto_executable() -> str:
     )
 
 
-def is_remote(entry: dict) -> bool:
-    """An HTTP, SSE or WebSocket server: not a process the proxy can stand in front of."""
-    return "url" in entry or str(entry.get("type", "")).lower() in REMOTE_TYPES
-
-
 def is_wrapped(entry: Any) -> bool:
-    """Whether the entry already runs `lazaretto proxy ... -- CMD`."""
+    """Whether the entry already runs `lazaretto proxy ... -- CMD` or `lazaretto proxy ... --url URL`."""
     if not isinstance(entry, dict) or not isinstance(entry.get("command"), str):
         return False
     args = entry.get("args")
     name = os.path.basename(entry["command"].replace("\\", "/")).lower().removesuffix(".exe")
-    return name == "lazaretto" and isinstance(args, list) and args[:1] == ["proxy"] and "--" in args
+    return (
+        name == "lazaretto"
+        and isinstance(args, list)
+        and args[:1] == ["proxy"]
+        and ("--" in args or "--url" in args)
+    )
 
 
 def wrapped_args(name: str, command: str, args: list) -> list:
@@ -126,53 +127,54 @@ def _visit(
     for name in list(servers.keys()):
         entry = servers[name]
         plain = entry.unwrap() if is_toml and hasattr(entry, "unwrap") else entry
-        if not isinstance(plain, dict) or not isinstance(plain.get("command"), str):
-            kind = "remote" if isinstance(plain, dict) and is_remote(plain) else "unusable"
-            detail = (
-                "HTTP/SSE server: not covered by the proxy"
-                if kind == "remote"
-                else "no command to run"
-            )
-            report.append(ServerState(where, name, kind, detail))
+        outcome = (
+            _change(name, plain, action, executable, is_toml) if isinstance(plain, dict) else None
+        )
+        if outcome is None:
+            report.append(ServerState(where, name, "unusable", "no command or URL to run"))
             continue
-        if is_remote(plain):
-            report.append(
-                ServerState(where, name, "remote", "HTTP/SSE server: not covered by the proxy")
-            )
+        state, detail, new = outcome
+        report.append(ServerState(where, name, state, detail))
+        if new is None:
             continue
-        if action == "wrap":
-            if is_wrapped(plain):
-                report.append(ServerState(where, name, "already-wrapped"))
-                continue
-            new = _wrap_entry(name, plain, executable)
-            report.append(
-                ServerState(
-                    where,
-                    name,
-                    "wrapped",
-                    " ".join([plain["command"], *map(str, plain.get("args", []))]),
-                )
-            )
-        else:
-            if not is_wrapped(plain):
-                report.append(ServerState(where, name, "not-wrapped"))
-                continue
-            new = _unwrap_entry(plain)
-            if new is None:
-                report.append(ServerState(where, name, "unusable", "no server command after --"))
-                continue
-            report.append(
-                ServerState(
-                    where,
-                    name,
-                    "unwrapped",
-                    " ".join([new["command"], *map(str, new.get("args", []))]),
-                )
-            )
         if is_toml:
             _update_toml_table(entry, new)
         else:
             servers[name] = new
+
+
+def _change(
+    name: str, entry: dict, action: str, executable: str, is_toml: bool
+) -> tuple[str, str, dict | None] | None:
+    """(state, detail, the new entry or None) for one server entry; None when it is unusable."""
+    remote = remote_entries.kind(entry)
+    if remote == "websocket":
+        return "remote", "WebSocket server: not covered by the proxy", None
+    if action == "wrap":
+        if is_wrapped(entry):
+            return "already-wrapped", "", None
+        if remote == "http":
+            if remote_entries.target_of(entry, is_toml) is None:
+                return None
+            new = remote_entries.wrapped_entry(name, entry, executable, is_toml)
+            return "wrapped", str(entry["url"]), new
+        if not isinstance(entry.get("command"), str):
+            return None
+        new = _wrap_entry(name, entry, executable)
+        return "wrapped", " ".join([entry["command"], *map(str, entry.get("args", []))]), new
+    if not is_wrapped(entry):
+        if remote:
+            return "not-wrapped", f"remote server {entry.get('url', '')}", None
+        return ("not-wrapped", "", None) if isinstance(entry.get("command"), str) else None
+    if "--url" in entry.get("args", []) and "--" not in entry.get("args", []):
+        new = remote_entries.unwrapped_entry(entry, is_toml)
+        detail = str(new.get("url")) if new else ""
+    else:
+        new = _unwrap_entry(entry)
+        detail = " ".join([new["command"], *map(str, new.get("args", []))]) if new else ""
+    if new is None:
+        return "unusable", "no server after the proxy's arguments", None
+    return "unwrapped", detail, new
 
 
 def _update_toml_table(table, new: dict) -> None:
@@ -217,3 +219,37 @@ def servers_of(path: Path) -> list[ServerState]:
         )
         states.append(ServerState(state.where, state.name, renamed, state.detail))
     return states
+
+
+def remote_targets(name: str, root: Path | None = None) -> list[tuple[Path, RemoteTarget]]:
+    """Every remote server called `name` in the client configs found, wrapped or not (for `auth`)."""
+    from .locations import mcp_configs
+
+    found = []
+    for config in mcp_configs(root):
+        if not config.path.exists():
+            continue
+        codex = config.path.suffix == ".toml"
+        try:
+            text = read_text(config.path)
+            data = load_toml(text, config.path).unwrap() if codex else load_json(text, config.path)
+        except (ValueError, OSError):
+            continue
+        tables = [data.get("mcp_servers") or {}] if codex else [t for _, t in _server_tables(data)]
+        for servers in tables:
+            for key, entry in servers.items() if isinstance(servers, dict) else []:
+                target = _remote_target(key, entry, codex, name)
+                if target is not None:
+                    found.append((config.path, target))
+    return found
+
+
+def _remote_target(key: str, entry: Any, codex: bool, name: str) -> RemoteTarget | None:
+    if not isinstance(entry, dict):
+        return None
+    if is_wrapped(entry):
+        parsed = remote_entries.parse_proxy_args(entry.get("args", []))
+        return parsed[1] if parsed and (parsed[0] or key) == name else None
+    if key == name and remote_entries.kind(entry) == "http":
+        return remote_entries.target_of(entry, codex)
+    return None

@@ -34,13 +34,12 @@ def run(args: argparse.Namespace) -> int:
             if server.state == "wrapped":
                 print(f"    {visible(server.name)}{where}: wrapped")
             elif server.state == "remote":
-                print(
-                    f"    {visible(server.name)}{where}: NOT COVERED, an HTTP/SSE server the proxy cannot front"
-                )
+                print(f"    {visible(server.name)}{where}: NOT COVERED, {visible(server.detail)}")
                 gaps += 1
             elif server.state == "not-wrapped":
+                detail = f", {visible(server.detail)}" if server.detail else ""
                 print(
-                    f"    {visible(server.name)}{where}: NOT WRAPPED (lazaretto wrap {visible(config.path)})"
+                    f"    {visible(server.name)}{where}: NOT WRAPPED{detail} (lazaretto wrap {visible(config.path)})"
                 )
                 gaps += 1
             else:

@@ -1,15 +1,20 @@
 """Score text for instruction-shaped content and say why: each signal with its weight and excerpt."""
 
 from dataclasses import dataclass, field
+from itertools import islice
 
-from .anchors import find
+from . import engine
 from .normalize import fold, mixed_script_words
+from .signals import PATTERNS, Pattern
 
 DEFAULT_THRESHOLD = 1.0
 # Further distinct patterns of one signal kind count less and less: the second half, the third
 # a quarter. Independent kinds of evidence add up; rewordings of one kind barely do.
 _REPEAT_DECAY = 0.5
 _EXCERPT_CHARS = 120
+# A pattern that matches many times is still one piece of evidence: only its first few matches
+# are kept (as excerpts), which also bounds the work on a huge string.
+MATCHES_PER_PATTERN = 3
 
 
 @dataclass(frozen=True)
@@ -44,13 +49,31 @@ def _excerpt(text: str, start: int, end: int) -> str:
     return piece if len(piece) <= _EXCERPT_CHARS else piece[: _EXCERPT_CHARS - 1] + "…"
 
 
-def detect(text: str) -> Detection:
+def find(
+    text: str, scan: engine.Engine | None = None
+) -> list[tuple[Pattern, list[tuple[int, int]]]]:
+    """Each pattern that matches the folded `text`, in table order, with its first match spans.
+
+    `scan` names the patterns worth running (default: the fastest engine there is); each of
+    them is run by `re` itself, so every engine finds exactly the same.
+    """
+    scan = scan or engine.compiled([p.source for p in PATTERNS])
+    found = []
+    for index in scan.candidates(text):
+        pattern = PATTERNS[index]
+        spans = [m.span() for m in islice(pattern.regex.finditer(text), MATCHES_PER_PATTERN)]
+        if spans:
+            found.append((pattern, spans))
+    return found
+
+
+def detect(text: str, scan: engine.Engine | None = None) -> Detection:
     """Every signal found in `text` and their combined score."""
     folded = fold(text)
     haystack = folded.text
     signals: list[Signal] = []
     weights: dict[str, list[float]] = {}
-    for pattern, spans in find(haystack):
+    for pattern, spans in find(haystack, scan):
         for span in spans:
             start, end = folded.original_span(*span)
             signals.append(

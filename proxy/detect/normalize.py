@@ -7,6 +7,7 @@ and every match is mapped back to a span of the original through `Folded.origina
 
 import re
 import unicodedata
+from array import array
 from bisect import bisect_right
 from dataclasses import dataclass
 
@@ -28,7 +29,6 @@ CONFUSABLES["ı"] = "i"  # dotless i: NFKD leaves it alone
 # selectors) and format characters (zero-width joiners, bidi controls, tag characters).
 _DROPPED_CATEGORIES = frozenset({"Mn", "Me", "Cf"})
 
-_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 # A word spelled as single letters with one repeated separator: "i g n o r e", "i.g.n.o.r.e".
 # The separator is captured and required again (a backreference), so a sentence full of
 # one-letter words and mixed punctuation is left alone; the look-behind keeps matching to
@@ -46,23 +46,33 @@ _SPACED_SHAPE = Shape({"abcdefghijklmnopqrstuvwxyz": "a", "0123456789": "0"}, ".
 # Searched for with a regex rather than `bytes in`: on a two-symbol string the substring search
 # can barely skip, while the regex engine's prefix search does (five times faster on prose).
 _SPACED_SHAPE_RUN = re.compile(rb"\.a\.a(?:\.|\Z)")
+# A character no spaced word holds (nor its separator): where the substitution may cut the text.
+_OUTSIDE_SPACED = re.compile(r"[^a-z0-9 ._*\-/|]")
+SUBSTITUTION_PIECE = 1 << 13
 _ESCAPED_BREAK = re.compile(r"\\[nrt]")
 # ASCII control characters other than tab and newline, which some terminals act on (ANSI escapes).
-_ASCII_INVISIBLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]+")
-_ASCII_INVISIBLE_SHAPE = Shape({"".join(map(chr, [*range(0x09), *range(0x0B, 0x20), 0x7F])): "c"})
+_ASCII_INVISIBLE = "".join(map(chr, [*range(0x09), *range(0x0B, 0x20), 0x7F]))
+_ASCII_INVISIBLE_SHAPE = Shape({_ASCII_INVISIBLE: "c"})
+_ASCII_INVISIBLE_BYTES = _ASCII_INVISIBLE.encode()
+# Characters of the original between two checkpoints of a folding that changed the length: a
+# folded offset is mapped back by re-folding at most this many characters.
+CHECKPOINT = 64
 
 
 class _FoldTable(dict):
-    """str.translate table that folds each non-ASCII character on first sight and remembers it."""
+    """str.translate table that folds each character on first sight and remembers it."""
 
     def __missing__(self, code: int) -> str:
-        folded = []
-        for ch in unicodedata.normalize("NFKD", chr(code)):
-            if ch in CONFUSABLES:
-                folded.append(CONFUSABLES[ch])
-            elif unicodedata.category(ch) not in _DROPPED_CATEGORIES:
-                folded.append(ch.lower())
-        value = "".join(folded)
+        if code < 0x80:
+            value = "" if chr(code) in _ASCII_INVISIBLE else chr(code).lower()
+        else:
+            folded = []
+            for ch in unicodedata.normalize("NFKD", chr(code)):
+                if ch in CONFUSABLES:
+                    folded.append(CONFUSABLES[ch])
+                elif unicodedata.category(ch) not in _DROPPED_CATEGORIES:
+                    folded.append(ch.lower())
+            value = "".join(folded)
         self[code] = value
         return value
 
@@ -70,108 +80,149 @@ class _FoldTable(dict):
 _FOLD_TABLE = _FoldTable()
 
 
-@dataclass(frozen=True)
-class _Edit:
-    """One replaced stretch: where it sits in the new text and where it came from."""
+class _Characters:
+    """A folding that replaces each character on its own (by `_FOLD_TABLE`), mapped back through
+    the folded length at every CHECKPOINT-th original character: memory is a small fraction of
+    the text's, and mapping one offset re-folds at most one stretch between checkpoints. The
+    checkpoints are counted when a first offset is mapped (most texts have no signal to map)."""
 
-    new_start: int
-    new_len: int
-    old_start: int
-    old_len: int
+    def __init__(self, original: str) -> None:
+        self._original = original
+        self._checkpoints: array | None = None
 
+    @property
+    def _marks(self) -> array:
+        if self._checkpoints is None:
+            self._checkpoints = array("q", [0])
+            done = 0
+            for start in range(0, len(self._original), CHECKPOINT):
+                done += len(self._original[start : start + CHECKPOINT].translate(_FOLD_TABLE))
+                self._checkpoints.append(done)
+        return self._checkpoints
 
-def _old_position(edits: list[_Edit], starts: list[int], pos: int) -> int:
-    index = bisect_right(starts, pos) - 1
-    if index < 0:
-        return pos
-    edit = edits[index]
-    if pos < edit.new_start + edit.new_len:
-        return edit.old_start + min(pos - edit.new_start, edit.old_len)
-    return edit.old_start + edit.old_len + (pos - edit.new_start - edit.new_len)
-
-
-def _substitute(pattern: re.Pattern, text: str, replace) -> tuple[str, list[_Edit]]:
-    """re.sub that records every length-changing replacement for mapping spans back."""
-    edits: list[_Edit] = []
-    delta = 0
-
-    def record(match: re.Match) -> str:
-        nonlocal delta
-        new = replace(match)
-        start, end = match.span()
-        if len(new) != end - start:
-            edits.append(_Edit(start + delta, len(new), start, end - start))
-            delta += len(new) - (end - start)
-        return new
-
-    return pattern.sub(record, text), edits
+    def old(self, pos: int) -> int:
+        """The original offset of folded offset `pos`: after every character that folded to
+        nothing there, and after a character whose expansion `pos` falls inside."""
+        chunk = bisect_right(self._marks, pos) - 1
+        at, folded = min(chunk * CHECKPOINT, len(self._original)), self._marks[chunk]
+        end = min(len(self._original), at + CHECKPOINT)
+        while at < end:
+            width = len(_FOLD_TABLE[ord(self._original[at])])
+            if folded + width > pos:
+                return at + (folded < pos)
+            folded += width
+            at += 1
+        return at
 
 
-def _fold_non_ascii(text: str) -> tuple[str, list[_Edit]]:
-    """Fold each non-ASCII run; record an edit per character whose folded length differs, so
-    spans stay exact (a run that folds one-to-one, such as CJK text, records nothing)."""
-    pieces: list[str] = []
-    edits: list[_Edit] = []
-    last = 0
-    out = 0  # length of the output so far
-    for match in _NON_ASCII_RUN.finditer(text):
-        start, end = match.span()
-        pieces.append(text[last:start])
-        out += start - last
-        run = match.group()
-        folded = run.translate(_FOLD_TABLE)
-        if len(folded) == len(run):
-            pieces.append(folded)
-            out += len(run)
-        else:
-            for offset, ch in enumerate(run):
-                piece = _FOLD_TABLE[ord(ch)]
-                if len(piece) != 1:
-                    edits.append(_Edit(out, len(piece), start + offset, 1))
-                pieces.append(piece)
-                out += len(piece)
-        last = end
-    pieces.append(text[last:])
-    return "".join(pieces), edits
+class _Replacements:
+    """A folding made of regex replacements, mapped back through every length-changing one.
+
+    The replacements are listed when a first offset is mapped, from the text before them, as
+    four 32-bit integers each (not an object: a flood of small matches would cost many times
+    the text); most texts have no signal to map.
+    """
+
+    def __init__(self, before: str, pattern: re.Pattern, replace, cut: re.Pattern) -> None:
+        self._before, self._pattern, self._replace, self._cut = before, pattern, replace, cut
+        self._columns: tuple[array, array, array, array] | None = None
+
+    def _list(self) -> tuple[array, array, array, array]:
+        if self._columns is None:
+            new_start, new_len, old_start, old_len = (array("i") for _ in range(4))
+            delta = 0
+            for offset, end in _stretches(self._before, self._cut):
+                for match in self._pattern.finditer(self._before, offset, end):
+                    width = len(self._replace(match))
+                    start, size = match.start(), match.end() - match.start()
+                    if width != size:
+                        new_start.append(start + delta)
+                        new_len.append(width)
+                        old_start.append(start)
+                        old_len.append(size)
+                        delta += width - size
+            self._columns = (new_start, new_len, old_start, old_len)
+        return self._columns
+
+    def old(self, pos: int) -> int:
+        new_starts, new_lens, old_starts, old_lens = self._list()
+        index = bisect_right(new_starts, pos) - 1
+        if index < 0:
+            return pos
+        new_start, new_len = new_starts[index], new_lens[index]
+        old_start, old_len = old_starts[index], old_lens[index]
+        if pos < new_start + new_len:
+            return old_start + min(pos - new_start, old_len)
+        return old_start + old_len + (pos - new_start - new_len)
+
+
+def _stretches(text: str, cut: re.Pattern):
+    """(start, end) of about SUBSTITUTION_PIECE characters each, every one ending after a
+    character `cut` finds (one no match can hold or look at past its neighbour)."""
+    offset = 0
+    while offset < len(text):
+        stop = cut.search(text, min(len(text), offset + SUBSTITUTION_PIECE))
+        end = stop.end() if stop else len(text)
+        yield offset, end
+        offset = end
+
+
+def _substitute(
+    pattern: re.Pattern, text: str, replace, cut: re.Pattern
+) -> tuple[str, _Replacements]:
+    """re.sub that can map offsets of its result back to `text`.
+
+    The text is substituted a stretch at a time (see `_stretches`): re.sub keeps every piece of
+    its output as an object until it joins them, which for a flood of small matches is many
+    times the text.
+    """
+    pieces = [pattern.sub(replace, text[start:end]) for start, end in _stretches(text, cut)]
+    return "".join(pieces), _Replacements(text, pattern, replace, cut)
 
 
 @dataclass(frozen=True)
 class Folded:
-    """The folded text, and the edits that lead from it back to the original."""
+    """The folded text, and the foldings that lead from it back to the original."""
 
     text: str
-    _stages: tuple[tuple[list[_Edit], list[int]], ...]
+    _stages: tuple[_Characters | _Replacements, ...]
 
     def original_span(self, start: int, end: int) -> tuple[int, int]:
         """Map a span of the folded text to the span of the original it came from."""
-        for edits, starts in self._stages:
-            if edits:
-                start, end = _old_position(edits, starts, start), _old_position(edits, starts, end)
+        for stage in self._stages:
+            start, end = stage.old(start), stage.old(end)
         return start, end
+
+
+def _fold_characters(text: str) -> tuple[str, _Characters | None]:
+    """Every character folded on its own: look-alikes, compatibility forms, marks and format
+    characters, ASCII controls. Pure ASCII without controls is left as it is."""
+    if text.isascii():
+        if not _ASCII_INVISIBLE_SHAPE.holds(text, "c"):
+            return text.lower(), None
+        folded = text.encode().translate(None, _ASCII_INVISIBLE_BYTES).decode().lower()
+    else:
+        folded = text.translate(_FOLD_TABLE)  # lower case too: the table's values are
+    # Equal lengths do not make a one-to-one folding ("\u0301ﬁ"): every folded text maps back.
+    return folded, _Characters(text)
 
 
 def fold(text: str) -> Folded:
     """NFKC-like compatibility folding, confusables to ASCII, invisibles removed, lower case,
     spaced-out letters re-joined."""
-    stages = []
-    if not text.isascii():
-        text, edits = _fold_non_ascii(text)
-        stages.append(edits)
-    if _ASCII_INVISIBLE_SHAPE.holds(text, "c"):
-        text, edits = _substitute(_ASCII_INVISIBLE, text, lambda m: "")
-        stages.append(edits)
-    # One-to-one on what is left (the only length-changing case is folded above). Escaped line
-    # breaks (text JSON- or repr-encoded once too often) read as spaces, so the word after them
-    # still starts a word; same length, so no edit to record.
-    text = text.lower()
+    stages: list[_Characters | _Replacements] = []
+    text, characters = _fold_characters(text)
+    if characters is not None:
+        stages.append(characters)
+    # Escaped line breaks (text JSON- or repr-encoded once too often) read as spaces, so the
+    # word after them still starts a word; same length, so nothing to record.
     if "\\" in text:
         text = _ESCAPED_BREAK.sub("  ", text)
     if _SPACED_SHAPE.search(_SPACED_SHAPE_RUN, text, 5) and _SPACED_LETTERS_END.search(text):
-        text, edits = _substitute(_SPACED_LETTERS, text, lambda m: m.group()[::2])
+        text, edits = _substitute(_SPACED_LETTERS, text, lambda m: m.group()[::2], _OUTSIDE_SPACED)
         stages.append(edits)
     # Spans are mapped back through the stages in reverse order of application.
-    ordered = tuple((edits, [e.new_start for e in edits]) for edits in reversed(stages))
-    return Folded(text, ordered)
+    return Folded(text, tuple(reversed(stages)))
 
 
 # A word containing a look-alike letter. Matching only from word starts keeps this linear.

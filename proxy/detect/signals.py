@@ -2,8 +2,9 @@
 
 Every pattern reads the folded form (lower case, ASCII look-alikes, see `normalize`). Each is
 written to run in linear time: no nested unbounded repetition, gaps between words bounded
-(`_GAP`, `_words(n)`), possessive word matches. Where each is tried is worked out from the
-regex itself (`anchors`): no list of trigger words is kept beside it to drift out of step.
+(`_GAP`, `_words(n)`), possessive word matches. Which ones are worth running on a text is
+answered by `engine` from the patterns themselves: no list of trigger words is kept beside them
+to drift out of step.
 
 Weights say how much one match means on its own; no single benign-looking phrase reaches the
 default threshold alone, except the few that have no benign use (an instruction override).

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 # -- human verbs ------------------------------------------------------------------------------
 
 # Only a person at a terminal may run these (they clear, show or trust what the agent was kept from).
-HUMAN_VERBS = frozenset({"approve", "untaint", "show", "release", "trust", "review"})
+HUMAN_VERBS = frozenset({"approve", "untaint", "show", "release", "trust", "review", "auth"})
 # `lazaretto pin accept|reject` too: they decide a drifted server surface.
 HUMAN_PIN_VERBS = frozenset({"accept", "reject"})
 # These take Lazaretto out of the client's configuration.

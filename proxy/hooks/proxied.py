@@ -56,7 +56,9 @@ def _served_name(words: list[str]) -> str | None:
     except (argparse.ArgumentError, SystemExit):
         return None
     command = server_command(args)
-    return server_name(args.server_id, command) if command else None
+    if not command and not args.url:
+        return None
+    return server_name(args.server_id, command, args.url)
 
 
 def _command_runs_proxy(command: str) -> bool:

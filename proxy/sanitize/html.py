@@ -1,204 +1,344 @@
-"""HTML a browser would not show: comments and elements hidden by attributes or inline style."""
+"""HTML as a browser renders it: what a person viewing the page would not see goes, and so does
+every element that makes the browser fetch from a host off the allow list.
+
+The decision comes from parsed HTML and CSS, not from patterns over the source: Lexbor (through
+selectolax) builds the tree the HTML5 algorithm builds, with implied and misnested tags resolved
+as a browser resolves them; tinycss2 reads the `<style>` sheets and `style` attributes, and the
+sheets' selectors are matched by Lexbor. What is removed is cut from the source text itself, so
+everything else stays byte for byte. To know which source piece became which node, the source is
+parsed once with a marker in every start tag (an attribute) and at the head of every text run
+(private-use characters, which the invisible-character pass has already removed from the field);
+a piece whose marker the parser did not put anywhere visible is not shown, and is cut.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
 
+from . import css
 from .model import Collector
+from .urls import UrlJudge
 
-# A comment runs to its first terminator; an unclosed one runs to the end of the field, as in a
-# browser. The lazy body can always end at \Z, so every attempt succeeds and nothing is rescanned.
-_COMMENT = re.compile(r"<!--(.*?)(?:--!?>|\Z)", re.DOTALL)
-
-# Attribute text may not hold '<' or '>', so an attempt stops at the next one: "<div style=" repeated
-# costs one short scan per '<'.
-_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)([^<>]*)>")
-_ATTR = re.compile(r"""([^\s"'=<>/]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+))?""")
-_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+# Comments (also unclosed, and the abrupt `<!-->`), bogus comments (`<?...>`, `<!x...>`,
+# `</ x>`), doctypes and CDATA sections: no browser shows any of them.
+_COMMENT = re.compile(r"<!--(?:-?>|(.*?)(?:--!?>|\Z))", re.DOTALL)
+_BOGUS = re.compile(r"<(?:\?|!(?!--)|/(?![A-Za-z>]))[^>]*>?")
+# A tag: its name, then attribute text up to a `>` outside quotes (an unclosed tag runs to the end
+# of the field: the browser drops it, and so does this).
+_TAG = re.compile(
+    r"<(/?)([A-Za-z][^\s/>]*)((?:[^>\"']|\"[^\"]*(?:\"|\Z)|'[^']*(?:'|\Z))*)(>|\Z)", re.DOTALL
+)
+_RAW_TEXT = frozenset(
+    "script style textarea title xmp iframe noembed noframes noscript plaintext".split()
+)
+# Raw text no browser shows (and that a marker would corrupt: a style sheet, a script).
+_UNSHOWN_TEXT = frozenset("script style noscript noembed noframes iframe".split())
+_ANY_MARKUP = re.compile(r"<[A-Za-z!/?]")
+_TEXT_MARK = "\U0010fffd"
+_MARK_END = "\U0010fffc"
+_MARKED = re.compile(f"{_TEXT_MARK}(\\d+){_MARK_END}")
+_ATTRIBUTE = "data-lz-mark"
+# Elements whose content no one sees, however styled.
+_NEVER_SHOWN = frozenset("script style template noscript head meta link base".split())
 _SPACE = re.compile(r"\s+")
 
-# px per unit, for judging how far off-screen a negative offset pushes text.
-_UNITS = {
-    "px": 1.0,
-    "": 1.0,
-    "pt": 4 / 3,
-    "em": 16.0,
-    "rem": 16.0,
-    "vw": 10.0,
-    "vh": 10.0,
-    "%": 10.0,
-    "cm": 37.8,
-    "mm": 3.78,
-    "in": 96.0,
-    "pc": 16.0,
-    "ch": 8.0,
-    "ex": 8.0,
+
+# What one field may ask of the HTML parser. The HTML5 algorithm scans the stack of open
+# elements at many start tags, so nesting costs time per tag (browsers cap it too), and each
+# element costs memory many times its source: past either bound the field cannot be rendered
+# within bounded work, and is withheld as uninspectable rather than passed on unread.
+MAX_DEPTH = 512
+MAX_ELEMENTS = 10_000
+SOURCE_CHARS_PER_ELEMENT = 16
+_VOID = frozenset(
+    "area base br col embed hr img input link meta param source track wbr image".split()
+)
+
+
+class MarkupTooComplex(ValueError):
+    """The field's HTML nests too deep or holds too many elements to be rendered."""
+
+
+@dataclass
+class _Piece:
+    """One stretch of the source: a tag, a text run, or something never shown."""
+
+    kind: str  # "start", "end", "text", "comment", "bogus"
+    start: int
+    end: int
+    name: str = ""
+    body: str = ""
+    shown: bool = True
+    placed: bool = False  # the parser made an element of this start tag
+    fetches: list[str] = field(default_factory=list)
+    alt: str = ""
+
+
+def strip_markup(text: str, allow_hosts: tuple[str, ...], found: Collector) -> str:
+    """Remove comments, hidden elements and off-list fetches, recording what each held."""
+    if "<" not in text or not _ANY_MARKUP.search(text):
+        return text
+    pieces = list(_pieces(text))
+    if not any(p.kind in ("start", "comment", "bogus") for p in pieces):
+        return text
+    _check_bounds(pieces, len(text))
+    if any(p.kind == "start" for p in pieces):
+        _render(text, pieces, UrlJudge(allow_hosts))
+    return _rebuild(text, pieces, found)
+
+
+def _pieces(text: str) -> Iterator[_Piece]:
+    """The source split into pieces, in order, covering every character."""
+    at, size = 0, len(text)
+    raw_until: re.Pattern | None = None
+    raw_name = ""
+    while at < size:
+        if raw_until is not None:
+            close = raw_until.search(text, at)
+            end = close.start() if close else size
+            if end > at:
+                yield _Piece("text", at, end, name=raw_name)
+            at, raw_until = end, None
+            continue
+        lt = text.find("<", at)
+        if lt < 0:
+            yield _Piece("text", at, size)
+            return
+        if lt > at:
+            yield _Piece("text", at, lt)
+        if text.startswith("<!--", lt):
+            match = _COMMENT.match(text, lt)
+            assert match is not None  # the pattern can always end at the field's end
+            yield _Piece("comment", lt, match.end(), body=(match.group(1) or "").strip())
+            at = match.end()
+            continue
+        tag = _TAG.match(text, lt)
+        if tag:
+            closing, name = tag.group(1), tag.group(2).lower()
+            yield _Piece("end" if closing else "start", lt, tag.end(), name=name)
+            at = tag.end()
+            if not closing and name in _RAW_TEXT and tag.group(4):
+                raw_name = name
+                raw_until = (
+                    re.compile(r"\Z")
+                    if name == "plaintext"
+                    else re.compile(f"</{re.escape(name)}[\\s/>]", re.IGNORECASE)
+                )
+            continue
+        bogus = _BOGUS.match(text, lt)
+        if bogus:
+            yield _Piece("bogus", lt, bogus.end(), body=bogus.group(0))
+            at = bogus.end()
+            continue
+        yield _Piece("text", lt, lt + 1)
+        at = lt + 1
+
+
+def _check_bounds(pieces: list[_Piece], size: int) -> None:
+    """Raise MarkupTooComplex past MAX_ELEMENTS (or one per SOURCE_CHARS_PER_ELEMENT characters,
+    whichever is more) or MAX_DEPTH open elements (counted as end tags close their openers)."""
+    starts = sum(1 for p in pieces if p.kind == "start")
+    if starts > max(MAX_ELEMENTS, size // SOURCE_CHARS_PER_ELEMENT):
+        raise MarkupTooComplex(f"{starts} HTML elements in {size} characters")
+    depth, open_by_name = 0, {}
+    for piece in pieces:
+        if piece.kind == "start" and piece.name not in _VOID:
+            depth += 1
+            open_by_name[piece.name] = open_by_name.get(piece.name, 0) + 1
+            if depth > MAX_DEPTH:
+                raise MarkupTooComplex(f"HTML nested more than {MAX_DEPTH} elements deep")
+        elif piece.kind == "end" and open_by_name.get(piece.name):
+            open_by_name[piece.name] -= 1
+            depth -= 1
+
+
+def _instrumented(text: str, pieces: list[_Piece]) -> str:
+    """The source with every start tag and non-blank text run marked by its piece's index."""
+    out = []
+    for index, piece in enumerate(pieces):
+        chunk = text[piece.start : piece.end]
+        if piece.kind == "start":
+            name_end = 1 + len(piece.name)
+            chunk = f'{chunk[:name_end]} {_ATTRIBUTE}="{index}"{chunk[name_end:]}'
+        elif piece.kind == "text" and not chunk.isspace() and piece.name not in _UNSHOWN_TEXT:
+            chunk = f"{_TEXT_MARK}{index}{_MARK_END}{chunk}"
+        out.append(chunk)
+    return "".join(out)
+
+
+def _render(text: str, pieces: list[_Piece], judge: UrlJudge) -> None:
+    """Parse the marked source and set, per piece, whether it is shown and what it fetches."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    tree = LexborHTMLParser(_instrumented(text, pieces))
+    for piece in pieces:
+        if piece.kind in ("start", "text") and not text[piece.start : piece.end].isspace():
+            piece.shown = False  # until the parser is found to have put it somewhere visible
+    base = tree.css_first("base[href]")
+    judge.base = base.attributes.get("href") if base is not None else None
+    rules = css.sheet_rules(tree)
+    root = tree.root
+    if root is None:
+        return
+    # Pre-order: each element's computed style from its parent's. Then, children before parents
+    # (the pre-order reversed), whether anything inside an element is seen: an element whose own
+    # text is hidden and holds nothing seen goes whole, tags and all.
+    order: list[tuple[Any, css.Computed, int]] = []  # element, its style, its parent's index
+    seen_inside: list[bool] = []
+    hidden_inside: list[bool] = []  # some text inside that no one sees
+    stack: list[tuple[Any, css.Computed, int]] = [(root, css.Computed.initial(), -1)]
+    while stack:
+        node, parent, parent_index = stack.pop()
+        if node.tag == "-text":
+            text_value = node.text(deep=False) or ""
+            shown = not parent.text_hidden
+            for mark in _MARKED.finditer(text_value):
+                pieces[int(mark.group(1))].shown = shown
+            if parent_index >= 0 and _MARKED.sub("", text_value).strip():
+                (seen_inside if shown else hidden_inside)[parent_index] = True
+            continue
+        if not node.is_element_node:
+            continue
+        computed = css.compute(node, parent, rules)
+        if node.tag in _NEVER_SHOWN or "hidden" in node.attributes:
+            computed = computed.hide()
+        index = len(order)
+        order.append((node, computed, parent_index))
+        seen_inside.append(False)
+        hidden_inside.append(False)
+        children = []
+        child = node.child
+        while child is not None:
+            children.append((child, computed, index))
+            child = child.next
+        stack.extend(reversed(children))
+    for index in range(len(order) - 1, -1, -1):
+        node, computed, parent_index = order[index]
+        if parent_index >= 0:
+            seen_inside[parent_index] |= seen_inside[index]
+            hidden_inside[parent_index] |= hidden_inside[index]
+        mark = node.attributes.get(_ATTRIBUTE)
+        if mark is None or not mark.isdigit() or int(mark) >= len(pieces):
+            continue
+        piece = pieces[int(mark)]
+        piece.placed = True
+        piece.shown = not computed.hidden and (seen_inside[index] or not hidden_inside[index])
+        piece.fetches = [url for url in _fetched(node, computed) if not judge.allowed(url)]
+        piece.alt = node.attributes.get("alt") or ""
+
+
+# Attributes that make a browser fetch, per element (any element: `background`, and CSS urls).
+_FETCH_ATTRIBUTES = {
+    "img": ("src", "srcset", "lowsrc"),
+    "source": ("src", "srcset"),
+    "video": ("src", "poster"),
+    "audio": ("src",),
+    "track": ("src",),
+    "embed": ("src",),
+    "object": ("data",),
+    "iframe": ("src",),
+    "frame": ("src",),
+    "input": ("src",),
+    "script": ("src",),
+    "link": ("href",),
+    "image": ("href", "xlink:href", "src"),
+    "use": ("href", "xlink:href"),
+    "feimage": ("href", "xlink:href"),
 }
-# One way to split any number, so a long digit run that fails does not backtrack.
-_LENGTH = re.compile(r"(-?(?:\d+(?:\.\d+)?|\.\d+))\s*([a-z%]*)")
-_OFFSCREEN_PX = -100.0
-_NAMED_COLOURS = {
-    "white": "#ffffff",
-    "black": "#000000",
-    "red": "#ff0000",
-    "blue": "#0000ff",
-    "green": "#008000",
-    "yellow": "#ffff00",
-    "gray": "#808080",
-    "grey": "#808080",
-    "silver": "#c0c0c0",
-    "lime": "#00ff00",
-    "navy": "#000080",
-    "fuchsia": "#ff00ff",
-    "magenta": "#ff00ff",
-    "aqua": "#00ffff",
-    "cyan": "#00ffff",
-    "maroon": "#800000",
-    "olive": "#808000",
-    "purple": "#800080",
-    "teal": "#008080",
-    "orange": "#ffa500",
-}
+_REFRESH = re.compile(r"url\s*=\s*['\"]?([^'\"\s;]+)", re.IGNORECASE)
 
 
-def strip_comments(text: str, found: Collector) -> str:
-    """Remove HTML comments, recording each body."""
-    if "<" not in text or "<!--" not in text:  # the one-character test is memchr, far cheaper
-        return text
-
-    def drop(match: re.Match) -> str:
-        found.add("html-comment", 1, match.group(1).strip())
-        return ""
-
-    return _COMMENT.sub(drop, text)
-
-
-def strip_hidden(text: str, found: Collector) -> str:
-    """Remove elements hidden from view, and everything inside them, keeping the text around them."""
-    if "<" not in text:
-        return text
-    spans = list(_hidden_spans(text))
-    if not spans:
-        return text
-    pieces: list[str] = []
-    last = 0
-    for start, end in spans:
-        pieces.append(text[last:start])
-        hidden = _TAG.sub(" ", text[start:end])
-        found.add("hidden-html", 1, _SPACE.sub(" ", hidden).strip())
-        last = end
-    pieces.append(text[last:])
-    return "".join(pieces)
+def _fetched(node, computed: css.Computed) -> Iterator[str]:
+    """Every URL rendering this element fetches: its source attributes, `srcset` candidates,
+    `background`, a refresh target, and the `url(...)` values of its style."""
+    attributes = node.attributes
+    for name in (*_FETCH_ATTRIBUTES.get(node.tag, ()), "background"):
+        value = attributes.get(name)
+        if not value:
+            continue
+        if name.endswith("srcset"):
+            yield from (c.split()[0] for c in value.split(",") if c.strip())
+        else:
+            yield value
+    if node.tag == "meta" and (attributes.get("http-equiv") or "").lower() == "refresh":
+        target = _REFRESH.search(attributes.get("content") or "")
+        if target:
+            yield target.group(1)
+    yield from computed.urls
 
 
-def _hidden_spans(text: str):
-    """Yield (start, end) of each outermost hidden element, in order.
+def _rebuild(text: str, pieces: list[_Piece], found: Collector) -> str:
+    """The source without the pieces that are not shown, recording each hidden stretch."""
+    out: list[str] = []
+    hidden: list[str] = []
+    open_hidden: dict[str, int] = {}  # hidden start tags not closed yet, by name
+    changed = False
 
-    One pass over the tags with a stack of open elements: a close tag pops down to its nearest
-    opener of the same name (as browsers recover from unclosed tags), and an unclosed hidden
-    element hides the rest of the field. Per-name counts keep a close tag with no opener from
-    searching the stack, so the pass stays linear.
-    """
-    stack: list[str] = []
-    open_count: dict[str, int] = {}
-    hidden_at = -1  # stack depth of the outermost open hidden element, -1 when none
-    hidden_start = 0
-    for match in _TAG.finditer(text):
-        closing, name, attrs = match.group(1), match.group(2).lower(), match.group(3)
-        if closing:
-            if not open_count.get(name):
+    def flush() -> None:
+        if hidden:
+            readable = _SPACE.sub(" ", " ".join(hidden)).strip()
+            found.add("hidden-html", 1, readable)
+            hidden.clear()
+
+    for index, piece in enumerate(pieces):
+        chunk = text[piece.start : piece.end]
+        if piece.kind == "comment":
+            found.add("html-comment", 1, piece.body)
+            changed = True
+            continue
+        if piece.kind == "bogus":
+            found.add("hidden-html", 1, piece.body)
+            changed = True
+            continue
+        if piece.kind == "end":
+            if open_hidden.get(piece.name):
+                open_hidden[piece.name] -= 1
+                changed = True
                 continue
-            while True:
-                top = stack.pop()
-                open_count[top] -= 1
-                if len(stack) == hidden_at:
-                    yield hidden_start, match.end() if top == name else match.start()
-                    hidden_at = -1
-                if top == name:
-                    break
+            out.append(chunk)
             continue
-        hides = hidden_at < 0 and _is_hidden(attrs)
-        # Only void elements close themselves: a browser ignores the slash in <span hidden/>.
-        if name in _VOID:
-            if hides:
-                yield match.start(), match.end()
+        if piece.kind == "text" and chunk.isspace():
+            if hidden and _next_is_hidden(pieces, index, text):
+                continue
+            flush()
+            out.append(chunk)
             continue
-        if hides:
-            hidden_at, hidden_start = len(stack), match.start()
-        stack.append(name)
-        open_count[name] = open_count.get(name, 0) + 1
-    if hidden_at >= 0:
-        yield hidden_start, len(text)
+        if piece.kind == "start" and "<!--" in chunk:
+            # Comment syntax inside a tag is attribute text no one sees, shaped to read as a
+            # comment to whatever reads the source: the tag goes (its element's content stays).
+            found.add("hidden-html", 1, chunk)
+            open_hidden[piece.name] = open_hidden.get(piece.name, 0) + 1
+            changed = True
+            continue
+        if piece.fetches:
+            # The element goes (an image leaves its alt text if shown), and so does its end tag.
+            kind = "markdown-image" if piece.name == "img" else "remote-resource"
+            found.add(kind, 1, " ".join(piece.fetches))
+            out.append(piece.alt if piece.name == "img" and piece.shown else "")
+            open_hidden[piece.name] = open_hidden.get(piece.name, 0) + 1
+            changed = True
+            continue
+        if not piece.shown:
+            if piece.kind == "start":
+                open_hidden[piece.name] = open_hidden.get(piece.name, 0) + 1
+            if piece.kind == "text" or not piece.placed:
+                hidden.append(
+                    chunk
+                )  # a tag the parser dropped (left open at the end) is read whole
+            changed = True
+            continue
+        flush()
+        out.append(chunk)
+    flush()
+    return "".join(out) if changed else text
 
 
-def attributes(attrs: str) -> dict[str, str]:
-    """The attributes of one start tag's attribute text, names lowercased, values unquoted."""
-    values = {}
-    for match in _ATTR.finditer(attrs):
-        value = match.group(2) or ""
-        values.setdefault(match.group(1).lower(), value.strip("\"'").strip())
-    return values
-
-
-def _is_hidden(attrs: str) -> bool:
-    if not attrs.strip():
-        return False
-    values = {name: value.lower() for name, value in attributes(attrs).items()}
-    if "hidden" in values or values.get("aria-hidden") == "true":
-        return True
-    style = values.get("style")
-    return bool(style) and _style_hides(style)
-
-
-def _style_hides(style: str) -> bool:
-    props: dict[str, str] = {}
-    for declaration in style.split(";"):
-        prop, _, value = declaration.partition(":")
-        props[prop.strip()] = value.replace("!important", "").strip()
-    if props.get("display") == "none" or props.get("visibility") in ("hidden", "collapse"):
-        return True
-    font = _pixels(props.get("font-size"))
-    if font is not None and font < 1:
-        return True
-    opacity = _LENGTH.fullmatch(props.get("opacity", ""))
-    if opacity and float(opacity.group(1)) / (100 if opacity.group(2) == "%" else 1) < 0.1:
-        return True
-    for prop in ("left", "top", "text-indent", "margin-left", "margin-top"):
-        px = _pixels(props.get(prop))
-        if px is not None and px <= _OFFSCREEN_PX:
-            return True
-    if props.get("clip", "").replace(" ", "") in ("rect(0,0,0,0)", "rect(0px,0px,0px,0px)"):
-        return True
-    colour = _colour(props.get("color"))
-    if colour == "transparent":
-        return True
-    background = _colour(props.get("background-color") or props.get("background"))
-    return colour is not None and colour == background
-
-
-def _pixels(value: str | None) -> float | None:
-    if not value:
-        return None
-    match = _LENGTH.fullmatch(value)
-    if not match or match.group(2) not in _UNITS:
-        return None
-    return float(match.group(1)) * _UNITS[match.group(2)]
-
-
-def _colour(value: str | None) -> str | None:
-    """A colour in one canonical spelling, so #fff, #ffffff, white and rgb(255,255,255) compare equal."""
-    if not value:
-        return None
-    value = value.split()[0] if value.startswith("#") else value.replace(" ", "")
-    if value in _NAMED_COLOURS:
-        return _NAMED_COLOURS[value]
-    if value == "transparent" or (value.startswith(("rgba(", "hsla(")) and value.endswith(",0)")):
-        return "transparent"
-    if re.fullmatch(r"#[0-9a-f]{3}", value):
-        return "#" + "".join(c * 2 for c in value[1:])
-    if re.fullmatch(r"#[0-9a-f]{6}", value):
-        return value
-    rgb = re.fullmatch(r"rgba?\((\d+),(\d+),(\d+)(?:,[\d.]+)?\)", value)
-    if rgb:
-        return "#" + "".join(f"{min(int(c), 255):02x}" for c in rgb.groups())
-    return value
+def _next_is_hidden(pieces: list[_Piece], index: int, text: str) -> bool:
+    for piece in pieces[index + 1 :]:
+        if piece.kind == "text" and text[piece.start : piece.end].isspace():
+            continue
+        return piece.kind in ("start", "text") and not piece.shown
+    return True

@@ -1,14 +1,11 @@
-"""Images whose URL points off the allow list: rendering one sends whatever its URL carries."""
+"""Markdown images whose URL points off the allow list: rendering one sends whatever its URL carries."""
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-from lazaretto.proxy.hosts import HostAllowList, host_of_url
-
-from .html import attributes
 from .model import Collector
+from .urls import UrlJudge
 
 # Alt and label text may not hold brackets, so "![" repeated fails at once instead of scanning on.
 # The URL allows one level of balanced parentheses (Wikipedia-style links); each alternative starts
@@ -22,10 +19,7 @@ _IMAGE = re.compile(
 _DEFINITION = re.compile(
     r"^ {0,3}\[([^\[\]\n]+)\]:[ \t]*(?:\n[ \t]*)?(<[^<>\n]*>|\S+)[^\n]*\n?", re.MULTILINE
 )
-_IMG_TAG = re.compile(r"<img\b([^<>]*)>", re.IGNORECASE)
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _SPACE = re.compile(r"\s+")
-_URL_IGNORED = {9: None, 10: None, 13: None}
 
 
 def strip_images(text: str, allow_hosts: tuple[str, ...], found: Collector) -> str:
@@ -33,8 +27,6 @@ def strip_images(text: str, allow_hosts: tuple[str, ...], found: Collector) -> s
     # A one-character test runs at memchr speed; the two-character one costs a full search.
     if "!" in text and "![" in text:
         text = _strip_markdown(text, allow_hosts, found)
-    if "<" in text:
-        text = _strip_tags(text, allow_hosts, found)
     return text
 
 
@@ -69,42 +61,9 @@ def _strip_markdown(text: str, allow_hosts: tuple[str, ...], found: Collector) -
     return _DEFINITION.sub(lambda m: "" if _label(m.group(1)) in used else m.group(0), stripped)
 
 
-def _strip_tags(text: str, allow_hosts: tuple[str, ...], found: Collector) -> str:
-    def replace(match: re.Match) -> str:
-        attrs = attributes(match.group(1))
-        urls = [attrs.get("src", "")]
-        # Each srcset candidate is "URL [descriptor]"; any one of them may be fetched.
-        urls += [
-            candidate.split()[0]
-            for candidate in attrs.get("srcset", "").split(",")
-            if candidate.strip()
-        ]
-        blocked = [url for url in urls if url and not _allowed(url, allow_hosts)]
-        if not blocked:
-            return match.group(0)
-        found.add("markdown-image", 1, " ".join(blocked))
-        return attrs.get("alt", "")
-
-    return _IMG_TAG.sub(replace, text)
-
-
 def _label(label: str) -> str:
     return _SPACE.sub(" ", label.strip()).casefold()
 
 
 def _allowed(url: str, allow_hosts: tuple[str, ...]) -> bool:
-    """True for a relative URL (nothing leaves the page) or one whose host is on the list."""
-    # Browsers drop tabs and newlines inside a URL and read a backslash as a slash.
-    url = url.strip().translate(_URL_IGNORED)
-    if not _SCHEME.match(url) and url[:2].replace("\\", "/") != "//":
-        return True
-    try:
-        host = host_of_url(url)
-    except ValueError:
-        return False
-    return bool(host) and _allow_list(allow_hosts).allows(host)
-
-
-@lru_cache(maxsize=32)
-def _allow_list(patterns: tuple[str, ...]) -> HostAllowList:
-    return HostAllowList(patterns)
+    return UrlJudge(allow_hosts).allowed(url)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
+from itertools import islice
 
-from .model import Collector
+from .model import DECODED_CHARS, Collector
 from .shape import Shape
 
 # Zero-width and other invisible format characters (every Cf character that is not bidi or tag),
@@ -20,6 +21,8 @@ _PLAIN_ZERO_WIDTH = _ZERO_WIDTH.replace("\u200b-\u200d", "\u200b")  # all but ZW
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 _SELECTORS = "\ufe00-\ufe0f\U000e0100-\U000e01ef"
 _TAGS = "\U000e0000-\U000e007f"
+# The supplementary private-use planes: no font shows them, a byte channel can use them.
+_PRIVATE_USE = "\U000f0000-\U000ffffd\U00100000-\U0010fffd"
 # ESC and the 8-bit CSI are absent: they belong to the escape-sequence pattern.
 _CONTROLS = "\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9a\x9c-\x9f"
 
@@ -40,9 +43,13 @@ _KEPT_JOINER = (
     f"(?<=[{_EMOJI}\ufe0f])\u200d(?=[{_EMOJI}])|(?<=[{_JOINING}])[\u200c\u200d](?=[{_JOINING}])"
 )
 _KEPT_SELECTOR = f"(?<=[{_EMOJI}])[\ufe0e\ufe0f]|(?<=[#*0-9])\ufe0f\u20e3"
-# A subdivision flag (England, Scotland, Wales): black flag, a lowercase region code spelled in
-# tags, then CANCEL TAG.
-_FLAG = "[\U000e0061-\U000e007a]{2}[\U000e0030-\U000e0039\U000e0061-\U000e007a]{1,4}\U000e007f"
+# The recommended (RGI) subdivision flags, the only ones emoji fonts draw: black flag, then
+# gbeng, gbsct or gbwls spelled in tags, then CANCEL TAG. Any other tag run after a black flag,
+# however flag-shaped, is text no one sees, and is decoded and stripped like the rest.
+_FLAG = (
+    "\U000e0067\U000e0062(?:\U000e0065\U000e006e\U000e0067|\U000e0073\U000e0063\U000e0074"
+    "|\U000e0077\U000e006c\U000e0073)\U000e007f"
+)
 
 # CSI, the string commands (OSC, DCS, SOS, PM, APC) up to BEL or ST, and the short escapes. Each
 # repetition is over a class that excludes what follows it, so nothing backtracks.
@@ -67,6 +74,7 @@ _REMOVE = {
     "tag-characters": (
         f"(?<![\U0001f3f4{_TAGS}])[{_TAGS}]+|(?<=\U0001f3f4)(?!{_FLAG}(?![{_TAGS}]))[{_TAGS}]+"
     ),
+    "private-use": f"[{_PRIVATE_USE}]+",
 }
 # Trusted text keeps control characters and escapes (terminal output legitimately colours itself);
 # the invisible families go under every trust level.
@@ -74,27 +82,39 @@ _ALWAYS = ("zero-width", "bidi-controls", "variation-selectors", "tag-characters
 _PATTERNS = {kind: re.compile(pattern) for kind, pattern in _REMOVE.items()}
 # A plain class search is several times cheaper than a pattern with lookarounds, so each family's
 # pattern runs only on text that holds one of its characters.
-_PRESENT = {
-    kind: re.compile(f"[{chars}]")
-    for kind, chars in {
-        "ansi-escapes": "\x1b\x9b",
-        "control-characters": _CONTROLS,
-        "zero-width": _ZERO_WIDTH,
-        "bidi-controls": _BIDI,
-        "variation-selectors": _SELECTORS,
-        "tag-characters": _TAGS,
-    }.items()
+_MEMBERS = {
+    "ansi-escapes": "\x1b\x9b",
+    "control-characters": _CONTROLS,
+    "zero-width": _ZERO_WIDTH,
+    "bidi-controls": _BIDI,
+    "variation-selectors": _SELECTORS,
+    "tag-characters": _TAGS,
+    "private-use": _PRIVATE_USE,
+}
+_PRESENT = {kind: re.compile(f"[{chars}]") for kind, chars in _MEMBERS.items()}
+# Where a family's keep rule cannot apply (no character it keeps one beside), every member goes:
+# a plain class is removed by the regex engine's tight loop, where the look-arounds of the full
+# pattern cost a test at every character of a flood.
+_EVERY_MEMBER = {
+    kind: re.compile(f"[{chars}]+") for kind, chars in _MEMBERS.items() if kind != "ansi-escapes"
+}
+_KEEPS_BESIDE = {
+    "zero-width": re.compile(f"[{_EMOJI}\ufe0f{_JOINING}]"),
+    "variation-selectors": re.compile(f"[{_EMOJI}#*0-9]"),
+    "tag-characters": re.compile("\U0001f3f4"),
 }
 _GROUP = {kind: kind.replace("-", "_") for kind in _REMOVE}
 _KIND = {group: kind for kind, group in _GROUP.items()}
 _SCAN_ALL = re.compile("|".join(f"(?P<{_GROUP[kind]}>{_REMOVE[kind]})" for kind in _REMOVE))
 _SCAN_ALWAYS = re.compile("|".join(f"(?P<{_GROUP[kind]}>{_REMOVE[kind]})" for kind in _ALWAYS))
-_CANDIDATE = re.compile(f"[\x1b\x9b{_ZERO_WIDTH}{_BIDI}{_SELECTORS}{_TAGS}{_CONTROLS}]")
+_CANDIDATE = re.compile(
+    f"[\x1b\x9b{_ZERO_WIDTH}{_BIDI}{_SELECTORS}{_TAGS}{_CONTROLS}{_PRIVATE_USE}]"
+)
 # Pure-ASCII text can only hold controls and escapes, which a byte translation finds at C speed.
 _ASCII_CONTROLS = Shape(
     {"".join(map(chr, [*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])): "c"}
 )
-_SPELL = re.compile(f"[\x00-\x1f\x7f-\x9f{_ZERO_WIDTH}{_BIDI}{_SELECTORS}{_TAGS}]")
+_SPELL = re.compile(f"[\x00-\x1f\x7f-\x9f{_ZERO_WIDTH}{_BIDI}{_SELECTORS}{_TAGS}{_PRIVATE_USE}]")
 
 _NAMES = {
     "\u00ad": "SHY",
@@ -147,16 +167,44 @@ def selector_byte(ch: str) -> int | None:
     return None
 
 
+# Tag characters to the ASCII they spell (LANGUAGE TAG, CANCEL TAG and the rest spell nothing);
+# variation selectors to the bytes they encode, as Latin-1 characters. Tables, so a long run is
+# decoded by one C-level translate.
+_TAG_LETTERS = {
+    code: (chr(code - 0xE0000) if 0x20 <= code - 0xE0000 <= 0x7E else None)
+    for code in range(0xE0000, 0xE0080)
+}
+
+
+class _SelectorBytes(dict):
+    """Variation selector -> the byte it encodes (as a Latin-1 character); anything else -> nothing."""
+
+    def __missing__(self, code: int) -> None:
+        return None
+
+
+_SELECTOR_BYTES = _SelectorBytes(
+    {**{0xFE00 + i: chr(i) for i in range(16)}, **{0xE0100 + i: chr(i + 16) for i in range(240)}}
+)
+# Runs of one kind decoded for the reviewer: the rest are counted.
+DECODED_RUNS = 64
+
+
 def decode_tags(run: str) -> str:
     """The ASCII a run of tag characters spells (LANGUAGE TAG and CANCEL TAG spell nothing)."""
-    return "".join(chr(ord(ch) - 0xE0000) for ch in run if 0x20 <= ord(ch) - 0xE0000 <= 0x7E)
+    return run.translate(_TAG_LETTERS)
 
 
 def decode_selectors(run: str) -> str:
     """The bytes a run of variation selectors smuggles, read as UTF-8 with replacement (any other
     character spells nothing, as in `decode_tags`)."""
-    codes = map(selector_byte, run)
-    return bytes(code for code in codes if code is not None).decode("utf-8", "replace")
+    return run.translate(_SELECTOR_BYTES).encode("latin-1").decode("utf-8", "replace")
+
+
+def decode_private_use(run: str) -> str:
+    """The bytes a run of supplementary private-use characters may carry (the low byte of each),
+    read as UTF-8 with replacement."""
+    return bytes(ord(ch) & 0xFF for ch in run).decode("utf-8", "replace")
 
 
 def escape_text(seq: str) -> str:
@@ -175,34 +223,93 @@ def hidden_spans(text: str, untrusted: bool = True) -> Iterator[tuple[str, int, 
 
 
 def strip(text: str, untrusted: bool, found: Collector) -> str:
-    """Remove every hidden stretch, family by family, recording per kind what was there, readable."""
+    """Remove every hidden stretch, family by family, recording per kind what was there, readable.
+
+    The removal is one C-level substitution per family, whatever the number of runs; only the
+    first DECODED_RUNS runs (each cut at DECODED_CHARS) are decoded for the reviewer.
+    """
     if not _worth_scanning(text, untrusted):
         return text
     for kind in _REMOVE if untrusted else _ALWAYS:
         if not _PRESENT[kind].search(text):
             continue
         pattern = _PATTERNS[kind]
-        runs = pattern.findall(text)
+        beside = _KEEPS_BESIDE.get(kind)
+        if kind in _EVERY_MEMBER and (beside is None or not beside.search(text)):
+            pattern = _EVERY_MEMBER[kind]
+        cleaned, runs = _remove(pattern, text)
         if not runs:
             continue
-        text = pattern.sub("", text)
-        if kind == "tag-characters":
-            found.add(kind, sum(map(len, runs)), "\n".join(decode_tags(run) for run in runs))
+        sample = [m.group()[:DECODED_CHARS] for m in islice(pattern.finditer(text), DECODED_RUNS)]
+        more = f"\n[... {runs - len(sample)} more runs]" if runs > len(sample) else ""
+        if kind == "ansi-escapes":
+            found.add(kind, runs, "\n".join(map(escape_text, sample)) + more)
+        elif kind == "tag-characters":
+            found.add(kind, len(text) - len(cleaned), "\n".join(map(decode_tags, sample)) + more)
         elif kind == "variation-selectors":
-            found.add(
-                kind,
-                sum(map(len, runs)),
-                "\n".join(readable(decode_selectors(run)) for run in runs),
-            )
-        elif kind == "ansi-escapes":
-            found.add(kind, len(runs), "\n".join(escape_text(run) for run in runs))
+            decoded = "\n".join(readable(decode_selectors(run)) for run in sample)
+            found.add(kind, len(text) - len(cleaned), decoded + more)
+        elif kind == "private-use":
+            decoded = "\n".join(readable(decode_private_use(run)) for run in sample)
+            found.add(kind, len(text) - len(cleaned), decoded + more)
         else:
-            counter = Counter("".join(runs))
+            # Exact counts per character, each a C-level count over the text and its cleaned copy.
+            counts = {
+                ch: text.count(ch) - cleaned.count(ch) for ch in dict.fromkeys("".join(sample))
+            }
             summary = ", ".join(
-                f"{name(ch)}×{n}" if n > 1 else name(ch) for ch, n in counter.most_common()
+                f"{name(ch)}×{n}" if n > 1 else name(ch) for ch, n in Counter(counts).most_common()
             )
-            found.add(kind, sum(counter.values()), summary)
+            left = len(text) - len(cleaned) - sum(counts.values())
+            found.add(
+                kind, len(text) - len(cleaned), summary + (f", {left} others" if left else "")
+            )
+        text = cleaned
     return text
+
+
+# A removal is made a stretch of about this many characters at a time, each ending after an
+# ASCII letter, space or line break: no family removes one or keeps a character beside one, so
+# the cut changes nothing, and re.subn's list of kept pieces stays bounded for a flood of runs.
+REMOVAL_PIECE = 1 << 16
+_SAFE_CUT = re.compile("[A-Za-z \n]")
+
+
+def _remove(pattern: re.Pattern, text: str) -> tuple[str, int]:
+    """`pattern.subn("", text)`, a bounded stretch at a time."""
+    if len(text) <= REMOVAL_PIECE:
+        return pattern.subn("", text)
+    pieces, runs, start = [], 0, 0
+    while start < len(text):
+        cut = _SAFE_CUT.search(text, min(len(text), start + REMOVAL_PIECE))
+        end = cut.end() if cut else len(text)
+        piece, count = (
+            pattern.subn("", text[start:end])
+            if end - start <= 2 * REMOVAL_PIECE
+            else _remove_streaming(pattern, text[start:end])
+        )
+        pieces.append(piece)
+        runs += count
+        start = end
+    return "".join(pieces), runs
+
+
+def _remove_streaming(pattern: re.Pattern, text: str) -> tuple[str, int]:
+    """`pattern.subn("", text)` for a long stretch with nowhere safe to cut (a flood of emoji and
+    hidden characters): the kept pieces are joined every few thousand, so they never pile up."""
+    kept: list[str] = []
+    batch: list[str] = []
+    last = runs = 0
+    for match in pattern.finditer(text):
+        batch.append(text[last : match.start()])
+        last = match.end()
+        runs += 1
+        if len(batch) >= 4096:
+            kept.append("".join(batch))
+            batch.clear()
+    batch.append(text[last:])
+    kept.append("".join(batch))
+    return "".join(kept), runs
 
 
 def readable(text: str) -> str:

@@ -1,4 +1,4 @@
-"""Whitespace padding that pushes text far below or beside what a reader sees."""
+"""Text a reader never gets to: padding that pushes it out of sight, lines a terminal overwrites."""
 
 from __future__ import annotations
 
@@ -8,24 +8,48 @@ from .invisible import readable
 from .model import Collector
 from .shape import Shape
 
-BLANK_LINES = 20
-SPACES = 1000
+# How far a stretch of blanks may push what follows it before that counts as hidden: rows a
+# person would scroll past on a terminal COLUMNS wide (a line break is a row, COLUMNS columns of
+# blanks wrap to one). Judged by that distance, not by a count per character, so blank lines,
+# spaces, wide spaces and blank-looking symbols all weigh what they render as.
+SCROLL_ROWS = 12
+COLUMNS = 80
 _SHOWN_AFTER = 200
 
 _ASCII_SPACES = " \t\r\n\f\v"
+# Every other character that renders as nothing but room: Unicode spaces and separators, NEL,
+# and the braille blank (a symbol, not a space, that fonts draw empty).
 _OTHER_SPACES = (
-    "\u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+    "\x85\u00a0\u1680"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+    + "\u2028\u2029\u202f\u205f\u3000\u2800"
 )
-_SPACE_CLASS = f"[{re.escape(_ASCII_SPACES + _OTHER_SPACES)}]"
-# A match may start only where a stretch starts and takes all of it, so each stretch is scanned once.
-# The look-behind comes after the first character (and looks two back), so that the pattern opens
-# with the class and the engine skips to the next space in C instead of trying every position.
-_WHITESPACE = re.compile(
-    rf"{_SPACE_CLASS}(?<!{_SPACE_CLASS}{_SPACE_CLASS}){_SPACE_CLASS}{{{BLANK_LINES - 1},}}"
-)
-_BREAK = re.compile(r"\r\n|[\n\r\f\v\u2028\u2029]")
-# The ASCII part of the class: in text without the others, a stretch is a run of these bytes.
+_WIDE = "\u3000"  # two columns in a terminal
+_BREAKS = "\n\r\f\v\x85\u2028\u2029"
+_BLANK = f"[{re.escape(_ASCII_SPACES + _OTHER_SPACES)}]"
+# A match may start only where a stretch starts and takes all of it, so each stretch is scanned
+# once. The look-behind comes after the first character (and looks two back), so that the
+# pattern opens with the class and the engine skips to the next blank in C instead of trying
+# every position. No stretch shorter than SCROLL_ROWS characters reaches SCROLL_ROWS rows.
+_STRETCH = re.compile(rf"{_BLANK}(?<!{_BLANK}{_BLANK}){_BLANK}{{{SCROLL_ROWS - 1},}}")
+# In text without the other blanks, a stretch is a run of these ASCII bytes.
 _ASCII_SPACE = Shape({_ASCII_SPACES: "w"})
+# A carriage return not followed by a line feed sends a terminal back to the line's start.
+_BARE_RETURN = re.compile(r"\r(?!\n)")
+_LINE = re.compile(r"[^\n]*\r(?!\n)[^\n]*")
+
+
+def rows(stretch: str) -> float:
+    """How many terminal rows a stretch of blanks takes: its line breaks, and its other
+    characters' width wrapped at COLUMNS (a tab as eight columns, a wide space as two)."""
+    breaks = sum(map(stretch.count, _BREAKS)) - stretch.count("\r\n")
+    columns = (
+        len(stretch)
+        - sum(map(stretch.count, _BREAKS))
+        + 7 * stretch.count("\t")
+        + stretch.count(_WIDE)
+    )
+    return breaks + columns / COLUMNS
 
 
 def collapse_padding(text: str, found: Collector) -> str:
@@ -34,17 +58,40 @@ def collapse_padding(text: str, found: Collector) -> str:
     def replace(match: re.Match) -> str:
         run = match.group(0)
         end = match.end()
-        if end == len(text):
-            return run  # trailing whitespace hides nothing
-        breaks = len(_BREAK.findall(run))
-        if breaks < BLANK_LINES and len(run) < SPACES:
-            return run
+        if end == len(text) or rows(run) < SCROLL_ROWS:
+            return run  # trailing blanks hide nothing
         found.add("whitespace-padding", 1, readable(text[end : end + _SHOWN_AFTER]))
+        breaks = sum(map(run.count, _BREAKS)) - run.count("\r\n")
         return "\n" * min(breaks, 2) or " "
 
-    # A test per non-ASCII space (none needed on ASCII text) spares non-ASCII text the regex too.
+    # A test per non-ASCII blank (none needed on ASCII text) spares non-ASCII text the regex too.
     if (
         text.isascii() or not any(space in text for space in _OTHER_SPACES)
-    ) and not _ASCII_SPACE.has_run(text, "w", BLANK_LINES):
+    ) and not _ASCII_SPACE.has_run(text, "w", SCROLL_ROWS):
         return text
-    return _WHITESPACE.sub(replace, text)
+    return _STRETCH.sub(replace, text)
+
+
+def overwritten_lines(text: str, found: Collector) -> str:
+    """Each line a bare carriage return rewrites, as a terminal shows it: what a later segment
+    covers is gone from the screen, so it goes from the text too, recorded for the reviewer."""
+    if "\r" not in text or not _BARE_RETURN.search(text):
+        return text
+
+    def render(match: re.Match) -> str:
+        line = match.group(0)
+        # Later segments cover earlier ones from the left: walking back from the last, each
+        # earlier segment shows only past the widest seen so far (linear in the line).
+        segments = line.split("\r")
+        shown, width = [], 0
+        for segment in reversed(segments):
+            if len(segment) > width:
+                shown.append(segment[width:])
+                width = len(segment)
+        visible = "".join(shown)
+        if visible == line.replace("\r", ""):
+            return line  # nothing covered: the line stays as it came
+        found.add("overwritten-text", 1, readable(line.replace("\r", "⏎")))
+        return visible
+
+    return _LINE.sub(render, text)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import delimiters, encoded, html, images, invisible, layout
-from .model import Collector, Removal, SanitizeRules
+from .model import DECODED_CHARS, Collector, Removal, SanitizeRules
 
 # A removal can join its neighbours into something new ("<!" + comment + "--" makes a comment), so
 # the passes run again until nothing changes. Ordinary text settles in one or two rounds; only a
@@ -24,7 +24,7 @@ def sanitize(text: str, rules: SanitizeRules) -> tuple[str, list[Removal]]:
         text = cleaned
     still = Collector()
     if _round(text, rules, still) is not text:
-        found.add(still.removals()[0].kind, 1, invisible.readable(text))
+        found.add(still.removals()[0].kind, 1, invisible.readable(text[:DECODED_CHARS]))
         return "", found.removals()
     return text, found.removals()
 
@@ -34,10 +34,10 @@ def _round(text: str, rules: SanitizeRules, found: Collector) -> str:
     original = text
     text = invisible.strip(text, rules.untrusted, found)
     if rules.untrusted:
-        text = html.strip_comments(text, found)
-        text = html.strip_hidden(text, found)
+        text = html.strip_markup(text, rules.allow_hosts, found)
         text = images.strip_images(text, rules.allow_hosts, found)
         text = delimiters.strip_delimiters(text, found)
         text = encoded.strip_encoded(text, rules.looks_like_instructions, found)
+        text = layout.overwritten_lines(text, found)
         text = layout.collapse_padding(text, found)
     return original if text == original else text

@@ -9,6 +9,7 @@ _STYLE = {
     "variation-selectors": "hidden",
     "tag-characters": "tag",
     "bidi-controls": "bidi",
+    "private-use": "hidden",
     "control-characters": "control",
     "ansi-escapes": "control",
 }

@@ -18,12 +18,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+# Run as a script, this file sees only its own folder; the corpus reader is imported from the root.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
 from lazaretto.proxy import scan
 from lazaretto.proxy.detect import detect
 from lazaretto.proxy.sanitize import SanitizeRules, sanitize
 from lazaretto.proxy.scan import ScanRules, scan_text
+from tests.corpus.records import NAMES, records
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 ECHO = (
     "import json, sys\n"
     "for line in sys.stdin:\n"
@@ -34,13 +37,11 @@ ECHO = (
 def load() -> tuple[list[str], list[str]]:
     """Every corpus text, and the ones that are whole tool outputs."""
     texts, tool_outputs = [], []
-    for path in sorted(CORPUS.glob("*.jsonl")):
-        with open(path, encoding="utf-8") as handle:
-            for line in handle:
-                record = json.loads(line)
-                texts.append(record["text"])
-                if record.get("granularity") == "tool_output":
-                    tool_outputs.append(record["text"])
+    for name in NAMES:
+        for record in records(name):
+            texts.append(record["text"])
+            if record.get("granularity") == "tool_output":
+                tool_outputs.append(record["text"])
     return texts, tool_outputs
 
 
@@ -73,8 +74,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    if not CORPUS.is_dir():
-        raise SystemExit(f"no corpus at {CORPUS}")
     texts, tool_outputs = load()
     jsonl = "".join(json.dumps({"text": t}, ensure_ascii=False) + "\n" for t in texts).encode()
     rules = ScanRules()

@@ -15,6 +15,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 SMALL = {
     "roundtrip.py": ["--calls", "20", "--rounds", "1"],
+    "remote_roundtrip.py": ["--calls", "3", "--rounds", "1", "--big", "65536"],
     "large_results.py": ["--rounds", "1"],
     "scan_throughput.py": ["--rounds", "1"],
     "store_load.py": ["--proxies", "2", "--calls", "5", "--rate", "50"],

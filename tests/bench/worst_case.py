@@ -17,6 +17,7 @@ import json
 import math
 import re
 import time
+import tracemalloc
 from typing import TYPE_CHECKING
 
 from lazaretto.proxy.detect.signals import PATTERNS
@@ -51,6 +52,14 @@ SANITIZER_UNITS = {
     "invisible: bidi controls": "\u202ea\u202c",
     "invisible: unterminated ANSI escapes": "\x1b[1;2;3",
     "invisible: control characters": "\x07a",
+    "invisible: zero-width joiners alone": "\u200d",
+    "invisible: letters and presentation selectors": "a\ufe0f",
+    "invisible: flag-shaped tag runs": "\U0001f3f4\U000e0061\U000e0062\U000e007f",
+    "invisible: emoji and joiners": "\U0001f600\u200d",
+    "invisible: private-use characters": "\U000f0041",
+    "fold: letters and combining accents": "a\u0301",
+    "fold: ligatures": "\ufb01",
+    "fold: spaced-out letters": "a b c, ",
     "html: unclosed comments": "<!-- a ",
     "html: comment dashes": "<!-- -- -",
     "html: unclosed tags": "<span a=1 ",
@@ -169,6 +178,16 @@ def cases() -> list[tuple[str, str, str]]:
     return found
 
 
+def peak_ratio(kind: str, text: str) -> float:
+    """Python's peak allocation while the input is scanned, over its UTF-8 size."""
+    tracemalloc.start()
+    try:
+        timed(kind, text)
+        return tracemalloc.get_traced_memory()[1] / max(1, len(text.encode("utf-8", "replace")))
+    finally:
+        tracemalloc.stop()
+
+
 def timed(kind: str, text: str) -> float:
     began = time.perf_counter()
     if kind == "scan":
@@ -191,7 +210,7 @@ def main() -> int:
     header = "".join(f"{f'ms@{s // 1000}k':>11}" for s in sizes) + "".join(
         f"{f'µs/KB@{s // 1000}k':>13}" for s in sizes
     )
-    print(f"{'input':<58}{header}{'exponent':>10}")
+    print(f"{'input':<58}{header}{'exponent':>10}{'peak x':>8}")
     for name, kind, unit in cases():
         if args.match not in name:
             continue
@@ -217,13 +236,18 @@ def main() -> int:
             ],
             "exponent": exponent,
             "skipped_larger": None in times,
+            # At the smallest size: tracemalloc slows the scan several times over.
+            "peak_memory_x": round(
+                peak_ratio(kind, (unit * (sizes[0] // len(unit) + 1))[: sizes[0]]), 2
+            ),
         }
         ms = "".join(f"{'-' if t is None else f'{t * 1e3:.2f}':>11}" for t in times)
         per_kb = "".join(
             f"{'-' if v is None else f'{v:.1f}':>13}" for v in results[name]["us_per_kb"]
         )
         flag = "  SUPERLINEAR" if exponent > FLAG or None in times else ""
-        print(f"{name[:57]:<58}{ms}{per_kb}{exponent:>10.2f}{flag}", flush=True)
+        peak = results[name]["peak_memory_x"]
+        print(f"{name[:57]:<58}{ms}{per_kb}{exponent:>10.2f}{peak:>8.1f}{flag}", flush=True)
     flagged = sorted(n for n, r in results.items() if r["exponent"] > FLAG or r["skipped_larger"])
     worst = max(results, key=lambda n: results[n]["exponent"])
     print(

@@ -135,21 +135,25 @@ def test_doctor_reports_wrapped_unwrapped_remote_and_hooks(home, lazaretto, tmp_
                 "mcpServers": {
                     "web": {"command": "npx", "args": ["fetch"]},
                     "remote": {"type": "sse", "url": "https://x.example/sse"},
+                    "live": {"type": "ws", "url": "wss://x.example/ws"},
                 }
             }
         )
     )
     report = lazaretto("doctor")
     assert report.returncode == 1
-    assert "web: NOT WRAPPED" in report.stdout and "remote: NOT COVERED" in report.stdout
+    assert "web: NOT WRAPPED" in report.stdout
+    assert "remote: NOT WRAPPED, remote server https://x.example/sse" in report.stdout
+    assert "live: NOT COVERED, WebSocket server" in report.stdout
     assert "MISSING: PreToolUse, PostToolUse" in report.stdout
     assert "cursor: not installed for this user" in report.stdout
     lazaretto("wrap", str(config))
     lazaretto("install", "--client", "claude-code")
     report = lazaretto("doctor")
     assert "web: wrapped" in report.stdout and "MISSING" not in report.stdout
+    assert "remote: wrapped" in report.stdout
     assert "trust them in /hooks" in report.stdout
-    assert report.returncode == 1  # the SSE server is still not covered
+    assert report.returncode == 1  # the WebSocket server is still not covered
 
 
 def test_doctor_lists_clones_not_yet_trusted(home, lazaretto, store):

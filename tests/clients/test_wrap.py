@@ -84,7 +84,7 @@ def test_wrap_then_unwrap_gives_back_every_byte(name, home, lazaretto):
     path.write_text(CONFIGS[name])
     wrapped = lazaretto("wrap", str(path))
     assert wrapped.returncode == 0, wrapped.stderr
-    assert "NOT COVERED" in wrapped.stdout or name == "claude_desktop_config.json"
+    assert "wrapped  https://" in wrapped.stdout or name == "claude_desktop_config.json"
     assert path.read_text() != CONFIGS[name]
     assert next(iter(home.glob(f"{name}.lazaretto-backup-*"))).read_text() == CONFIGS[name]
     unwrapped = lazaretto("unwrap", str(path))
@@ -101,7 +101,18 @@ def test_wrapped_json_entries_run_the_proxy_and_keep_everything_else(home, lazar
     assert os.path.basename(web["command"]) == "lazaretto"
     assert web["args"] == ["proxy", "-n", "web", "--", "npx", "-y", "@acme/fetch-server"]
     assert web["type"] == "stdio" and web["env"] == {"FETCH_UA": "bot"}
-    assert data["mcpServers"]["linear"] == {"type": "http", "url": "https://mcp.linear.example/mcp"}
+    linear = data["mcpServers"]["linear"]
+    assert linear["type"] == "stdio" and os.path.basename(linear["command"]) == "lazaretto"
+    assert linear["args"] == [
+        "proxy",
+        "-n",
+        "linear",
+        "--url",
+        "https://mcp.linear.example/mcp",
+        "--transport",
+        "http",
+    ]
+    assert "url" not in linear
     db = data["projects"]["/home/me/app"]["mcpServers"]["db"]
     assert db["args"] == ["proxy", "-n", "db", "--", "uvx"]
     # Everything outside the server entries is the same text as before.
@@ -122,7 +133,11 @@ def test_wrapped_toml_keeps_comments_and_other_keys(home, lazaretto):
     )
     assert 'args = ["proxy", "-n", "docs", "--", "npx", "-y", "docs-mcp"]' in text
     assert 'args = ["proxy", "-n", "bare", "--", "bare-server"]' in text
-    assert 'url = "https://mcp.example/mcp"' in text
+    assert (
+        'args = ["proxy", "-n", "remote", "--url", "https://mcp.example/mcp", '
+        '"--bearer-token-env", "TOKEN"]' in text
+    )
+    assert "bearer_token_env_var" not in text
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
@@ -142,18 +157,32 @@ def test_dry_run_shows_the_diff_and_writes_nothing(home, lazaretto):
     path.write_text(CURSOR_JSON)
     done = lazaretto("wrap", "--dry-run", str(path))
     assert done.returncode == 0
-    assert (
-        "---" in done.stdout and '"proxy", "-n", "oci"' in done.stdout and "dry run" in done.stdout
-    )
+    assert "---" in done.stdout and '"proxy","-n","oci"' in done.stdout and "dry run" in done.stdout
     assert path.read_text() == CURSOR_JSON
     assert not list(home.glob("mcp.json.lazaretto-backup-*"))
 
 
-def test_remote_entries_are_listed_as_not_covered(home):
+def test_remote_entries_are_wrapped_and_websocket_ones_listed_as_not_covered(home):
     path = home / "mcp.json"
-    path.write_text(CURSOR_JSON)
-    states = {s.name: s.state for s in transform(Path(path), "wrap", "lazaretto").servers}
-    assert states == {"oci": "wrapped", "remote": "remote"}
+    data = json.loads(CURSOR_JSON)
+    data["mcpServers"]["live"] = {"type": "ws", "url": "wss://x.example/ws"}
+    path.write_text(json.dumps(data))
+    outcome = transform(Path(path), "wrap", "lazaretto")
+    states = {s.name: s.state for s in outcome.servers}
+    assert states == {"oci": "wrapped", "remote": "wrapped", "live": "remote"}
+    remote = json.loads(outcome.change.new)["mcpServers"]["remote"]
+    assert remote == {
+        "command": "lazaretto",
+        "args": [
+            "proxy",
+            "-n",
+            "remote",
+            "--url",
+            "https://x.example/mcp",
+            "--header",
+            "Authorization: Bearer ${env:TOKEN}",
+        ],
+    }
 
 
 def test_unwrap_of_a_config_never_wrapped_changes_nothing(home, lazaretto):

@@ -12,23 +12,24 @@ import json
 import sys
 from pathlib import Path
 
-from lazaretto.proxy.scan import ScanRules, scan_text
+# Run as a script, this file sees only its own folder; the corpus reader is imported from the root.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+from lazaretto.proxy.scan import ScanRules, scan_text
+from tests.corpus.records import NAMES, records
 
 
 def snapshot() -> dict[str, dict]:
     """record key -> verdict, score and signals (name, weight, start, end) of each corpus record."""
     found = {}
-    for path in sorted(CORPUS.glob("*.jsonl")):
-        with open(path, encoding="utf-8") as handle:
-            for number, line in enumerate(handle):
-                verdict = scan_text(json.loads(line)["text"], ScanRules())
-                found[f"{path.name}:{number}"] = {
-                    "verdict": verdict.verdict,
-                    "score": verdict.score,
-                    "signals": sorted([s.name, s.weight, s.start, s.end] for s in verdict.signals),
-                }
+    for name in NAMES:
+        for number, record in enumerate(records(name)):
+            verdict = scan_text(record["text"], ScanRules())
+            found[f"{name}:{number}"] = {
+                "verdict": verdict.verdict,
+                "score": verdict.score,
+                "signals": sorted([s.name, s.weight, s.start, s.end] for s in verdict.signals),
+            }
     return found
 
 
@@ -63,9 +64,6 @@ def main() -> int:
     parser.add_argument("action", choices=("save", "compare"))
     parser.add_argument("file", type=Path)
     args = parser.parse_args()
-    if not CORPUS.is_dir():
-        print(f"no corpus at {CORPUS}", file=sys.stderr)
-        return 2
     now = snapshot()
     if args.action == "save":
         args.file.write_text(json.dumps(now))

@@ -6,13 +6,12 @@ An attack counts as caught when the agent would not see it as written: withheld,
 Floors sit just under what was measured, so a regression fails and an improvement does not.
 """
 
-import json
 from collections import defaultdict
 
 import pytest
 
 from lazaretto.proxy.scan import ScanRules, scan_text
-from tests.conftest import CORPUS
+from tests.corpus.records import records
 
 FILES = (
     "agentdojo_attacks.jsonl",
@@ -54,18 +53,11 @@ def _family(name: str) -> str:
 
 @pytest.fixture(scope="module")
 def outcomes():
-    if not CORPUS.is_dir():
-        pytest.skip(
-            f"the detection corpus is not present at {CORPUS} (it ships beside the repository, not in it)"
-        )
-    rows = []
-    for name in FILES:
-        with open(CORPUS / name, encoding="utf-8") as handle:
-            for line in handle:
-                record = json.loads(line)
-                verdict = scan_text(record["text"], ScanRules()).verdict
-                rows.append((_family(name), record, verdict))
-    return rows
+    return [
+        (_family(name), record, scan_text(record["text"], ScanRules()).verdict)
+        for name in FILES
+        for record in records(name)
+    ]
 
 
 def _table(rows, key):

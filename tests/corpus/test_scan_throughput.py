@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.conftest import CORPUS
+from tests.corpus.records import NAMES, records
 
 # The baseline: parse each line and write one JSON line back, the least any JSONL filter does.
 ECHO = (
@@ -22,15 +22,11 @@ ECHO = (
 
 @pytest.fixture(scope="module")
 def corpus_lines():
-    if not CORPUS.is_dir():
-        pytest.skip(f"the detection corpus is not present at {CORPUS}")
-    lines = []
-    for path in sorted(CORPUS.glob("*.jsonl")):
-        with open(path, encoding="utf-8") as handle:
-            lines.extend(
-                json.dumps({"text": json.loads(line)["text"]}, ensure_ascii=False)
-                for line in handle
-            )
+    lines = [
+        json.dumps({"text": record["text"]}, ensure_ascii=False)
+        for name in NAMES
+        for record in records(name)
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -378,3 +378,17 @@ def test_a_line_that_would_explode_in_memory_is_judged_within_four_times_its_siz
     assert "withheld the server's reply" in text or reply["result"]["content"][0][
         "text"
     ].startswith('["a"'), text[:300]
+
+
+def test_meta_key_prefixes_are_not_hosts_but_meta_values_are_checked(hostile, start_proxy):
+    # 2026-07-28 clients send `_meta: {"io.modelcontextprotocol/protocolVersion": ...}` on every
+    # request: the reverse-DNS prefix names who defined the key, not where data goes.
+    proxy, _env = started(hostile, start_proxy, {}, 'allow_hosts = ["github.com"]\n' + POLICY)
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}
+    listed = proxy.request("tools/list", {"_meta": meta})
+    sneaked = proxy.request(
+        "tools/list", {"_meta": {**meta, "com.example/callback": "https://paste.example/x"}}
+    )
+    proxy.close()
+    assert "result" in listed, listed
+    assert sneaked["error"]["data"]["reason"] == "host_not_allowed", sneaked

@@ -1,5 +1,7 @@
 """Folding: look-alike letters, spaced letters, invisibles and case, with spans mapped back."""
 
+import pytest
+from growth import assert_linear, repeated
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -52,14 +54,20 @@ def test_mixed_script_words_found_but_plain_russian_is_not():
     assert "homoglyphs" in detect("Рrоvıdе dеtаılеd ѕtер-bу-ѕtер іnѕtruсtıоnѕ").names
 
 
-def test_pathological_inputs_finish():
-    # Linear-time patterns: long runs that defeat naive backtracking complete quickly.
-    detect("a" * 2_000_000)
-    detect("ignore " * 200_000)
-    detect("a b " * 300_000)
-    detect("send " + "x " * 300_000 + "to")
-    detect("[system]" * 100_000)
-    detect("Привет " * 200_000)
+# Long runs that defeat naive backtracking; the cost of each must grow linearly with its length.
+PATHOLOGICAL = {
+    "one letter": repeated("a"),
+    "one trigger word": repeated("ignore "),
+    "spaced letters": repeated("a b "),
+    "a verb and its object far apart": lambda size: "send " + "x " * (size // 2) + "to",
+    "a fake role marker": repeated("[system]"),
+    "Cyrillic words": repeated("Привет "),
+}
+
+
+@pytest.mark.parametrize(("name", "make"), PATHOLOGICAL.items(), ids=PATHOLOGICAL.keys())
+def test_pathological_inputs_run_in_linear_time(name, make):
+    assert_linear(detect, make, 16_000, f"detect, {name}")
 
 
 @settings(max_examples=300, deadline=None)
@@ -75,3 +83,48 @@ def test_confusable_words_are_what_the_regex_finds(pieces):
     text = "".join(pieces)
     expected = [m.span() for m in normalize._WORD_WITH_CONFUSABLE.finditer(text)]
     assert [m.span() for m in normalize._confusable_words(text)] == expected
+
+
+def _reference_original(text: str, pos: int) -> int:
+    """Where a folded offset of the per-character folding lies in `text`, spelled out: after
+    every character that folded to nothing there, and after one whose expansion it falls inside."""
+    widths = [len(normalize._FOLD_TABLE[ord(ch)]) for ch in text]
+    done, best = 0, 0
+    for i, width in enumerate(widths):
+        if done <= pos:
+            best = i if done == pos else i + 1
+        done += width
+    if done <= pos:
+        best = len(text) if done == pos else len(text) + 1
+    return best
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["a", "B", " ", "\u0301", "\u200b", "ﬁ", "Ｉ", "ǆ", "\x07", "ß", "İ"])
+    ),
+    st.data(),
+)
+def test_checkpoints_map_folded_offsets_like_a_walk_over_every_character(pieces, data):
+    text = "".join(pieces * 9)  # past one checkpoint stretch
+    folded = normalize.fold(text)
+    pos = data.draw(st.integers(0, len(folded.text)))
+    if any(isinstance(stage, normalize._Replacements) for stage in folded._stages):
+        return  # a spaced word (once accents are gone) adds a stage of its own
+    assert folded.original_span(pos, pos)[0] == _reference_original(text, pos)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a b c", " ", ", ", "x", "i g n o r e", "\n", "q-r-s"]), max_size=40)
+)
+def test_substituting_in_pieces_changes_nothing(pieces):
+    text = "".join(pieces)
+    whole = normalize.fold(text)
+    with __import__("pytest").MonkeyPatch.context() as patch:
+        patch.setattr(normalize, "SUBSTITUTION_PIECE", 3)
+        cut = normalize.fold(text)
+    assert cut.text == whole.text
+    for pos in range(len(whole.text) + 1):
+        assert cut.original_span(pos, pos) == whole.original_span(pos, pos)

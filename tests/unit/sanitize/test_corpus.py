@@ -1,34 +1,18 @@
 """The third-party corpus through the sanitizer: benign tool output untouched, every result stable, throughput printed."""
 
-import json
+import re
 import time
 
 import pytest
 
 from lazaretto.proxy.sanitize import SanitizeRules, sanitize
-from tests.conftest import CORPUS
+from tests.corpus.records import NAMES, records
 
 RULES = SanitizeRules()
+FETCHES = re.compile(r"<(?:img|script|iframe|link|video|audio|source|embed|object)\b", re.I)
 
 
-def records(name):
-    path = CORPUS / name
-    if not path.exists():
-        pytest.skip(f"corpus file {name} is absent (see the corpus README)")
-    with path.open(encoding="utf-8") as lines:
-        return [json.loads(line) for line in lines]
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        "agentdojo_attacks.jsonl",
-        "agentdojo_benign.jsonl",
-        "garak_attacks.jsonl",
-        "garak_benign.jsonl",
-        "comparables.jsonl",
-    ],
-)
+@pytest.mark.parametrize("name", NAMES)
 def test_corpus_is_stable_and_benign_text_untouched(name):
     texts = [(record["label"], record["text"]) for record in records(name)]
     size = sum(len(text.encode()) for _, text in texts)
@@ -38,6 +22,7 @@ def test_corpus_is_stable_and_benign_text_untouched(name):
     print(f"{name}: {size / 1e6:.2f} MB in {elapsed:.3f} s = {size / 1e6 / elapsed:.1f} MB/s")
     for (label, text), (cleaned, removals) in zip(texts, results, strict=False):
         assert sanitize(cleaned, RULES) == (cleaned, [])
-        # The one benign image in the comparables points at a host no empty allow list admits.
-        if label == "benign" and "![" not in text:
+        # Benign pages that load images, scripts or frames fetch from hosts no empty allow list
+        # admits: those elements go.
+        if label == "benign" and "![" not in text and not FETCHES.search(text):
             assert cleaned is text and removals == []

@@ -1,0 +1,244 @@
+"""Which signal patterns can match a text, answered by one compiled multi-pattern scan.
+
+Python's `re` runs one pattern at a time; the table has a hundred. Hyperscan scans a text for
+all of them at once, at memory speed, but it knows no look-arounds, possessive repeats or
+Unicode word classes, and compiling the whole table takes seconds. So it is only asked which
+patterns *may* match (a superset): each pattern is rewritten into a looser form it accepts, and
+every pattern it names is then run by `re` itself. Verdicts therefore never depend on the
+engine: without Hyperscan (no wheel for the platform) the plain path tries every pattern, and
+the tests run both and compare.
+
+The looser form reads a shaped copy of the text: every non-ASCII character becomes one `?`, so
+offsets stay those of the text and a byte-level database needs no Unicode tables. Where the
+pattern takes a word, digit or space character, the rewrite also takes `?`; look-arounds and
+`\\b` are dropped; long bounded repeats become unbounded. The compiled database is kept in a
+cache file keyed by everything it was built from, so only the first process on a machine pays for
+the compilation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+try:
+    import hyperscan
+except ImportError:  # no wheel for this platform: the plain path serves
+    hyperscan = None
+
+# A repeat bounded this high or higher is left unbounded: the compiler's time grows with bounds.
+_RELAX_FROM = 20
+# What a shorthand class becomes in the shaped text: the character class plus the stand-in `?`.
+_SHORTHAND = {"w": r"\w?", "d": r"\d?", "s": r"\s\x0b\x1c-\x1f?"}
+_BOUNDS = re.compile(r"\{(\d*)(,?)(\d*)\}")
+_LOOKAROUNDS = ("(?=", "(?!", "(?<=", "(?<!")
+
+
+def shape(text: str) -> bytes:
+    """The text as the database reads it: ASCII kept, every other character one `?`."""
+    return text.encode("ascii", "replace")
+
+
+def loosen(regex: str) -> str:
+    """A Hyperscan pattern over `shape(text)` matching wherever `regex` matches `text` (and more)."""
+    out: list[str] = []
+    dropped: list[bool] = []  # per open group: whether it is a look-around being left out
+    skipping = 0
+    i, size = 0, len(regex)
+
+    def emit(piece: str) -> None:
+        if not skipping:
+            out.append(piece)
+
+    while i < size:
+        ch = regex[i]
+        if ch == "\\":
+            escape = regex[i + 1]
+            i += 2
+            if escape in "bBAZ":
+                continue  # zero-width: a looser pattern may ignore it
+            if escape in _SHORTHAND:
+                emit(f"[{_SHORTHAND[escape]}]")
+            elif escape == "x":
+                emit(regex[i - 2 : i + 2])
+                i += 2
+            elif escape in "uUN" or escape.isdigit():
+                raise ValueError(f"unsupported escape \\{escape} in {regex!r}")
+            else:
+                emit("\\" + escape)
+        elif ch == "[":
+            end = _class_end(regex, i)
+            emit(_loosen_class(regex[i + 1 : end]))
+            i = end + 1
+        elif ch == "(":
+            lookaround = regex.startswith(_LOOKAROUNDS, i)
+            dropped.append(lookaround)
+            if lookaround:
+                skipping += 1
+                i += 4 if regex[i + 2] == "<" else 3
+            elif regex.startswith("(?>", i):
+                emit("(?:")
+                i += 3
+            elif regex.startswith("(?P<", i):
+                emit("(")
+                i = regex.index(">", i) + 1
+            elif regex.startswith("(?", i) and not regex.startswith("(?:", i):
+                raise ValueError(f"unsupported group in {regex!r}")
+            else:
+                emit(regex[i : i + 3] if regex.startswith("(?:", i) else "(")
+                i += 3 if regex.startswith("(?:", i) else 1
+        elif ch == ")":
+            if dropped.pop():
+                skipping -= 1
+            else:
+                emit(")")
+            i += 1
+        elif ch == "{" and (bounds := _BOUNDS.match(regex, i)):
+            low, comma, high = bounds.groups()
+            relaxed = comma and high and int(high) >= _RELAX_FROM
+            emit(f"{{{low or 0},}}" if relaxed else bounds.group())
+            i = _after_quantifier(regex, bounds.end())
+        elif ch in "*+?":
+            emit(ch)
+            i = _after_quantifier(regex, i + 1)
+        elif ch in "^$":
+            i += 1  # zero-width, like the look-arounds
+        elif not ch.isascii():
+            emit(r"\?")
+            i += 1
+        else:
+            emit(ch)
+            i += 1
+    if dropped:
+        raise ValueError(f"unbalanced group in {regex!r}")
+    return "".join(out)
+
+
+def _class_end(regex: str, start: int) -> int:
+    """The index of the `]` that closes the class opened at `start`."""
+    i = start + 1
+    if regex.startswith("^", i):
+        i += 1
+    if regex.startswith("]", i):
+        i += 1
+    while regex[i] != "]":
+        i += 2 if regex[i] == "\\" else 1
+    return i
+
+
+def _loosen_class(body: str) -> str:
+    if body.startswith("^"):
+        # A negated class takes `?` unless it names `?` itself or a non-ASCII character (either
+        # could be what the stand-in replaced): those are dropped from what it refuses.
+        rest = "".join(ch for ch in body[1:] if ch.isascii() and ch != "?")
+        if re.search(r"\\[wds]", rest):
+            return r"[\s\S]"  # a negated shorthand cannot be widened exactly: take anything
+        return f"[^{rest}]" if rest else r"[\s\S]"
+    widened = re.sub(r"\\([wds])", lambda m: _SHORTHAND[m[1]], body)
+    return "[" + "".join(ch if ch.isascii() else "?" for ch in widened) + "]"
+
+
+def _after_quantifier(regex: str, i: int) -> int:
+    """Skip a possessive `+` (the looser form backtracks freely); a lazy `?` is kept as is."""
+    return i + 1 if regex.startswith("+", i) else i
+
+
+class Engine:
+    """Answers which patterns of a table may match a text."""
+
+    name = "plain"
+
+    def __init__(self, count: int) -> None:
+        self._all = tuple(range(count))
+
+    def candidates(self, text: str) -> Sequence[int]:
+        """Indexes of the patterns that may match `text` (every one, on the plain path)."""
+        return self._all
+
+
+class HyperscanEngine(Engine):
+    """The same answer from one Hyperscan scan of the shaped text."""
+
+    name = "hyperscan"
+
+    def __init__(self, database) -> None:
+        self._database = database
+
+    def candidates(self, text: str) -> Sequence[int]:
+        found: list[int] = []
+        # SINGLEMATCH: each pattern is reported once; the handler only collects.
+        self._database.scan(shape(text), match_event_handler=lambda i, *_: found.append(i))
+        found.sort()
+        return found
+
+
+def plain(sources: Sequence[str]) -> Engine:
+    """The engine that names every pattern: what the compiled one must agree with."""
+    return Engine(len(sources))
+
+
+def compiled(sources: Sequence[str]) -> Engine:
+    """The fastest engine this platform has for these pattern sources."""
+    return _compiled(tuple(sources))
+
+
+@cache
+def _compiled(sources: tuple[str, ...]) -> Engine:
+    hs = hyperscan
+    if hs is None or os.environ.get("LAZARETTO_PLAIN_ENGINE"):
+        return plain(sources)
+    loose = [loosen(source) for source in sources]
+    key = hashlib.sha256(
+        "\0".join(
+            [getattr(hs, "__version__", "?"), sys.platform, os.uname().machine, *loose]
+        ).encode()
+    ).hexdigest()[:24]
+    for folder in _cache_folders():
+        database = _load(hs, folder / f"signals-{key}.hsdb")
+        if database is not None:
+            return HyperscanEngine(database)
+    database = hs.Database(mode=hs.HS_MODE_BLOCK)
+    database.compile(
+        expressions=[pattern.encode() for pattern in loose],
+        ids=list(range(len(loose))),
+        elements=len(loose),
+        flags=[hs.HS_FLAG_SINGLEMATCH | hs.HS_FLAG_PREFILTER] * len(loose),
+    )
+    for folder in _cache_folders():
+        if _store(folder / f"signals-{key}.hsdb", hs.dumpb(database)):
+            break
+    return HyperscanEngine(database)
+
+
+def _cache_folders() -> list[Path]:
+    # Beside the module first, like bytecode (one compilation per installation), then the user's
+    # cache folder when the installation is read-only.
+    import platformdirs
+
+    return [Path(__file__).parent / "__pycache__", Path(platformdirs.user_cache_dir("lazaretto"))]
+
+
+def _load(hs, path: Path):
+    try:
+        database = hs.loadb(path.read_bytes(), hs.HS_MODE_BLOCK)
+        database.scratch = hs.Scratch(database)  # a loaded database comes without one
+        return database
+    except (OSError, TypeError, hs.error):
+        return None  # absent, unreadable or from another build: compiled afresh
+
+
+def _store(path: Path, data: bytes) -> bool:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as handle:
+            handle.write(data)
+        os.replace(handle.name, path)
+        return True
+    except OSError:
+        return False

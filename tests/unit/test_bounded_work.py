@@ -1,0 +1,82 @@
+"""Bounded work per field: time grows linearly with the field and peak memory stays a few times
+its size, for every input shape, floods of hidden characters included.
+
+No wall-clock limit: each shape is timed at two sizes (the best of several runs, so a busy
+machine slows both alike) and the growth exponent between them is bounded; memory is Python's
+own peak allocation while the field is scanned, against the field's UTF-8 size.
+"""
+
+import math
+import time
+import tracemalloc
+
+import pytest
+
+from lazaretto.proxy.scan import ScanRules, scan_text
+
+# Each shape repeats its unit up to the size: floods of every kind of hidden character, the
+# characters the folding expands or drops, and text with many small matches.
+SHAPES = {
+    "zero-width joiners": "\u200d",
+    "letters and zero-width spaces": "a\u200b",
+    "letters and presentation selectors": "a\ufe0f",
+    "tag characters": "\U000e0041",
+    "flag-shaped tag runs": "\U0001f3f4\U000e0061\U000e0062\U000e007f",
+    "emoji and joiners": "\U0001f600\u200d",
+    "letters and combining accents": "a\u0301",
+    "ligatures": "\ufb01",
+    "letters and control characters": "a\x07",
+    "spaced-out letters": "a b c, ",
+    "private-use characters": "\U000f0041",
+    "bidi controls": "\u202ea\u202c",
+    "prose": "the quick brown fox jumps over the lazy dog. ",
+}
+# UTF-8 bytes per field: both sizes are past the CPU caches and the allocator's threshold for
+# mapping fresh pages, whose costs would otherwise read as super-linear growth.
+SMALL, LARGE = 1 << 20, 1 << 22
+GROWTH_LIMIT = 1.5  # 1.0 is linear, 2.0 quadratic; a busy machine adds noise
+MEMORY_LIMIT = 4.0  # peak allocation while scanning, over the field's UTF-8 size
+
+
+def _field(unit: str, size: int) -> str:
+    """`unit` repeated to about `size` bytes of UTF-8."""
+    count = size // len(unit.encode()) + 1
+    return unit * count
+
+
+def _best_time(text: str, runs: int = 3) -> float:
+    best = math.inf
+    for _ in range(runs):
+        began = time.perf_counter()
+        scan_text(text, ScanRules())
+        best = min(best, time.perf_counter() - began)
+    return best
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_time_grows_linearly(shape):
+    scan_text("warm up the engine", ScanRules())
+    small, large = _field(SHAPES[shape], SMALL), _field(SHAPES[shape], LARGE)
+    exponent = math.log(_best_time(large) / _best_time(small)) / math.log(LARGE / SMALL)
+    assert exponent < GROWTH_LIMIT, f"{shape}: time grows as size^{exponent:.2f}"
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_peak_memory_is_a_few_times_the_field(shape):
+    text = _field(SHAPES[shape], SMALL)
+    scan_text("warm up the engine", ScanRules())
+    tracemalloc.start()
+    try:
+        scan_text(text, ScanRules())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    ratio = peak / len(text.encode())
+    assert ratio <= MEMORY_LIMIT, f"{shape}: peak {ratio:.1f}x the field"
+
+
+def test_a_flood_keeps_only_a_bounded_decoding():
+    verdict = scan_text("\U000e0041" * 200_000 + "x", ScanRules())
+    (removal,) = verdict.removed
+    assert removal.count == 200_000
+    assert len(removal.decoded) < 10_000
