@@ -5,6 +5,7 @@ must never pay for Textual: each subcommand lives in its own module, found here 
 """
 
 import importlib
+import os
 import sys
 
 # Not typing.TYPE_CHECKING: importing typing would be a quarter of a thin hook's own start-up.
@@ -105,8 +106,14 @@ def _version_action() -> type:
     return VersionAction
 
 
-def build_parser(argv: list[str]) -> "argparse.ArgumentParser":
-    """The top-level parser; only the subcommand named in argv is imported and configured."""
+EXIT_BROKEN_PIPE = 128 + 13
+"""What a shell reports for a command whose reader went away (SIGPIPE), as after `scan FILE | head`."""
+
+
+def build_parser(
+    argv: list[str],
+) -> "tuple[argparse.ArgumentParser, argparse.ArgumentParser | None]":
+    """The top-level parser, and the subcommand's if argv names one (only that one is imported)."""
     # Imported here: a hook answered by a station never builds a parser.
     import argparse
 
@@ -118,13 +125,15 @@ def build_parser(argv: list[str]) -> "argparse.ArgumentParser":
     parser.add_argument("--version", action=_version_action(), help="show the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     chosen = next((arg for arg in argv if not arg.startswith("-")), None)
+    configured = None
     for name, (module_name, help_text) in COMMANDS.items():
         child = sub.add_parser(name, help=help_text, description=help_text)
         if name == chosen:
             module = importlib.import_module(module_name)
             module.configure(child)
             child.set_defaults(run=module.run)
-    return parser
+            configured = child
+    return parser, configured
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -137,12 +146,23 @@ def main(argv: list[str] | None = None) -> int:
         code = forward(argv[1:])
         if code is not None:
             return code
-    parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    parser, command = build_parser(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        # argparse would blame the top level; the usage that helps is the subcommand's own.
+        (command or parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
-    return args.run(args)
+    try:
+        code = args.run(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader left (`| head`): stop quietly, and keep Python from failing again at exit
+        # when it flushes what is left for the closed pipe.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+    return code
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import humanize
 
+from lazaretto.proxy.policy import Policy, PolicyError, load_policy
 from lazaretto.store import StoreUnavailable
 from lazaretto.store.api import Mode
 from lazaretto.store.opening import Side, StoreAPI, open_store
@@ -75,6 +76,26 @@ def refuse_unless_terminal(verb: str) -> bool:
     return False
 
 
+def refuse_unless_typed(verb: str) -> bool:
+    """For a command that only reads: True when stdin is a terminal, whatever stdout is.
+
+    A person typed the command, so its output may go to a pager or a file (`show ID | less`).
+    """
+    try:
+        typed = os.isatty(sys.stdin.fileno())
+    except (AttributeError, ValueError, OSError):
+        typed = False
+    if typed:
+        return True
+    print(
+        f"lazaretto {verb}: refused: only a person at an interactive terminal can do this "
+        "(stdin must be a terminal; the output may go to a pipe or a file, as in "
+        f"`lazaretto {verb} ID | less`).",
+        file=sys.stderr,
+    )
+    return False
+
+
 def visible(text: object, *, keep_newlines: bool = False) -> str:
     """The text with every character a terminal would hide or obey shown as an escape."""
     out = []
@@ -113,9 +134,44 @@ def ago(delta: timedelta) -> str:
     return humanize.naturaltime(delta)
 
 
+def short_ago(delta: timedelta) -> str:
+    """`just now`, `42s ago`, `3m ago`, `5h ago`, `12d ago`: an age that fits a list row or a header."""
+    seconds = max(0, int(delta.total_seconds()))
+    if seconds < 5:
+        return "just now"
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds // size}{unit} ago"
+    return f"{seconds}s ago"
+
+
 def until(delta: timedelta) -> str:
     """`in 10 minutes`, or `expired` once the moment has passed."""
     return f"in {humanize.naturaldelta(delta)}" if delta > timedelta(0) else "expired"
+
+
+def release_effect(row: dict, policy: Policy) -> str:
+    """What releasing a withheld field does, as the confirmation says it (CLI and review app)."""
+    source = f"{visible(row['server'])}/{visible(row['tool'] or row['method'])}"
+    labelled = (
+        ", wrapped in provenance tags (label is on for this server)"
+        if policy.labels(row["server"])
+        else ""
+    )
+    return (
+        f"The agent will read this field, invisible characters removed{labelled}, the next time "
+        f"{source} returns the same content. Reading it still taints the session; the original "
+        "stays in the store."
+    )
+
+
+def policy_or_empty(verb: str) -> Policy:
+    """The policy the proxies read by default; an empty one (said on stderr) if it cannot be read."""
+    try:
+        return load_policy()
+    except PolicyError as exc:
+        print(f"lazaretto {verb}: {exc}; going on without it.", file=sys.stderr)
+        return Policy()
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .policy import ServerPolicy
+from .policy import ServerPolicy, Trust
 
 # Verbs that write, send or reach out. A tool name is split into words, so `get_messages`
 # is not outbound while `post_message` and `sendEmail` are.
@@ -17,6 +17,12 @@ OUTBOUND_WORDS = frozenset(
 # Tool names whose first word is one of these read rather than write, even if a later word is
 # outbound-sounding (`get_message`, `list_commits`, `read_email`).
 READ_WORDS = frozenset("get list read search find query view show describe count lookup".split())
+# A tool whose only outbound word is one of these reads what a URL names (`fetch`, `fetch_url`,
+# `webFetch`): with allow_hosts, a call that names only allowed hosts is a read, not outbound.
+FETCH_WORDS = frozenset({"fetch"})
+# Arguments that make a fetch send rather than read: a body, or a method other than GET or HEAD.
+_SENDING_KEYS = frozenset({"body", "data", "json", "form", "files", "payload", "content"})
+_READING_METHODS = frozenset({"GET", "HEAD"})
 
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
@@ -36,6 +42,8 @@ class ToolVerdict:
     untrusted: bool
     untrusted_reason: str
     annotations: dict | None = None
+    reads_urls: bool = False
+    """Outbound only for its fetch-like name: see `reads_only`."""
 
     def as_row(self) -> dict[str, Any]:
         """The shape `store.tools.record_many` takes."""
@@ -53,7 +61,33 @@ def classify(server: ServerPolicy, tool: str, annotations: dict | None = None) -
     """Apply the policy, then the tool's MCP annotations, then its name."""
     outbound, outbound_reason = _outbound(server, tool, annotations)
     untrusted, untrusted_reason = untrusted_tool(server, tool)
-    return ToolVerdict(tool, outbound, outbound_reason, untrusted, untrusted_reason, annotations)
+    listed = "*" in server.outbound or tool in server.outbound
+    writes = bool(annotations) and annotations.get("readOnlyHint") is not True
+    reads_urls = outbound and not listed and not writes and _fetch_like(tool)
+    return ToolVerdict(
+        tool,
+        outbound,
+        outbound_reason,
+        untrusted,
+        untrusted_reason,
+        annotations,
+        reads_urls=reads_urls,
+    )
+
+
+def _fetch_like(tool: str) -> bool:
+    hits = {word for word in tool_words(tool) if word in OUTBOUND_WORDS}
+    return bool(hits) and hits <= FETCH_WORDS
+
+
+def reads_only(arguments: Any) -> bool:
+    """Whether a fetch-like call's arguments only read: no body, no method but GET or HEAD."""
+    if not isinstance(arguments, dict):
+        return arguments is None
+    if _SENDING_KEYS & {str(key).lower() for key in arguments}:
+        return False
+    method = arguments.get("method")
+    return method is None or (isinstance(method, str) and method.upper() in _READING_METHODS)
 
 
 def untrusted_tool(server: ServerPolicy, tool: str | None) -> tuple[bool, str]:
@@ -61,14 +95,14 @@ def untrusted_tool(server: ServerPolicy, tool: str | None) -> tuple[bool, str]:
     name = server.name
     if not server.has_entry:
         return True, f"server {name!r} has no policy entry, so it is untrusted"
-    if server.trust == "untrusted":
+    if server.trust == Trust.UNTRUSTED:
         return True, f"policy: servers.{name}.trust = untrusted"
     if "*" in server.untrusted or (tool is not None and tool in server.untrusted):
         return (
             True,
             f"policy: servers.{name}.untrusted lists {'*' if '*' in server.untrusted else tool}",
         )
-    if server.trust == "trusted":
+    if server.trust == Trust.TRUSTED:
         return False, f"policy: servers.{name}.trust = trusted"
     if server.untrusted:
         return False, f"policy: servers.{name}.untrusted does not list {tool or 'this surface'}"
@@ -99,7 +133,7 @@ def _outbound(server: ServerPolicy, tool: str, annotations: dict | None) -> tupl
                 f"annotations: not readOnlyHint ({hint} {annotations.get(hint, 'default true')})",
             )
         # The MCP spec: annotations from an untrusted server must not relax a decision.
-        if server.trust == "trusted" or by_name is None:
+        if server.trust == Trust.TRUSTED or by_name is None:
             return False, "annotations: readOnlyHint = true"
         return True, f"{by_name}; its readOnlyHint is ignored because the server is not trusted"
     if by_name:

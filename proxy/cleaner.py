@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from lazaretto.store import sha256_hex
+from lazaretto.store.states import FieldStatus
 
 if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
@@ -27,7 +28,7 @@ from .fingerprint import (
 from .labels import label_payload
 from .notices import removal_notice, withheld_notice
 from .policy import Policy
-from .scan import FieldVerdict, ScanRules, read_passages, scan_text
+from .scan import FieldVerdict, ScanRules, Verdict, read_passages, scan_text
 from .surfaces import walk_surfaces
 
 REENTRY = "reentry"
@@ -182,7 +183,7 @@ class FieldCleaner:
             )
 
             def verdict_of(text: str) -> FieldVerdict:
-                return FieldVerdict("clean", 0.0, original=text, cleaned=text)
+                return FieldVerdict(Verdict.CLEAN, 0.0, original=text, cleaned=text)
         else:
             message = _Message(method, tool, request_id, untrusted, line=line)
             rules = ScanRules(
@@ -217,18 +218,20 @@ class FieldCleaner:
         if message.reentry_possible is None:
             message.reentry_possible = self.index.active()
         if (
-            verdict.verdict != "withheld"
+            verdict.verdict != Verdict.WITHHELD
             and message.reentry_possible
             and self._may_repeat(message, verdict, text)
         ):
             matches = self.index.matches(verdict.cleaned or text)
+            if matches:
+                matches = self._repeated_instructions(verdict, text, matches)
             # The database has the last word: the payload may have been released meanwhile.
             original = self.store.quarantine.withheld_by_fingerprint(matches) if matches else None
             if original is not None:
                 return self._withhold(message, path, text, self._reentry(verdict, original))
-        if verdict.verdict == "clean":
+        if verdict.verdict == Verdict.CLEAN:
             return None
-        if verdict.verdict == "sanitized":
+        if verdict.verdict == Verdict.SANITIZED:
             self._log_removals(message, path, verdict, None)
             # One concatenation: a large field is copied once, not twice.
             return f"{verdict.cleaned}\n{removal_notice(verdict.removed)}"
@@ -245,7 +248,7 @@ class FieldCleaner:
         """
         if len(text) < _SHORTEST_WINDOW:
             return False  # fewer characters than MIN_WORDS one-letter words and their gaps
-        if verdict.verdict != "clean" or message.line is None:
+        if verdict.verdict != Verdict.CLEAN or message.line is None:
             return True
         if not message.line_read:
             message.clean_fields += 1
@@ -257,6 +260,21 @@ class FieldCleaner:
         lowered = text.lower()
         return any(word in lowered for word in message.line_anchors)
 
+    def _repeated_instructions(
+        self, verdict: FieldVerdict, text: str, matches: list[int]
+    ) -> list[int]:
+        """Those of `matches` that lie in an instruction-shaped sentence of this field itself.
+
+        A re-entry withholds what repeats a payload's instructions, not a field that merely shares
+        words with one (a header, an address): the field's own sentences must read as instructions
+        to the detector, at any score, where the repeated words are.
+        """
+        passages = verdict.passages or read_passages(
+            [verdict.cleaned or text, *(d.text for d in verdict.decoded)]
+        )
+        own = {fingerprint for fingerprint, _ in payload_fingerprints(passages)}
+        return [fingerprint for fingerprint in matches if fingerprint in own]
+
     def _reentry(self, verdict: FieldVerdict, original: dict) -> FieldVerdict:
         """A field carrying a sentence of a still-withheld payload is withheld too, whatever it scores."""
         source = f"{original['server']}/{original['tool'] or '?'}"
@@ -265,7 +283,7 @@ class FieldCleaner:
             REENTRY, weight, f"repeats withheld field {original['id']} from {source}", 0, 0
         )
         return FieldVerdict(
-            "withheld",
+            Verdict.WITHHELD,
             weight,
             [signal, *verdict.signals],
             verdict.removed,
@@ -300,7 +318,7 @@ class FieldCleaner:
         qid = message.withheld.get(content_hash)
         if qid is None:
             earlier = self._earlier(content_hash, message.tool)
-            if earlier and earlier["status"] == "released":
+            if earlier and earlier["status"] == FieldStatus.RELEASED:
                 # Released by a person: it passes, still cleaned of invisible characters and still tainting.
                 self._expose(message, f"released field {earlier['id']}")
                 return scan_text(text, ScanRules(untrusted=False)).cleaned

@@ -13,8 +13,9 @@ from lazaretto.store.paths import STORE_ENV
 
 from .cleaner import FieldCleaner
 from .exposure import Exposure
+from .lockfile import LockError, server_lock
 from .mediator import Mediator, stderr_log
-from .pins import PinGuard, load_lock
+from .pins import PinGuard
 from .policy import PolicyError, load_policy
 from .proxy_args import configure as configure
 from .proxy_args import server_command, server_name
@@ -76,9 +77,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"lazaretto[{server}]: {exc}; failing closed until it is writable", file=sys.stderr)
     lock_path = policy.server(server).lock
     try:
-        lock = load_lock(str(lock_path), server) if lock_path else None
-    except (OSError, ValueError, KeyError) as exc:
-        print(f"lazaretto proxy: cannot read the pin lock file {lock_path}: {exc}", file=sys.stderr)
+        lock = server_lock(lock_path, server) if lock_path else None
+    except LockError as exc:
+        print(f"lazaretto proxy: the pin lock file cannot be used: {exc}", file=sys.stderr)
         return 2
     exposure = Exposure(store, session.key, stderr_log(server))
     mediator = Mediator(

@@ -1,9 +1,10 @@
 """Fingerprints of instruction-shaped passages, to recognize a withheld payload when it comes back.
 
 A fingerprint is the hash of eight consecutive words (case-folded, NFKC), so a payload is
-recognized inside other text and around small rewordings. Only windows that touch a
-detector signal are stored for a withheld field: ordinary boilerplate that sat next to a
-payload never withholds a later, harmless field.
+recognized inside other text and around small rewordings. Only the instruction-shaped sentences
+of a withheld field are fingerprinted: the windows that lie within a run of sentences a detector
+signal falls in, and hold no word of a URL. A header, a URL or any boilerplate that sat next to a
+payload, and that recurs in a server's other results, is never part of a fingerprint.
 """
 
 import re
@@ -14,6 +15,11 @@ from collections.abc import Iterable, Iterator, Sequence
 WINDOW = 8
 MIN_WORDS = 4  # a text shorter than a window is one fingerprint if it has at least this many words
 _WORD = re.compile(r"[^\W_]+")
+# Where a sentence ends: after ., ! or ? before a space, and at every line break.
+_SENTENCE_END = re.compile(r"[.!?]+(?=\s)|\n")
+# URLs, and markdown link targets: their words (a host, a path) are the page's address, not what
+# an instruction says.
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s<>\"')\]]*|\]\([^)\s]*\)")
 _WORD_REST = re.compile(r"[^\W_]*")
 # Characters of a field coded at a time; and around a signal of a larger withheld field, the
 # characters read for the words of its windows.
@@ -144,8 +150,24 @@ def payload_fingerprints(
                 for m in _WORD.finditer(text, start, end)
                 if (m.start() > start or start == 0) and (m.end() < end or end == len(text))
             ]
-            _signal_windows(words, spans, found)
+            _signal_windows(words, _sentences(text, start, end, words), spans, found)
     return list(found.items())
+
+
+def _sentences(text: str, start: int, end: int, words: list[re.Match]) -> list[int | None]:
+    """Each word's sentence number within text[start:end], or None for a word of a URL."""
+    ends = [m.start() for m in _SENTENCE_END.finditer(text, start, end)]
+    urls = [(m.start(), m.end()) for m in _URL.finditer(text, start, end)]
+    numbers: list[int | None] = []
+    sentence = url = 0
+    for match in words:
+        while sentence < len(ends) and ends[sentence] < match.start():
+            sentence += 1
+        while url < len(urls) and urls[url][1] <= match.start():
+            url += 1
+        inside = url < len(urls) and urls[url][0] <= match.start()
+        numbers.append(None if inside else sentence)
+    return numbers
 
 
 def _regions(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -167,22 +189,36 @@ def _regions(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int
 
 
 def _signal_windows(
-    words: list[re.Match], spans: Sequence[tuple[int, int]], found: dict[int, int]
+    words: list[re.Match],
+    sentences: list[int | None],
+    spans: Sequence[tuple[int, int]],
+    found: dict[int, int],
 ) -> None:
     codes = [_codes[match.group()] for match in words]
     sizes = [match.end() - match.start() for match in words]
-    marked = [
-        any(start < match.end() and match.start() < end for start, end in spans) for match in words
-    ]
+    # A sentence is instruction-shaped when a signal falls on one of its words (not on a URL's).
+    shaped = {
+        number
+        for match, number in zip(words, sentences, strict=True)
+        if number is not None
+        and any(start < match.end() and match.start() < end for start, end in spans)
+    }
+    # Windows may run over consecutive instruction-shaped sentences, never into another one.
+    inside = [number is not None and number in shaped for number in sentences]
+    if not inside or not any(inside):
+        return
 
     def window(i: int, n: int) -> None:
         longest = max(range(i, i + n), key=sizes.__getitem__)
         found[_window_hash(codes[i : i + n])] = codes[longest]
 
     if len(codes) < WINDOW:
-        if len(codes) >= MIN_WORDS and any(marked):
+        # A field too short for a window is matched whole (see fingerprint_batches).
+        if len(codes) >= MIN_WORDS and all(inside):
             window(0, len(codes))
         return
-    for i in range(len(codes) - WINDOW + 1):
-        if any(marked[i : i + WINDOW]):
-            window(i, WINDOW)
+    run = 0  # how many words up to here lie in instruction-shaped sentences without a break
+    for i, ok in enumerate(inside):
+        run = run + 1 if ok else 0
+        if run >= WINDOW:
+            window(i - WINDOW + 1, WINDOW)

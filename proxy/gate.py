@@ -8,19 +8,17 @@ from lazaretto.store import StoreUnavailable
 if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
 
-from .classify import ToolVerdict
+from .classify import ToolVerdict, reads_only
 from .hosts import HostAllowList, HostScanTooLarge, hosts_in
-from .jsonrpc import REFUSED, error_response
+from .jsonrpc import REFUSED, ErrorReason, error_response
 from .policy import Policy
-
-STORE_UNAVAILABLE = "store_unavailable"
 
 
 @dataclass(frozen=True)
 class Refusal:
     """Why a call was refused, and the token that can let it through once."""
 
-    code: str
+    code: ErrorReason
     reason: str
     token: str | None
 
@@ -67,11 +65,14 @@ class Gate:
         tell every host the call reaches (a hook reading a shell command whose destination is only
         known when it runs); with allow_hosts, that refuses."""
         code, reason, details = self._verdict(
-            verdict, arguments if scanned is None else scanned, unknown_hosts
+            verdict,
+            arguments if scanned is None else scanned,
+            unknown_hosts,
+            reading=verdict.reads_urls and reads_only(arguments),
         )
         if code is None:
             return None
-        if code == STORE_UNAVAILABLE:
+        if code == ErrorReason.STORE_UNAVAILABLE:
             return Refusal(code, reason, None)  # no token can be recorded either
         try:
             if self._store.blocked.consume_approved(
@@ -98,13 +99,35 @@ class Gate:
         code, reason, _details = self._verdict(verdict, scanned)
         return None if code is None else Refusal(code, reason, None)
 
+    def _reading_hint(self, verdict: ToolVerdict, reading: bool) -> str:
+        """For a fetch-like tool: which policy line would let it read, or why this call is no read."""
+        if not verdict.reads_urls:
+            return ""
+        if not self._allow:
+            return (
+                "; a fetch that names only hosts on allow_hosts is a read: list the sites it may read"
+                f" in allow_hosts, or add it to servers.{self._server}.not_outbound to let it reach"
+                " any host"
+            )
+        if not reading:
+            return (
+                "; its arguments send data (a body, or a method other than GET), so it is no read"
+            )
+        return "; its arguments name no host, so allow_hosts cannot vouch for it"
+
     def _verdict(
-        self, verdict: ToolVerdict, arguments: Any, unknown_hosts: str | None = None
-    ) -> tuple[str | None, str, dict]:
+        self,
+        verdict: ToolVerdict,
+        arguments: Any,
+        unknown_hosts: str | None = None,
+        *,
+        reading: bool = False,
+    ) -> tuple[ErrorReason | None, str, dict]:
+        """`reading`: a fetch-like call that only reads; outbound unless allow_hosts vouches for it."""
         named: list[str] | None = None
         if self._allow and unknown_hosts:
             return (
-                "host_check_failed",
+                ErrorReason.HOST_CHECK_FAILED,
                 f"where it connects cannot be checked against allow_hosts ({unknown_hosts})",
                 {"outbound_reason": verdict.outbound_reason},
             )
@@ -114,23 +137,27 @@ class Gate:
                 bad = self._allow.disallowed(named)
             except HostScanTooLarge as exc:
                 return (
-                    "host_check_failed",
+                    ErrorReason.HOST_CHECK_FAILED,
                     f"its arguments are too large to check for hosts ({exc})",
                     {"outbound_reason": verdict.outbound_reason},
                 )
             if bad:
                 count = f"{len(bad)} host{'s' if len(bad) > 1 else ''}"
                 return (
-                    "host_not_allowed",
+                    ErrorReason.HOST_NOT_ALLOWED,
                     f"its arguments name {count} not on allow_hosts",
                     {"hosts": bad, "outbound_reason": verdict.outbound_reason},
                 )
         if not verdict.outbound:
             return None, "", {}
+        if reading and named:
+            # Every host it names is on allow_hosts (checked above): it reads from sites the
+            # policy allows, which is what a fetch server is for, tainted or not.
+            return None, "", {}
         if not self._store.writable():
             # The taint of a read that failed to record is unknown: refuse until the store is back.
             return (
-                STORE_UNAVAILABLE,
+                ErrorReason.STORE_UNAVAILABLE,
                 f"{verdict.name} is outbound and the store cannot be written"
                 f" ({self._store.write_failure})",
                 {"outbound_reason": verdict.outbound_reason},
@@ -141,7 +168,7 @@ class Gate:
             )
         except StoreUnavailable as exc:
             return (
-                STORE_UNAVAILABLE,
+                ErrorReason.STORE_UNAVAILABLE,
                 f"{verdict.name} is outbound and the session's taint cannot be read ({exc})",
                 {"outbound_reason": verdict.outbound_reason},
             )
@@ -154,9 +181,9 @@ class Gate:
             except HostScanTooLarge:
                 named = []
         return (
-            "tainted_outbound",
+            ErrorReason.TAINTED_OUTBOUND,
             f"this session read untrusted content ({state.summary()}), and {verdict.name} is outbound"
-            f" ({verdict.outbound_reason})",
+            f" ({verdict.outbound_reason}{self._reading_hint(verdict, reading)})",
             {
                 "outbound_reason": verdict.outbound_reason,
                 "taint_reason": state.summary(),

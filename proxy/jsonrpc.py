@@ -2,6 +2,7 @@
 
 import json
 import re
+from enum import StrEnum
 from typing import Any
 
 PARSE_ERROR = -32700
@@ -10,6 +11,23 @@ INTERNAL_ERROR = -32603
 # Lazaretto's refusals; the numbers are part of the documented contract.
 REFUSED = -32002
 PIN_DRIFT = -32003
+
+
+class ErrorReason(StrEnum):
+    """`error.data.reason` of Lazaretto's errors (a documented contract); refusals are stored too."""
+
+    TAINTED_OUTBOUND = "tainted_outbound"
+    HOST_NOT_ALLOWED = "host_not_allowed"
+    HOST_CHECK_FAILED = "host_check_failed"
+    STORE_UNAVAILABLE = "store_unavailable"
+    PIN_DRIFT = "pin_drift"
+    WITHHELD = "withheld"
+    TIMEOUT = "timeout"
+    UNREADABLE_REPLY = "unreadable_reply"
+    INVALID_REPLY = "invalid_reply"
+    OVERSIZED_REPLY = "oversized_reply"
+    SERVER_EXITED = "server_exited"
+
 
 # Finds the id of a message we could not parse, so the client is not left waiting.
 _ID_PREFIX = re.compile(rb'"id"\s*:\s*(-?\d{1,20}|"(?:[^"\\]|\\.){0,200}")')

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lazaretto.store import StoreUnavailable
+from lazaretto.store.states import PinKind
 
 if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
@@ -29,6 +30,7 @@ from .jsonrpc import (
     INVALID_REQUEST,
     PARSE_ERROR,
     REFUSED,
+    ErrorReason,
     LineError,
     decode_line,
     dump_line,
@@ -237,7 +239,7 @@ class Mediator:
             name = params.get("name")
             tool = name if isinstance(name, str) else ""
             drifted = self.pins and self.pins.refusal(
-                "tool" if method == "tools/call" else "prompt", tool, request_id
+                PinKind.TOOL if method == "tools/call" else PinKind.PROMPT, tool, request_id
             )
             if drifted:
                 self.log(f"refused {tool}: pin drift")
@@ -469,7 +471,7 @@ class Mediator:
                             pending.request_id,
                             INTERNAL_ERROR,
                             f"lazaretto: withheld the server's reply: {problem}",
-                            {"reason": "invalid_reply"},
+                            {"reason": ErrorReason.INVALID_REPLY},
                         )
                     )
                 )
@@ -610,7 +612,9 @@ class Mediator:
                 "id": message["id"],
                 "result": {"content": [{"type": "text", "text": notice}], "isError": True},
             }
-        return error_response(message["id"], INTERNAL_ERROR, notice, {"reason": "withheld"})
+        return error_response(
+            message["id"], INTERNAL_ERROR, notice, {"reason": ErrorReason.WITHHELD}
+        )
 
     def _learn_tools(self, result: dict) -> None:
         tools = result.get("tools")
@@ -643,7 +647,7 @@ class Mediator:
                         pending.request_id,
                         INTERNAL_ERROR,
                         f"lazaretto: withheld the server's reply: it could not be inspected ({exc})",
-                        {"reason": "unreadable_reply"},
+                        {"reason": ErrorReason.UNREADABLE_REPLY},
                     )
                 )
             )
@@ -695,7 +699,7 @@ class Mediator:
                         pending.request_id,
                         INTERNAL_ERROR,
                         f"lazaretto: the server did not answer {pending.method} within {timeout:g} seconds",
-                        {"reason": "timeout", "timeout_seconds": timeout},
+                        {"reason": ErrorReason.TIMEOUT, "timeout_seconds": timeout},
                     )
                 )
             )
@@ -724,7 +728,7 @@ class Mediator:
                         pending.request_id,
                         INTERNAL_ERROR,
                         f"lazaretto: withheld the server's reply: {reason}",
-                        {"reason": "oversized_reply"},
+                        {"reason": ErrorReason.OVERSIZED_REPLY},
                     )
                 )
             )
@@ -782,7 +786,7 @@ class Mediator:
                         pending.request_id,
                         INTERNAL_ERROR,
                         f"lazaretto: the server exited (code {exit_code}) before answering {pending.method}",
-                        {"reason": "server_exited", "exit_code": exit_code},
+                        {"reason": ErrorReason.SERVER_EXITED, "exit_code": exit_code},
                     )
                 )
             )

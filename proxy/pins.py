@@ -1,38 +1,38 @@
 """Pinning a server's surface: what changed since a person last trusted it stays hidden and refused."""
 
-import json
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lazaretto.store import canonical_json, sha256_hex
+from lazaretto.store.states import DriftChange, DriftStatus, PinKind
 
 if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
 
-from .jsonrpc import PIN_DRIFT, error_response
+from .jsonrpc import PIN_DRIFT, ErrorReason, error_response
+from .lockfile import Lock
 
 # Per list method: the entry kind, the list's key in the result, and the fields that make up
 # an entry's surface (what the model reads and what decides how it is called).
 LISTS = {
     "tools/list": (
-        "tool",
+        PinKind.TOOL,
         "tools",
         ("name", "title", "description", "inputSchema", "outputSchema", "annotations"),
     ),
-    "prompts/list": ("prompt", "prompts", ("name", "title", "description", "arguments")),
+    "prompts/list": (PinKind.PROMPT, "prompts", ("name", "title", "description", "arguments")),
     "resources/templates/list": (
-        "resource_template",
+        PinKind.RESOURCE_TEMPLATE,
         "resourceTemplates",
         ("name", "title", "uriTemplate", "description", "mimeType"),
     ),
 }
-INSTRUCTIONS = ("instructions", "instructions")
+INSTRUCTIONS = (PinKind.INSTRUCTIONS, "instructions")
 # Pinned once per kind on first use, so a kind that was listed empty is not "first use" again
 # when an entry later appears in it.
 LISTED = ""
 
 
-def entry(kind: str, name: str, surface: Any) -> dict:
+def entry(kind: PinKind, name: str, surface: Any) -> dict:
     """One pinnable entry: its canonical JSON and that text's sha256."""
     canonical = canonical_json(surface)
     return {"kind": kind, "name": name, "canonical": canonical, "sha256": sha256_hex(canonical)}
@@ -49,14 +49,6 @@ def list_entries(method: str, result: dict) -> list[dict]:
         for item in items
         if isinstance(item, dict) and isinstance(item.get("name"), str)
     ]
-
-
-@dataclass(frozen=True)
-class Lock:
-    """The entries a lock file pins for one server (enforced instead of trust on first use)."""
-
-    path: str
-    entries: dict[tuple[str, str], dict]
 
 
 class PinGuard:
@@ -102,7 +94,7 @@ class PinGuard:
             f"(pin drift {drift['id']}); withheld until a person reviews them.]",
         }
 
-    def _screen(self, kind: str, entries: list[dict], complete: bool) -> set[str]:
+    def _screen(self, kind: PinKind, entries: list[dict], complete: bool) -> set[str]:
         how, baseline = self._baseline()
         if not any(known_kind == kind for known_kind, _ in baseline) and not self.lock:
             marker = entry(kind, LISTED, "listed")
@@ -123,7 +115,11 @@ class PinGuard:
         hidden = set()
         for new, old in drifted:
             drift = self.store.pins.drift(
-                self.server, self.command, new, "changed" if old else "new", old
+                self.server,
+                self.command,
+                new,
+                DriftChange.CHANGED if old else DriftChange.NEW,
+                old,
             )
             self.hidden[(kind, new["name"])] = drift
             hidden.add(new["name"])
@@ -134,7 +130,11 @@ class PinGuard:
             for (old_kind, name), old in baseline.items():
                 if old_kind == kind and name != LISTED and name not in present:
                     self.store.pins.drift(
-                        self.server, self.command, {"kind": kind, "name": name}, "removed", old
+                        self.server,
+                        self.command,
+                        {"kind": kind, "name": name},
+                        DriftChange.REMOVED,
+                        old,
                     )
         return hidden
 
@@ -145,13 +145,13 @@ class PinGuard:
 
     # -- refusing ------------------------------------------------------------------------
 
-    def refusal(self, kind: str, name: str, request_id: Any) -> dict | None:
+    def refusal(self, kind: PinKind, name: str, request_id: Any) -> dict | None:
         """A -32003 error for a call to a hidden entry, or None once a person accepted it."""
         drift = self.hidden.get((kind, name))
         if drift is None:
             return None
         current = self.store.pins.get(drift["id"]) or drift
-        if current["status"] == "accepted" and not self.lock:
+        if current["status"] == DriftStatus.ACCEPTED and not self.lock:
             del self.hidden[(kind, name)]
             return None
         how = (
@@ -159,27 +159,18 @@ class PinGuard:
             if self.lock
             else f"a person must review it (lazaretto pin accept {drift['id']}, or in lazaretto review)"
         )
-        state = "was rejected" if current["status"] == "rejected" else "is waiting for review"
+        state = (
+            "was rejected" if current["status"] == DriftStatus.REJECTED else "is waiting for review"
+        )
         return error_response(
             request_id,
             PIN_DRIFT,
             f"lazaretto refused {self.server}/{name}: this {kind} is {current['change']} since it was pinned "
             f"(pin drift {drift['id']}, which {state}); {how}.",
-            {"reason": "pin_drift", "drift": drift["id"], "server": self.server, "tool": name},
+            {
+                "reason": ErrorReason.PIN_DRIFT,
+                "drift": drift["id"],
+                "server": self.server,
+                "tool": name,
+            },
         )
-
-
-def load_lock(path: str, server: str) -> Lock:
-    """Read one server's entries from a lock file written by `lazaretto pin export`."""
-    with open(path, encoding="utf-8") as handle:
-        data = json.load(handle)
-    entries = {}
-    for key, item in data.get("servers", {}).get(server, {}).get("entries", {}).items():
-        kind, _, name = key.partition(":")
-        entries[(kind, name)] = {
-            "kind": kind,
-            "name": name,
-            "sha256": item["sha256"],
-            "canonical": canonical_json(item["surface"]),
-        }
-    return Lock(path, entries)

@@ -5,6 +5,7 @@ import os
 import sys
 import tomllib
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,13 @@ _TOP_KEYS = {"allow_hosts", "servers", "detect", "taint", "approval", "label", "
 _SERVER_KEYS = {"trust", "untrusted", "outbound", "not_outbound", "label", "lock"}
 
 
+class Trust(StrEnum):
+    """`servers.NAME.trust`: whether every result of the server is exposure."""
+
+    TRUSTED = "trusted"
+    UNTRUSTED = "untrusted"
+
+
 class PolicyError(ValueError):
     """A policy file that cannot be read or does not have the documented shape."""
 
@@ -27,7 +35,7 @@ class ServerPolicy:
 
     name: str
     has_entry: bool = False
-    trust: str | None = None
+    trust: Trust | None = None
     untrusted: frozenset[str] = frozenset()
     outbound: frozenset[str] = frozenset()
     not_outbound: frozenset[str] = frozenset()
@@ -139,7 +147,7 @@ def _server(name: str, entry: Any, where: object) -> ServerPolicy:
     for key in entry.keys() - _SERVER_KEYS:
         print(f"lazaretto: {where}: unknown key servers.{name}.{key} ignored", file=sys.stderr)
     trust = entry.get("trust")
-    if trust not in (None, "trusted", "untrusted"):
+    if trust is not None and trust not in list(Trust):
         raise PolicyError(
             f'{where}: servers.{name}.trust must be "trusted" or "untrusted", not {trust!r}'
         )
@@ -156,7 +164,7 @@ def _server(name: str, entry: Any, where: object) -> ServerPolicy:
     return ServerPolicy(
         name=name,
         has_entry=True,
-        trust=trust,
+        trust=None if trust is None else Trust(trust),
         untrusted=frozenset(
             _strings(entry.get("untrusted", []), f"servers.{name}.untrusted", where)
         ),

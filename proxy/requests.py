@@ -98,7 +98,10 @@ def network_host(uri: str) -> str | None:
 def _method_verdict(server: ServerPolicy, method: str, params: dict) -> ToolVerdict:
     outbound, reason = _method_outbound(server, method, params)
     untrusted, untrusted_reason = untrusted_tool(server, None)
-    return ToolVerdict(method, outbound, reason, untrusted, untrusted_reason)
+    # A resource at a URL is read as a fetch is: a read when allow_hosts names its host.
+    listed = "*" in server.outbound or method in server.outbound
+    reads_urls = outbound and method in RESOURCE_METHODS and not listed
+    return ToolVerdict(method, outbound, reason, untrusted, untrusted_reason, reads_urls=reads_urls)
 
 
 def _method_outbound(server: ServerPolicy, method: str, params: dict) -> tuple[bool, str]:

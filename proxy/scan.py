@@ -1,12 +1,20 @@
 """One text field through the whole pipeline: sanitize, then detect on what is left and on what was hidden."""
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import lru_cache
 
 from .detect import DEFAULT_THRESHOLD, Detection, Signal, detect
 from .sanitize import Removal, SanitizeRules, sanitize
 
-VERDICTS = ("clean", "sanitized", "withheld")
+
+class Verdict(StrEnum):
+    """What happened to one field, mildest first (so the worst of several is the last of them)."""
+
+    CLEAN = "clean"
+    SANITIZED = "sanitized"
+    """Hidden content was removed; the rest went through."""
+    WITHHELD = "withheld"
 
 
 @dataclass(frozen=True)
@@ -33,7 +41,7 @@ class FieldVerdict:
     Signals found in a decoded hidden payload carry spans into that payload's text, not the field's.
     """
 
-    verdict: str
+    verdict: Verdict
     score: float
     signals: list[Signal] = field(default_factory=list)
     removed: list[Removal] = field(default_factory=list)
@@ -93,13 +101,19 @@ def _scan(text: str, rules: ScanRules) -> FieldVerdict:
     if not rules.untrusted:
         cleaned, removed = sanitize(text, SanitizeRules(untrusted=False))
         return FieldVerdict(
-            "sanitized" if removed else "clean", 0.0, [], removed, _decoded(removed), text, cleaned
+            Verdict.SANITIZED if removed else Verdict.CLEAN,
+            0.0,
+            [],
+            removed,
+            _decoded(removed),
+            text,
+            cleaned,
         )
     try:
         return _scan_untrusted(text, rules, threshold)
     except Exception as exc:
         reason = Signal("scan_error", threshold, f"{type(exc).__name__}: {exc}"[:120], 0, 0)
-        return FieldVerdict("withheld", threshold, [reason], [], [], text, "")
+        return FieldVerdict(Verdict.WITHHELD, threshold, [reason], [], [], text, "")
 
 
 def _scan_untrusted(text: str, rules: ScanRules, threshold: float) -> FieldVerdict:
@@ -129,11 +143,11 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float) -> FieldVerdi
         signals.extend(hidden.signals)
         score = max(score, hidden.score)
     if score >= threshold:
-        verdict = "withheld"
+        verdict = Verdict.WITHHELD
     elif removed:
-        verdict = "sanitized"
+        verdict = Verdict.SANITIZED
     else:
-        verdict = "clean"
+        verdict = Verdict.CLEAN
     return FieldVerdict(
         verdict, score, _distinct(signals), removed, decoded, text, cleaned, tuple(passages)
     )

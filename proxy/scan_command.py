@@ -9,14 +9,22 @@ from typing import TypeGuard
 from .classify import untrusted_tool
 from .notices import removal_notice, withheld_notice
 from .policy import PolicyError, load_policy
-from .scan import VERDICTS, FieldVerdict, ScanRules, scan_text
+from .scan import FieldVerdict, ScanRules, Verdict, scan_text
 from .surfaces import walk_surfaces
 
 _DEFAULT_SERVER = "scan"
 
+EXIT_STATUS = (
+    "exit status: 0 the text is clean (the agent would read it unchanged); 1 something was "
+    "stripped or withheld; 2 the file or the policy cannot be read. With --jsonl: 0 once every "
+    "line is answered (a bad line gets an error object), 2 for an unreadable policy. 141 when the "
+    "reader of the output goes away (`| head`)."
+)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of `lazaretto scan`."""
+    parser.epilog = EXIT_STATUS
     parser.add_argument(
         "file",
         nargs="?",
@@ -55,9 +63,13 @@ class ResultScan:
     uninspected: int = 0
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> Verdict:
         """The worst verdict of any field."""
-        return max((v.verdict for v in self.fields.values()), key=VERDICTS.index, default="clean")
+        return max(
+            (v.verdict for v in self.fields.values()),
+            key=list(Verdict).index,
+            default=Verdict.CLEAN,
+        )
 
     def to_json(self, original: dict) -> dict:
         """The --jsonl shape for a result: the worst verdict, summed removals, the rewritten result."""
@@ -94,7 +106,7 @@ class Scanner:
 
     def agent_text(self, verdict: FieldVerdict) -> str:
         """What the agent would read in place of the field."""
-        if verdict.verdict == "withheld":
+        if verdict.verdict == Verdict.WITHHELD:
             return withheld_notice(None, self.server, self.tool, verdict.signal_names)
         return verdict.cleaned
 
@@ -106,7 +118,7 @@ class Scanner:
 
         def visit(path: str, text: str) -> str | None:
             verdict = scan_text(text, self.rules)
-            if verdict.verdict == "clean":
+            if verdict.verdict == Verdict.CLEAN:
                 return None
             scan.fields[path] = verdict
             return self.agent_text(verdict)
@@ -125,7 +137,7 @@ def is_call_tool_result(value: object) -> TypeGuard[dict]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Scan the input; exit 0 for clean, 1 for sanitized or withheld, 2 for bad input or policy."""
+    """Scan the input; the exit status is `EXIT_STATUS`."""
     try:
         policy = load_policy(args.policy)
     except PolicyError as exc:
@@ -161,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(verdict.to_json(scanner.agent_text(verdict)), ensure_ascii=False))
         else:
             _print_field("text", verdict, scanner.agent_text(verdict), reason)
-    return 0 if worst == "clean" else 1
+    return 0 if worst == Verdict.CLEAN else 1
 
 
 def _json_or_none(raw: str) -> object:
@@ -223,7 +235,9 @@ def _print_result(scan: ResultScan, original: dict, reason: str) -> None:
     print(f"  trust: {reason}")
     for path, verdict in scan.fields.items():
         agent = (
-            verdict.cleaned if verdict.verdict != "withheld" else "(withheld: replaced by a notice)"
+            verdict.cleaned
+            if verdict.verdict != Verdict.WITHHELD
+            else "(withheld: replaced by a notice)"
         )
         _print_field(path, verdict, agent)
     print("the agent receives:")

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from .canonical import canonical_json, sha256_hex
 from .clock import parse_stamp, stamp
+from .states import Action, Actor, CallStatus
 from .tokens import hash_token, new_token, token_hint
 
 if TYPE_CHECKING:
@@ -16,6 +17,14 @@ if TYPE_CHECKING:
 def arguments_hash(arguments: Any) -> str:
     """What an approval is bound to: the canonical form of the call's arguments."""
     return sha256_hex(canonical_json(arguments))
+
+
+def call_status(stored: str, expires_at: str | None, now: str) -> CallStatus:
+    """A call's status as of `now`: expiry is computed on read, so no writer sweeps old tokens."""
+    status = CallStatus(stored)
+    if status in (CallStatus.PENDING, CallStatus.APPROVED) and expires_at and expires_at <= now:
+        return CallStatus.EXPIRED
+    return status
 
 
 class BlockedCalls:
@@ -49,7 +58,7 @@ class BlockedCalls:
                         "INSERT INTO blocked_calls (session, server, tool, request_id, arguments, args_hash,"
                         " reason_code, reason, hosts, outbound_reason, taint_reason, token_hash, token_hint,"
                         " status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                        " 'pending', ?, ?)",
+                        " ?, ?, ?)",
                         (
                             session,
                             server,
@@ -64,14 +73,15 @@ class BlockedCalls:
                             taint_reason,
                             hash_token(token),
                             token_hint(token),
+                            CallStatus.PENDING,
                             stamp(now),
                             stamp(now + timedelta(minutes=ttl_minutes)),
                         ),
                     )
                     self._store.audit.append(
                         conn,
-                        "proxy",
-                        "refuse",
+                        Actor.PROXY,
+                        Action.REFUSE,
                         session=session,
                         subject=f"blocked:{cursor.lastrowid}",
                         reason=reason,
@@ -90,19 +100,19 @@ class BlockedCalls:
         with self._store.write() as conn:
             row = conn.execute(
                 "SELECT * FROM blocked_calls WHERE session = ? AND server = ? AND tool = ? AND args_hash = ?"
-                " AND status = 'approved' AND expires_at > ? ORDER BY id LIMIT 1",
-                (session, server, tool, arguments_hash(arguments), now),
+                " AND status = ? AND expires_at > ? ORDER BY id LIMIT 1",
+                (session, server, tool, arguments_hash(arguments), CallStatus.APPROVED, now),
             ).fetchone()
             if row is None:
                 return None
             conn.execute(
-                "UPDATE blocked_calls SET status = 'used', used_at = ? WHERE id = ?",
-                (now, row["id"]),
+                "UPDATE blocked_calls SET status = ?, used_at = ? WHERE id = ?",
+                (CallStatus.USED, now, row["id"]),
             )
             self._store.audit.append(
                 conn,
-                "proxy",
-                "use-approval",
+                Actor.PROXY,
+                Action.USE_APPROVAL,
                 session=session,
                 subject=f"blocked:{row['id']}",
                 reason="the approved call went through once",
@@ -122,10 +132,14 @@ class BlockedCalls:
         return self._with_status(rows[0]) if rows else None
 
     def pending(self) -> list[dict]:
-        """Calls still waiting for a person, newest first (expired ones excluded)."""
+        """Calls still waiting for a person, newest first: not expired, and not dismissed.
+
+        A dismissed call can still be approved by its token; it no longer waits to be looked at.
+        """
         rows = self._store.query(
-            "SELECT * FROM blocked_calls WHERE status = 'pending' AND expires_at > ? ORDER BY id DESC",
-            (self._store.now(),),
+            "SELECT * FROM blocked_calls WHERE status = ? AND expires_at > ? AND reviewed_at IS NULL"
+            " ORDER BY id DESC",
+            (CallStatus.PENDING, self._store.now()),
         )
         return [self._with_status(row) for row in rows]
 
@@ -135,9 +149,7 @@ class BlockedCalls:
         return [self._with_status(row) for row in rows]
 
     def _with_status(self, row: dict) -> dict:
-        # Expiry is computed on read, so no writer has to sweep old tokens.
-        if row["status"] in ("pending", "approved") and row["expires_at"] <= self._store.now():
-            row["status"] = "expired"
+        row["status"] = call_status(row["status"], row["expires_at"], self._store.now())
         row["arguments"] = json.loads(row["arguments"]) if row["arguments"] else None
         row["hosts"] = json.loads(row["hosts"]) if row["hosts"] else []
         return row

@@ -4,11 +4,18 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from .clock import stamp
+from .states import (
+    CLEARING_ACTIONS,
+    Action,
+    Actor,
+    CallStatus,
+    DriftChange,
+    DriftStatus,
+    FieldStatus,
+)
 
 if TYPE_CHECKING:
     from .store import Store
-
-CLEARING_ACTIONS = ("approve", "untaint", "release", "accept-drift")
 
 
 class DecisionError(RuntimeError):
@@ -33,22 +40,28 @@ class Decisions:
         row = self._store.blocked.get(blocked_id)
         if row is None:
             raise DecisionError(f"no blocked call {blocked_id}")
-        if row["status"] != "pending":
+        if row["status"] != CallStatus.PENDING:
             raise DecisionError(f"blocked call {blocked_id} is {row['status']}, not pending")
         window = self._store.blocked.approval_window(row)
         now = self._store.clock()
         with self._store.write() as conn:
             changed = conn.execute(
-                "UPDATE blocked_calls SET status = 'approved', decided_at = ?, expires_at = ?"
-                " WHERE id = ? AND status = 'pending'",
-                (stamp(now), stamp(now + window), blocked_id),
+                "UPDATE blocked_calls SET status = ?, decided_at = ?, expires_at = ?"
+                " WHERE id = ? AND status = ?",
+                (
+                    CallStatus.APPROVED,
+                    stamp(now),
+                    stamp(now + window),
+                    blocked_id,
+                    CallStatus.PENDING,
+                ),
             ).rowcount
             if not changed:
                 raise DecisionError(f"blocked call {blocked_id} was decided meanwhile")
             self._store.audit.append(
                 conn,
-                "human",
-                "approve",
+                Actor.HUMAN,
+                Action.APPROVE,
                 session=row["session"],
                 subject=f"blocked:{blocked_id}",
                 reason=row["reason"],
@@ -73,7 +86,7 @@ class Decisions:
         if not state.tainted:
             raise DecisionError(f"session {session} is not tainted")
         return self._store.sessions.clear(
-            session, "human", f"cleared by a person: {state.summary()}", note, up_to=seen_up_to
+            session, Actor.HUMAN, f"cleared by a person: {state.summary()}", note, up_to=seen_up_to
         )
 
     def release(self, quarantine_id: str, *, note: str | None = None) -> dict:
@@ -81,18 +94,18 @@ class Decisions:
         row = self._store.quarantine.get(quarantine_id)
         if row is None:
             raise DecisionError(f"no withheld field {quarantine_id}")
-        if row["status"] != "withheld":
+        if row["status"] != FieldStatus.WITHHELD:
             raise DecisionError(f"{row['id']} is already {row['status']}")
         with self._store.write() as conn:
             conn.execute(
-                "UPDATE quarantine SET status = 'released', decided_at = ? WHERE id = ?",
-                (self._store.now(), row["id"]),
+                "UPDATE quarantine SET status = ?, decided_at = ? WHERE id = ?",
+                (FieldStatus.RELEASED, self._store.now(), row["id"]),
             )
             names = ", ".join(sorted({s["name"] for s in row["signals"]})) or "hidden content"
             self._store.audit.append(
                 conn,
-                "human",
-                "release",
+                Actor.HUMAN,
+                Action.RELEASE,
                 session=row["session"],
                 subject=row["id"],
                 reason=f"{row['server']}/{row['tool'] or row['method']}: {names}",
@@ -104,7 +117,7 @@ class Decisions:
         """Pin the new version of a drifted entry (a removal unpins it); the proxy shows it again."""
         drift = self._pending_drift(drift_id)
         with self._store.write() as conn:
-            if drift["change"] == "removed":
+            if drift["change"] == DriftChange.REMOVED:
                 conn.execute(
                     "DELETE FROM pins WHERE server = ? AND command = ? AND kind = ? AND name = ?",
                     (drift["server"], drift["command"], drift["kind"], drift["name"]),
@@ -124,59 +137,64 @@ class Decisions:
                         self._store.now(),
                     ),
                 )
-            self._decide_drift(conn, drift, "accepted", note)
+            self._decide_drift(conn, drift, DriftStatus.ACCEPTED, note)
         return _reread(self._store.pins.get(drift_id), f"pin drift {drift_id}")
 
     def reject_drift(self, drift_id: int, *, note: str | None = None) -> dict:
         """Keep the pinned version: the drifted entry stays hidden and refused."""
         drift = self._pending_drift(drift_id)
         with self._store.write() as conn:
-            self._decide_drift(conn, drift, "rejected", note)
+            self._decide_drift(conn, drift, DriftStatus.REJECTED, note)
         return _reread(self._store.pins.get(drift_id), f"pin drift {drift_id}")
 
     def _pending_drift(self, drift_id: int) -> dict:
         drift = self._store.pins.get(drift_id)
         if drift is None:
             raise DecisionError(f"no pin drift {drift_id}")
-        if drift["status"] != "pending":
+        if drift["status"] != DriftStatus.PENDING:
             raise DecisionError(f"pin drift {drift_id} is already {drift['status']}")
         return drift
 
-    def _decide_drift(self, conn, drift: dict, status: str, note: str | None) -> None:
+    def _decide_drift(self, conn, drift: dict, status: DriftStatus, note: str | None) -> None:
         changed = conn.execute(
-            "UPDATE pin_drift SET status = ?, decided_at = ? WHERE id = ? AND status = 'pending'",
-            (status, self._store.now(), drift["id"]),
+            "UPDATE pin_drift SET status = ?, decided_at = ? WHERE id = ? AND status = ?",
+            (status, self._store.now(), drift["id"], DriftStatus.PENDING),
         ).rowcount
         if not changed:
             raise DecisionError(f"pin drift {drift['id']} was decided meanwhile")
-        action = "accept-drift" if status == "accepted" else "reject-drift"
+        action = Action.ACCEPT_DRIFT if status == DriftStatus.ACCEPTED else Action.REJECT_DRIFT
         self._store.audit.append(
             conn,
-            "human",
+            Actor.HUMAN,
             action,
             subject=f"drift:{drift['id']}",
             reason=f"{drift['server']}: {drift['kind']} {drift['name']} {drift['change']}",
             detail={"note": note},
         )
 
-    def dismiss(self, kind: str, item_id: str | int, *, note: str | None = None) -> None:
-        """Mark a withheld field or blocked call reviewed; it stays withheld or refused."""
-        table = {"quarantine": "quarantine", "blocked": "blocked_calls"}.get(kind)
-        if table is None:
-            raise DecisionError(f"cannot dismiss a {kind}")
+    def dismiss_field(self, quarantine_id: str, *, note: str | None = None) -> None:
+        """Mark a withheld field reviewed; it stays withheld."""
+        self._dismiss("quarantine", quarantine_id, quarantine_id, "withheld field", note)
+
+    def dismiss_call(self, blocked_id: int, *, note: str | None = None) -> None:
+        """Mark a blocked call reviewed; it stays refused."""
+        self._dismiss("blocked_calls", blocked_id, f"blocked:{blocked_id}", "blocked call", note)
+
+    def _dismiss(
+        self, table: str, item_id: str | int, subject: str, what: str, note: str | None
+    ) -> None:
         with self._store.write() as conn:
             changed = conn.execute(
                 f"UPDATE {table} SET reviewed_at = ? WHERE id = ? AND reviewed_at IS NULL",
                 (self._store.now(), item_id),
             ).rowcount
             if not changed:
-                raise DecisionError(f"no unreviewed {kind} {item_id}")
-            subject = item_id if kind == "quarantine" else f"blocked:{item_id}"
+                raise DecisionError(f"no unreviewed {what} {item_id}")
             self._store.audit.append(
                 conn,
-                "human",
-                "dismiss",
-                subject=str(subject),
+                Actor.HUMAN,
+                Action.DISMISS,
+                subject=subject,
                 reason="reviewed; kept withheld",
                 detail={"note": note},
             )
@@ -186,7 +204,7 @@ class Decisions:
         since = stamp(self._store.clock() - within)
         marks = ",".join("?" for _ in CLEARING_ACTIONS)
         rows = self._store.query(
-            f"SELECT count(*) AS n FROM audit WHERE actor = 'human' AND action IN ({marks}) AND at >= ?",
-            (*CLEARING_ACTIONS, since),
+            f"SELECT count(*) AS n FROM audit WHERE actor = ? AND action IN ({marks}) AND at >= ?",
+            (Actor.HUMAN, *CLEARING_ACTIONS, since),
         )
         return rows[0]["n"]

@@ -3,6 +3,8 @@
 import os
 from typing import TYPE_CHECKING
 
+from .states import Action, Actor, DirectoryStatus
+
 if TYPE_CHECKING:
     from .store import Store
 
@@ -27,13 +29,18 @@ class Directories:
         """Record a clone into `path`; a clone into a trusted path makes it untrusted again."""
         with self._store.write() as conn:
             conn.execute(
-                "INSERT INTO directories (path, status, session, reason, created_at) VALUES (?, 'untrusted', ?, ?, ?)"
-                " ON CONFLICT(path) DO UPDATE SET status = 'untrusted', session = excluded.session,"
+                "INSERT INTO directories (path, status, session, reason, created_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT(path) DO UPDATE SET status = excluded.status, session = excluded.session,"
                 " reason = excluded.reason, created_at = excluded.created_at, decided_at = NULL, note = NULL",
-                (path, session, reason, self._store.now()),
+                (path, DirectoryStatus.UNTRUSTED, session, reason, self._store.now()),
             )
             self._store.audit.append(
-                conn, "hook", "mark-untrusted", session=session, subject=path, reason=reason
+                conn,
+                Actor.HOOK,
+                Action.MARK_UNTRUSTED,
+                session=session,
+                subject=path,
+                reason=reason,
             )
 
     def untrusted_for(self, path: str) -> dict | None:
@@ -44,21 +51,21 @@ class Directories:
             f"SELECT * FROM directories WHERE path IN ({marks}) ORDER BY length(path) DESC LIMIT 1",
             chain,
         )
-        return rows[0] if rows and rows[0]["status"] == "untrusted" else None
+        return rows[0] if rows and rows[0]["status"] == DirectoryStatus.UNTRUSTED else None
 
     def trust(self, path: str, *, note: str | None = None) -> bool:
         """A person trusts an untrusted directory; False if it was not untrusted (nothing changes)."""
         with self._store.write() as conn:
             changed = conn.execute(
-                "UPDATE directories SET status = 'trusted', decided_at = ?, note = ? WHERE path = ?"
-                " AND status = 'untrusted'",
-                (self._store.now(), note, path),
+                "UPDATE directories SET status = ?, decided_at = ?, note = ? WHERE path = ?"
+                " AND status = ?",
+                (DirectoryStatus.TRUSTED, self._store.now(), note, path, DirectoryStatus.UNTRUSTED),
             ).rowcount
             if changed:
                 self._store.audit.append(
                     conn,
-                    "human",
-                    "trust",
+                    Actor.HUMAN,
+                    Action.TRUST,
                     subject=path,
                     reason="a person trusted a cloned directory",
                     detail={"note": note},
@@ -68,5 +75,6 @@ class Directories:
     def untrusted(self) -> list[dict]:
         """Every directory still untrusted, newest first."""
         return self._store.query(
-            "SELECT * FROM directories WHERE status = 'untrusted' ORDER BY created_at DESC"
+            "SELECT * FROM directories WHERE status = ? ORDER BY created_at DESC",
+            (DirectoryStatus.UNTRUSTED,),
         )

@@ -3,6 +3,7 @@
 from typing import TYPE_CHECKING
 
 from .connection import StoreUnavailable
+from .states import Action, Actor, DriftChange, DriftStatus
 
 if TYPE_CHECKING:
     from .store import Store
@@ -56,14 +57,16 @@ class Pins:
             )
             self._store.audit.append(
                 conn,
-                "proxy",
-                "pin",
+                Actor.PROXY,
+                Action.PIN,
                 subject=server,
                 reason=reason,
                 detail={"entries": sorted(f"{e['kind']}:{e['name']}" for e in entries)},
             )
 
-    def drift(self, server: str, command: str, entry: dict, change: str, old: dict | None) -> dict:
+    def drift(
+        self, server: str, command: str, entry: dict, change: DriftChange, old: dict | None
+    ) -> dict:
         """Record a drift (or return the one already recorded for the same new content)."""
         new_sha = entry.get("sha256")
         found = self._store.query(
@@ -72,11 +75,11 @@ class Pins:
             (server, command, entry["kind"], entry["name"], new_sha),
         )
         if found:
-            return found[0]
+            return _typed(found[0])
         with self._store.write() as conn:
             cursor = conn.execute(
                 "INSERT INTO pin_drift (server, command, kind, name, change, old_canonical, new_canonical,"
-                " old_sha256, new_sha256, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)",
+                " old_sha256, new_sha256, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     server,
                     command,
@@ -87,13 +90,14 @@ class Pins:
                     entry.get("canonical"),
                     old["sha256"] if old else None,
                     new_sha,
+                    DriftStatus.PENDING,
                     self._store.now(),
                 ),
             )
             self._store.audit.append(
                 conn,
-                "proxy",
-                "pin-drift",
+                Actor.PROXY,
+                Action.PIN_DRIFT,
                 subject=f"drift:{cursor.lastrowid}",
                 reason=f"{server}: {entry['kind']} {entry['name']} {change}",
             )
@@ -108,13 +112,20 @@ class Pins:
     def get(self, drift_id: int) -> dict | None:
         """One drift by id."""
         rows = self._store.query("SELECT * FROM pin_drift WHERE id = ?", (drift_id,))
-        return rows[0] if rows else None
+        return _typed(rows[0]) if rows else None
 
     def pending(self) -> list[dict]:
         """Drifts waiting for a person, newest first."""
-        return self._store.query(
-            "SELECT * FROM pin_drift WHERE status = 'pending' ORDER BY id DESC"
+        rows = self._store.query(
+            "SELECT * FROM pin_drift WHERE status = ? ORDER BY id DESC", (DriftStatus.PENDING,)
         )
+        return [_typed(row) for row in rows]
+
+    def waiting(self) -> int:
+        """How many drifts wait for a person (counted on the (status, created_at) index)."""
+        return self._store.query(
+            "SELECT count(*) AS n FROM pin_drift WHERE status = ?", (DriftStatus.PENDING,)
+        )[0]["n"]
 
     def export(self, server: str | None = None) -> list[dict]:
         """Every pin (of one server), sorted, for a lock file."""
@@ -122,3 +133,8 @@ class Pins:
         return self._store.query(
             f"SELECT * FROM pins {where} ORDER BY server, command, kind, name", params
         )
+
+
+def _typed(row: dict) -> dict:
+    row["status"], row["change"] = DriftStatus(row["status"]), DriftChange(row["change"])
+    return row

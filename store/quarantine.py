@@ -5,6 +5,7 @@ import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from .canonical import canonical_json
+from .states import Action, Actor, FieldStatus
 from .tokens import ALPHABET, random_chars
 
 if TYPE_CHECKING:
@@ -62,8 +63,7 @@ class Quarantine:
                     conn.execute(
                         "INSERT INTO quarantine (id, session, server, tool, method, request_id, path,"
                         " content_hash, fingerprint, original, cleaned, score, signals, decoded, removed,"
-                        " status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                        " 'withheld', ?)",
+                        " status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (
                             qid,
                             session,
@@ -80,6 +80,7 @@ class Quarantine:
                             canonical_json(signals),
                             canonical_json(decoded),
                             canonical_json(removed),
+                            FieldStatus.WITHHELD,
                             self._store.now(),
                         ),
                     )
@@ -90,8 +91,8 @@ class Quarantine:
                     names = ", ".join(sorted({s["name"] for s in signals})) or "hidden content"
                     self._store.audit.append(
                         conn,
-                        "proxy",
-                        "withhold",
+                        Actor.PROXY,
+                        Action.WITHHOLD,
                         session=session,
                         subject=qid,
                         reason=f"{server}/{tool or method}: {names}",
@@ -119,6 +120,13 @@ class Quarantine:
                 ],
             )
 
+    def waiting(self) -> int:
+        """How many withheld fields no person has released or dismissed yet."""
+        return self._store.query(
+            "SELECT count(*) AS n FROM quarantine WHERE status = ? AND reviewed_at IS NULL",
+            (FieldStatus.WITHHELD,),
+        )[0]["n"]
+
     def get(self, qid: str) -> dict | None:
         """One withheld field with its JSON columns decoded."""
         rows = self._store.query(
@@ -133,7 +141,7 @@ class Quarantine:
             " ORDER BY created_at DESC LIMIT 1",
             (content_hash, server, tool),
         )
-        return rows[0] if rows else None
+        return {**rows[0], "status": FieldStatus(rows[0]["status"])} if rows else None
 
     def fingerprints_since(self, rowid: int) -> list[tuple[int, int, int | None]]:
         """(rowid, fingerprint, anchor) added after `rowid`, for an incremental in-memory index."""
@@ -150,13 +158,13 @@ class Quarantine:
         marks = ",".join("?" for _ in fingerprints)
         rows = self._store.query(
             f"SELECT q.id, q.server, q.tool FROM fingerprints f JOIN quarantine q ON q.id = f.quarantine_id"
-            f" WHERE f.fingerprint IN ({marks}) AND q.status = 'withheld' LIMIT 1",
-            tuple(fingerprints),
+            f" WHERE f.fingerprint IN ({marks}) AND q.status = ? LIMIT 1",
+            (*fingerprints, FieldStatus.WITHHELD),
         )
         return rows[0] if rows else None
 
     def recent(
-        self, *, limit: int = 100, before: str | None = None, status: str | None = None
+        self, *, limit: int = 100, before: str | None = None, status: FieldStatus | None = None
     ) -> list[dict]:
         """Newest first, paged by `created_at` (pass the last row's created_at as `before`)."""
         clauses, params = [], []
@@ -187,6 +195,7 @@ class Quarantine:
 
 
 def _decode(row: dict) -> dict:
+    row["status"] = FieldStatus(row["status"])
     for column in _JSON_COLUMNS:
         row[column] = json.loads(row[column]) if row[column] else []
     return row

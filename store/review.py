@@ -125,20 +125,6 @@ class Review:
         )
         return self._store.query(sql, params)
 
-    def attention(self) -> dict[str, int]:
-        """How many rows of each queue wait for a person (counted on indexes, so cheap on any store)."""
-        store = self._store
-        return {
-            "withheld": store.query(
-                "SELECT count(*) AS n FROM quarantine WHERE status = 'withheld'"
-            )[0]["n"],
-            "blocked": len(store.blocked.pending()),
-            "sessions": sum(1 for row in store.sessions.all() if row["tainted"]),
-            "pins": store.query("SELECT count(*) AS n FROM pin_drift WHERE status = 'pending'")[0][
-                "n"
-            ],
-        }
-
     def newest_blocked(self) -> int:
         """The id of the newest refused call, 0 when there is none."""
         return self._store.query("SELECT max(id) AS id FROM blocked_calls")[0]["id"] or 0
@@ -168,8 +154,8 @@ class Review:
         rows = self._store.query("SELECT * FROM sessions WHERE key = ?", (key,))
         # The blocked_calls index starts with session.
         calls = self._store.query(
-            "SELECT id, server, tool, status, reason, created_at FROM blocked_calls WHERE session = ?"
-            " ORDER BY id DESC LIMIT ?",
+            "SELECT id, server, tool, status, reason, created_at, expires_at, reviewed_at"
+            " FROM blocked_calls WHERE session = ? ORDER BY id DESC LIMIT ?",
             (key, CHAIN_LIMIT),
         )
         return {"record": rows[0] if rows else None, "calls": calls}

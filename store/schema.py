@@ -3,6 +3,8 @@
 from sqlite_utils import Database, Migrations
 
 migrations = Migrations("lazaretto")
+# Each migration records the schema as it was written, so status defaults stay the literal strings
+# (the values of `states`' enums, which never change: they are on disk).
 
 
 @migrations()
@@ -243,6 +245,12 @@ def add_fingerprint_anchors(db: Database) -> None:
     # The code of each window's longest word: a field holding none of these words is passed over
     # without hashing its windows. Rows from before have none (every window is then hashed).
     db.table("fingerprints").add_column("anchor", int)
+
+
+@migrations()
+def add_unreviewed_index(db: Database) -> None:
+    # What waits for a person: withheld and not yet dismissed, counted from the index alone.
+    db.table("quarantine").create_index(["status", "reviewed_at"])
 
 
 def migrate(db: Database) -> None:

@@ -6,6 +6,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from .clock import parse_stamp
+from .states import Action, Actor
 
 if TYPE_CHECKING:
     from .store import Store
@@ -23,7 +24,8 @@ class TaintState:
         if not self.reasons:
             return "not tainted"
         first = self.reasons[0]
-        more = f" (and {len(self.reasons) - 1} later reads)" if len(self.reasons) > 1 else ""
+        others = len(self.reasons) - 1
+        more = f" (and {others} other source{'s' if others > 1 else ''})" if others else ""
         return f"{first['reason']} at {first['at']}{more}"
 
 
@@ -93,8 +95,8 @@ class Sessions:
                 return False
             self._store.audit.append(
                 conn,
-                "proxy",
-                "taint",
+                Actor.PROXY,
+                Action.TAINT,
                 session=key,
                 subject=f"{server}/{tool or method}",
                 reason=reason,
@@ -124,7 +126,7 @@ class Sessions:
             newest = parse_stamp(rows[-1]["at"])
             if self._store.clock() - newest > timedelta(minutes=idle_expiry_minutes):
                 self.clear(
-                    key, "idle-expiry", f"no untrusted read for {idle_expiry_minutes:g} minutes"
+                    key, Actor.IDLE_EXPIRY, f"no untrusted read for {idle_expiry_minutes:g} minutes"
                 )
                 return TaintState(False)
         return TaintState(bool(rows), rows)
@@ -132,7 +134,7 @@ class Sessions:
     def clear(
         self,
         key: str,
-        actor: str,
+        actor: Actor,
         reason: str,
         note: str | None = None,
         *,
@@ -149,7 +151,7 @@ class Sessions:
                 self._store.audit.append(
                     conn,
                     actor,
-                    "untaint",
+                    Action.UNTAINT,
                     session=key,
                     reason=reason,
                     detail={"events": cleared, "note": note},

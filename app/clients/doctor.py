@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .hook_settings import EVENTS, installed
-from .locations import CLIENTS, client_home, hook_settings_paths, mcp_configs
+from .locations import CLIENTS, client_present, hook_settings_paths, mcp_configs
 from .wrapping import ServerState, servers_of
 
 # What each client lets Lazaretto see, and what stays out of reach whatever is installed.
@@ -74,7 +74,7 @@ def hook_reports(root: Path | None = None) -> list[HookReport]:
     """Each hookable client: whether it is installed here, and which of our hooks it has."""
     reports = []
     for client in CLIENTS:
-        report = HookReport(client, client_home(client).exists())
+        report = HookReport(client, client_present(client))
         for path in hook_settings_paths(client, root):
             for key, command in installed(client, path).items():
                 report.found.setdefault(key, path)

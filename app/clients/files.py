@@ -1,6 +1,7 @@
 """Client config files: JSON edited in place, TOML through tomlkit, backups, atomic writes."""
 
 import difflib
+import glob
 import json
 import os
 import re
@@ -16,6 +17,9 @@ from tomlkit.exceptions import ParseError
 
 from .jsonedit import edit_json
 
+KEEP_BACKUPS = 5
+"""Backups kept per config file, the newest: each change makes one, and they would pile up."""
+
 
 @dataclass
 class ConfigText:
@@ -24,11 +28,13 @@ class ConfigText:
     path: Path
     old: str
     new: str
+    remove: bool = False
+    """Delete the file instead of writing `new`: it held only what Lazaretto had put there."""
 
     @property
     def changed(self) -> bool:
         """Whether writing would change the file."""
-        return self.old != self.new
+        return self.remove or self.old != self.new
 
     def diff(self) -> str:
         """A unified diff of the change ("" when nothing changes)."""
@@ -43,11 +49,17 @@ class ConfigText:
 
 
 def read_text(path: Path) -> str:
-    """The file's text, or "" when it does not exist."""
+    """The file's text, or "" when it does not exist; ValueError (saying why) when it cannot be read."""
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return ""
+    except IsADirectoryError:
+        raise ValueError(
+            f"{path} is a directory, not a settings file; nothing was changed"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path} cannot be read ({exc}); nothing was changed") from exc
 
 
 def json_text(old: str, data: Any) -> str:
@@ -80,14 +92,29 @@ def dump_toml(document: tomlkit.TOMLDocument) -> str:
     return tomlkit.dumps(document)
 
 
+def backups_of(path: Path) -> list[Path]:
+    """The backups of a config file, newest first (their names sort by time)."""
+    return sorted(path.parent.glob(f"{glob.escape(path.name)}.lazaretto-backup-*"), reverse=True)
+
+
 def backup(path: Path) -> Path | None:
-    """Copy the file beside itself before it is changed; None when there is nothing to keep."""
+    """Copy the file beside itself before it is changed, keeping the newest `KEEP_BACKUPS` of
+    them; None when there is nothing to keep."""
     if not path.exists():
         return None
     stamp = datetime.now().strftime("%Y%m%dT%H%M%S%f")
     target = path.with_name(f"{path.name}.lazaretto-backup-{stamp}")
     shutil.copy2(path, target)
+    for old in backups_of(path)[KEEP_BACKUPS:]:
+        old.unlink(missing_ok=True)
     return target
+
+
+def saved_note(saved: Path | None) -> str:
+    """How a change reports its backup."""
+    if saved is None:
+        return ""
+    return f" (backup: {saved}; the newest {KEEP_BACKUPS} backups of the file are kept)"
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -109,8 +136,14 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def apply(change: ConfigText) -> Path | None:
-    """Back the file up and write the new text; return the backup's path (None if nothing changed)."""
+    """Back the file up and write the new text (or remove the file); return the backup's path.
+
+    A file that is removed held only Lazaretto's entries, so it gets no backup.
+    """
     if not change.changed:
+        return None
+    if change.remove:
+        change.path.unlink(missing_ok=True)
         return None
     saved = backup(change.path)
     write_atomic(change.path, change.new)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .files import ConfigText, json_text, load_json, read_text
+from .files import ConfigText, backups_of, json_text, load_json, read_text
 from .wrapping import lazaretto_executable
 
 TIMEOUT_SECONDS = 30  # generous: a hook that times out lets the call through in every client
@@ -172,7 +172,11 @@ def uninstall(client: str, path: Path) -> ConfigText:
                 data.clear()
         return changed
 
-    return _edit(path, edit)
+    change = _edit(path, edit)
+    if change.changed and change.new.strip() == "{}" and not backups_of(path):
+        # Install wrote this file from nothing (a file it changed has a backup): take it away too.
+        change.remove = True
+    return change
 
 
 def installed(client: str, path: Path) -> dict[str, str]:

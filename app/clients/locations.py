@@ -2,8 +2,12 @@
 
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
 
 CLIENTS = ("claude-code", "codex", "cursor")
 
@@ -18,12 +22,33 @@ def codex_home() -> Path:
 
 
 def client_home(client: str) -> Path:
-    """The client's per-user folder: its presence says the client is installed."""
+    """The client's per-user folder, where its user-level hook settings live."""
     return {
         "claude-code": Path.home() / ".claude",
         "codex": codex_home(),
         "cursor": Path.home() / ".cursor",
     }[client]
+
+
+def client_present(client: str) -> bool:
+    """Whether the client is installed for this user: its folder, or for Claude Code its
+    `~/.claude.json`, which it writes before it ever makes `~/.claude/`."""
+    if client == "claude-code" and (Path.home() / ".claude.json").is_file():
+        return True
+    return client_home(client).exists()
+
+
+def _distinct(items: list[T], path_of: Callable[[T], Path]) -> list[T]:
+    """The items without two for one file, the first kept: run from the home folder, a
+    project's settings are the user's, and must be read (and counted) once."""
+    seen: set[Path] = set()
+    kept = []
+    for item in items:
+        key = path_of(item).resolve()
+        if key not in seen:
+            seen.add(key)
+            kept.append(item)
+    return kept
 
 
 def hook_settings_path(client: str, project: bool, root: Path | None = None) -> Path:
@@ -42,7 +67,7 @@ def hook_settings_paths(client: str, root: Path | None = None) -> list[Path]:
     paths = [hook_settings_path(client, False, root), hook_settings_path(client, True, root)]
     if client == "claude-code":
         paths.append(root / ".claude" / "settings.local.json")
-    return paths
+    return _distinct(paths, lambda path: path)
 
 
 @dataclass(frozen=True)
@@ -73,7 +98,7 @@ def claude_desktop_config() -> Path:
 def mcp_configs(root: Path | None = None) -> list[McpConfig]:
     """Every MCP server config `doctor` looks at, user level first."""
     root = root or Path.cwd()
-    return [
+    configs = [
         McpConfig("claude-code", Path.home() / ".claude.json"),
         McpConfig("claude-code", root / ".mcp.json"),
         McpConfig("claude-desktop", claude_desktop_config()),
@@ -82,3 +107,4 @@ def mcp_configs(root: Path | None = None) -> list[McpConfig]:
         McpConfig("codex", codex_home() / "config.toml"),
         McpConfig("codex", root / ".codex" / "config.toml"),
     ]
+    return _distinct(configs, lambda config: config.path)

@@ -14,9 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tomlkit.items import Array
+
 from . import remote_entries
 from .files import ConfigText, dump_toml, json_text, load_json, load_toml, read_text
 from .remote_entries import RemoteTarget
+from .toml_arrays import prefixed, unprefixed
 
 
 @dataclass(frozen=True)
@@ -25,8 +28,12 @@ class ServerState:
 
     where: str  # "mcpServers", "projects[/path].mcpServers" or "mcp_servers"
     name: str
-    state: str  # wrapped | already-wrapped | unwrapped | not-wrapped | remote | unusable
+    state: (
+        str  # wrapped | already-wrapped | repointed | unwrapped | not-wrapped | remote | unusable
+    )
     detail: str = ""
+    command: str = ""
+    """The command the entry runs as found (for a wrapped one, the `lazaretto` it starts)."""
 
 
 @dataclass
@@ -64,9 +71,22 @@ def is_wrapped(entry: Any) -> bool:
     )
 
 
-def wrapped_args(name: str, command: str, args: list) -> list:
-    """`proxy -n NAME -- COMMAND ARGS...`."""
-    return ["proxy", "-n", name, "--", command, *args]
+# How `-n` is spelled says whether an entry with no arguments had its own `"args": []`: wrap gives
+# an entry without `args` one (last, where unwrap takes it off again), so an empty one of the
+# entry's own is told apart by the long spelling, which the proxy reads the same.
+NAME_FLAG = "-n"
+NAME_FLAG_OWN_EMPTY_ARGS = "--name"
+
+
+def wrapped_args(name: str, command: str, args: list, *, own_empty_args: bool = False) -> list:
+    """`proxy -n NAME -- COMMAND ARGS...` (`--name` for an entry whose own args are empty)."""
+    flag = NAME_FLAG_OWN_EMPTY_ARGS if own_empty_args else NAME_FLAG
+    return ["proxy", flag, name, "--", command, *args]
+
+
+def _prefix_length(args: list) -> int:
+    """How many of a wrapped entry's args are the proxy's: through the command after `--`."""
+    return args.index("--") + 2
 
 
 def original_of(entry: dict) -> tuple[str, list] | None:
@@ -79,7 +99,13 @@ def original_of(entry: dict) -> tuple[str, list] | None:
 
 def _wrap_entry(name: str, entry: dict, executable: str) -> dict:
     args = entry.get("args", [])
-    new_args = wrapped_args(name, entry["command"], list(args) if isinstance(args, list) else [])
+    own_empty = "args" in entry and args == []
+    new_args = wrapped_args(
+        name,
+        entry["command"],
+        list(args) if isinstance(args, list) else [],
+        own_empty_args=own_empty,
+    )
     wrapped = {
         key: executable if key == "command" else new_args if key == "args" else value
         for key, value in entry.items()
@@ -94,13 +120,14 @@ def _unwrap_entry(entry: dict) -> dict | None:
         return None
     command, args = original
     keys = list(entry)
+    own_empty = entry["args"][1:2] == [NAME_FLAG_OWN_EMPTY_ARGS]
     restored = {}
     for key in keys:
         if key == "command":
             restored[key] = command
         elif key == "args":
             # An entry that had no args got them appended last by wrap; give it none back.
-            if args or key != keys[-1]:
+            if args or own_empty or key != keys[-1]:
                 restored[key] = args
         else:
             restored[key] = entry[key]
@@ -133,56 +160,83 @@ def _visit(
         if outcome is None:
             report.append(ServerState(where, name, "unusable", "no command or URL to run"))
             continue
-        state, detail, new = outcome
-        report.append(ServerState(where, name, state, detail))
+        state, detail, new, prefix = outcome
+        report.append(ServerState(where, name, state, detail, str(plain.get("command", ""))))
         if new is None:
             continue
         if is_toml:
-            _update_toml_table(entry, new)
+            _update_toml_table(entry, new, prefix, action)
         else:
             servers[name] = new
 
 
 def _change(
     name: str, entry: dict, action: str, executable: str, is_toml: bool
-) -> tuple[str, str, dict | None] | None:
-    """(state, detail, the new entry or None) for one server entry; None when it is unusable."""
+) -> tuple[str, str, dict | None, list] | None:
+    """(state, detail, the new entry or None, the proxy's args in front of the server's own) for
+    one server entry; None when it is unusable."""
     remote = remote_entries.kind(entry)
     if remote == "websocket":
-        return "remote", "WebSocket server: not covered by the proxy", None
+        return "remote", "WebSocket server: not covered by the proxy", None, []
     if action == "wrap":
         if is_wrapped(entry):
-            return "already-wrapped", "", None
+            if not _gone(entry["command"]) or executable == entry["command"]:
+                return "already-wrapped", "", None, []
+            # The lazaretto it ran is gone (a deleted virtualenv): point it at this one.
+            detail = f"{entry['command']} is gone; it runs {executable} now"
+            return "repointed", detail, {**entry, "command": executable}, []
         if remote == "http":
             if remote_entries.target_of(entry, is_toml) is None:
                 return None
             new = remote_entries.wrapped_entry(name, entry, executable, is_toml)
-            return "wrapped", str(entry["url"]), new
+            return "wrapped", str(entry["url"]), new, []
         if not isinstance(entry.get("command"), str):
             return None
         new = _wrap_entry(name, entry, executable)
-        return "wrapped", " ".join([entry["command"], *map(str, entry.get("args", []))]), new
+        detail = " ".join([entry["command"], *map(str, entry.get("args", []))])
+        return "wrapped", detail, new, new["args"][: _prefix_length(new["args"])]
     if not is_wrapped(entry):
         if remote:
-            return "not-wrapped", f"remote server {entry.get('url', '')}", None
-        return ("not-wrapped", "", None) if isinstance(entry.get("command"), str) else None
+            return "not-wrapped", f"remote server {entry.get('url', '')}", None, []
+        return ("not-wrapped", "", None, []) if isinstance(entry.get("command"), str) else None
+    prefix: list = []
     if "--url" in entry.get("args", []) and "--" not in entry.get("args", []):
         new = remote_entries.unwrapped_entry(entry, is_toml)
         detail = str(new.get("url")) if new else ""
     else:
         new = _unwrap_entry(entry)
         detail = " ".join([new["command"], *map(str, new.get("args", []))]) if new else ""
+        prefix = entry["args"][: _prefix_length(entry["args"])]
     if new is None:
-        return "unusable", "no server after the proxy's arguments", None
-    return "unwrapped", detail, new
+        return "unusable", "no server after the proxy's arguments", None, []
+    return "unwrapped", detail, new, prefix
 
 
-def _update_toml_table(table, new: dict) -> None:
+def lazaretto_gone(server: ServerState) -> bool:
+    """A wrapped server whose `lazaretto` path no longer exists: its client cannot start it."""
+    return server.state in ("wrapped", "already-wrapped") and _gone(server.command)
+
+
+def _gone(command: str) -> bool:
+    """A command given by path (as wrap writes it) whose file no longer exists."""
+    return os.path.isabs(command) and not os.path.exists(command)
+
+
+def _update_toml_table(table, new: dict, prefix: list, action: str) -> None:
     # Assign key by key, so comments and the table's other lines stay where they are.
     for key in list(table.keys()):
         if key not in new:
             del table[key]
     for key, value in new.items():
+        current = table.get(key)
+        if key == "args" and prefix and isinstance(current, Array):
+            # The array's own text (lines, comments) stays; only the proxy's values come and go.
+            arranged = (
+                prefixed(current, prefix) if action == "wrap" else unprefixed(current, prefix)
+            )
+            if arranged is not None:
+                table[key] = arranged
+                continue
         if key not in table or table[key] != value:
             table[key] = value
 
@@ -204,7 +258,7 @@ def transform(path: Path, action: str, executable: str | None = None) -> Outcome
             _visit(where, servers, action, executable, report, False)
         new = (
             json_text(old, data)
-            if any(s.state in ("wrapped", "unwrapped") for s in report)
+            if any(s.state in ("wrapped", "repointed", "unwrapped") for s in report)
             else old
         )
     return Outcome(ConfigText(path, old, new), report)
@@ -217,7 +271,7 @@ def servers_of(path: Path) -> list[ServerState]:
         renamed = {"unwrapped": "wrapped", "not-wrapped": "not-wrapped"}.get(
             state.state, state.state
         )
-        states.append(ServerState(state.where, state.name, renamed, state.detail))
+        states.append(ServerState(state.where, state.name, renamed, state.detail, state.command))
     return states
 
 

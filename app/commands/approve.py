@@ -11,6 +11,7 @@ from lazaretto.store import TokenError
 from lazaretto.store.clock import parse_stamp
 from lazaretto.store.decisions import DecisionError
 from lazaretto.store.opening import StoreAPI
+from lazaretto.store.states import CallStatus
 from lazaretto.store.station.protocol import ProofError
 from lazaretto.store.tokens import normalize_token
 
@@ -41,7 +42,7 @@ def _approve(store: StoreAPI, token: str) -> int:
     if row is None:
         print(f"lazaretto approve: no blocked call has the token {token}.", file=sys.stderr)
         return human.EXIT_DECLINED
-    if row["status"] != "pending":
+    if row["status"] != CallStatus.PENDING:
         print(
             f"lazaretto approve: the call behind {token} is {row['status']}, not waiting for approval. "
             "If the agent still needs it, let it retry to get a fresh token.",

@@ -1,12 +1,14 @@
 """`lazaretto demo [--store PATH] [--no-ui]`: the worm scenario through real proxies, then the review app."""
 
 import argparse
+import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 from lazaretto.app import human
-from lazaretto.app.demo.driver import DemoRun, run_scenario, store_summary
+from lazaretto.app.demo.driver import POLICY, DemoRun, run_scenario, store_summary
+from lazaretto.proxy.policy import parse_policy
 from lazaretto.store import Store, StoreUnavailable
 
 PREVIEW_LINES = 3
@@ -35,25 +37,44 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return human.EXIT_REFUSED
-    if args.store:
-        store_path = Path(args.store).expanduser()
-        if store_path.exists():
-            # The demo must not mix its example into a real store.
-            print(
-                f"lazaretto demo: {store_path} exists; the demo writes a fresh store.",
-                file=sys.stderr,
-            )
-            return human.EXIT_REFUSED
-    else:
-        store_path = Path(tempfile.mkdtemp(prefix="lazaretto-demo-")) / "demo.db"
+    if not args.store:
+        folder = Path(tempfile.mkdtemp(prefix="lazaretto-demo-"))
+        code = 1
+        try:
+            code = _demo(args, folder / "demo.db", kept=False)
+        finally:
+            if code == 0:
+                shutil.rmtree(folder, ignore_errors=True)
+            else:
+                # Something went wrong: the proxies' log says what, so it stays.
+                print(
+                    f"The demo's store and the proxies' log are kept in {folder}.", file=sys.stderr
+                )
+        return code
+    store_path = Path(args.store).expanduser()
+    if store_path.exists():
+        # The demo must not mix its example into a real store.
+        print(
+            f"lazaretto demo: {store_path} exists; the demo writes a fresh store.",
+            file=sys.stderr,
+        )
+        return human.EXIT_REFUSED
+    return _demo(args, store_path, kept=True)
+
+
+def _demo(args: argparse.Namespace, store_path: Path, *, kept: bool) -> int:
+    """Run the scenario into `store_path`, print it, open the app unless --no-ui; 0 if protected."""
     print(
         "Lazaretto demo: an agent reads three poisoned pages through real proxies, then tries to post."
     )
-    print(f"Store: {store_path}\n")
+    where = (
+        "" if kept else " (a temporary one, removed when the demo ends; keep one with --store PATH)"
+    )
+    print(f"Store: {store_path}{where}\n")
     result = run_scenario(store_path)
     store = Store(store_path)
     try:
-        print(render(result, store_summary(store)))
+        print(render(result, store_summary(store), kept=kept))
     except StoreUnavailable as exc:
         print(f"lazaretto demo: {exc}", file=sys.stderr)
         store.close()
@@ -64,10 +85,10 @@ def run(args: argparse.Namespace) -> int:
         return 0 if protected else 1
     from lazaretto.app.commands.review import open_review
 
-    return open_review(store)
+    return open_review(store, parse_policy(POLICY), demo=True)
 
 
-def render(result: DemoRun, summary: dict) -> str:
+def render(result: DemoRun, summary: dict, *, kept: bool = True) -> str:
     """The run, step by step, and what it left in the store."""
     out = []
     for number, step in enumerate(result.steps, 1):
@@ -105,8 +126,9 @@ def render(result: DemoRun, summary: dict) -> str:
         ", ".join(f"#{bid} {server}/{tool}" for bid, server, tool in summary["pending"]) or "none"
     )
     out.append(f"  calls waiting for a person: {len(summary['pending'])}: {pending}")
-    out.append("")
-    out.append(f"Review it: lazaretto review --store {result.store_path}")
+    if kept:
+        out.append("")
+        out.append(f"Review it: lazaretto review --store {result.store_path}")
     return "\n".join(out)
 
 

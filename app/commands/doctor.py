@@ -3,6 +3,7 @@
 import argparse
 
 from lazaretto.app.clients.doctor import COVERAGE, hook_reports, mcp_reports
+from lazaretto.app.clients.wrapping import lazaretto_gone
 from lazaretto.app.human import visible
 from lazaretto.store import StoreUnavailable
 from lazaretto.store.opening import Side, open_store
@@ -31,7 +32,13 @@ def run(args: argparse.Namespace) -> int:
                 if server.where in ("mcpServers", "mcp_servers")
                 else f" ({visible(server.where)})"
             )
-            if server.state == "wrapped":
+            if lazaretto_gone(server):
+                print(
+                    f"    {visible(server.name)}{where}: BROKEN, wrapped with {visible(server.command)}, "
+                    f"which no longer exists (lazaretto wrap {visible(config.path)} points it at this one)"
+                )
+                gaps += 1
+            elif server.state == "wrapped":
                 print(f"    {visible(server.name)}{where}: wrapped")
             elif server.state == "remote":
                 print(f"    {visible(server.name)}{where}: NOT COVERED, {visible(server.detail)}")

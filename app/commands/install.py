@@ -3,9 +3,9 @@
 import argparse
 import sys
 
-from lazaretto.app.clients.files import ConfigText, apply
+from lazaretto.app.clients.files import ConfigText, apply, saved_note
 from lazaretto.app.clients.hook_settings import install
-from lazaretto.app.clients.locations import CLIENTS, client_home, hook_settings_path
+from lazaretto.app.clients.locations import CLIENTS, client_present, hook_settings_path
 
 _AFTER = {
     "codex": "Codex runs new or changed hooks only after you review and trust them: open /hooks in Codex.",
@@ -30,10 +30,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def chosen_clients(client: str, project: bool) -> list[str]:
-    """The named client, or with `all` every client that has a folder in the home directory (or any, per project)."""
+    """The named client, or with `all` every client installed for this user (or any, per project)."""
     if client != "all":
         return [client]
-    return [name for name in CLIENTS if project or client_home(name).exists()]
+    return [name for name in CLIENTS if project or client_present(name)]
 
 
 def write(change: ConfigText, verb: str) -> bool:
@@ -46,7 +46,12 @@ def write(change: ConfigText, verb: str) -> bool:
     except OSError as exc:
         print(f"  {change.path}: cannot write: {exc}", file=sys.stderr)
         return False
-    print(f"  {change.path}: {verb}" + (f" (backup: {saved})" if saved else ""))
+    if change.remove:
+        print(
+            f"  {change.path}: {verb}; removed, since install had made it and nothing else is in it"
+        )
+        return True
+    print(f"  {change.path}: {verb}{saved_note(saved)}")
     return True
 
 

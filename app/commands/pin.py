@@ -2,17 +2,30 @@
 
 import argparse
 import json
+import queue
 import subprocess
 import sys
+import threading
+import time
 from typing import IO
 
 from lazaretto.app import human
+from lazaretto.proxy.lockfile import LockError, lock_text, read_lock
 from lazaretto.proxy.pins import INSTRUCTIONS, LISTED, LISTS, entry, list_entries
 from lazaretto.store.decisions import DecisionError
 from lazaretto.store.opening import StoreAPI
+from lazaretto.store.states import DriftStatus, PinKind
 from lazaretto.store.station.protocol import ProofError
 
-LOCK_VERSION = 1
+CHECK_USAGE = "pin check LOCKFILE [-n NAME] [--timeout SECONDS] -- CMD [ARGS...]"
+
+CHECK_EXIT_STATUS = (
+    "exit status: 0 the server matches the lock file; 1 it drifted; 2 it could not be checked "
+    "(bad usage, a lock file that cannot be used, a server that fails or does not answer in time)."
+)
+
+DEFAULT_TIMEOUT = 30.0
+"""Seconds `pin check` waits for the server's whole surface before it gives up (exit 2)."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -25,10 +38,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     export.add_argument("server", nargs="?", help="only this server")
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     check = sub.add_parser(
-        "check", help="start a server and compare its surface with a lock file (exit 1 on drift)"
+        "check",
+        help="start a server and compare its surface with a lock file (exit 1 on drift)",
+        usage=f"lazaretto {CHECK_USAGE}",
+        epilog=CHECK_EXIT_STATUS,
     )
     check.add_argument("lockfile")
     check.add_argument("-n", "--name", dest="server_id", help="the server's name in the lock file")
+    check.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"give up on a server that has not listed its surface by then (default {DEFAULT_TIMEOUT:g})",
+    )
+    # Everything after LOCKFILE: options before `--`, then the command (see _check_arguments).
     check.add_argument("server_command", nargs=argparse.REMAINDER, metavar="-- CMD [ARGS...]")
     sub.add_parser("list", help="drift waiting for a person")
     for verb, text in (
@@ -54,20 +78,6 @@ def run(args: argparse.Namespace) -> int:
 # -- export -----------------------------------------------------------------------------
 
 
-def lock_document(rows: list[dict]) -> dict:
-    """The lock file's content: per server its command and one sha256 (and surface) per entry."""
-    servers: dict[str, dict] = {}
-    for row in sorted(rows, key=lambda r: r["pinned_at"]):
-        server = servers.setdefault(
-            row["server"], {"command": json.loads(row["command"]), "entries": {}}
-        )
-        server["entries"][f"{row['kind']}:{row['name']}"] = {
-            "sha256": row["sha256"],
-            "surface": json.loads(row["canonical"]),
-        }
-    return {"lazaretto_lock": LOCK_VERSION, "servers": servers}
-
-
 def _export(args: argparse.Namespace) -> int:
     return human.with_store(args, "pin export", lambda store: _write_lock(store, args))
 
@@ -80,8 +90,7 @@ def _write_lock(store: StoreAPI, args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    # Sorted keys, one entry per line block: a lock file diffs well in review.
-    text = json.dumps(lock_document(rows), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    text = lock_text(rows)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -93,23 +102,51 @@ def _write_lock(store: StoreAPI, args: argparse.Namespace) -> int:
 # -- check ------------------------------------------------------------------------------
 
 
-def _check(args: argparse.Namespace) -> int:
-    command = list(args.server_command)
-    if command[:1] == ["--"]:
-        command = command[1:]
+def _check_arguments(args: argparse.Namespace) -> tuple[str | None, float, list[str]]:
+    """(name, timeout, command) from the arguments after LOCKFILE.
+
+    argparse hands everything after the first positional to the REMAINDER, options included, so
+    the usage as printed (`LOCKFILE -n NAME -- CMD`) is read here: options up to `--`, then the
+    command. ValueError says what is wrong.
+    """
+    name, timeout, rest = args.server_id, args.timeout, list(args.server_command)
+    # argparse keeps the `--` only when an option came before it: a word that is not an option
+    # starts the command too.
+    while rest and rest[0] != "--" and rest[0].startswith("-"):
+        option, _, inline = rest[0].partition("=")
+        if option not in ("-n", "--name", "--timeout"):
+            raise ValueError(f"unexpected {rest[0]!r} before --")
+        if not inline and len(rest) < 2:
+            raise ValueError(f"{option} needs a value")
+        value = inline or rest[1]
+        rest = rest[1:] if inline else rest[2:]
+        if option == "--timeout":
+            try:
+                timeout = float(value)
+            except ValueError:
+                raise ValueError(f"--timeout wants seconds, not {value!r}") from None
+        else:
+            name = value
+    if timeout <= 0:
+        raise ValueError("--timeout must be more than 0 seconds")
+    command = rest[1:] if rest[:1] == ["--"] else rest
     if not command:
-        print(
-            "lazaretto pin check: missing the server command: pin check LOCKFILE [-n NAME] -- CMD",
-            file=sys.stderr,
-        )
+        raise ValueError("missing the server command after --")
+    return name, timeout, command
+
+
+def _check(args: argparse.Namespace) -> int:
+    try:
+        name, timeout, command = _check_arguments(args)
+    except ValueError as exc:
+        print(f"lazaretto pin check: {exc}. Usage: lazaretto {CHECK_USAGE}", file=sys.stderr)
         return 2
     try:
-        with open(args.lockfile, encoding="utf-8") as handle:
-            servers = json.load(handle)["servers"]
-    except (OSError, ValueError, KeyError) as exc:
-        print(f"lazaretto pin check: cannot read {args.lockfile}: {exc}", file=sys.stderr)
+        servers = read_lock(args.lockfile)
+    except LockError as exc:
+        print(f"lazaretto pin check: {exc}", file=sys.stderr)
         return 2
-    name = args.server_id or _server_for(servers, command)
+    name = name or _server_for(servers, command)
     if name not in servers:
         print(
             f"lazaretto pin check: the lock file has no server {name!r} (it has: {', '.join(servers)}); use -n",
@@ -117,7 +154,7 @@ def _check(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        surface = survey(command)
+        surface = survey(command, timeout)
     except (OSError, ValueError, RuntimeError) as exc:
         print(f"lazaretto pin check: could not read the server's surface: {exc}", file=sys.stderr)
         return 2
@@ -136,8 +173,12 @@ def _server_for(servers: dict, command: list[str]) -> str | None:
     return next((name for name, s in servers.items() if s.get("command") == command), None)
 
 
-def survey(command: list[str], timeout: float = 30) -> dict[str, dict]:
-    """Start the server, list its surface (every page), and return entries by `kind:name`."""
+def survey(command: list[str], timeout: float = DEFAULT_TIMEOUT) -> dict[str, dict]:
+    """Start the server, list its surface (every page), and return entries by `kind:name`.
+
+    The whole listing must be done within `timeout` seconds; RuntimeError says what the server
+    left unanswered, and the server is stopped.
+    """
     requests = [
         (
             "initialize",
@@ -151,9 +192,10 @@ def survey(command: list[str], timeout: float = 30) -> dict[str, dict]:
     proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     stdin, stdout = proc.stdin, proc.stdout
     assert stdin is not None and stdout is not None  # both opened as pipes just above
+    lines = _Lines(stdout, time.monotonic() + timeout, timeout)
     found: dict[str, dict] = {}
     try:
-        init = _ask(stdin, stdout, 1, *requests[0])
+        init = _ask(stdin, lines, 1, *requests[0])
         capabilities = init.get("capabilities", {})
         if isinstance(init.get("instructions"), str):
             item = entry(*INSTRUCTIONS, init["instructions"])
@@ -162,7 +204,11 @@ def survey(command: list[str], timeout: float = 30) -> dict[str, dict]:
         ident = 1
         for method, (kind, _key, _fields) in LISTS.items():
             capability = (
-                "tools" if kind == "tool" else "prompts" if kind == "prompt" else "resources"
+                "tools"
+                if kind == PinKind.TOOL
+                else "prompts"
+                if kind == PinKind.PROMPT
+                else "resources"
             )
             if capability not in capabilities:
                 continue
@@ -170,28 +216,58 @@ def survey(command: list[str], timeout: float = 30) -> dict[str, dict]:
             cursor = None
             while True:
                 ident += 1
-                result = _ask(stdin, stdout, ident, method, {"cursor": cursor} if cursor else {})
+                result = _ask(stdin, lines, ident, method, {"cursor": cursor} if cursor else {})
                 for item in list_entries(method, result):
                     found[f"{item['kind']}:{item['name']}"] = item
                 cursor = result.get("nextCursor")
                 if not cursor:
                     break
     finally:
-        stdin.close()
         try:
-            proc.wait(5)
+            stdin.close()
+        except OSError:
+            pass  # the server is gone already
+        try:
+            proc.wait(0 if lines.timed_out else 5)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait()
     return found
 
 
-def _ask(stdin: IO[str], stdout: IO[str], ident: int, method: str, params: dict) -> dict:
+class _Lines:
+    """The server's output lines, read by a thread so that waiting for one can end at a deadline."""
+
+    def __init__(self, stdout: IO[str], deadline: float, timeout: float) -> None:
+        self._queue: queue.Queue[str] = queue.Queue()
+        self._deadline, self._timeout = deadline, timeout
+        self.timed_out = False
+        threading.Thread(target=self._read, args=(stdout,), daemon=True).start()
+
+    def _read(self, stdout: IO[str]) -> None:
+        for line in stdout:
+            self._queue.put(line)
+        self._queue.put("")  # end of output
+
+    def next(self, waiting_for: str) -> str:
+        """The next line ("" at end of output); RuntimeError once the deadline has passed."""
+        try:
+            return self._queue.get(timeout=max(0.0, self._deadline - time.monotonic()))
+        except queue.Empty:
+            self.timed_out = True
+            raise RuntimeError(
+                f"the server did not answer {waiting_for} within {self._timeout:g} seconds "
+                "(--timeout); it was stopped"
+            ) from None
+
+
+def _ask(stdin: IO[str], lines: _Lines, ident: int, method: str, params: dict) -> dict:
     stdin.write(
         json.dumps({"jsonrpc": "2.0", "id": ident, "method": method, "params": params}) + "\n"
     )
     stdin.flush()
     while True:
-        line = stdout.readline()
+        line = lines.next(method)
         if not line:
             raise RuntimeError(f"the server closed its output before answering {method}")
         message = json.loads(line)
@@ -262,7 +338,7 @@ def _decide(args: argparse.Namespace) -> int:
 
 def _decide_drift(store: StoreAPI, verb: str, drift_id: int) -> int:
     drift = store.pins.get(drift_id)
-    if drift is None or drift["status"] != "pending":
+    if drift is None or drift["status"] != DriftStatus.PENDING:
         state = "unknown" if drift is None else drift["status"]
         print(
             f"lazaretto pin {verb}: drift {drift_id} is {state}, not waiting for review.",

@@ -7,6 +7,7 @@ from lazaretto.app import human
 from lazaretto.app.commands.show import describe
 from lazaretto.store.decisions import DecisionError
 from lazaretto.store.opening import StoreAPI
+from lazaretto.store.states import FieldStatus
 from lazaretto.store.station.protocol import ProofError
 
 
@@ -28,17 +29,13 @@ def _release(store: StoreAPI, qid: str) -> int:
     if row is None:
         print(f"lazaretto release: no withheld field {human.visible(qid)}.", file=sys.stderr)
         return human.EXIT_DECLINED
-    if row["status"] != "withheld":
+    if row["status"] != FieldStatus.WITHHELD:
         print(f"lazaretto release: {row['id']} is already {row['status']}.", file=sys.stderr)
         return human.EXIT_DECLINED
     if row.get("redacted") and human.unlock(store, f"what {row['id']} says"):
         row = store.quarantine.get(row["id"]) or row
     print(describe(row))
-    print(
-        f"\nReleasing lets the agent read this field the next time {human.visible(row['server'])}/"
-        f"{human.visible(row['tool'] or row['method'])} returns the same content. It stays labelled and still "
-        "taints the session."
-    )
+    print(f"\n{human.release_effect(row, human.policy_or_empty('release'))}")
     confirmation = human.confirm(store, f"release {row['id']} to the agent")
     if confirmation is None:
         return human.EXIT_DECLINED

@@ -1,30 +1,44 @@
 """`lazaretto review`: open the review app on the store (human only: it needs a terminal)."""
 
 import argparse
+import sys
 
 from lazaretto.app import human
+from lazaretto.proxy.policy import Policy, PolicyError, load_policy
 from lazaretto.store.opening import Side, StoreAPI, open_store
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of `lazaretto review`."""
     human.add_store_option(parser)
+    parser.add_argument(
+        "-p",
+        "--policy",
+        metavar="FILE",
+        help="the proxies' policy, for tools no proxy has classified yet"
+        " (default: LAZARETTO_POLICY, else lazaretto.toml in the config dir)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the app until the person quits; 2 when there is no terminal to run it in."""
+    """Run the app until the person quits; 2 when there is no terminal or the policy is unreadable."""
     if not human.refuse_unless_terminal("review"):
         return human.EXIT_REFUSED
-    return open_review(open_store(args.store, side=Side.PERSON))
+    try:
+        policy = load_policy(args.policy)
+    except PolicyError as exc:
+        print(f"lazaretto review: {exc}", file=sys.stderr)
+        return human.EXIT_REFUSED
+    return open_review(open_store(args.store, side=Side.PERSON), policy)
 
 
-def open_review(store: StoreAPI) -> int:
+def open_review(store: StoreAPI, policy: Policy, *, demo: bool = False) -> int:
     """Run the review app on `store` and close the store after."""
     # Imported here: only a command that shows the app pays for Textual.
     from lazaretto.app.review.app import ReviewApp
 
     try:
-        ReviewApp(store).run()
+        ReviewApp(store, policy=policy, demo=demo).run()
     finally:
         store.close()
     return 0

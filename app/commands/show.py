@@ -18,9 +18,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """0 shown; 1 unknown id or store unreadable; 2 not at a terminal."""
-    # Withheld text may be addressed to the agent: only a person at a terminal reads it.
-    if not human.refuse_unless_terminal("show"):
+    """0 shown; 1 unknown id or store unreadable; 2 stdin is not a terminal."""
+    # Withheld text may be addressed to the agent: only a person who typed the command reads it
+    # (hidden characters are made visible either way, so a pager or a file shows them safely).
+    if not human.refuse_unless_typed("show"):
         return human.EXIT_REFUSED
     return human.with_store(args, "show", lambda store: _show(store, args.id))
 

@@ -8,6 +8,7 @@ from lazaretto.app import human
 from lazaretto.app.human import ago, clip, table, until, visible
 from lazaretto.store.clock import parse_stamp
 from lazaretto.store.opening import StoreAPI
+from lazaretto.store.states import SessionState
 
 REASON_WIDTH = 60
 
@@ -76,20 +77,21 @@ def render(report: dict, now: datetime) -> str:
         rows = []
         for session in report["sessions"]:
             if not session["tainted"]:
-                rows.append([session["key"], "clean", "", "", "", ""])
+                rows.append([session["key"], SessionState.CLEAN, "", "", "", ""])
                 continue
             first = session["reasons"][0]
             rows.append(
                 [
                     session["key"],
-                    "tainted",
+                    SessionState.TAINTED,
                     f"{first['server']}/{first['tool'] or first['method']}",
                     ago(now - parse_stamp(first["at"])),
                     len(session["reasons"]),
                     clip(visible(first["reason"]), REASON_WIDTH),
                 ]
             )
-        out.append(table(["SESSION", "STATE", "TAINTED BY", "SINCE", "READS", "REASON"], rows))
+        # One taint event is kept per untrusted source (server and tool), not per read.
+        out.append(table(["SESSION", "STATE", "TAINTED BY", "SINCE", "SOURCES", "REASON"], rows))
     else:
         out.append("  none yet")
     out.append("")

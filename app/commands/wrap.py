@@ -4,12 +4,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from lazaretto.app.clients.files import apply
+from lazaretto.app.clients.files import apply, saved_note
 from lazaretto.app.clients.wrapping import Outcome, transform
 
 _LABELS = {
     "wrapped": "wrapped",
     "already-wrapped": "already wrapped",
+    "repointed": "wrapped again",
     "unwrapped": "unwrapped",
     "not-wrapped": "not wrapped (left alone)",
     "remote": "NOT COVERED",
@@ -56,11 +57,7 @@ def change_servers(path: Path, action: str, dry_run: bool) -> int:
     except OSError as exc:
         print(f"lazaretto {action}: cannot write {path}: {exc}", file=sys.stderr)
         return 1
-    print(
-        f"{path}: written"
-        + (f" (backup: {saved})" if saved else "")
-        + ". Restart the client to use it."
-    )
+    print(f"{path}: written{saved_note(saved)}. Restart the client to use it.")
     return 0
 
 

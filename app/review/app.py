@@ -5,8 +5,11 @@ from functools import partial
 from pathlib import Path
 
 from textual.app import App, SystemCommand
+from textual.binding import Binding
 from textual.screen import Screen
+from textual.widgets import HelpPanel
 
+from lazaretto.proxy.policy import Policy
 from lazaretto.store.api import Mode
 from lazaretto.store.opening import StoreAPI
 from lazaretto.store.tokens import new_challenge
@@ -15,6 +18,9 @@ from .screens.main import MainScreen
 
 POLL_SECONDS = 0.5
 """How often the store's data_version is checked: new items show within a second, at next to no cost."""
+
+AGE_SECONDS = 1.0
+"""How often the ages on screen move on: the youngest are shown to the second."""
 
 _PALETTE = (
     ("Show in full", "Open the selected item in full", "show_full"),
@@ -66,20 +72,47 @@ class ReviewApp(App[None]):
 
     CSS_PATH = Path(__file__).parent / "app.tcss"
     TITLE = "Lazaretto"
+    BINDINGS = [
+        Binding(
+            "q", "quit", "Quit", tooltip="Quit the review app; nothing is decided by quitting."
+        ),
+        Binding(
+            "question_mark",
+            "toggle_help",
+            "Help",
+            tooltip="Show or hide every key and what it does.",
+        ),
+    ]
+    """Textual's conventions: `q` (and its own `ctrl+q`) quits, `?` lists the keys."""
 
     def __init__(
         self,
         store: StoreAPI,
         *,
+        policy: Policy | None = None,
+        demo: bool = False,
         challenge: Callable[[], str] = new_challenge,
         poll_interval: float = POLL_SECONDS,
+        age_interval: float = AGE_SECONDS,
     ) -> None:
         super().__init__()
         self.store = store
+        self.policy = policy or Policy()
+        """What the proxies' policy says, for tools no proxy has classified in the store yet."""
+        self.demo = demo
+        """True on the demo's own store: the app does not suggest running the demo."""
         self.new_challenge = challenge
         """Draws the code a person types to confirm; snapshot tests fix it so the picture is stable."""
         self.poll_interval = poll_interval
+        self.age_interval = age_interval
         self.sub_title = mode_line(store)
+
+    def action_toggle_help(self) -> None:
+        """Show the keys panel, or hide it when it is showing."""
+        if self.screen.query(HelpPanel):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
 
     def get_default_screen(self) -> Screen:
         return MainScreen()

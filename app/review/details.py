@@ -2,9 +2,11 @@
 
 from dataclasses import dataclass, field
 
+from lazaretto.proxy.classify import classify, untrusted_tool
+from lazaretto.proxy.policy import Policy
 from lazaretto.store.opening import StoreAPI
 
-from .queue import QueueItem
+from .queue import QueueItem, listed_call_state
 
 
 @dataclass(frozen=True)
@@ -23,22 +25,25 @@ class Detail:
         return any(event["cleared_at"] is None for event in self.taint)
 
 
-def load_detail(store: StoreAPI, item: QueueItem) -> Detail | None:
-    """The detail for `item`, or None if its row is gone."""
-    loader = _LOADERS[item.kind]
-    return loader(store, item)
-
-
 def taint_chain(store: StoreAPI, session: str | None) -> list[dict]:
     """The session's taint events, oldest first, cleared ones included (they are history)."""
     return store.review.taint_chain(session) if session else []
 
 
-def _tool(store: StoreAPI, server: str, tool: str | None) -> dict | None:
-    return store.tools.get(server, tool) if tool else None
+def _tool(store: StoreAPI, policy: Policy, server: str, tool: str | None) -> dict:
+    """How the proxy classified the tool; else what the policy says of it (no proxy listed it yet)."""
+    recorded = store.tools.get(server, tool) if tool else None
+    if recorded is not None:
+        return recorded
+    entry = policy.server(server)
+    if tool:
+        return {**classify(entry, tool).as_row(), "from_policy": True}
+    untrusted, reason = untrusted_tool(entry, None)
+    return {"untrusted": untrusted, "untrusted_reason": reason, "from_policy": True}
 
 
-def _withheld(store: StoreAPI, item: QueueItem) -> Detail | None:
+def load_withheld(store: StoreAPI, policy: Policy, item: QueueItem) -> Detail | None:
+    """A withheld field in full, or None if its row is gone (as for every loader here)."""
     record = store.quarantine.get(item.key)
     if record is None:
         return None
@@ -48,11 +53,12 @@ def _withheld(store: StoreAPI, item: QueueItem) -> Detail | None:
         item,
         record,
         taint_chain(store, record["session"]),
-        _tool(store, record["server"], record["tool"]),
+        _tool(store, policy, record["server"], record["tool"]),
     )
 
 
-def _stripped(store: StoreAPI, item: QueueItem) -> Detail | None:
+def load_removal(store: StoreAPI, policy: Policy, item: QueueItem) -> Detail | None:
+    """One logged removal of hidden content."""
     record = store.review.stripped(int(item.key))
     if record is None:
         return None
@@ -60,11 +66,12 @@ def _stripped(store: StoreAPI, item: QueueItem) -> Detail | None:
         item,
         record,
         taint_chain(store, record["session"]),
-        _tool(store, record["server"], record["tool"]),
+        _tool(store, policy, record["server"], record["tool"]),
     )
 
 
-def _blocked(store: StoreAPI, item: QueueItem) -> Detail | None:
+def load_call(store: StoreAPI, policy: Policy, item: QueueItem) -> Detail | None:
+    """A blocked call with its arguments."""
     record = store.blocked.get(int(item.key))
     if record is None:
         return None
@@ -72,25 +79,31 @@ def _blocked(store: StoreAPI, item: QueueItem) -> Detail | None:
         item,
         record,
         taint_chain(store, record["session"]),
-        _tool(store, record["server"], record["tool"]),
+        _tool(store, policy, record["server"], record["tool"]),
     )
 
 
-def _session(store: StoreAPI, item: QueueItem) -> Detail | None:
+def load_session(store: StoreAPI, policy: Policy, item: QueueItem) -> Detail | None:
+    """A session, its whole taint chain and its refused calls."""
     found = store.review.session(item.key)
     chain = taint_chain(store, item.key)
     if found["record"] is None and not chain:
         return None
     record = found["record"] or {"key": item.key, "created_at": item.at}
-    return Detail(item, record, chain, None, found["calls"])
+    now = store.now()
+    # Listed as the Blocked tab lists them: expired, or reviewed once dismissed.
+    calls = [{**call, "state": listed_call_state(call, now)} for call in found["calls"]]
+    return Detail(item, record, chain, None, calls)
 
 
-def _audit(store: StoreAPI, item: QueueItem) -> Detail | None:
+def load_audit(store: StoreAPI, policy: Policy, item: QueueItem) -> Detail | None:
+    """One audit row with its detail decoded."""
     record = store.review.audit_row(int(item.key))
     return None if record is None else Detail(item, record)
 
 
-def _pin(store: StoreAPI, item: QueueItem) -> Detail | None:
+def load_drift(store: StoreAPI, policy: Policy, item: QueueItem) -> Detail | None:
+    """A pin drift and what is pinned for its entry now."""
     record = store.pins.get(int(item.key))
     if record is None:
         return None
@@ -99,13 +112,3 @@ def _pin(store: StoreAPI, item: QueueItem) -> Detail | None:
         record["server"], record["command"], record["kind"], record["name"]
     )
     return Detail(item, record, related=pinned)
-
-
-_LOADERS = {
-    "withheld": _withheld,
-    "stripped": _stripped,
-    "blocked": _blocked,
-    "sessions": _session,
-    "pins": _pin,
-    "audit": _audit,
-}

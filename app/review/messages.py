@@ -8,7 +8,7 @@ from textual.message import Message
 from lazaretto.store.opening import StoreAPI
 
 from .details import Detail
-from .queue import QueueItem
+from .queue import QueueItem, TabKind
 from .screens.confirm import ClearanceRequest
 from .widgets.detail_views import DetailView
 
@@ -17,7 +17,7 @@ from .widgets.detail_views import DetailView
 class PageLoaded(Message):
     """A page of one feed was read; `replace` means it starts the list afresh."""
 
-    kind: str
+    kind: TabKind
     items: list[QueueItem]
     replace: bool
     exhausted: bool
@@ -39,7 +39,7 @@ class DetailLoaded(Message):
 class CountsLoaded(Message):
     """How many rows wait for a person, per feed, and the calls refused since the last look."""
 
-    counts: dict[str, int]
+    counts: dict[TabKind, int]
     new_blocked: list[dict]
 
 
@@ -72,3 +72,11 @@ class ClearanceCounted(Message):
     """Takes the decision through the store (with the passphrase, on a station) and the person's
     note; runs only after the person confirmed."""
     done: str
+
+
+@dataclass
+class AgesMoved(Message):
+    """The selected item was described again at a later time: its ages moved on."""
+
+    detail: Detail
+    view: DetailView

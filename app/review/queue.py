@@ -3,19 +3,42 @@
 import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import ClassVar
 
+from lazaretto.store.blocked import call_status
 from lazaretto.store.opening import StoreAPI
+from lazaretto.store.states import CallStatus, DriftStatus, FieldStatus, SessionState
 
 PAGE_SIZE = 100
 """Rows fetched per query: the list grows by a page as the person scrolls, never all at once."""
+
+
+class TabKind(StrEnum):
+    """The kinds of queue row, one tab each."""
+
+    WITHHELD = "withheld"
+    STRIPPED = "stripped"
+    BLOCKED = "blocked"
+    SESSIONS = "sessions"
+    PINS = "pins"
+    AUDIT = "audit"
+
+
+class ListedState(StrEnum):
+    """Row states worked out for the list, beside the statuses the store records."""
+
+    REVIEWED = "reviewed"
+    """A person dismissed it: looked at, and kept stopped."""
+    STRIPPED = "stripped"
+    """Hidden content was removed and the rest of the result went through."""
 
 
 @dataclass(frozen=True)
 class QueueItem:
     """One row of the queue, enough to list it; the detail is loaded when it is selected."""
 
-    kind: str
+    kind: TabKind
     key: str
     at: str
     order: int
@@ -32,7 +55,7 @@ def _source(server: str | None, tool: str | None, method: str | None = None) -> 
 class Feed(ABC):
     """One kind of queue row, read newest first a page at a time."""
 
-    kind: ClassVar[str]
+    kind: ClassVar[TabKind]
     title: ClassVar[str]
 
     @abstractmethod
@@ -46,6 +69,10 @@ class Feed(ABC):
     ) -> list[QueueItem]:
         """Up to `limit` rows older than `after`, matching `text`."""
 
+    def attention(self, store: StoreAPI) -> int:
+        """How many rows wait for a person (shown on the tab); 0 when the kind never does."""
+        return 0
+
 
 class TableFeed(Feed):
     """A feed over one table, paged by the store (`store.review.page`) on indexed columns."""
@@ -58,6 +85,7 @@ class TableFeed(Feed):
         text: str = "",
         limit: int = PAGE_SIZE,
     ) -> list[QueueItem]:
+        now = store.now()
         rows = store.review.page(
             self.kind,
             after_at=after.at if after else None,
@@ -65,25 +93,29 @@ class TableFeed(Feed):
             text=text,
             limit=limit,
         )
-        return [self.item(row) for row in rows]
+        return [self.item(row, now) for row in rows]
 
     @abstractmethod
-    def item(self, row: dict) -> QueueItem:
-        """The queue row for one database row."""
+    def item(self, row: dict, now: str) -> QueueItem:
+        """The queue row for one database row, read at `now` (a store time stamp)."""
 
 
 class WithheldFeed(TableFeed):
     """Fields the agent was kept from reading."""
 
-    kind = "withheld"
+    kind = TabKind.WITHHELD
     title = "Withheld"
 
-    def item(self, row: dict) -> QueueItem:
+    def attention(self, store: StoreAPI) -> int:
+        # Counted on the (status, reviewed_at) index alone, so 100,000 rows stay cheap.
+        return store.quarantine.waiting()
+
+    def item(self, row: dict, now: str) -> QueueItem:
         signals = json.loads(row["signals"]) if row["signals"] else []
         names = ", ".join(dict.fromkeys(signal["name"] for signal in signals)) or "hidden content"
-        state = row["status"]
-        if state == "withheld" and row["reviewed_at"]:
-            state = "reviewed"
+        state: StrEnum = FieldStatus(row["status"])
+        if state == FieldStatus.WITHHELD and row["reviewed_at"]:
+            state = ListedState.REVIEWED
         return QueueItem(
             kind=self.kind,
             key=row["id"],
@@ -99,10 +131,10 @@ class WithheldFeed(TableFeed):
 class StrippedFeed(TableFeed):
     """Hidden content removed from results, whether the result went through or was withheld."""
 
-    kind = "stripped"
+    kind = TabKind.STRIPPED
     title = "Stripped"
 
-    def item(self, row: dict) -> QueueItem:
+    def item(self, row: dict, now: str) -> QueueItem:
         fate = (
             f"withheld as {row['quarantine_id']}" if row["quarantine_id"] else "result went through"
         )
@@ -113,7 +145,7 @@ class StrippedFeed(TableFeed):
             order=row["_order"],
             source=_source(row["server"], row["tool"], row["method"]),
             reason=f"{row['kind']} ×{row['count']} removed from {row['path']}; {fate}",
-            state="withheld" if row["quarantine_id"] else "stripped",
+            state=FieldStatus.WITHHELD if row["quarantine_id"] else ListedState.STRIPPED,
             session=row["session"],
         )
 
@@ -121,19 +153,13 @@ class StrippedFeed(TableFeed):
 class BlockedFeed(TableFeed):
     """Outbound calls refused, each waiting for a person or decided."""
 
-    kind = "blocked"
+    kind = TabKind.BLOCKED
     title = "Blocked"
 
-    def __init__(self, now: str = "") -> None:
-        self.now = now
+    def attention(self, store: StoreAPI) -> int:
+        return len(store.blocked.pending())
 
-    def item(self, row: dict) -> QueueItem:
-        state = row["status"]
-        # Expiry is computed on read, as the store does.
-        if state in ("pending", "approved") and self.now and row["expires_at"] <= self.now:
-            state = "expired"
-        if state == "pending" and row["reviewed_at"]:
-            state = "reviewed"
+    def item(self, row: dict, now: str) -> QueueItem:
         return QueueItem(
             kind=self.kind,
             key=str(row["id"]),
@@ -141,24 +167,31 @@ class BlockedFeed(TableFeed):
             order=row["_order"],
             source=_source(row["server"], row["tool"]),
             reason=row["reason"] or row["reason_code"] or "refused",
-            state=state,
+            state=listed_call_state(row, now),
             session=row["session"],
         )
+
+
+def listed_call_state(row: dict, now: str) -> StrEnum:
+    """A blocked call as listed: its status as of `now` (expiry computed), reviewed once dismissed."""
+    state = call_status(row["status"], row["expires_at"], now)
+    return ListedState.REVIEWED if state == CallStatus.PENDING and row["reviewed_at"] else state
 
 
 class AuditFeed(TableFeed):
     """Every decision, automatic or human, from the hash-chained log."""
 
-    kind = "audit"
+    kind = TabKind.AUDIT
     title = "Audit"
 
-    def item(self, row: dict) -> QueueItem:
+    def item(self, row: dict, now: str) -> QueueItem:
         return QueueItem(
             kind=self.kind,
             key=str(row["id"]),
             at=row["at"],
             order=row["_order"],
-            source=f"{row['actor']} {row['action']}",
+            # The actor is the row's state: the source names only what was done.
+            source=row["action"],
             reason=" ".join(part for part in (row["subject"], row["reason"]) if part)
             or row["action"],
             state=row["actor"],
@@ -169,10 +202,13 @@ class AuditFeed(TableFeed):
 class PinsFeed(TableFeed):
     """Drift of a pinned server surface: a changed, new or removed tool, prompt or instruction."""
 
-    kind = "pins"
+    kind = TabKind.PINS
     title = "Pins"
 
-    def item(self, row: dict) -> QueueItem:
+    def attention(self, store: StoreAPI) -> int:
+        return store.pins.waiting()
+
+    def item(self, row: dict, now: str) -> QueueItem:
         return QueueItem(
             kind=self.kind,
             key=str(row["id"]),
@@ -186,7 +222,7 @@ class PinsFeed(TableFeed):
                 ]
             ),
             reason=f"{entry_label(row['kind'], row['name'])} {row['change']}",
-            state=row["status"],
+            state=DriftStatus(row["status"]),
         )
 
 
@@ -202,7 +238,7 @@ def entry_label(kind: str, name: str) -> str:
 class SessionsFeed(Feed):
     """Agent sessions and their taint; few enough to read whole through the store's API."""
 
-    kind = "sessions"
+    kind = TabKind.SESSIONS
     title = "Sessions"
 
     def page(
@@ -223,16 +259,21 @@ class SessionsFeed(Feed):
             ]
         return items
 
+    def attention(self, store: StoreAPI) -> int:
+        return sum(1 for row in store.sessions.all() if row["tainted"])
+
     def item(self, row: dict) -> QueueItem:
         """The queue row for one session from `store.sessions.all()`."""
         reasons = row["reasons"]
         if reasons:
             first = reasons[0]
-            more = f" (+{len(reasons) - 1} later reads)" if len(reasons) > 1 else ""
+            others = len(reasons) - 1
+            more = f" (+{others} other source{'s' if others > 1 else ''})" if others else ""
             source = _source(first["server"], first["tool"], first["method"])
             reason = f"tainted by {first['reason']}{more}"
         else:
-            source, reason = row.get("client_name") or "agent client", "clean"
+            source = row.get("client_name") or "agent client"
+            reason = "no open taint: outbound tools work"
         return QueueItem(
             kind=self.kind,
             key=row["key"],
@@ -240,21 +281,6 @@ class SessionsFeed(Feed):
             order=0,
             source=source,
             reason=reason,
-            state="tainted" if row["tainted"] else "clean",
+            state=SessionState.TAINTED if row["tainted"] else SessionState.CLEAN,
             session=row["key"],
         )
-
-
-def feeds(now: str = "") -> dict[str, Feed]:
-    """Every feed by kind, in the order the queue shows them; `now` decides blocked-call expiry."""
-    return {
-        feed.kind: feed
-        for feed in (
-            WithheldFeed(),
-            StrippedFeed(),
-            BlockedFeed(now),
-            SessionsFeed(),
-            PinsFeed(),
-            AuditFeed(),
-        )
-    }

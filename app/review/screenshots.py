@@ -13,9 +13,11 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from lazaretto.app.demo.driver import run_scenario
+from lazaretto.app.demo.driver import POLICY, run_scenario
 from lazaretto.proxy.pins import entry
+from lazaretto.proxy.policy import parse_policy
 from lazaretto.store import Store
+from lazaretto.store.states import DriftChange, PinKind
 
 from .app import ReviewApp
 from .screens.main import MainScreen
@@ -72,8 +74,10 @@ SHOTS: list[tuple[str, Callable]] = [
 """Each picture of the demo store, and the key presses that lead to it."""
 
 
-async def _shoot(store: Store, out: Path, name: str, steps: Callable | None) -> Path:
-    app = ReviewApp(store, poll_interval=3600)
+async def _shoot(
+    store: Store, out: Path, name: str, steps: Callable | None, *, demo: bool = True
+) -> Path:
+    app = ReviewApp(store, policy=parse_policy(POLICY), demo=demo, poll_interval=3600)
     async with app.run_test(size=SIZE) as pilot:
         await _settle(pilot)
         if steps is not None:
@@ -85,7 +89,8 @@ async def _shoot(store: Store, out: Path, name: str, steps: Callable | None) -> 
 def rug_pull(store: Store) -> None:
     """Record drift of the demo's pinned slack/post_message, as the proxy would on its next list."""
     [pinned] = store.query(
-        "SELECT * FROM pins WHERE server = 'slack' AND kind = 'tool' AND name = 'post_message'"
+        "SELECT * FROM pins WHERE server = 'slack' AND kind = ? AND name = 'post_message'",
+        (PinKind.TOOL,),
     )
     surface = json.loads(pinned["canonical"])
     surface["description"] += RUG_PULL
@@ -93,8 +98,8 @@ def rug_pull(store: Store) -> None:
         "type": "string",
         "description": "the message's signature",
     }
-    new = entry("tool", "post_message", surface)
-    store.pins.drift(pinned["server"], pinned["command"], new, "changed", pinned)
+    new = entry(PinKind.TOOL, "post_message", surface)
+    store.pins.drift(pinned["server"], pinned["command"], new, DriftChange.CHANGED, pinned)
 
 
 async def make_screenshots(out: Path) -> list[Path]:
@@ -114,7 +119,7 @@ async def make_screenshots(out: Path) -> list[Path]:
             store.close()
         empty = Store(Path(folder) / "empty" / "empty.db")
         try:
-            written.append(await _shoot(empty, out, "empty-store", None))
+            written.append(await _shoot(empty, out, "empty-store", None, demo=False))
         finally:
             empty.close()
     return written

@@ -30,6 +30,7 @@ from ..clock import Clock, system_clock
 from ..connection import StoreUnavailable
 from ..decisions import DecisionError
 from ..package import package_version
+from ..states import Action, Actor
 from ..store import REPOSITORIES, Store
 from ..tokens import TokenError
 from .guard import ProofGuard
@@ -443,8 +444,8 @@ class Station:
         token = AUDIT_PEER.set(connection.peer.as_detail())
         try:
             connection.store.audit.record(
-                "station",
-                "refuse-request",
+                Actor.STATION,
+                Action.REFUSE_REQUEST,
                 subject=op[:200] if op else None,
                 reason=message[:500],
                 detail={"code": str(code)},
@@ -565,7 +566,9 @@ def _unlock(station: Station, connection: Connection, arguments: dict, proof: ob
     station.guard.check(proof, lambda error: None)
     connection.unlocked = True
     connection.store.audit.record(
-        "human", "unlock", reason="a person unlocked withheld content for one review session"
+        Actor.HUMAN,
+        Action.UNLOCK,
+        reason="a person unlocked withheld content for one review session",
     )
     return {"unlocked": True}
 
@@ -580,7 +583,7 @@ def _passphrase(station: Station, connection: Connection, arguments: dict, proof
         raise _Refusal(ErrorCode.BAD_REQUEST, f"the new passphrase cannot be used: {exc}") from exc
     station.guard.change(proof, new, lambda error: None)
     connection.store.audit.record(
-        "human", "change-passphrase", reason="the reviewer passphrase was changed"
+        Actor.HUMAN, Action.CHANGE_PASSPHRASE, reason="the reviewer passphrase was changed"
     )
     return {"changed": True}
 

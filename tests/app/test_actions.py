@@ -143,8 +143,8 @@ async def test_actions_that_do_not_apply_do_nothing(scenario_store, make_app, se
     app = make_app(scenario_store)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
-        # A withheld field is not a blocked call, and the codex session is not tainted.
-        assert app.screen.check_action("approve", ()) is None
+        # A withheld field is not a blocked call (hidden), and the codex session is not tainted (greyed).
+        assert app.screen.check_action("approve", ()) is False
         assert app.screen.check_action("untaint", ()) is None
         await pilot.press("a", "u")
         await settle(pilot)

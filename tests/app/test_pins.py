@@ -2,8 +2,9 @@
 
 import pytest
 
-from lazaretto.app.review.queue import entry_label, feeds
+from lazaretto.app.review.queue import entry_label
 from lazaretto.app.review.screens.confirm import ConfirmClearance
+from lazaretto.app.review.tabs import tab_for
 from lazaretto.app.review.widgets.pin_diff import (
     ADDED_STYLE,
     REMOVED_STYLE,
@@ -12,6 +13,7 @@ from lazaretto.app.review.widgets.pin_diff import (
 )
 from lazaretto.proxy.pins import entry
 from lazaretto.store import canonical_json
+from lazaretto.store.states import DriftChange, PinKind
 
 pytestmark = pytest.mark.anyio
 
@@ -42,7 +44,7 @@ async def open_pins(pilot, settle):
 
 
 def test_rows_name_the_entry_and_the_change(scenario_store):
-    [item] = feeds()["pins"].page(scenario_store)
+    [item] = tab_for("pins").feed.page(scenario_store)
     assert (item.source, item.reason, item.state) == (
         "chat/tool/post_message",
         "tool post_message changed",
@@ -54,10 +56,10 @@ def test_rows_name_the_entry_and_the_change(scenario_store):
 
 def test_newest_drift_first(scenario_store):
     later = entry(
-        "tool", "read_channel", {"name": "read_channel", "description": "Read everything."}
+        PinKind.TOOL, "read_channel", {"name": "read_channel", "description": "Read everything."}
     )
-    scenario_store.pins.drift("chat", COMMAND, later, "changed", None)
-    keys = [item.reason for item in feeds()["pins"].page(scenario_store)]
+    scenario_store.pins.drift("chat", COMMAND, later, DriftChange.CHANGED, None)
+    keys = [item.reason for item in tab_for("pins").feed.page(scenario_store)]
     assert keys == ["tool read_channel changed", "tool post_message changed"]
 
 
@@ -111,7 +113,7 @@ async def test_the_detail_shows_the_diff_and_the_detector(scenario_store, make_a
         assert str(app.query_one("#queue").get_tab("tab-pins").label) == "Pins 1"
         assert (
             app.screen.check_action("accept_pin", ())
-            and app.screen.check_action("release", ()) is None
+            and app.screen.check_action("release", ()) is False
         )
 
 

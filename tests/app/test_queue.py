@@ -1,7 +1,7 @@
 """The queue's paged queries and the detail loader, on real stores (no Textual)."""
 
-from lazaretto.app.review.details import load_detail
-from lazaretto.app.review.queue import feeds
+from lazaretto.app.review.tabs import TABS, tab_for
+from lazaretto.proxy.policy import Policy
 from lazaretto.store.review import LISTINGS, page_sql
 
 
@@ -34,7 +34,7 @@ def fill_withheld(store, count, *, start="2026-11-30T08:00:00.000Z"):
 
 def test_pages_walk_every_row_once_newest_first(store):
     fill_withheld(store, 450)
-    feed = feeds()["withheld"]
+    feed = tab_for("withheld").feed
     seen, after = [], None
     while True:
         page = feed.page(store, after=after, limit=100)
@@ -69,44 +69,46 @@ def test_time_ordered_pages_use_the_created_at_indexes(store):
 
 
 def test_filter_matches_literally_in_any_searchable_column(scenario_store):
-    withheld = feeds()["withheld"]
+    withheld = tab_for("withheld").feed
     assert [i.key for i in withheld.page(scenario_store, text="address-to-assistant")] == [
         "Q-2M9XQ4"
     ]
     assert [i.key for i in withheld.page(scenario_store, text="MAIL")] == ["Q-K4TR8B"]
     assert withheld.page(scenario_store, text="%") == []
     assert [i.key for i in withheld.page(scenario_store, text="read_m")] == ["Q-K4TR8B"]
-    assert [i.source for i in feeds()["audit"].page(scenario_store, text="refuse")] == [
-        "proxy refuse"
-    ]
+    [refused] = tab_for("audit").feed.page(scenario_store, text="refuse")
+    assert (refused.state, refused.source) == ("proxy", "refuse")
 
 
 def test_rows_say_where_they_came_from_and_why(scenario_store):
-    [blocked] = feeds(scenario_store.now())["blocked"].page(scenario_store)
+    [blocked] = tab_for("blocked").feed.page(scenario_store)
     assert (blocked.source, blocked.state) == ("chat/post_message", "pending")
-    [fetch] = [i for i in feeds()["withheld"].page(scenario_store) if i.key == "Q-7F3K9M"]
+    [fetch] = [i for i in tab_for("withheld").feed.page(scenario_store) if i.key == "Q-7F3K9M"]
     assert fetch.reason.startswith("fake-system-message, override-instructions (score 0.94)")
-    stripped = feeds()["stripped"].page(scenario_store)
+    stripped = tab_for("stripped").feed.page(scenario_store)
     assert (
         stripped[0].reason == "bidi-controls ×2 removed from content[1].text; result went through"
     )
     assert stripped[1].reason.endswith("withheld as Q-7F3K9M")
-    sessions = {i.key: i for i in feeds()["sessions"].page(scenario_store)}
+    sessions = {i.key: i for i in tab_for("sessions").feed.page(scenario_store)}
     assert sessions["claude-4711"].state == "tainted" and sessions["codex-812"].state == "clean"
 
 
 def test_attention_counts_what_waits_for_a_person(scenario_store):
-    assert scenario_store.review.attention() == {
+    counts = {tab.kind: tab.feed.attention(scenario_store) for tab in TABS}
+    assert counts == {
         "withheld": 3,
+        "stripped": 0,
         "blocked": 1,
         "sessions": 1,
         "pins": 1,
+        "audit": 0,
     }
 
 
 def test_detail_carries_the_taint_chain_and_the_tool_classification(scenario_store):
-    item = next(i for i in feeds()["withheld"].page(scenario_store) if i.key == "Q-7F3K9M")
-    detail = load_detail(scenario_store, item)
+    item = next(i for i in tab_for("withheld").feed.page(scenario_store) if i.key == "Q-7F3K9M")
+    detail = tab_for("withheld").load(scenario_store, Policy(), item)
     assert detail is not None and detail.tainted
     assert [event["server"] for event in detail.taint] == ["web", "tickets"]
     assert detail.tool is not None
@@ -119,6 +121,6 @@ def test_detail_carries_the_taint_chain_and_the_tool_classification(scenario_sto
 
 
 def test_detail_of_a_vanished_row_is_none(scenario_store):
-    item = feeds()["withheld"].page(scenario_store)[0]
+    item = tab_for("withheld").feed.page(scenario_store)[0]
     gone = type(item)(**{**item.__dict__, "key": "Q-ZZZZZZ"})
-    assert load_detail(scenario_store, gone) is None
+    assert tab_for("withheld").load(scenario_store, Policy(), gone) is None

@@ -81,8 +81,10 @@ def test_install_into_a_new_file_and_out_again(home, lazaretto):
     assert pre["matcher"] == "*"
     assert ours(pre["hooks"][0]["command"]) == ("claude-code", "pre-tool-use")
     assert hooks["PostToolUse"][0]["matcher"].startswith("mcp__.*|WebFetch")
-    lazaretto("uninstall", "--client", "claude-code")
-    assert json.loads(path.read_text()) == {}
+    done = lazaretto("uninstall", "--client", "claude-code")
+    # Install made the file from nothing; with our hooks gone, nothing of it is left.
+    assert done.returncode == 0 and "removed" in done.stdout
+    assert not path.exists()
 
 
 def test_project_level_install(home, lazaretto, tmp_path):
@@ -167,3 +169,44 @@ def test_doctor_flags_a_hook_command_that_cannot_run(home, lazaretto):
     path.write_text(install("claude-code", path, "/nowhere/lazaretto").new)
     report = lazaretto("doctor")
     assert "CANNOT RUN" in report.stdout and report.returncode == 1
+
+
+def test_settings_that_are_a_directory_are_a_clear_error(home, lazaretto):
+    (home / ".claude" / "settings.json").mkdir(parents=True)
+    done = lazaretto("install", "--client", "claude-code")
+    assert done.returncode == 1
+    assert "is a directory, not a settings file" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_all_finds_claude_code_by_its_claude_json_alone(home, lazaretto):
+    (home / ".claude.json").write_text('{"mcpServers": {}}\n')
+    done = lazaretto("install")
+    assert done.returncode == 0, done.stderr
+    assert set(installed("claude-code", home / ".claude" / "settings.json")) == {
+        event.key for event in EVENTS["claude-code"]
+    }
+
+
+def test_doctor_run_from_home_lists_each_file_once(home, lazaretto, monkeypatch):
+    (home / ".cursor").mkdir()
+    (home / ".cursor" / "mcp.json").write_text(
+        json.dumps({"mcpServers": {"web": {"command": "npx", "args": ["fetch"]}}})
+    )
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text('[mcp_servers.docs]\ncommand = "docs-server"\n')
+    monkeypatch.chdir(home)
+    report = lazaretto("doctor")
+    assert report.stdout.count("web: NOT WRAPPED") == 1
+    assert report.stdout.count("docs: NOT WRAPPED") == 1
+    assert report.stdout.count(f"cursor: {home / '.cursor' / 'mcp.json'}") == 1
+    # Two servers unwrapped, and the hooks of Cursor and Codex missing: four gaps, none twice.
+    assert "4 gap(s) found." in report.stdout
+
+
+def test_uninstall_keeps_a_file_that_was_there_before_install(home, lazaretto):
+    path = home / ".cursor" / "hooks.json"
+    path.parent.mkdir()
+    path.write_text("{}\n")
+    lazaretto("install", "--client", "cursor")
+    lazaretto("uninstall", "--client", "cursor")
+    assert path.read_text() == "{}\n"

@@ -52,6 +52,9 @@ CURSOR_JSON = (
 CODEX_TOML = """# Codex settings
 model = "gpt-5-codex"
 
+[mcp_servers]
+tool = { command = "uvx", args = [ "tool-mcp" ] }
+
 [mcp_servers.docs]
 command = "npx"   # the docs server
 args = ["-y", "docs-mcp"]
@@ -68,12 +71,38 @@ env_vars = ["API_KEY2"]
 [mcp_servers.remote]
 url = "https://mcp.example/mcp"
 bearer_token_env_var = "TOKEN"
+
+[mcp_servers.files]
+command = "npx"
+args = [   # one per line, as people keep long lists
+    "-y",                                      # install without asking
+    "@modelcontextprotocol/server-filesystem",
+    # "/home/me/private",
+    "/home/me/src",
+] # the folders it may read
+
+[mcp_servers.empty]
+command = "empty-server"
+args = []
+"""
+CURSOR_EMPTY_ARGS_JSON = """{
+  "mcpServers": {
+    "local": {
+      "command": "local-server",
+      "args": []
+    },
+    "bare": {
+      "command": "bare-server"
+    }
+  }
+}
 """
 
 CONFIGS = {
     ".claude.json": CLAUDE_JSON,
     "claude_desktop_config.json": DESKTOP_JSON,
     "mcp.json": CURSOR_JSON,
+    "cursor-empty-args.json": CURSOR_EMPTY_ARGS_JSON,
     "config.toml": CODEX_TOML,
 }
 
@@ -84,7 +113,10 @@ def test_wrap_then_unwrap_gives_back_every_byte(name, home, lazaretto):
     path.write_text(CONFIGS[name])
     wrapped = lazaretto("wrap", str(path))
     assert wrapped.returncode == 0, wrapped.stderr
-    assert "wrapped  https://" in wrapped.stdout or name == "claude_desktop_config.json"
+    assert "wrapped  https://" in wrapped.stdout or name in (
+        "claude_desktop_config.json",
+        "cursor-empty-args.json",
+    )
     assert path.read_text() != CONFIGS[name]
     assert next(iter(home.glob(f"{name}.lazaretto-backup-*"))).read_text() == CONFIGS[name]
     unwrapped = lazaretto("unwrap", str(path))
@@ -208,3 +240,61 @@ def test_the_original_command_is_what_follows_the_separator():
         "args": ["proxy", "-n", "x", "--", "node", "server.js", "--", "-v"],
     }
     assert original_of(entry) == ("node", ["server.js", "--", "-v"])
+
+
+def test_a_multi_line_codex_array_keeps_its_lines_and_comments_when_wrapped(home, lazaretto):
+    path = home / "config.toml"
+    path.write_text(CODEX_TOML)
+    lazaretto("wrap", str(path))
+    text = path.read_text()
+    assert "# install without asking" in text and '# "/home/me/private",' in text
+    assert "] # the folders it may read" in text
+    assert 'args = ["proxy", "--name", "empty", "--", "empty-server"]' in text
+    assert 'args = [ "proxy", "-n", "tool", "--", "uvx", "tool-mcp" ]' in text
+
+
+def test_an_empty_args_list_of_the_entrys_own_comes_back(home, lazaretto):
+    path = home / "mcp.json"
+    path.write_text(CURSOR_EMPTY_ARGS_JSON)
+    lazaretto("wrap", str(path))
+    servers = json.loads(path.read_text())["mcpServers"]
+    assert servers["local"]["args"] == ["proxy", "--name", "local", "--", "local-server"]
+    assert servers["bare"]["args"] == ["proxy", "-n", "bare", "--", "bare-server"]
+    lazaretto("unwrap", str(path))
+    servers = json.loads(path.read_text())["mcpServers"]
+    assert servers == {
+        "local": {"command": "local-server", "args": []},
+        "bare": {"command": "bare-server"},
+    }
+
+
+def test_backups_are_pruned_to_the_newest_few_and_that_is_said(home, lazaretto):
+    path = home / "mcp.json"
+    path.write_text(CURSOR_JSON)
+    for _ in range(3):
+        lazaretto("wrap", str(path))
+        lazaretto("unwrap", str(path))
+    lazaretto("wrap", str(path))
+    done = lazaretto("unwrap", str(path))
+    assert "the newest 5 backups of the file are kept" in done.stdout
+    backups = sorted(home.glob("mcp.json.lazaretto-backup-*"))
+    assert len(backups) == 5
+    assert path.read_text() == CURSOR_JSON
+
+
+def test_doctor_and_wrap_notice_a_lazaretto_that_is_gone(home, lazaretto):
+    path = home / ".cursor" / "mcp.json"
+    path.parent.mkdir()
+    path.write_text(CURSOR_JSON)
+    gone = str(home / "old-venv" / "bin" / "lazaretto")
+    outcome = transform(path, "wrap", gone)
+    path.write_text(outcome.change.new)
+    report = lazaretto("doctor")
+    assert f"oci: BROKEN, wrapped with {gone}, which no longer exists" in report.stdout
+    assert report.returncode == 1
+    again = lazaretto("wrap", str(path))
+    assert "oci: wrapped again" in again.stdout and f"{gone} is gone" in again.stdout
+    entry = json.loads(path.read_text())["mcpServers"]["oci"]
+    assert entry["command"] != gone and os.path.isabs(entry["command"])
+    assert entry["args"] == ["proxy", "-n", "oci", "--", "uvx", "oracle.oci-api-mcp-server"]
+    assert "BROKEN" not in lazaretto("doctor").stdout

@@ -165,3 +165,70 @@ def test_server_everything_pins_cleanly_and_stays_stable_across_restarts(
 def test_pin_decisions_refuse_without_a_terminal(cli, proxy_env):
     done = cli("pin", "accept", "1", env=proxy_env)
     assert done.returncode == 2 and "terminal" in done.stderr
+
+
+@pytest.fixture
+def lock_file(rug, cli, proxy_env, tmp_path):
+    """The rug server's surface pinned and exported to a lock file."""
+    proxy = rug("none")
+    names(proxy)
+    proxy.close()
+    lock = tmp_path / "pins.lock.json"
+    assert cli("pin", "export", "-o", str(lock), env=proxy_env).returncode == 0
+    return lock
+
+
+@pytest.mark.parametrize(
+    "options", [["-n", "rug"], ["--name=rug"], ["-n", "rug", "--timeout", "60"]]
+)
+def test_pin_check_reads_its_usage_line_as_printed(lock_file, cli, proxy_env, options):
+    done = cli(
+        "pin", "check", str(lock_file), *options, "--", *RUGPULL,
+        env={**proxy_env, "RUGPULL_MODE": "none"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "rug: matches the lock file" in done.stdout
+
+
+def test_pin_check_says_what_is_wrong_with_its_arguments(lock_file, cli, proxy_env):
+    done = cli("pin", "check", str(lock_file), "-x", "--", *RUGPULL, env=proxy_env)
+    assert done.returncode == 2
+    assert (
+        "unexpected '-x' before --" in done.stderr and "Usage: lazaretto pin check" in done.stderr
+    )
+
+
+def test_pin_check_gives_up_on_a_server_that_never_answers(lock_file, cli, proxy_env):
+    silent = [sys.executable, "-c", "import time; time.sleep(600)"]
+    done = cli(
+        "pin", "check", str(lock_file), "-n", "rug", "--timeout", "1", "--", *silent, env=proxy_env
+    )
+    assert done.returncode == 2
+    assert "did not answer initialize within 1 seconds" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("version", "said"),
+    [
+        (2, "written by a newer Lazaretto; this one reads version 1"),
+        ("1", "which this Lazaretto does not know"),
+        (None, "not a Lazaretto lock file"),
+    ],
+)
+def test_a_lock_file_of_another_version_is_refused(
+    lock_file, cli, proxy_env, tmp_path, version, said
+):
+    document = json.loads(lock_file.read_text())
+    if version is None:
+        del document["lazaretto_lock"]
+    else:
+        document["lazaretto_lock"] = version
+    lock_file.write_text(json.dumps(document))
+    checked = cli("pin", "check", str(lock_file), "--", *RUGPULL, env=proxy_env)
+    assert checked.returncode == 2 and said in checked.stderr
+    policy = tmp_path / "locked.toml"
+    policy.write_text(f'[servers.rug]\ntrust = "trusted"\nlock = "{lock_file}"\n')
+    proxy = cli(
+        "proxy", "-n", "rug", "--", *RUGPULL, env={**proxy_env, "LAZARETTO_POLICY": str(policy)}
+    )
+    assert proxy.returncode == 2 and said in proxy.stderr

@@ -344,6 +344,19 @@ AMPLIFIERS = {
         '\\"a\\",',
         '\\"a\\"]"}]}}',
     ),
+    # A flood of one hidden character: what always-on stripping removes, in bulk.
+    "zero-width joiners": (
+        '{"jsonrpc":"2.0","id":$ID,"result":{"content":[{"type":"text","text":"',
+        "\u200d",
+        '"}]}}',
+    ),
+}
+# How the text of a shape begins once judged; None: the reply is withheld whole.
+READS_AS = {
+    "short strings": None,
+    "empty objects": None,
+    "short strings in a text": '["a","a"',
+    "zero-width joiners": "\n[lazaretto: removed hidden content: 8388608 zero-width characters.]",
 }
 MiB = 1024 * 1024
 
@@ -363,8 +376,8 @@ def test_a_line_that_would_explode_in_memory_is_judged_within_four_times_its_siz
     hostile, start_proxy, shape
 ):
     prefix, unit, suffix = AMPLIFIERS[shape]
-    times = 24 * MiB // len(unit)
-    size = len(prefix) + len(unit) * times + len(suffix)
+    times = 24 * MiB // len(unit.encode())
+    size = len((prefix + suffix).encode()) + len(unit.encode()) * times
     line = {"prefix": prefix, "repeat": unit, "times": times, "suffix": suffix}
     proxy, _env = started(hostile, start_proxy, {"read_page": [line]})
     proxy.request("ping")
@@ -373,11 +386,13 @@ def test_a_line_that_would_explode_in_memory_is_judged_within_four_times_its_siz
     after = peak_rss(proxy.proc.pid)
     proxy.close()
     assert after - before <= 4 * size, (shape, (after - before) / size)
-    # Judged: withheld whole, or read as one plain text; never passed on unread.
+    # Judged: withheld whole, or read as the plain text it is (hidden characters stripped and
+    # counted); never passed on unread.
     text = json.dumps(reply)
-    assert "withheld the server's reply" in text or reply["result"]["content"][0][
-        "text"
-    ].startswith('["a"'), text[:300]
+    if READS_AS[shape] is None:
+        assert "withheld the server's reply" in text, text[:300]
+    else:
+        assert reply["result"]["content"][0]["text"].startswith(READS_AS[shape]), text[:300]
 
 
 def test_meta_key_prefixes_are_not_hosts_but_meta_values_are_checked(hostile, start_proxy):

@@ -81,7 +81,7 @@ def decisions(store, seeded: dict) -> dict:
         "release": lambda: store.decisions.release(seeded["qid"]),
         "accept_drift": lambda: store.decisions.accept_drift(seeded["drift"]),
         "reject_drift": lambda: store.decisions.reject_drift(seeded["drift"]),
-        "dismiss": lambda: store.decisions.dismiss("quarantine", seeded["qid"]),
+        "dismiss": lambda: store.decisions.dismiss_field(seeded["qid"]),
         "trust": lambda: store.directories.trust("/tmp/clone"),
     }
 
@@ -205,7 +205,7 @@ def test_a_right_passphrase_resets_the_count_of_wrong_ones(client):
     seeded = seed(client)
     for _ in range(4):
         with pytest.raises(ProofError):
-            client.with_proof("guess").decisions.dismiss("quarantine", seeded["qid"])
+            client.with_proof("guess").decisions.dismiss_field(seeded["qid"])
     client.with_proof(PASSPHRASE).decisions.approve(seeded["blocked"])
     for _ in range(4):
         with pytest.raises(ProofError) as refused:

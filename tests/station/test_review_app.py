@@ -115,4 +115,4 @@ async def test_a_clearance_takes_the_passphrase_in_the_dialog_and_a_wrong_one_ch
         await type_into(pilot, "guess guess")
         assert scenario_client.quarantine.get(other)["reviewed_at"] is None
     refused = [row for row in scenario_client.audit.rows() if row["action"] == "refuse-request"]
-    assert [row["subject"] for row in refused] == ["decisions.release", "decisions.dismiss"]
+    assert [row["subject"] for row in refused] == ["decisions.release", "decisions.dismiss_field"]

@@ -3,6 +3,7 @@
 import pytest
 
 from lazaretto.store import Store
+from lazaretto.store.states import DriftChange
 
 
 def seed(store: Store) -> dict:
@@ -30,8 +31,10 @@ def seed(store: Store) -> dict:
     )
     entry = {"kind": "tool", "name": "post", "canonical": "{}", "sha256": "a" * 64}
     store.pins.pin("slack", "[]", [entry], reason="first use")
-    drift = store.pins.drift("slack", "[]", {**entry, "sha256": "b" * 64}, "changed", entry)
-    store.directories.mark_untrusted("/work/clone", session="s1", reason="cloned")
+    drift = store.pins.drift(
+        "slack", "[]", {**entry, "sha256": "b" * 64}, DriftChange.CHANGED, entry
+    )
+    store.directories.mark_untrusted("/srv/clone", session="s1", reason="cloned")
     blocked = store.blocked.by_token(token)
     assert blocked is not None
     return {"blocked": blocked["id"], "qid": qid, "drift": drift["id"]}
@@ -52,7 +55,7 @@ def test_decisions_taken_through_the_store_agree_with_the_log(store):
     store.decisions.release(ids["qid"])
     store.decisions.accept_drift(ids["drift"])
     store.decisions.untaint("s1")
-    assert store.directories.trust("/work/clone")
+    assert store.directories.trust("/srv/clone")
     store.sessions.taint("s2", server="web", tool="fetch", method="tools/call", reason="read")
     store.sessions.clear("s2", "idle-expiry", "idle")
     assert findings(store) == []

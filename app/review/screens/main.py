@@ -2,10 +2,11 @@
 
 import threading
 from collections.abc import Callable
+from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -13,14 +14,16 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
 
-from lazaretto.app.human import FRICTION_WINDOW, Confirmation, visible
+from lazaretto.app.human import FRICTION_WINDOW, Confirmation, release_effect, visible
 from lazaretto.store import StoreUnavailable
 from lazaretto.store.api import Mode
 from lazaretto.store.decisions import DecisionError
+from lazaretto.store.states import DriftChange
 from lazaretto.store.station.protocol import ProofError
 
-from ..details import Detail, load_detail
+from ..details import Detail
 from ..messages import (
+    AgesMoved,
     ClearanceCounted,
     CountsLoaded,
     DecisionTaken,
@@ -29,9 +32,10 @@ from ..messages import (
     StoreChanged,
     StoreFailed,
 )
-from ..queue import PAGE_SIZE, QueueItem, entry_label, feeds
+from ..queue import PAGE_SIZE, QueueItem, TabKind, entry_label
+from ..tabs import ITEM_ACTIONS, TABS, Tab, tab_for
 from ..widgets.detail_pane import DetailPane
-from ..widgets.detail_views import DetailView, describe, full_body
+from ..widgets.detail_views import DetailView
 from ..widgets.queue_list import PREFETCH_ROWS, ROW_LINES, QueueList
 from .confirm import ClearanceRequest, ConfirmClearance, UnlockDialog
 from .full_view import FullView
@@ -46,20 +50,56 @@ RELOAD_LIMIT = 1000
 """A live reload re-reads at most this many rows per feed; further rows load again on scroll."""
 
 
+_ITEM_BINDINGS = [
+    Binding(
+        "r",
+        "release",
+        "Release",
+        tooltip="Let the agent read this withheld field (typed confirmation).",
+    ),
+    Binding(
+        "a",
+        "approve",
+        "Approve",
+        tooltip="Let this blocked call through once (typed confirmation).",
+    ),
+    Binding(
+        "u",
+        "untaint",
+        "Untaint",
+        tooltip="Clear the taint of this item's session (typed confirmation).",
+    ),
+    Binding(
+        "d", "dismiss_item", "Dismiss", tooltip="Mark it reviewed; it stays withheld or refused."
+    ),
+    Binding(
+        "p",
+        "accept_pin",
+        "Accept pin",
+        tooltip="Pin the drifted entry's new version (typed confirmation).",
+    ),
+    Binding("x", "reject_pin", "Reject pin", tooltip="Keep the drifted entry hidden and refused."),
+]
+_ITEM_KEYS = {binding.key: binding for binding in _ITEM_BINDINGS}
+
+
 class MainScreen(Screen):
     """Lists what the agents were kept from, and takes the person's decisions on it."""
 
     BINDINGS = [
-        Binding("enter", "show_full", "Show in full"),
-        Binding("r", "release", "Release"),
-        Binding("a", "approve", "Approve"),
-        Binding("u", "untaint", "Untaint"),
-        Binding("d", "dismiss_item", "Dismiss"),
-        Binding("p", "accept_pin", "Accept pin"),
-        Binding("x", "reject_pin", "Reject pin"),
-        Binding("o", "unlock", "Unlock withheld"),
-        Binding("slash", "filter", "Filter"),
-        *(Binding(str(n), f"show_tab({n - 1})", show=False) for n in range(1, len(feeds()) + 1)),
+        Binding("enter", "show_full", "Show in full", tooltip="Open the selected item uncut."),
+        *_ITEM_BINDINGS,
+        Binding(
+            "o",
+            "unlock",
+            "Unlock withheld",
+            tooltip="With a station: read withheld content in this review session (passphrase).",
+        ),
+        Binding("slash", "filter", "Filter", tooltip="Show only rows matching some text."),
+        *(
+            Binding(str(n), f"show_tab({n - 1})", show=False, tooltip=f"Show the {tab.title} tab.")
+            for n, tab in enumerate(TABS, 1)
+        ),
     ]
     """Keyboard first: every action is here, in the footer and in the command palette."""
 
@@ -75,7 +115,7 @@ class MainScreen(Screen):
         """Set once the first page and its detail are shown: what the first frame can do without is read after."""
         self._filter = ""
         self._filter_timer: Timer | None = None
-        self._generations: dict[str, int] = {}
+        self._generations: dict[TabKind, int] = {}
         self._version: int | None = None
         self._last_blocked_id: int | None = None
         self._blocked_lock = threading.Lock()
@@ -88,9 +128,9 @@ class MainScreen(Screen):
             with Vertical(id="queue-pane"):
                 yield Input(placeholder="/ filter: server, tool, path, signal, id", id="filter")
                 with TabbedContent(id="queue"):
-                    for feed in feeds().values():
-                        with TabPane(feed.title, id=f"tab-{feed.kind}"):
-                            yield QueueList(feed.kind, id=f"queue-{feed.kind}")
+                    for tab in TABS:
+                        with TabPane(tab.title, id=f"tab-{tab.kind}"):
+                            yield QueueList(tab, id=f"queue-{tab.kind}")
             yield DetailPane(id="detail")
         yield Footer()
 
@@ -99,6 +139,7 @@ class MainScreen(Screen):
         # other tab is read when it is first shown, so opening costs the same on any store.
         self._load_page(self.active_list().kind, after=None, limit=self.first_page())
         self.set_interval(self.app.poll_interval, self._poll)
+        self.set_interval(self.app.age_interval, self._move_ages)
         self.active_list().focus()
 
     def active_list(self) -> QueueList:
@@ -125,7 +166,7 @@ class MainScreen(Screen):
                 self._load_page(queue.kind, after=None, limit=limit)
         self._run(self._read_counts, "counts", False)
 
-    def _load_page(self, kind: str, *, after: QueueItem | None, limit: int = PAGE_SIZE) -> None:
+    def _load_page(self, kind: TabKind, *, after: QueueItem | None, limit: int = PAGE_SIZE) -> None:
         generation = self._generations.get(kind, 0) + (1 if after is None else 0)
         self._generations[kind] = generation
         self._run(self._read_page, f"page-{kind}", kind, after, self._filter, limit, generation)
@@ -134,11 +175,11 @@ class MainScreen(Screen):
         self.run_worker(partial(work, *args), thread=True, group=group, exit_on_error=False)
 
     def _read_page(
-        self, kind: str, after: QueueItem | None, text: str, limit: int, generation: int
+        self, kind: TabKind, after: QueueItem | None, text: str, limit: int, generation: int
     ) -> None:
         store = self.app.store
         try:
-            items = feeds(store.now())[kind].page(store, after=after, text=text, limit=limit)
+            items = tab_for(kind).feed.page(store, after=after, text=text, limit=limit)
         except StoreUnavailable as exc:
             self.post_message(StoreFailed(str(exc)))
             return
@@ -149,7 +190,7 @@ class MainScreen(Screen):
         # Two reloads close together must not announce the same refused call twice.
         with self._blocked_lock:
             try:
-                counts = store.review.attention()
+                counts = {tab.kind: tab.feed.attention(store) for tab in TABS}
                 newest = store.review.newest_blocked()
                 new_blocked = []
                 if (
@@ -166,16 +207,27 @@ class MainScreen(Screen):
 
     def _read_detail(self, item: QueueItem) -> None:
         store = self.app.store
+        tab = tab_for(item.kind)
         try:
-            detail = load_detail(store, item)
+            detail = tab.load(store, self.app.policy, item)
         except StoreUnavailable as exc:
             self.post_message(StoreFailed(str(exc)))
             return
-        view = describe(detail, store.clock()) if detail is not None else None
+        view = tab.view(detail, store.clock()) if detail is not None else None
         self.post_message(DetailLoaded(item, detail, view))
 
     def _poll(self) -> None:
         self._run(self._read_version, "poll")
+
+    def _move_ages(self) -> None:
+        # Ages follow the clock, not the store: without this they stand still until new data arrives.
+        now = self.app.store.clock()
+        self.active_list().move_ages(now)
+        if self.detail is not None:
+            self._run(self._describe_again, "ages", self.detail, now)
+
+    def _describe_again(self, detail: Detail, now: datetime) -> None:
+        self.post_message(AgesMoved(detail, tab_for(detail.item.kind).view(detail, now)))
 
     def _read_version(self) -> None:
         try:
@@ -218,9 +270,9 @@ class MainScreen(Screen):
     def counts_loaded(self, message: CountsLoaded) -> None:
         """Show waiting counts on the tabs, and announce newly refused calls."""
         tabs = self.query_one("#queue", TabbedContent)
-        for kind, feed in feeds().items():
-            count = message.counts.get(kind, 0)
-            tabs.get_tab(f"tab-{kind}").label = f"{feed.title} {count}" if count else feed.title
+        for tab in TABS:
+            count = message.counts.get(tab.kind, 0)
+            tabs.get_tab(f"tab-{tab.kind}").label = f"{tab.title} {count}" if count else tab.title
         for call in message.new_blocked:
             self.notify(
                 f"{visible(call['server'])}/{visible(call['tool'])}: {visible(call['reason'] or 'refused')}\n"
@@ -230,6 +282,13 @@ class MainScreen(Screen):
                 timeout=10,
                 markup=False,
             )
+
+    @on(AgesMoved)
+    def ages_moved(self, message: AgesMoved) -> None:
+        """Show the selected item with its ages moved on, where it is still selected and changed."""
+        if message.detail is self.detail and message.view != self.view:
+            self.view = message.view
+            self.query_one(DetailPane).show(message.view, keep_scroll=True)
 
     @on(StoreChanged)
     def store_changed(self) -> None:
@@ -259,6 +318,7 @@ class MainScreen(Screen):
         """A new tab: read its first page if it never was, else show its current row; focus its list."""
         queue = self.active_list()
         queue.focus()
+        queue.move_ages(self.app.store.clock())
         if queue.kind not in self._generations:
             self._load_page(queue.kind, after=None, limit=self.first_page())
         elif queue.current is None:
@@ -295,8 +355,17 @@ class MainScreen(Screen):
     def _show(self, detail: Detail | None, view: DetailView | None) -> None:
         self.detail = detail
         self.view = view
-        self.query_one(DetailPane).show(view)
+        self.query_one(DetailPane).show(view, empty=self._empty_hint())
         self.refresh_bindings()
+
+    def _empty_hint(self) -> str:
+        """What the pane says when the visible list has nothing to select."""
+        if self._filter.strip():
+            return f"Nothing on this tab matches the filter {visible(self._filter.strip())!r}."
+        hint = self.active_tab().empty
+        if self.app.demo:
+            return hint
+        return f"{hint}\n\nTry `lazaretto demo` for an example."
 
     # -- filter -----------------------------------------------------------------------
 
@@ -332,48 +401,77 @@ class MainScreen(Screen):
 
     def action_show_tab(self, index: int) -> None:
         """Switch to the queue tab at `index`."""
-        kinds = list(feeds())
-        self.query_one("#queue", TabbedContent).active = f"tab-{kinds[index]}"
+        self.query_one("#queue", TabbedContent).active = f"tab-{TABS[index].kind}"
 
     # -- actions ----------------------------------------------------------------------
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Actions that do not apply to the selected item are shown disabled."""
+    def active_tab(self) -> Tab:
+        """The tab on show."""
+        return self.active_list().tab
+
+    def why_not(self, action: str) -> str | None:
+        """Why an item action does not apply to the selected item now; None when it does."""
+        tab = self.active_tab()
+        rule = tab.actions.get(action)
+        if rule is None:
+            where = " or ".join(f"the {t.title} tab" for t in TABS if action in t.actions)
+            return f"it acts on {where}, not on {tab.title}"
         detail = self.detail
-        kind = detail.item.kind if detail else None
-        state = detail.item.state if detail else None
-        applies = {
-            "release": kind == "withheld" and state in ("withheld", "reviewed"),
-            "approve": kind == "blocked" and state in ("pending", "reviewed"),
-            "untaint": detail is not None and detail.tainted,
-            "dismiss_item": kind in ("withheld", "blocked") and state in ("withheld", "pending"),
-            "accept_pin": kind == "pins" and state == "pending",
-            "reject_pin": kind == "pins" and state == "pending",
-            "show_full": detail is not None,
-            "unlock": detail is not None and bool(detail.record.get("redacted")),
-        }
-        if action == "unlock" and self.app.store.mode is not Mode.STATION:
-            return False  # embedded mode has nothing to unlock: not even offered
-        if action in applies:
-            return True if applies[action] else None
+        if detail is None or detail.item.kind != tab.kind:
+            return f"nothing is selected on the {tab.title} tab"
+        return rule(detail)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Textual's rule: True shows a key, None shows it greyed out, False hides it.
+
+        An item action the visible tab never offers is hidden; one it offers that does not
+        apply to the selected item is greyed out (its key says why, see `on_key`).
+        """
+        if action == "show_full":
+            return True if self.detail is not None else None
+        if action == "unlock":
+            if self.app.store.mode is not Mode.STATION:
+                return False  # embedded mode has nothing to unlock: not even offered
+            return True if self.detail is not None and self.detail.record.get("redacted") else None
+        if action in ITEM_ACTIONS:
+            if action not in self.active_tab().actions:
+                return False
+            return True if self.why_not(action) is None else None
         return True
+
+    def on_key(self, event: events.Key) -> None:
+        """A key whose action does not apply says why, instead of doing nothing."""
+        binding = _ITEM_KEYS.get(event.key)
+        if binding is None or self.check_action(binding.action, ()):
+            return
+        event.stop()
+        self.notify(
+            f"{binding.key_display or binding.key} ({binding.description}) does not apply: "
+            f"{self.why_not(binding.action)}.",
+            title=binding.description,
+            severity="warning",
+            markup=False,
+        )
 
     def action_show_full(self) -> None:
         """Show the selected item in full."""
-        if self.detail is not None and self.view is not None:
-            self.app.push_screen(FullView(self.view.title, full_body(self.detail, self.view)))
+        detail, view = self.detail, self.view
+        if detail is None or view is None:
+            return
+        tab = tab_for(detail.item.kind)
+        body = tab.in_full(detail) if tab.in_full else None
+        self.app.push_screen(FullView(view.title, body or view.body))
 
     def action_release(self) -> None:
         """Ask, then let the agent see this withheld field on its next read of the same content."""
         detail = self.detail
-        if detail is None or not self.check_action("release", ()):
+        if detail is None or self.why_not("release") is not None:
             return
         row = detail.record
         self._ask(
             "release",
             row["id"],
-            "The agent will see this field's original text, hidden content removed, the next time it reads "
-            f"the same content from {row['server']}/{row['tool'] or row['method']}. It stays in the store.",
+            release_effect(row, self.app.policy),
             detail.item.reason,
             lambda store, note: store.decisions.release(row["id"], note=note),
             f"Released {row['id']}.",
@@ -382,7 +480,7 @@ class MainScreen(Screen):
     def action_approve(self) -> None:
         """Ask, then let exactly this blocked call through once."""
         detail = self.detail
-        if detail is None or not self.check_action("approve", ()):
+        if detail is None or self.why_not("approve") is not None:
             return
         row = detail.record
         self._ask(
@@ -398,7 +496,7 @@ class MainScreen(Screen):
     def action_untaint(self) -> None:
         """Ask, then clear the taint of the selected item's session."""
         detail = self.detail
-        if detail is None or not detail.tainted or detail.item.session is None:
+        if detail is None or self.why_not("untaint") is not None or detail.item.session is None:
             return
         session = detail.item.session
         first = next(event for event in detail.taint if event["cleared_at"] is None)
@@ -415,13 +513,13 @@ class MainScreen(Screen):
     def action_accept_pin(self) -> None:
         """Ask, then pin the drifted entry as it is now: the agent sees it again and may call it."""
         detail = self.detail
-        if detail is None or not self.check_action("accept_pin", ()):
+        if detail is None or self.why_not("accept_pin") is not None:
             return
         row = detail.record
         label = entry_label(row["kind"], row["name"])
         effect = (
             f"The pin of {row['server']}'s {label} is dropped: the server no longer offers it."
-            if row["change"] == "removed"
+            if row["change"] == DriftChange.REMOVED
             else f"{row['server']}'s {label} is pinned as it is now: the agent sees it in its next list and may "
             "call it. The words marked added become part of what the agent reads."
         )
@@ -437,7 +535,7 @@ class MainScreen(Screen):
     def action_reject_pin(self) -> None:
         """Ask, then keep the pinned version: the drifted entry stays hidden and refused."""
         detail = self.detail
-        if detail is None or not self.check_action("reject_pin", ()):
+        if detail is None or self.why_not("reject_pin") is not None:
             return
         row = detail.record
         label = entry_label(row["kind"], row["name"])
@@ -455,10 +553,9 @@ class MainScreen(Screen):
     def action_dismiss_item(self) -> None:
         """Mark the selected item reviewed; it stays withheld or refused."""
         detail = self.detail
-        if detail is None or not self.check_action("dismiss_item", ()):
+        dismiss = tab_for(detail.item.kind).dismiss if detail else None
+        if detail is None or dismiss is None or self.why_not("dismiss_item") is not None:
             return
-        kind = "quarantine" if detail.item.kind == "withheld" else "blocked"
-        key = detail.record["id"]
         done = f"Marked {detail.item.key} reviewed; it stays stopped."
         if self.app.store.mode is Mode.STATION:
             # With a station every decision is a person's, proven: dismissing too.
@@ -467,12 +564,12 @@ class MainScreen(Screen):
                 detail.item.key,
                 "It is marked reviewed and no longer counts as waiting; it stays withheld or refused.",
                 detail.item.reason,
-                lambda store, note: store.decisions.dismiss(kind, key, note=note),
+                lambda store, note: dismiss(store, detail, note),
                 done,
                 clears=False,
             )
             return
-        self._decide(lambda: self.app.store.decisions.dismiss(kind, key), done)
+        self._decide(partial(dismiss, self.app.store, detail, None), done)
 
     def _ask(
         self,

@@ -7,12 +7,6 @@ from textual.widgets import Static
 
 from .detail_views import DetailView
 
-EMPTY_HINT = (
-    "Nothing selected.\n\n"
-    "Withheld fields, removed hidden content, blocked calls, sessions, pin drift and the audit log appear on the "
-    "left as agents work through the proxy. Try `lazaretto demo` for an example."
-)
-
 
 class DetailPane(Vertical):
     """Shows one rendered `DetailView`; set by its screen, it posts nothing."""
@@ -28,8 +22,8 @@ class DetailPane(Vertical):
     def on_mount(self) -> None:
         self.show(None)
 
-    def show(self, view: DetailView | None) -> None:
-        """Show `view`, or the empty hint for None."""
+    def show(self, view: DetailView | None, *, empty: str = "", keep_scroll: bool = False) -> None:
+        """Show `view`, or the `empty` hint for None; `keep_scroll` for the same item shown afresh."""
         item_box = self.query_one("#detail-item", VerticalScroll)
         why_box = self.query_one("#detail-why", VerticalScroll)
         if view is None:
@@ -38,7 +32,7 @@ class DetailPane(Vertical):
             )
             item_box.border_title = "Item"
             why_box.border_title = "Why"
-            self.query_one("#detail-item-text", Static).update(Content(EMPTY_HINT))
+            self.query_one("#detail-item-text", Static).update(Content(empty))
             self.query_one("#detail-why-text", Static).update("")
             return
         self.query_one("#detail-title", Static).update(view.title)
@@ -46,5 +40,6 @@ class DetailPane(Vertical):
         why_box.border_title = view.side_title
         self.query_one("#detail-item-text", Static).update(view.body)
         self.query_one("#detail-why-text", Static).update(view.side)
-        item_box.scroll_home(animate=False)
-        why_box.scroll_home(animate=False)
+        if not keep_scroll:
+            item_box.scroll_home(animate=False)
+            why_box.scroll_home(animate=False)

@@ -2,38 +2,69 @@
 
 import json
 import shlex
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import PurePath
 
 from textual.content import Content
 
-from lazaretto.app.human import ago, until, visible
+from lazaretto.app.human import short_ago, until, visible
 from lazaretto.proxy.detect import detect
 from lazaretto.store.clock import parse_stamp
+from lazaretto.store.states import (
+    Actor,
+    CallStatus,
+    DriftChange,
+    DriftStatus,
+    FieldStatus,
+    SessionState,
+)
 
 from ..details import Detail
-from ..queue import entry_label
+from ..queue import ListedState, entry_label
 from .field_view import EXCERPT_STYLE, highlighted_json, revealed
 from .pin_diff import ADDED_STYLE, REMOVED_STYLE, surface_text, word_diff
 
-STATE_STYLES = {
-    "withheld": "bold $text-warning",
-    "pending": "bold $text-error",
-    "tainted": "bold $text-error",
-    "released": "$text-success",
-    "approved": "$text-success",
-    "clean": "$text-success",
-    "used": "$text-muted",
-    "expired": "$text-muted",
-    "reviewed": "$text-muted",
-    "stripped": "$text-secondary",
-    "human": "bold $text-accent",
-    "accepted": "$text-success",
-    "rejected": "$text-muted",
+StateStyles = Mapping[str, str]
+"""The colour of each state a kind of row can be in, shared by its list rows and detail header."""
+
+WAITING_STYLE = "bold $text-error"
+CLEARED_STYLE = "$text-success"
+SETTLED_STYLE = "$text-muted"
+
+FIELD_STYLES: StateStyles = {
+    FieldStatus.WITHHELD: "bold $text-warning",
+    FieldStatus.RELEASED: CLEARED_STYLE,
+    ListedState.REVIEWED: SETTLED_STYLE,
 }
-"""The colour of each row state, shared by the queue and the detail header."""
+REMOVAL_STYLES: StateStyles = {
+    FieldStatus.WITHHELD: "bold $text-warning",
+    ListedState.STRIPPED: "$text-secondary",
+}
+CALL_STYLES: StateStyles = {
+    CallStatus.PENDING: WAITING_STYLE,
+    CallStatus.APPROVED: CLEARED_STYLE,
+    CallStatus.USED: SETTLED_STYLE,
+    CallStatus.EXPIRED: SETTLED_STYLE,
+    ListedState.REVIEWED: SETTLED_STYLE,
+}
+SESSION_STYLES: StateStyles = {
+    SessionState.TAINTED: WAITING_STYLE,
+    SessionState.CLEAN: CLEARED_STYLE,
+}
+DRIFT_STYLES: StateStyles = {
+    DriftStatus.PENDING: WAITING_STYLE,
+    DriftStatus.ACCEPTED: CLEARED_STYLE,
+    DriftStatus.REJECTED: SETTLED_STYLE,
+}
+AUDIT_STYLES: StateStyles = {
+    Actor.HUMAN: "bold $text-accent",
+    Actor.PROXY: SETTLED_STYLE,
+    Actor.HOOK: SETTLED_STYLE,
+    Actor.IDLE_EXPIRY: SETTLED_STYLE,
+}
+"""An audit row is styled by who acted: a person's decisions stand out from the automatic ones."""
 
 HEADING_STYLE = "bold $text-accent"
 
@@ -52,32 +83,30 @@ class DetailView:
     side: Content
 
 
-def describe(detail: Detail, now: datetime) -> DetailView:
-    """The view of one loaded queue row, with ages relative to `now`."""
-    return _VIEWS[detail.item.kind](detail, now)
-
-
-def full_body(detail: Detail, view: DetailView) -> Content:
-    """The item in full for `enter`: a withheld or removed text without the preview's cut."""
+def withheld_in_full(detail: Detail) -> Content | None:
+    """A withheld field for `enter`, without the preview's cut."""
     row = detail.record
-    if detail.item.kind == "withheld":
-        return revealed(
-            row["original"],
-            excerpts=[s.get("excerpt") or "" for s in row["signals"]],
-            limit=FULL_CHARS,
-        )
-    if detail.item.kind == "stripped" and row["decoded"]:
-        return revealed(row["decoded"], limit=FULL_CHARS)
-    return view.body
+    return revealed(
+        row["original"],
+        excerpts=[s.get("excerpt") or "" for s in row["signals"]],
+        limit=FULL_CHARS,
+    )
 
 
-def state_badge(state: str) -> Content:
+def removal_in_full(detail: Detail) -> Content | None:
+    """Removed hidden content for `enter`, decoded, without the preview's cut (None: nothing readable)."""
+    decoded = detail.record["decoded"]
+    return revealed(decoded, limit=FULL_CHARS) if decoded else None
+
+
+def state_badge(state: str, styles: StateStyles) -> Content:
     """`● withheld` in the state's colour."""
-    return Content.styled(f"● {state}", STATE_STYLES.get(state, ""))
+    return Content.styled(f"● {state}", styles.get(state, ""))
 
 
 def _age(now: datetime, at: str | None) -> str:
-    return ago(now - parse_stamp(at)) if at else "unknown time"
+    # The same short form as the list rows, so a row and its header never disagree.
+    return short_ago(now - parse_stamp(at)) if at else "unknown time"
 
 
 def _heading(text: str) -> Content:
@@ -99,11 +128,11 @@ def _provenance(detail: Detail, now: datetime) -> tuple[Content | str, ...]:
     )
 
 
-def _header(kind: str, key: str, state: str, *rest: str) -> Content:
+def _header(kind: str, key: str, state: Content, *rest: str) -> Content:
     return Content.assemble(
         (f"{kind} {visible(key)}", "bold"),
         "  ",
-        state_badge(state),
+        state,
         *(f"  {visible(part)}" for part in rest if part),
     )
 
@@ -130,21 +159,31 @@ def _policy(detail: Detail, aspect: str) -> Content:
     """How the proxy classified the item's tool: `untrusted` (its results) or `outbound` (its calls)."""
     tool = detail.tool
     name = f"{visible(detail.record['server'])}/{visible(detail.record.get('tool') or '?')}"
-    if tool is None:
+    if tool is None or aspect not in tool:
         return Content(f"{name}: no classification recorded; an unknown tool counts as {aspect}")
     verdict = aspect if tool[aspect] else f"not {aspect}"
-    return Content(
+    line = (
         f"{name} counts as {verdict}: {visible(tool[f'{aspect}_reason'] or 'no reason recorded')}"
     )
+    if tool.get("from_policy"):
+        return Content.assemble(
+            line,
+            (
+                "\n(read from the policy: no proxy has recorded a classification of it)",
+                "$text-muted",
+            ),
+        )
+    return Content(line)
 
 
-def _withheld(detail: Detail, now: datetime) -> DetailView:
+def withheld_view(detail: Detail, now: datetime) -> DetailView:
+    """A withheld field as received, beside its decoded payloads, signals and provenance."""
     row = detail.record
     state = detail.item.state
     title = _header(
         "withheld",
         row["id"],
-        state,
+        state_badge(state, FIELD_STYLES),
         f"{row['server']}/{row['tool'] or row['method']}",
         row["path"],
         _age(now, row["created_at"]),
@@ -195,12 +234,13 @@ def _withheld(detail: Detail, now: datetime) -> DetailView:
     return DetailView(title, "As received", body, "Why", side)
 
 
-def _stripped(detail: Detail, now: datetime) -> DetailView:
+def removal_view(detail: Detail, now: datetime) -> DetailView:
+    """Hidden content removed from a result, decoded, and what became of the field."""
     row = detail.record
     title = _header(
         "removal",
         str(row["id"]),
-        detail.item.state,
+        state_badge(detail.item.state, REMOVAL_STYLES),
         f"{row['server']}/{row['tool'] or row['method']}",
         row["path"],
         _age(now, row["created_at"]),
@@ -227,13 +267,14 @@ def _stripped(detail: Detail, now: datetime) -> DetailView:
     return DetailView(title, "Hidden content, decoded", body, "Why", side)
 
 
-def _blocked(detail: Detail, now: datetime) -> DetailView:
+def call_view(detail: Detail, now: datetime) -> DetailView:
+    """A refused call's exact arguments beside why it was refused."""
     row = detail.record
     expiry = until(parse_stamp(row["expires_at"]) - now) if row["expires_at"] else ""
     title = _header(
         "blocked call",
         str(row["id"]),
-        detail.item.state,
+        state_badge(detail.item.state, CALL_STYLES),
         f"{row['server']}/{row['tool']}",
         _age(now, row["created_at"]),
         f"token {row['token_hint']}",
@@ -269,7 +310,8 @@ def _blocked(detail: Detail, now: datetime) -> DetailView:
     return DetailView(title, "Call", body, "Why", side)
 
 
-def _session(detail: Detail, now: datetime) -> DetailView:
+def session_view(detail: Detail, now: datetime) -> DetailView:
+    """A session's taint chain beside the calls refused in it."""
     row = detail.record
     client = " ".join(
         str(part)
@@ -277,11 +319,15 @@ def _session(detail: Detail, now: datetime) -> DetailView:
         if part
     )
     title = _header(
-        "session", row["key"], detail.item.state, client, f"since {_age(now, row['created_at'])}"
+        "session",
+        row["key"],
+        state_badge(detail.item.state, SESSION_STYLES),
+        client,
+        _session_since(detail, now),
     )
     calls = [
         Content.assemble(
-            state_badge(call["status"]),
+            state_badge(call["state"], CALL_STYLES),
             f"  #{call['id']} {visible(call['server'])}/{visible(call['tool'])}  {_age(now, call['created_at'])}",
         )
         for call in detail.related
@@ -290,12 +336,24 @@ def _session(detail: Detail, now: datetime) -> DetailView:
     return DetailView(title, "Taint chain", _chain(detail, now), "Blocked calls", side)
 
 
-def _audit(detail: Detail, now: datetime) -> DetailView:
+def _session_since(detail: Detail, now: datetime) -> str:
+    """Since when the session is in its state: the read that tainted it, the clearance, or its start."""
+    open_events = [event for event in detail.taint if event["cleared_at"] is None]
+    if open_events:
+        return f"tainted {_age(now, open_events[0]['at'])}"
+    cleared = [event["cleared_at"] for event in detail.taint if event["cleared_at"]]
+    if cleared:
+        return f"cleared {_age(now, max(cleared))}"
+    return f"started {_age(now, detail.record['created_at'])}, no untrusted read"
+
+
+def audit_view(detail: Detail, now: datetime) -> DetailView:
+    """One audit entry beside its links in the hash chain."""
     row = detail.record
     title = _header(
         "audit",
         str(row["id"]),
-        row["actor"],
+        state_badge(row["actor"], AUDIT_STYLES),
         row["action"],
         row["subject"] or "",
         _age(now, row["at"]),
@@ -320,13 +378,14 @@ def _command_line(canonical: str) -> str:
     return shlex.join([PurePath(argv[0]).name, *argv[1:]])
 
 
-def _pin(detail: Detail, now: datetime) -> DetailView:
+def drift_view(detail: Detail, now: datetime) -> DetailView:
+    """A pin drift as a word diff beside the detector's reading of the new version."""
     row = detail.record
     label = entry_label(row["kind"], row["name"])
     title = _header(
         "pin drift",
         str(row["id"]),
-        detail.item.state,
+        state_badge(detail.item.state, DRIFT_STYLES),
         row["server"],
         f"{label} {row['change']}",
         _age(now, row["created_at"]),
@@ -368,7 +427,7 @@ def _pin(detail: Detail, now: datetime) -> DetailView:
     )
     accept = (
         "unpins it"
-        if row["change"] == "removed"
+        if row["change"] == DriftChange.REMOVED
         else "pins the new version: the agent sees it and may call it"
     )
     side = _lines(
@@ -388,13 +447,3 @@ def _pin(detail: Detail, now: datetime) -> DetailView:
         now_pinned,
     )
     return DetailView(title, "Pinned → new, word by word", body, "Why", side)
-
-
-_VIEWS: dict[str, Callable[[Detail, datetime], DetailView]] = {
-    "withheld": _withheld,
-    "stripped": _stripped,
-    "blocked": _blocked,
-    "sessions": _session,
-    "pins": _pin,
-    "audit": _audit,
-}

@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 from textual.content import Content
@@ -9,11 +10,14 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from lazaretto.app.human import visible
+from lazaretto.app.human import short_ago, visible
 from lazaretto.store.clock import parse_stamp
 
 from ..queue import QueueItem
-from .detail_views import STATE_STYLES
+from .detail_views import StateStyles
+
+if TYPE_CHECKING:
+    from ..tabs import Tab
 
 PREFETCH_ROWS = 30
 """Ask for the next page when the cursor or the scroll position comes this close to the end."""
@@ -22,25 +26,15 @@ ROW_LINES = 2
 """Lines per row (see `row_prompt`): how many rows a list of a given height shows."""
 
 
-def short_age(now: datetime, at: str) -> str:
-    """`just now`, `42s ago`, `3m ago`, `5h ago`, `12d ago`: an age that fits in a list row."""
-    seconds = max(0, int((now - parse_stamp(at)).total_seconds()))
-    if seconds < 5:
-        return "just now"
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds >= size:
-            return f"{seconds // size}{unit} ago"
-    return f"{seconds}s ago"
-
-
-def row_prompt(item: QueueItem, now: datetime) -> Content:
+def row_prompt(item: QueueItem, age: str, styles: StateStyles) -> Content:
     """Two lines: state, server/tool and age; then the one-line reason."""
+    style = styles.get(item.state, "")
     return Content.assemble(
-        ("● ", STATE_STYLES.get(item.state, "")),
-        (f"{item.state:<9}", STATE_STYLES.get(item.state, "")),
+        ("● ", style),
+        (f"{item.state:<9}", style),
         " ",
         (visible(item.source), "bold"),
-        (f"  {short_age(now, item.at)}", "$text-muted"),
+        (f"  {age}", "$text-muted"),
         "\n  ",
         (visible(item.reason), "$text-muted"),
     )
@@ -75,10 +69,13 @@ class QueueList(OptionList):
             """The list that wants more rows."""
             return self.queue
 
-    def __init__(self, kind: str, *, id: str | None = None) -> None:
+    def __init__(self, tab: "Tab", *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.kind = kind
+        self.tab = tab
+        self.kind = tab.kind
         self.items: list[QueueItem] = []
+        self._drawn: list[tuple[datetime, str]] = []
+        """Each row's time and the age its prompt shows, so only rows whose age moved are redrawn."""
         self.exhausted = False
         """True once a page came back short: there is nothing older to load."""
         self.loading = False
@@ -97,9 +94,15 @@ class QueueList(OptionList):
         keep = self.current.key if replace and self.current else None
         if replace:
             self.items = []
+            self._drawn = []
             self.clear_options()
         self.items.extend(items)
-        self.add_options(Option(row_prompt(item, now), id=item.key) for item in items)
+        drawn = [(at := parse_stamp(item.at), short_ago(now - at)) for item in items]
+        self._drawn.extend(drawn)
+        self.add_options(
+            Option(row_prompt(item, age, self.tab.styles), id=item.key)
+            for item, (_, age) in zip(items, drawn, strict=True)
+        )
         self.exhausted = exhausted
         self.loading = False
         if replace:
@@ -107,6 +110,14 @@ class QueueList(OptionList):
             self.highlighted = keys.index(keep) if keep in keys else (0 if self.items else None)
         elif self.highlighted is None and self.items:
             self.highlighted = 0
+
+    def move_ages(self, now: datetime) -> None:
+        """Redraw the rows whose age reads differently at `now`."""
+        for index, (item, (at, shown)) in enumerate(zip(self.items, self._drawn, strict=True)):
+            age = short_ago(now - at)
+            if age != shown:
+                self._drawn[index] = (at, age)
+                self.replace_option_prompt_at_index(index, row_prompt(item, age, self.tab.styles))
 
     def watch_highlighted(self, highlighted: int | None) -> None:
         super().watch_highlighted(highlighted)
