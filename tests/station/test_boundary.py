@@ -112,10 +112,10 @@ def test_with_the_passphrase_the_person_approves_releases_and_untaints(worm, run
 
 PTY_DRIVER = """
 import json, os, pty, re, select, sys, time
-session, python = {session!r}, {python!r}
+python, verb = {python!r}, {verb!r}
 pid, fd = pty.fork()
 if pid == 0:
-    os.execv(python, [python, "-m", "lazaretto.app", "untaint", "--session", session])
+    os.execv(python, [python, "-m", "lazaretto.app", *verb])
 seen, typed = "", []
 deadline = time.monotonic() + 60
 while time.monotonic() < deadline:
@@ -140,16 +140,24 @@ print(json.dumps({{"exit": os.waitstatus_to_exitcode(status), "output": seen, "t
 """
 
 
+def verb_argv(worm: dict, verb: str) -> list[str]:
+    """The command line of a human-only verb aimed at the worm's session, call or field."""
+    target = {"untaint": ["--session", worm["session"]], "approve": [worm["token"]]}
+    return [verb, *target.get(verb, [worm["qid"]])]
+
+
+@pytest.mark.parametrize("verb", ["untaint", "approve", "release"])
 @pytest.mark.parametrize("who", ATTACKERS)
-def test_a_pty_driver_cannot_untaint(worm, running, who):
+def test_a_pty_driver_cannot_untaint_approve_or_release(worm, running, who, verb):
     account = attacker(running, who)
-    result = run_script(
-        running, account, PTY_DRIVER.format(session=worm["session"], python=str(running.python))
-    )
+    script = PTY_DRIVER.format(python=str(running.python), verb=verb_argv(worm, verb))
+    result = run_script(running, account, script)
     assert result["exit"] != 0, result
     assert "Type " not in result["output"]  # no code to read back: the proof is the passphrase
+    assert "SYSTEM WARNING" not in result["output"]  # nor the withheld text, for `release`
     assert decisions_of(worm) == UNTOUCHED
-    assert refusals_by(worm, account.uid), "the wrong passphrase was not audited"
+    refused = refusals_by(worm, account.uid)
+    assert refused and {row["detail"]["code"] for row in refused} == {"wrong_passphrase"}
 
 
 # -- tmux: read the pane, send keys into it ------------------------------------------------------
@@ -229,6 +237,45 @@ def test_tmux_send_keys_into_a_running_untaint_clear_nothing(worm, running, tmux
     assert decisions_of(worm) == UNTOUCHED
 
 
+@pytest.mark.parametrize("who", ATTACKERS)
+def test_an_untaint_the_attacker_starts_in_tmux_reads_and_types_clears_nothing(worm, running, who):
+    # The issue's three Bash calls: start `untaint` in a detached tmux session, read the pane,
+    # type what it asks for. The attacker's own tmux server, under its own account.
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed (.ci/run installs it)")
+    account = attacker(running, who)
+    env = running.env(account, TMUX_TMPDIR=str(account.home))
+    own = ["tmux", "-L", "attacker"]
+    untaint = f"{running.python} -m lazaretto.app untaint --session {worm['session']}; sleep 30"
+    try:
+        started = running.run_as(
+            account,
+            [*own, "new-session", "-d", "-s", "x", "-x", "180", "-y", "50", untaint],
+            env=env,
+        )
+        assert started.returncode == 0, started.stderr
+
+        def read() -> str:
+            return running.run_as(
+                account, [*own, "capture-pane", "-p", "-t", "x"], env=env
+            ).stdout.decode()
+
+        deadline = time.monotonic() + READ_TIMEOUT * 2
+        while "passphrase" not in (seen := read()):
+            assert time.monotonic() < deadline, seen
+            time.sleep(0.2)
+        assert "Type " not in seen  # nothing on screen to type back
+        for keys in (["-l", "y"], ["Enter"]):
+            running.run_as(account, [*own, "send-keys", "-t", "x", *keys], env=env)
+        while "Nothing was changed" not in (seen := read()):
+            assert time.monotonic() < deadline, seen
+            time.sleep(0.2)
+    finally:
+        running.run_as(account, [*own, "kill-server"], env=env)
+    assert decisions_of(worm) == UNTOUCHED
+    assert [row["detail"]["code"] for row in refusals_by(worm, account.uid)] == ["wrong_passphrase"]
+
+
 def test_tmux_send_keys_with_the_passphrase_untaints(worm, running, tmux_untaint):
     # A person typing into their pane: the same keys, and the one thing the agent does not have.
     tmux(running, running.reviewer, "send-keys", "-t", "person", "-l", PASSPHRASE)
@@ -306,7 +353,7 @@ def test_the_store_its_wal_and_its_directory_are_out_of_reach(worm, running, who
 
 FORGERY = """
 import json, socket
-path, session, qid = {socket!r}, {session!r}, {qid!r}
+path, session, qid, call = {socket!r}, {session!r}, {qid!r}, {call!r}
 def ask(request):
     with socket.socket(socket.AF_UNIX) as sock:
         sock.connect(path)
@@ -320,6 +367,15 @@ answers = {{
     "sql": ask({{"op": "store.query", "args": {{"sql": "DELETE FROM taint_events"}}}}),
     "original": ask({{"op": "quarantine.get", "args": {{"qid": qid}}}}),
     "unlock": ask({{"op": "station.unlock", "args": {{}}, "proof": "guess123"}}),
+    "approve": ask({{"op": "decisions.approve", "args": {{"blocked_id": call}}}}),
+    "release": ask({{"op": "decisions.release", "args": {{"quarantine_id": qid}}}}),
+    "accept drift": ask({{"op": "decisions.accept_drift", "args": {{"drift_id": 1}}}}),
+    "reject drift": ask({{"op": "decisions.reject_drift", "args": {{"drift_id": 1}}}}),
+    "dismiss": ask({{"op": "decisions.dismiss_call", "args": {{"blocked_id": call}}}}),
+    "trust": ask({{"op": "directories.trust", "args": {{"path": "/"}}}}),
+    "proof as an argument": ask({{"op": "decisions.approve", "args": {{"blocked_id": call, "proof": "x"}}}}),
+    "a human's audit row": ask({{"op": "audit.record", "args": {{"actor": "human", "action": "untaint"}}}}),
+    "raw consume": ask({{"op": "blocked.consume_approved", "args": {{"session": session, "server": "slack", "tool": "post_message", "arguments": {{}}}}}}),
 }}
 print(json.dumps(answers))
 """
@@ -331,7 +387,12 @@ def test_forged_socket_requests_are_refused_and_audited_with_the_senders_uid(wor
     answers = run_script(
         running,
         account,
-        FORGERY.format(socket=str(running.socket), session=worm["session"], qid=worm["qid"]),
+        FORGERY.format(
+            socket=str(running.socket),
+            session=worm["session"],
+            qid=worm["qid"],
+            call=worm["client"].blocked.by_token(worm["token"])["id"],
+        ),
     )
     codes = {name: (answer.get("error") or {}).get("code") for name, answer in answers.items()}
     assert codes == {
@@ -342,24 +403,35 @@ def test_forged_socket_requests_are_refused_and_audited_with_the_senders_uid(wor
         "sql": "forbidden",
         "original": None,
         "unlock": "wrong_passphrase",
+        "approve": "proof_required",
+        "release": "proof_required",
+        "accept drift": "proof_required",
+        "reject drift": "proof_required",
+        "dismiss": "proof_required",
+        "trust": "proof_required",
+        "proof as an argument": "proof_required",
+        "a human's audit row": "forbidden",
+        "raw consume": None,
     }
     assert answers["expire"]["result"]["tainted"] is True
     assert (
         "SYSTEM WARNING" not in json.dumps(answers["original"])
         and answers["original"]["result"]["redacted"]
     )
+    assert answers["raw consume"]["result"] is None  # a pending call is not an approved one
     assert decisions_of(worm) == UNTOUCHED
-    assert len(refusals_by(worm, account.uid)) == 5
+    assert len(refusals_by(worm, account.uid)) == 13
 
 
 # -- brute force ---------------------------------------------------------------------------------
 
 
-def test_guessing_locks_clearances_and_even_the_person_waits(worm, running):
+@pytest.mark.parametrize("who", ATTACKERS)
+def test_guessing_locks_clearances_and_even_the_person_waits(worm, running, who):
+    account = attacker(running, who)
+    env = worm["env"] if who == "reviewer" else running.env(account)
     for attempt in range(5):
-        guess = running.terminal_as(
-            running.agent, "approve", worm["token"], env=running.env(running.agent)
-        )
+        guess = running.terminal_as(account, "approve", worm["token"], env=env)
         guess.passphrase(f"guess number {attempt}")
         assert guess.finish() == 1
         assert ("locked" if attempt == 4 else "wrong passphrase") in guess.output
@@ -369,9 +441,9 @@ def test_guessing_locks_clearances_and_even_the_person_waits(worm, running):
     assert decisions_of(worm) == UNTOUCHED
     status = running.run_as(running.reviewer, [*running.lazaretto(), "station", "status", "--json"])
     assert json.loads(status.stdout)["locked"] is True
-    assert [row["detail"]["code"] for row in refusals_by(worm, running.agent.uid)] == [
-        "wrong_passphrase"
-    ] * 4 + ["locked"]
+    codes = [row["detail"]["code"] for row in refusals_by(worm, account.uid)]
+    # The reviewer's own right passphrase, refused while locked, is audited as theirs too.
+    assert codes == ["wrong_passphrase"] * 4 + ["locked"] * (2 if who == "reviewer" else 1)
 
 
 # -- no way back to a local store -----------------------------------------------------------------

@@ -5,6 +5,7 @@ from datetime import UTC, datetime
 import pytest
 from review_scenario import FixedClock, load_scenario
 from stationkit import PASSPHRASE
+from textual.notifications import Notify
 
 from lazaretto.app.review.app import ReviewApp
 from lazaretto.app.review.details import Detail
@@ -116,3 +117,30 @@ async def test_a_clearance_takes_the_passphrase_in_the_dialog_and_a_wrong_one_ch
         assert scenario_client.quarantine.get(other)["reviewed_at"] is None
     refused = [row for row in scenario_client.audit.rows() if row["action"] == "refuse-request"]
     assert [row["subject"] for row in refused] == ["decisions.release", "decisions.dismiss_field"]
+
+
+async def test_after_five_wrong_passphrases_the_app_says_clearances_are_locked(scenario_client):
+    notes: list[Notify] = []
+
+    def hook(message) -> None:
+        if isinstance(message, Notify):
+            notes.append(message)
+
+    app = ReviewApp(scenario_client, poll_interval=3600)
+    async with app.run_test(size=(140, 40), message_hook=hook) as pilot:
+        await settle(pilot)
+        key = shown(app).item.key
+        for guess in range(6):
+            await pilot.press("r")
+            await settle(pilot)
+            assert isinstance(app.screen, ConfirmClearance)
+            # The sixth is the right passphrase: the lock holds against it too.
+            await type_into(pilot, PASSPHRASE if guess == 5 else f"guess number {guess}")
+    said = [note.notification.message for note in notes]
+    assert any(
+        "wrong passphrase (5 in a row): clearances are locked until" in text for text in said
+    )
+    assert "clearances are locked until" in said[-1] and "Nothing was changed" in said[-1]
+    assert scenario_client.quarantine.get(key)["status"] == "withheld"
+    refused = [row for row in scenario_client.audit.rows() if row["action"] == "refuse-request"]
+    assert [row["detail"]["code"] for row in refused] == ["wrong_passphrase"] * 4 + ["locked"] * 2
