@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from .clock import parse_stamp
+from .states import Action, CallStatus, DirectoryStatus, DriftStatus, FieldStatus
 
 if TYPE_CHECKING:
     from .store import Store
@@ -38,7 +39,7 @@ def cross_check(store: "Store") -> list[str]:
     ]
 
 
-def _subjects(by_action: dict[str, list[dict]], action: str, prefix: str = "") -> Counter:
+def _subjects(by_action: dict[str, list[dict]], action: Action, prefix: str = "") -> Counter:
     return Counter(
         row["subject"][len(prefix) :]
         for row in by_action.get(action, [])
@@ -54,7 +55,7 @@ def _taint(store: "Store", by_action: dict[str, list[dict]]) -> list[str]:
     )
     untaints = [
         {**row, "events": (json.loads(row["detail"]) if row["detail"] else {}).get("events")}
-        for row in by_action.get("untaint", [])
+        for row in by_action.get(Action.UNTAINT, [])
     ]
     matched: set[int] = set()
     for (session, at, actor), count in sorted(cleared.items()):
@@ -91,7 +92,7 @@ def _taint(store: "Store", by_action: dict[str, list[dict]]) -> list[str]:
     times: dict[str, list] = {}
     for event in events:
         times.setdefault(event["session"], []).append(parse_stamp(event["at"]))
-    for row in by_action.get("taint", []):
+    for row in by_action.get(Action.TAINT, []):
         at = parse_stamp(row["at"])
         if not any(abs(at - moment) <= _SAME_MOMENT for moment in times.get(row["session"], [])):
             found.append(
@@ -107,21 +108,21 @@ def _calls(store: "Store", by_action: dict[str, list[dict]]) -> list[str]:
         str(row["id"]): row
         for row in store.query("SELECT id, status, reviewed_at FROM blocked_calls")
     }
-    refused = _subjects(by_action, "refuse", "blocked:")
-    approved = _subjects(by_action, "approve", "blocked:")
-    used = _subjects(by_action, "use-approval", "blocked:")
-    dismissed = _subjects(by_action, "dismiss", "blocked:")
+    refused = _subjects(by_action, Action.REFUSE, "blocked:")
+    approved = _subjects(by_action, Action.APPROVE, "blocked:")
+    used = _subjects(by_action, Action.USE_APPROVAL, "blocked:")
+    dismissed = _subjects(by_action, Action.DISMISS, "blocked:")
     for call_id in sorted(refused.keys() - calls.keys(), key=int):
         found.append(f"blocked call {call_id} was refused (audited) but is missing from its table")
     for call_id, call in sorted(calls.items(), key=lambda item: int(item[0])):
         status = call["status"]
         if call_id not in refused:
             found.append(f"blocked call {call_id} has no refuse row in the audit log")
-        if status in ("approved", "used") and call_id not in approved:
+        if status in (CallStatus.APPROVED, CallStatus.USED) and call_id not in approved:
             found.append(f"blocked call {call_id} is {status} without an approve row")
-        if status == "used" and call_id not in used:
+        if status == CallStatus.USED and call_id not in used:
             found.append(f"blocked call {call_id} is used without a use-approval row")
-        if status == "pending" and call_id in approved:
+        if status == CallStatus.PENDING and call_id in approved:
             found.append(f"blocked call {call_id} was approved (audited) but is pending again")
         if call["reviewed_at"] and call_id not in dismissed:
             found.append(f"blocked call {call_id} is marked reviewed without a dismiss row")
@@ -133,17 +134,17 @@ def _fields(store: "Store", by_action: dict[str, list[dict]]) -> list[str]:
     fields = {
         row["id"]: row for row in store.query("SELECT id, status, reviewed_at FROM quarantine")
     }
-    withheld = _subjects(by_action, "withhold")
-    released = _subjects(by_action, "release")
-    dismissed = _subjects(by_action, "dismiss")
+    withheld = _subjects(by_action, Action.WITHHOLD)
+    released = _subjects(by_action, Action.RELEASE)
+    dismissed = _subjects(by_action, Action.DISMISS)
     for qid in sorted(withheld.keys() - fields.keys()):
         found.append(f"withheld field {qid} was withheld (audited) but is missing from its table")
     for qid, field in sorted(fields.items()):
         if qid not in withheld:
             found.append(f"withheld field {qid} has no withhold row in the audit log")
-        if field["status"] == "released" and qid not in released:
+        if field["status"] == FieldStatus.RELEASED and qid not in released:
             found.append(f"withheld field {qid} is released without a release row")
-        if field["status"] == "withheld" and qid in released:
+        if field["status"] == FieldStatus.WITHHELD and qid in released:
             found.append(f"withheld field {qid} was released (audited) but is withheld again")
         if field["reviewed_at"] and qid not in dismissed:
             found.append(f"withheld field {qid} is marked reviewed without a dismiss row")
@@ -158,10 +159,10 @@ def _drifts(store: "Store", by_action: dict[str, list[dict]]) -> list[str]:
             "SELECT id, server, command, kind, name, status, new_sha256 FROM pin_drift"
         )
     }
-    recorded = _subjects(by_action, "pin-drift", "drift:")
+    recorded = _subjects(by_action, Action.PIN_DRIFT, "drift:")
     decided = {
-        "accepted": _subjects(by_action, "accept-drift", "drift:"),
-        "rejected": _subjects(by_action, "reject-drift", "drift:"),
+        DriftStatus.ACCEPTED: _subjects(by_action, Action.ACCEPT_DRIFT, "drift:"),
+        DriftStatus.REJECTED: _subjects(by_action, Action.REJECT_DRIFT, "drift:"),
     }
     for drift_id in sorted(recorded.keys() - drifts.keys(), key=int):
         found.append(f"pin drift {drift_id} was recorded (audited) but is missing from its table")
@@ -169,12 +170,12 @@ def _drifts(store: "Store", by_action: dict[str, list[dict]]) -> list[str]:
         status = drift["status"]
         if status in decided and drift_id not in decided[status]:
             found.append(f"pin drift {drift_id} is {status} without its audit row")
-        if status == "pending" and any(drift_id in rows for rows in decided.values()):
+        if status == DriftStatus.PENDING and any(drift_id in rows for rows in decided.values()):
             found.append(f"pin drift {drift_id} was decided (audited) but is pending again")
     # What is pinned for an entry a person accepted a drift of must be what they accepted.
     newest: dict[tuple, dict] = {}
     for _, drift in sorted(drifts.items(), key=lambda item: int(item[0])):
-        if drift["status"] == "accepted":
+        if drift["status"] == DriftStatus.ACCEPTED:
             newest[(drift["server"], drift["command"], drift["kind"], drift["name"])] = drift
     for key, drift in newest.items():
         rows = store.query(
@@ -192,8 +193,8 @@ def _drifts(store: "Store", by_action: dict[str, list[dict]]) -> list[str]:
 
 def _directories(store: "Store", by_action: dict[str, list[dict]]) -> list[str]:
     found = []
-    trusted = _subjects(by_action, "trust")
+    trusted = _subjects(by_action, Action.TRUST)
     for row in store.query("SELECT path, status FROM directories"):
-        if row["status"] == "trusted" and row["path"] not in trusted:
+        if row["status"] == DirectoryStatus.TRUSTED and row["path"] not in trusted:
             found.append(f"directory {row['path']} is trusted without a trust row")
     return found
