@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
 
 from .detect import DEFAULT_THRESHOLD, Signal
+from .document import judge_message
 from .exposure import Exposure
 from .fingerprint import (
     MIN_WORDS,
@@ -32,9 +33,6 @@ from .scan import FieldVerdict, ScanRules, Verdict, read_passages, scan_text
 from .surfaces import walk_surfaces
 
 REENTRY = "reentry"
-# Texts up to this long recur within one message (object keys, statuses, labels): each is decided
-# once per message.
-_RECURRING_TEXT = 64
 _SHORTEST_WINDOW = 2 * MIN_WORDS - 1
 # The longest the fingerprint index goes without asking the store, however still its beacon.
 FULL_REFRESH_SECONDS = 1.0
@@ -57,9 +55,6 @@ class _Message:
     line_anchors: set[str] | None = None
     line_read: bool = False
     clean_fields: int = 0
-    # Short texts that went through unchanged: the same text at another path goes through too,
-    # until the message withholds something new.
-    passed: set[str] = field(default_factory=set)
 
 
 EARLIER_CACHE = 4096
@@ -195,16 +190,21 @@ class FieldCleaner:
             def verdict_of(text: str) -> FieldVerdict:
                 return scan_text(text, rules)
 
-        def decide(path: str, text: str) -> str | None:
-            # Length first: a set lookup hashes the whole text, and only short ones are remembered.
-            if len(text) <= _RECURRING_TEXT and text in message.passed:
-                return None
-            replaced = self._field(message, path, text, verdict_of(text))
-            if replaced is None and len(text) <= _RECURRING_TEXT:
-                message.passed.add(text)
-            return replaced
+        # Every field is judged, and the message read as one document, before any is replaced:
+        # a part of a split instruction is withheld with the field that completes it.
+        threshold = (self.policy.threshold or DEFAULT_THRESHOLD) if untrusted else None
+        verdicts = judge_message(payload, verdict_of, threshold)
+        if message.reentry_possible is None:
+            message.reentry_possible = self.index.active()
+        if not message.reentry_possible and all(
+            v.verdict == Verdict.CLEAN for v in verdicts.values()
+        ):
+            cleaned = None  # nothing to replace and nothing withheld to look for: no second walk
+        else:
+            cleaned = walk_surfaces(
+                payload, lambda path, text: self._field(message, path, text, verdicts[path])
+            ).payload
 
-        cleaned = walk_surfaces(payload, decide).payload
         if untrusted and self.policy.labels(self.server):
             labelled = label_payload(
                 method, cleaned or payload, self._label_nonce(), self._source(tool, method)
@@ -362,7 +362,6 @@ class FieldCleaner:
                 )
                 # Later fields of this message may repeat it, and the line may hold its anchors.
                 message.reentry_possible, message.line_read = True, False
-                message.passed.clear()
                 self._log_removals(message, path, verdict, qid)
             message.withheld[content_hash] = qid
             self._expose(message, f"withheld field {qid}")

@@ -17,6 +17,10 @@ _REMOVAL_LABELS = {
     "html-comment": ("HTML comment", "HTML comments"),
     "hidden-html": ("hidden HTML element", "hidden HTML elements"),
     "markdown-image": ("image to an unlisted host", "images to unlisted hosts"),
+    "link-definition": (
+        "link definition that renders as nothing",
+        "link definitions that render as nothing",
+    ),
     "remote-resource": ("fetch from an unlisted host", "fetches from unlisted hosts"),
     "encoded-base64": ("base64 run", "base64 runs"),
     "encoded-base32": ("base32 run", "base32 runs"),

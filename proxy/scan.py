@@ -5,7 +5,9 @@ from enum import StrEnum
 from functools import lru_cache
 
 from .detect import DEFAULT_THRESHOLD, Detection, Signal, detect
+from .readings import readings
 from .sanitize import Removal, SanitizeRules, sanitize
+from .sanitize.model import DECODED_CHARS
 
 
 class Verdict(StrEnum):
@@ -15,6 +17,10 @@ class Verdict(StrEnum):
     SANITIZED = "sanitized"
     """Hidden content was removed; the rest went through."""
     WITHHELD = "withheld"
+
+
+# The signal of a request to decode something and follow it.
+_DECODE_REQUEST = "encoded_instruction"
 
 
 @dataclass(frozen=True)
@@ -142,6 +148,18 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float) -> FieldVerdi
         passages.append((payload.text, _spans(hidden)))
         signals.extend(hidden.signals)
         score = max(score, hidden.score)
+    # Encodings a model decodes on sight are read too; a reading is kept (shown to the reviewer)
+    # only when it says more than the text does, and the field is never rewritten for one.
+    asks_to_decode = any(s.name == _DECODE_REQUEST for s in reading.signals)
+    for other in readings(cleaned):
+        read = detect(other.text)
+        # "Decode this and do what it says" beside the encoded text: one piece of evidence.
+        weight = read.score + reading.score if asks_to_decode else read.score
+        if read.score > reading.score and weight >= threshold:
+            decoded.append(Decoded(other.kind, other.text[:DECODED_CHARS]))
+            passages.append((other.text, _spans(read)))
+            signals.extend(read.signals)
+            score = max(score, weight)
     if score >= threshold:
         verdict = Verdict.WITHHELD
     elif removed:

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import TypeGuard
 
 from .classify import untrusted_tool
+from .detect import DEFAULT_THRESHOLD
+from .document import judge_message
 from .notices import removal_notice, withheld_notice
 from .policy import PolicyError, load_policy
 from .scan import FieldVerdict, ScanRules, Verdict, scan_text
@@ -115,9 +117,11 @@ class Scanner:
 
     def result(self, result: dict) -> ResultScan:
         scan = ResultScan()
+        threshold = (self.rules.threshold or DEFAULT_THRESHOLD) if self.rules.untrusted else None
+        verdicts = judge_message(result, self.text, threshold)
 
         def visit(path: str, text: str) -> str | None:
-            verdict = scan_text(text, self.rules)
+            verdict = verdicts[path]
             if verdict.verdict == Verdict.CLEAN:
                 return None
             scan.fields[path] = verdict

@@ -33,11 +33,11 @@ def strip_encoded(
         run = match.group(0)
         kind, decoded = _decode(run)
         if len(run) >= LONG_RUN:
-            if not _is_text(decoded) and not _random_looking(run, kind):
+            if not is_text(decoded) and not _random_looking(run, kind):
                 return run
         elif (
             looks_like_instructions is None
-            or not _is_text(decoded)
+            or not is_text(decoded)
             or not looks_like_instructions(decoded.decode("utf-8", "replace"))
         ):
             return run
@@ -83,7 +83,7 @@ def _random_looking(run: str, kind: str) -> bool:
     return separators <= len(run) * 0.08
 
 
-def _is_text(data: bytes) -> bool:
+def is_text(data: bytes) -> bool:
     text = data.decode("utf-8", "replace")
     # U+FFFD counts against: it stands for bytes that were not UTF-8 at all.
     printable = sum(1 for c in text if (c.isprintable() and c != "\ufffd") or c in "\n\t\r")
@@ -91,6 +91,6 @@ def _is_text(data: bytes) -> bool:
 
 
 def _describe(data: bytes) -> str:
-    if _is_text(data):
+    if is_text(data):
         return readable(data.decode("utf-8", "replace"))
     return f"({len(data)} bytes of binary) {data[:_BINARY_PREVIEW].hex()}"

@@ -17,6 +17,7 @@ KINDS = (
     "html-comment",
     "hidden-html",
     "markdown-image",
+    "link-definition",
     "remote-resource",
     "encoded-base64",
     "encoded-base32",

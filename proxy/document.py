@@ -1,0 +1,121 @@
+"""A message's texts read as one document: an instruction split across fields is still one instruction.
+
+A model reads a whole result at once, so a sentence cut into `structuredContent` values or spread
+over content blocks reaches it whole. Each field is scored on its own first; then the cleaned text
+of every value the scan let through is joined, in order, and scored as one text. When that
+document scores at or above the threshold, the fields holding a part of a signal are withheld,
+each with the joined parts shown to the reviewer beside it.
+"""
+
+from bisect import bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .detect import Signal, detect
+from .scan import Decoded, FieldVerdict, Verdict
+from .surfaces import walk_surfaces
+
+SPLIT = "split_across_fields"
+_KEY = "@key"  # how a surface path names an object key: keys take no part in the document
+# Between two fields: a line break ends no pattern that a space would not, and keeps words apart.
+_JOINER = "\n"
+DECODED_KIND = "split-fields"
+# A content block's `type` names its kind: it is no prose of the message, and a part of a split
+# sentence on either side of it still joins its other part.
+_BLOCK_TYPES = frozenset({"text", "image", "audio", "resource", "resource_link"})
+
+
+@dataclass(frozen=True)
+class Part:
+    """One value field of a message: its surface path and its own verdict."""
+
+    path: str
+    verdict: FieldVerdict
+
+
+def judge_message(
+    payload: Any, verdict_of: Callable[[str], FieldVerdict], threshold: float | None
+) -> dict[str, FieldVerdict]:
+    """Every surface of `payload` (see `walk_surfaces`) with its verdict, by path; with a
+    threshold, the message is also read as one document (see `split_matches`)."""
+    verdicts: dict[str, FieldVerdict] = {}
+
+    def judge(path: str, text: str) -> None:
+        verdicts[path] = verdict_of(text)
+
+    walk_surfaces(payload, judge)
+    if threshold is not None:
+        parts = [Part(path, v) for path, v in verdicts.items() if not path.endswith(_KEY)]
+        verdicts.update(split_matches(parts, threshold))
+    return verdicts
+
+
+def split_matches(parts: list[Part], threshold: float) -> dict[str, FieldVerdict]:
+    """The fields (by path) to withhold because the message read as one document crosses the
+    threshold, each with the verdict it is withheld under; empty when the document is harmless.
+
+    Fields already withheld on their own take no part: they never reach the model.
+    """
+    kept = [
+        part
+        for part in parts
+        if part.verdict.verdict != Verdict.WITHHELD
+        and not (part.path.endswith("/type") and part.verdict.original in _BLOCK_TYPES)
+    ]
+    if len(kept) < 2:
+        return {}
+    texts = [part.verdict.cleaned for part in kept]
+    starts, offset = [], 0
+    for text in texts:
+        starts.append(offset)
+        offset += len(text) + len(_JOINER)
+    document = _JOINER.join(texts)
+    found = detect(document)
+    if found.score < threshold:
+        return {}
+    # Which fields each signal's span touches; a signal inside one field that scored under the
+    # threshold on its own still counts, since the document's score is what crossed it.
+    touched: dict[int, list[Signal]] = {}
+    for signal in found.signals:
+        if signal.end <= signal.start:
+            continue
+        first = bisect_right(starts, signal.start) - 1
+        last = bisect_right(starts, signal.end - 1) - 1
+        for index in range(first, last + 1):
+            touched.setdefault(index, []).append(signal)
+    if not touched:
+        return {}
+    # A result's structuredContent often repeats its content blocks: each part is shown once.
+    shown = _JOINER.join(dict.fromkeys(texts[index] for index in sorted(touched)))
+    verdicts = {}
+    for index, signals in touched.items():
+        part = kept[index]
+        start, end = starts[index], starts[index] + len(texts[index])
+        # Each signal's span, cut to this field and counted from its start.
+        own_signals = [
+            Signal(
+                s.name, s.weight, s.excerpt, max(s.start, start) - start, min(s.end, end) - start
+            )
+            for s in signals
+            if min(s.end, end) > max(s.start, start)
+        ]
+        reason = Signal(
+            SPLIT,
+            found.score,
+            f"with {len(touched) - 1} other field(s) of this message it reads as instructions",
+            0,
+            0,
+        )
+        own = part.verdict
+        verdicts[part.path] = FieldVerdict(
+            Verdict.WITHHELD,
+            found.score,
+            [reason, *own_signals, *(s for s in own.signals if s not in own_signals)],
+            own.removed,
+            [*own.decoded, Decoded(DECODED_KIND, shown)],
+            own.original,
+            own.cleaned,
+            ((own.cleaned, tuple((s.start, s.end) for s in own_signals)), *own.passages[1:]),
+        )
+    return verdicts

@@ -1,0 +1,244 @@
+"""Other readings of a field: encodings a model decodes on sight, which the detector's patterns never see.
+
+ROT13, URL-encoding, HTML entities, escaped or spaced hex, base64 cut into short chunks, text
+written backwards, leetspeak and letters of other scripts that look Latin. Each reading is made
+only where the text shows its mark (a cheap test first), and is only read: the field itself is
+never rewritten, so benign text that merely holds such runs (a URL with %20, a hash, code) passes
+as it came. The scan scores each reading; one that reads as instructions withholds the field and
+is shown to the reviewer beside it.
+"""
+
+import base64
+import binascii
+import codecs
+import html
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from itertools import islice
+from urllib.parse import unquote
+
+from .detect import engine
+from .sanitize.encoded import is_text
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One decoding of a field: which encoding it undid, and the text that came out."""
+
+    kind: str
+    text: str
+
+
+# Each mark needs two hits: one could be a name or an abbreviation.
+_MARK_HITS = 2
+# Common English words (and words of injections), as ROT13 spells them and written backwards.
+_COMMON_WORDS = (
+    "the you and your this to of it is ignore instructions assistant system password send post"
+    " read now must"
+)
+_ROT13_WORDS = codecs.encode(_COMMON_WORDS, "rot13")
+_ROT13_MARK = re.compile(rf"(?i)\b(?:{'|'.join(_ROT13_WORDS.split())})\b")
+# The same words written backwards.
+_REVERSED_WORDS = " ".join(word[::-1] for word in _COMMON_WORDS.split())
+_REVERSED_MARK = re.compile(rf"(?i)\b(?:{'|'.join(_REVERSED_WORDS.split())})\b")
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);")
+# Hex a reader decodes: \x69\x67, 0x69 0x67, \u0069\u0067, or pairs with one separator (69 67 6e).
+_HEX_RUN = re.compile(
+    r"(?:(?:\\x|0x)[0-9A-Fa-f]{2}[\s,;:]*){4,}"
+    r"|(?:\\u[0-9A-Fa-f]{4}){4,}"
+    r"|(?<![0-9A-Za-z])[0-9A-Fa-f]{2}(?:[ :,-][0-9A-Fa-f]{2}){5,}(?![0-9A-Za-z])"
+)
+_HEX_DIGITS = re.compile(r"\\u([0-9A-Fa-f]{4})|(?:\\x|0x)?([0-9A-Fa-f]{2})")
+# Base64 cut into pieces: alphabet runs separated by spaces, quotes, commas or plus signs.
+_TOKEN = re.compile(r"[A-Za-z0-9+/]+={0,2}")
+_GAP = re.compile(r"[ \t\r\n\"',+]+")
+# A piece that is no English word: a capital after a small letter, a digit beside a letter, or
+# a '+' or '/' inside.
+_LOOK = r"[a-z][A-Z]|[A-Za-z][A-Z][a-z]|[A-Za-z][0-9]|[0-9][A-Za-z]|[A-Za-z0-9][+/]"
+_BASE64_LOOK = re.compile(_LOOK)
+_LOOKING = rf"[A-Za-z0-9+/]*(?:{_LOOK})"
+_SHORTEST_CHUNKED = 16
+_PLAIN_PIECES = 2
+# Leetspeak (4ll, 1gn0r3): where a leet word shows, a digit standing for a letter before a letter.
+_LEET_MARK = re.compile(r"[013457][A-Za-z]")
+# A word of letters and such digits only ("b64", "user12", "mp3" and e-mail addresses are none).
+_LEET_SHAPE = re.compile(r"[A-Za-z013457]*[A-Za-z][A-Za-z013457]*")
+_WORD_CHAR = re.compile(r"[A-Za-z0-9@$]+")
+# In the reading, every word of letters and those digits is spelled out ("p057 17 70": "post it to").
+_LEET_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z013457$]+(?![A-Za-z0-9])")
+_LEET = str.maketrans("013457$", "oieasts")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+def readings(text: str) -> list[Reading]:
+    """Every reading of `text` whose mark it shows, each differing from the text."""
+    found = []
+    for index in _marks().candidates(text):
+        kind, _, read = _READERS[index]
+        decoded = read(text)
+        if decoded is not None and decoded != text:
+            found.append(Reading(kind, decoded))
+    return found
+
+
+def _marks() -> engine.Engine:
+    """One compiled scan names the readings worth making (every one on the plain path); each
+    reader then tests its own mark exactly, so the engine changes no reading."""
+    return engine.compiled([source for _, source, _ in _READERS])
+
+
+def _anycase(words: str) -> str:
+    """A loose mark for the words, in any case, without an inline flag: the compiled scan knows
+    no word boundaries, so two-letter words (inside too many others) are left to the reader."""
+    longer = (word for word in words.split() if len(word) > 2)
+    return "|".join("".join(f"[{c.upper()}{c}]" for c in word) for word in longer)
+
+
+def _marked(mark: re.Pattern, text: str) -> bool:
+    return sum(1 for _ in islice(mark.finditer(text), _MARK_HITS)) >= _MARK_HITS
+
+
+def _rot13(text: str) -> str | None:
+    return codecs.encode(text, "rot13") if _marked(_ROT13_MARK, text) else None
+
+
+def _reversed(text: str) -> str | None:
+    return text[::-1] if _marked(_REVERSED_MARK, text) else None
+
+
+def _url(text: str) -> str | None:
+    return unquote(text) if _marked(_PERCENT, text) else None
+
+
+def _entities(text: str) -> str | None:
+    return html.unescape(text) if _marked(_ENTITY, text) else None
+
+
+def _hex(text: str) -> str | None:
+    def decode(match: re.Match) -> str:
+        run = match.group(0)
+        pieces = _HEX_DIGITS.findall(run)
+        if pieces and pieces[0][0]:
+            decoded = "".join(chr(int(wide, 16)) for wide, _ in pieces if wide)
+            return decoded if decoded.isprintable() else run
+        data = bytes(int(pair, 16) for _, pair in pieces if pair)
+        return data.decode("utf-8", "replace") if is_text(data) else run
+
+    return _HEX_RUN.sub(decode, text) if _HEX_RUN.search(text) else None
+
+
+def _chunked_base64(text: str) -> str | None:
+    """Each run of base64 pieces, separated only by gaps, joined and decoded in place.
+
+    A run starts and ends at a piece that looks like base64; up to `_PLAIN_PIECES` plain-looking
+    pieces in a row may sit inside it (a six-letter slice of base64 can read like a word), and
+    one plain piece after it may be its tail.
+    """
+    runs: list[list[re.Match]] = []
+    current: list[re.Match] = []
+    plain = 0
+    for token in _TOKEN.finditer(text):
+        joined = bool(current) and _GAP.fullmatch(text, current[-1].end(), token.start())
+        looks = bool(_BASE64_LOOK.search(token.group(0)))
+        if not joined or (not looks and plain >= _PLAIN_PIECES):
+            runs.append(current[: len(current) - plain])
+            current, plain = [], 0
+        if looks or current:
+            current.append(token)
+            plain = 0 if looks else plain + 1
+    runs.append(current[: len(current) - plain] + current[len(current) - plain :][:1])
+    out, pos = [], 0
+    for run in runs:
+        if len(run) < 2:
+            continue
+        decoded = _base64_text("".join(m.group(0) for m in run))
+        if decoded is None:
+            run = run[:-1]
+            decoded = _base64_text("".join(m.group(0) for m in run))
+        if decoded is not None:
+            out += [text[pos : run[0].start()], decoded]
+            pos = run[-1].end()
+    return "".join([*out, text[pos:]]) if out else None
+
+
+def _base64_text(joined: str) -> str | None:
+    if len(joined) < _SHORTEST_CHUNKED:
+        return None
+    body = joined.rstrip("=")
+    body = body[: len(body) - 1] if len(body) % 4 == 1 else body
+    try:
+        data = base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return data.decode("utf-8", "replace") if is_text(data) else None
+
+
+def _leet(text: str) -> str | None:
+    words = set()
+    for mark in _LEET_MARK.finditer(text):
+        start = mark.start()
+        while start and text[start - 1].isascii() and text[start - 1].isalnum():
+            start -= 1
+        word = _WORD_CHAR.match(text, start)
+        if word and _LEET_SHAPE.fullmatch(word.group(0)):
+            words.add(word.start())
+            if len(words) >= _MARK_HITS:
+                break
+    if len(words) < _MARK_HITS:
+        return None
+    return _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), text)
+
+
+def _lookalikes(text: str) -> str | None:
+    """Words that mix Latin letters with look-alikes, spelled in Latin; words wholly in another
+    script are that script's own words, and stay."""
+    if text.isascii():
+        return None
+    table = _lookalike_table()
+    return _WORD.sub(
+        lambda m: m.group(0).translate(table) if _LATIN.search(m.group(0)) else m.group(0), text
+    )
+
+
+@cache
+def _lookalike_table() -> dict[int, str]:
+    """Every character Unicode's confusables data says looks like one Latin letter, to that letter.
+
+    The detector folds the Cyrillic and Greek look-alikes itself; this reading covers the rest
+    (Armenian, Cherokee, mathematical and other letters NFKD leaves alone).
+    """
+    source = resources.files("confusable_homoglyphs").joinpath("confusables.json")
+    data = json.loads(source.read_text(encoding="utf-8"))
+    table: dict[int, str] = {}
+    for char, homoglyphs in data.items():
+        if len(char) != 1 or char.isascii():
+            continue
+        latin = [g["c"] for g in homoglyphs if len(g["c"]) == 1 and g["c"].isascii()]
+        if latin and latin[0].isalpha():
+            table[ord(char)] = latin[0].lower()
+    return table
+
+
+# Each reading: its kind, a loose form of its mark for the compiled scan (a superset of where the
+# reader's own test passes), and the reader.
+_READERS = (
+    ("rot13", _anycase(_ROT13_WORDS), _rot13),
+    ("reversed", _anycase(_REVERSED_WORDS), _reversed),
+    ("url-encoding", "%[0-9A-Fa-f][0-9A-Fa-f]", _url),
+    ("html-entities", "&#?[A-Za-z0-9]+;", _entities),
+    (
+        "hex-escapes",
+        r"\\x[0-9A-Fa-f]{2}[\s,;:]*\\x|0x[0-9A-Fa-f]{2}[\s,;:]*0x|\\u[0-9A-Fa-f]{4}\\u"
+        r"|[0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}",
+        _hex,
+    ),
+    ("base64-chunks", rf"{_LOOKING}[A-Za-z0-9+/]*=*[ \t\r\n\"',+]+{_LOOKING}", _chunked_base64),
+    ("leetspeak", r"[013457][A-Za-z][\s\S]*[013457][A-Za-z]", _leet),
+    # Any character outside ASCII (the compiled scan reads each as one `?`).
+    ("look-alikes", f"[{chr(0x80)}-{chr(0x10FFFF)}]", _lookalikes),
+)
