@@ -4,10 +4,14 @@ A proxy starts once per MCP server and a hook once per tool call, so `lazaretto 
 must never pay for Textual: each subcommand lives in its own module, found here by name.
 """
 
-import argparse
 import importlib
 import os
 import sys
+
+# Not typing.TYPE_CHECKING: importing typing would be a quarter of a thin hook's own start-up.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 # name -> (module, one-line help). Each module has `configure(parser)` and `run(args) -> int`.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -71,6 +75,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "lazaretto.app.commands.review",
         "open the review app: what agents were kept from, and your decisions (human only)",
     ),
+    "station": (
+        "lazaretto.app.commands.station",
+        "the service that keeps decisions out of the agent's reach: install, run, status",
+    ),
     "demo": (
         "lazaretto.app.commands.demo",
         "run the worm scenario through real proxies into a fresh store, then open the review app",
@@ -78,41 +86,43 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def package_version() -> str:
-    """The installed version, or a marker when running from a bare checkout."""
-    # Imported here: importlib.metadata is a tenth of a proxy's start-up, and only --version needs it.
-    from importlib.metadata import PackageNotFoundError, version
+def _version_action() -> type:
+    """`--version`, with the version looked up only when asked for (argparse loads with the parser)."""
+    import argparse
 
-    try:
-        return version("lazaretto")
-    except PackageNotFoundError:
-        return "0+unknown"
+    class VersionAction(argparse.Action):
+        def __init__(
+            self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs
+        ) -> None:
+            super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
+        def __call__(
+            self, parser: argparse.ArgumentParser, namespace, values, option_string=None
+        ) -> None:
+            from lazaretto.store.package import package_version
 
-class _VersionAction(argparse.Action):
-    """`--version`, with the version looked up only when asked for."""
+            parser.exit(message=f"lazaretto {package_version()}\n")
 
-    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
-
-    def __call__(
-        self, parser: argparse.ArgumentParser, namespace, values, option_string=None
-    ) -> None:
-        parser.exit(message=f"lazaretto {package_version()}\n")
+    return VersionAction
 
 
 EXIT_BROKEN_PIPE = 128 + 13
 """What a shell reports for a command whose reader went away (SIGPIPE), as after `scan FILE | head`."""
 
 
-def build_parser(argv: list[str]) -> tuple[argparse.ArgumentParser, argparse.ArgumentParser | None]:
+def build_parser(
+    argv: list[str],
+) -> "tuple[argparse.ArgumentParser, argparse.ArgumentParser | None]":
     """The top-level parser, and the subcommand's if argv names one (only that one is imported)."""
+    # Imported here: a hook answered by a station never builds a parser.
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="lazaretto",
         description="Keep AI coding agents safe from what they read: clean untrusted MCP results, "
         "and refuse outbound tools once a session has read them, until a person clears it.",
     )
-    parser.add_argument("--version", action=_VersionAction, help="show the version and exit")
+    parser.add_argument("--version", action=_version_action(), help="show the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     chosen = next((arg for arg in argv if not arg.startswith("-")), None)
     configured = None
@@ -129,6 +139,13 @@ def build_parser(argv: list[str]) -> tuple[argparse.ArgumentParser, argparse.Arg
 def main(argv: list[str] | None = None) -> int:
     """Parse, import the one subcommand asked for, run it, and return its exit code."""
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["hook"]:
+        # Run before every tool call: with a station, answered without argparse or the pipeline.
+        from lazaretto.proxy.hooks.thin import forward
+
+        code = forward(argv[1:])
+        if code is not None:
+            return code
     parser, command = build_parser(argv)
     args, unknown = parser.parse_known_args(argv)
     if unknown:

@@ -11,7 +11,10 @@ from datetime import timedelta
 import humanize
 
 from lazaretto.proxy.policy import Policy, PolicyError, load_policy
-from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store import StoreUnavailable
+from lazaretto.store.api import Mode
+from lazaretto.store.opening import Side, StoreAPI, open_store
+from lazaretto.store.station.protocol import ProofError
 from lazaretto.store.tokens import challenge_matches, new_challenge
 
 # Exit codes shared by the human-only verbs.
@@ -34,16 +37,18 @@ def add_store_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--store",
         metavar="PATH",
-        help="the store file (default: LAZARETTO_STORE, else the user state dir)",
+        help="a store file of your own, e.g. the demo's (default: the station when one is "
+        "installed, else LAZARETTO_STORE, else the user state dir)",
     )
 
 
-def with_store(args: argparse.Namespace, verb: str, action: Callable[[Store], int]) -> int:
-    """Open the store, run `action`, close it; a store that cannot be used is exit 1 with why."""
-    store = Store(args.store)
+def with_store(args: argparse.Namespace, verb: str, action: Callable[[StoreAPI], int]) -> int:
+    """Open the store, run `action`, close it; a store that cannot be used, or a passphrase the
+    station refused, is exit 1 with why."""
+    store = open_store(getattr(args, "store", None), side=Side.PERSON)
     try:
         return action(store)
-    except StoreUnavailable as exc:
+    except (StoreUnavailable, ProofError) as exc:
         print(f"lazaretto {verb}: {exc}. Nothing was changed.", file=sys.stderr)
         return EXIT_DECLINED
     finally:
@@ -171,9 +176,18 @@ def policy_or_empty(verb: str) -> Policy:
 
 @dataclass(frozen=True)
 class Confirmation:
-    """A person typed the challenge back; `note` is set when friction asked for one."""
+    """A person confirmed; `note` is set when friction asked for one.
+
+    With a station, the confirmation is the reviewer passphrase, which the station checks when
+    the decision is sent (`on`); in embedded mode it is a typed challenge, already checked here.
+    """
 
     note: str | None
+    passphrase: str | None = None
+
+    def on(self, store: StoreAPI) -> StoreAPI:
+        """The store to send the decision through: with the passphrase along, when there is one."""
+        return store.with_proof(self.passphrase) if self.passphrase else store
 
 
 def _ask(prompt: str) -> str | None:
@@ -198,11 +212,39 @@ def _drop_typeahead() -> None:
         pass
 
 
-def confirm(store: Store, action: str) -> Confirmation | None:
-    """Ask the person to type a fresh challenge back (and a note when clearing often).
+def ask_passphrase(prompt: str) -> str | None:
+    """The passphrase typed at the terminal without echo, or None for an empty one, EOF or Ctrl-C.
 
-    `action` completes "Type CODE to ...". Returns None, after saying nothing changed,
-    for a wrong or empty answer.
+    Typed-ahead input is discarded first (getpass flushes it): keys queued before the prompt
+    was shown were not typed in answer to it.
+    """
+    import getpass
+
+    try:
+        typed = getpass.getpass(prompt)
+    except (EOFError, KeyboardInterrupt):
+        print()
+        return None
+    return typed or None
+
+
+def unlock(store: StoreAPI, what: str) -> bool:
+    """With a station, ask for the passphrase to read withheld content; True once it may be read."""
+    if store.mode is not Mode.STATION:
+        return True
+    passphrase = ask_passphrase(f"Reviewer passphrase to read {what} (empty skips it): ")
+    if passphrase is None:
+        return False
+    store.unlock(passphrase)
+    return True
+
+
+def confirm(store: StoreAPI, action: str) -> Confirmation | None:
+    """Ask the person to confirm (and for a note when clearing often).
+
+    With a station: the reviewer passphrase, checked by the station when the decision is sent.
+    Embedded: a fresh challenge typed back; `action` completes "Type CODE to ...". Returns None,
+    after saying nothing changed, for a wrong or empty answer.
     """
     recent = store.decisions.clearances(within=FRICTION_WINDOW)
     note = None
@@ -215,6 +257,14 @@ def confirm(store: Store, action: str) -> Confirmation | None:
         if not note:
             print("No note given. Nothing was changed.")
             return None
+    if store.mode is Mode.STATION:
+        passphrase = ask_passphrase(
+            f"\nReviewer passphrase to {action} (not shown as you type; empty cancels): "
+        )
+        if passphrase is None:
+            print("No passphrase given. Nothing was changed.")
+            return None
+        return Confirmation(note, passphrase)
     challenge = new_challenge()
     answer = _ask(f"\nType {challenge} to {action} (anything else cancels): ")
     if answer is None or not challenge_matches(challenge, answer):

@@ -8,9 +8,13 @@ was removed; every removal is logged with its decoded text for the review app.
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from lazaretto.store import Store, sha256_hex
+from lazaretto.store import sha256_hex
 from lazaretto.store.states import FieldStatus
+
+if TYPE_CHECKING:
+    from lazaretto.store.opening import StoreAPI
 
 from .detect import DEFAULT_THRESHOLD, Signal
 from .document import judge_message
@@ -53,10 +57,14 @@ class _Message:
     clean_fields: int = 0
 
 
+EARLIER_CACHE = 4096
+"""Withheld payloads whose earlier row a cleaner remembers (it forgets them all past this many)."""
+
+
 class FingerprintIndex:
     """The fingerprints of withheld payloads, kept in memory and topped up from the store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: "StoreAPI") -> None:
         self._store = store
         self._beacon: bytes | None = None  # the store's beacon as of the last refresh
         self._refreshed_at = float("-inf")
@@ -123,7 +131,7 @@ class FieldCleaner:
 
     def __init__(
         self,
-        store: Store,
+        store: "StoreAPI",
         policy: Policy,
         server: str,
         session: str,
@@ -136,6 +144,9 @@ class FieldCleaner:
         self.exposure = exposure or Exposure(store, session)
         self.index = FingerprintIndex(store)
         self._nonce: str | None = None
+        # (content hash, tool) -> (the store's data_version then, the earlier withheld row or None):
+        # a payload read again is judged without asking the store while nothing has changed there.
+        self._earlier_seen: dict[tuple, tuple[int, dict | None]] = {}
 
     def __call__(
         self,
@@ -282,11 +293,31 @@ class FieldCleaner:
             verdict.passages,
         )
 
+    def _earlier(self, content_hash: str, tool: str | None) -> dict | None:
+        """The earlier withheld row for this content (a person may have released it since)."""
+        version = self.store.data_version()
+        seen = self._earlier_seen.get((content_hash, tool))
+        if seen is not None and seen[0] == version:
+            return seen[1]
+        row = self.store.quarantine.earlier(content_hash, self.server, tool)
+        self._remember_earlier(content_hash, tool, row, version)
+        return row
+
+    def _remember_earlier(
+        self, content_hash: str, tool: str | None, row: dict | None, version: int | None = None
+    ) -> None:
+        if len(self._earlier_seen) >= EARLIER_CACHE:
+            self._earlier_seen.clear()
+        self._earlier_seen[(content_hash, tool)] = (
+            self.store.data_version() if version is None else version,
+            row,
+        )
+
     def _withhold(self, message: _Message, path: str, text: str, verdict: FieldVerdict) -> str:
         content_hash = sha256_hex(text)
         qid = message.withheld.get(content_hash)
         if qid is None:
-            earlier = self.store.quarantine.earlier(content_hash, self.server, message.tool)
+            earlier = self._earlier(content_hash, message.tool)
             if earlier and earlier["status"] == FieldStatus.RELEASED:
                 # Released by a person: it passes, still cleaned of invisible characters and still tainting.
                 self._expose(message, f"released field {earlier['id']}")
@@ -319,6 +350,9 @@ class FieldCleaner:
                     removed=[{"kind": r.kind, "count": r.count} for r in verdict.removed],
                 )
                 self.index.add(fingerprints)
+                self._remember_earlier(
+                    content_hash, message.tool, {"id": qid, "status": "withheld"}
+                )
                 # Later fields of this message may repeat it, and the line may hold its anchors.
                 message.reentry_possible, message.line_read = True, False
                 self._log_removals(message, path, verdict, qid)

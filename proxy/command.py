@@ -7,6 +7,9 @@ import os
 import sys
 
 from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store.api import Mode
+from lazaretto.store.opening import Side, open_store
+from lazaretto.store.paths import STORE_ENV
 
 from .cleaner import FieldCleaner
 from .exposure import Exposure
@@ -49,7 +52,22 @@ def run(args: argparse.Namespace) -> int:
         return 2
     server = server_name(args.server_id, command, options.url if options else None)
     session = discover_session()
-    store = Store(args.store, busy_timeout=policy.store_busy_timeout_seconds)
+    demo_role = demo_server_role(command)
+    if demo_role is not None and args.store:
+        # The demo's proxies front only the bundled demo server, which they start themselves
+        # (isolated from PYTHONPATH): its store protects nothing the agent uses, so it may be a file.
+        command = [sys.executable, "-I", "-m", DEMO_SERVER, demo_role]
+        store = Store(args.store, busy_timeout=policy.store_busy_timeout_seconds)
+    else:
+        store = open_store(
+            args.store, side=Side.AGENT, busy_timeout=policy.store_busy_timeout_seconds
+        )
+        if store.mode is Mode.STATION and (args.store or os.environ.get(STORE_ENV)):
+            print(
+                f"lazaretto[{server}]: --store and LAZARETTO_STORE are ignored: "
+                f"{store.describe()} keeps this machine's decisions",
+                file=sys.stderr,
+            )
     try:
         store.sessions.ensure(
             session.key, client_pid=session.client_pid, client_name=session.client_name
@@ -93,6 +111,19 @@ def run(args: argparse.Namespace) -> int:
     # The client->server thread may still be blocked reading stdin; a normal interpreter
     # shutdown would wait on that reader's lock and abort. Everything is flushed and closed.
     os._exit(code)
+
+
+DEMO_SERVER = "lazaretto.app.demo.server"
+"""The bundled demo server's module: the one server a proxy may front with a store of its own."""
+
+
+def demo_server_role(command: list[str]) -> str | None:
+    """The role when `command` is `PYTHON -m lazaretto.app.demo.server ROLE`, else None."""
+    if len(command) == 4 and command[1:3] == ["-m", DEMO_SERVER]:
+        name = os.path.basename(command[0])
+        if name.startswith("python") and command[3].isidentifier():
+            return command[3]
+    return None
 
 
 def _usage(problem: str) -> int:

@@ -6,8 +6,10 @@ recorded is not written again while nothing else has committed to the store.
 """
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from lazaretto.store import Store
+if TYPE_CHECKING:
+    from lazaretto.store.opening import StoreAPI
 
 # Request methods whose answers (results and errors alike) carry text from the server's data,
 # rather than the server's own pinned description of itself (tools/list, prompts/list,
@@ -31,7 +33,7 @@ MODEL_READ_REQUESTS = frozenset({"sampling/createMessage"})
 class Exposure:
     """Records one session's untrusted reads in the store."""
 
-    def __init__(self, store: Store, session: str, log: Callable[[str], None] | None = None):
+    def __init__(self, store: "StoreAPI", session: str, log: Callable[[str], None] | None = None):
         self._store = store
         self._session = session
         self._log = log

@@ -1,9 +1,12 @@
 """The gate every client request passes before the server sees it: the store, hosts, then taint."""
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store import StoreUnavailable
+
+if TYPE_CHECKING:
+    from lazaretto.store.opening import StoreAPI
 
 from .classify import ToolVerdict, reads_only
 from .hosts import HostAllowList, HostScanTooLarge, hosts_in
@@ -39,7 +42,7 @@ class Refusal:
 class Gate:
     """Checks one server's calls against the policy and the session's taint."""
 
-    def __init__(self, store: Store, policy: Policy, server: str, session: str) -> None:
+    def __init__(self, store: "StoreAPI", policy: Policy, server: str, session: str) -> None:
         self._store = store
         self._policy = policy
         self._server = server

@@ -28,30 +28,47 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read the event, answer it, and return the exit code the client expects."""
-    module = importlib.import_module(CLIENTS[args.client])
+    return answer_and_emit(args.client, args.event, sys.stdin.buffer.read())
+
+
+def answer_and_emit(client: str, event: str, raw: bytes, error: BaseException | None = None) -> int:
+    """Answer `raw` in this process (or, given `error`, the fail-closed way) and print the reply."""
+    try:
+        reply = answer(client, event, raw, error)
+    except BaseException as again:
+        return _last_resort(again)
+    return emit(reply)
+
+
+def answer(client: str, event: str, raw: bytes, error: BaseException | None = None):
+    """The client's reply to one hook event: what `handle` says, or what `fail` says on any error.
+
+    `error` set: the event could not be answered at all (the station is down), so fail closed.
+    Only an error inside `fail` itself escapes.
+    """
+    from dataclasses import replace
+
+    module = importlib.import_module(CLIENTS[client])
     data = None
     try:
-        if args.event not in module.EVENTS:
+        if event not in module.EVENTS:
             raise ValueError(
-                f"{args.client} has no hook event {args.event!r} (known: {', '.join(module.EVENTS)})"
+                f"{client} has no hook event {event!r} (known: {', '.join(module.EVENTS)})"
             )
-        data = json.loads(sys.stdin.buffer.read())
+        data = json.loads(raw)
         if not isinstance(data, dict):
             raise ValueError("the hook input is not a JSON object")
-        reply = module.handle(args.event, data)
+        if error is not None:
+            raise error
+        return module.handle(event, data)
     except BaseException as exc:
-        print(
-            f"lazaretto hook {args.client} {args.event}: {type(exc).__name__}: {exc}",
-            file=sys.stderr,
-        )
-        try:
-            reply = module.fail(args.event, data, exc)
-        except BaseException as again:
-            return _last_resort(again)
-    return _emit(reply)
+        why = f"lazaretto hook {client} {event}: {type(exc).__name__}: {exc}"
+        reply = module.fail(event, data, exc)
+        return replace(reply, stderr="\n".join(part for part in (why, reply.stderr) if part))
 
 
-def _emit(reply) -> int:
+def emit(reply) -> int:
+    """Print a reply as the client reads it and return its exit code."""
     if reply.stdout is not None:
         sys.stdout.buffer.write(
             json.dumps(reply.stdout, ensure_ascii=False).encode("utf-8") + b"\n"

@@ -12,10 +12,13 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store import StoreUnavailable
 from lazaretto.store.states import PinKind
+
+if TYPE_CHECKING:
+    from lazaretto.store.opening import StoreAPI
 
 from .bounds import affordable
 from .classify import ToolVerdict, classify, untrusted_tool
@@ -90,7 +93,7 @@ class Mediator:
     def __init__(
         self,
         *,
-        store: Store,
+        store: "StoreAPI",
         policy: Policy,
         server: str,
         session: str,

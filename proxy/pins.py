@@ -1,9 +1,12 @@
 """Pinning a server's surface: what changed since a person last trusted it stays hidden and refused."""
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lazaretto.store import Store, canonical_json, sha256_hex
+from lazaretto.store import canonical_json, sha256_hex
 from lazaretto.store.states import DriftChange, DriftStatus, PinKind
+
+if TYPE_CHECKING:
+    from lazaretto.store.opening import StoreAPI
 
 from .jsonrpc import PIN_DRIFT, ErrorReason, error_response
 from .lockfile import Lock
@@ -52,7 +55,7 @@ class PinGuard:
     """One server's pins in the proxy: screens list results and refuses drifted entries."""
 
     def __init__(
-        self, store: Store, server: str, command: list[str], lock: Lock | None = None
+        self, store: "StoreAPI", server: str, command: list[str], lock: Lock | None = None
     ) -> None:
         self.store = store
         self.server = server

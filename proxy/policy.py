@@ -12,6 +12,8 @@ from typing import Any
 from .hosts import HostAllowList
 
 POLICY_ENV = "LAZARETTO_POLICY"
+POLICY_FILE = "lazaretto.toml"
+"""The policy's name in the user's config directory."""
 _TOP_KEYS = {"allow_hosts", "servers", "detect", "taint", "approval", "label", "proxy"}
 _SERVER_KEYS = {"trust", "untrusted", "outbound", "not_outbound", "label", "lock"}
 
@@ -70,7 +72,7 @@ def default_policy_path() -> Path:
     """`lazaretto.toml` in the user's config directory."""
     from platformdirs import user_config_path
 
-    return user_config_path("lazaretto", appauthor=False) / "lazaretto.toml"
+    return user_config_path("lazaretto", appauthor=False) / POLICY_FILE
 
 
 def load_policy(explicit: str | os.PathLike | None = None) -> Policy:

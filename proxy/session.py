@@ -1,6 +1,7 @@
 """Which agent client is this? The session key every proxy and hook of one client agrees on."""
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 SESSION_ENV = "LAZARETTO_SESSION"
@@ -23,32 +24,37 @@ class SessionInfo:
     client_name: str | None = None
 
 
-def discover_session() -> SessionInfo:
+def discover_session(
+    environ: Mapping[str, str] | None = None, parent_pid: int | None = None
+) -> SessionInfo:
     """`LAZARETTO_SESSION`, else the nearest ancestor that is not a shell or wrapper.
 
     The key includes the client's start time, so a recycled process id never inherits an
-    old session's taint.
+    old session's taint. `environ` and `parent_pid` default to this process's own; the station
+    passes a hook's, found from the kernel's credentials of the hook's connection.
     """
-    explicit = os.environ.get(SESSION_ENV)
+    explicit = (os.environ if environ is None else environ).get(SESSION_ENV)
     if explicit:
         return SessionInfo(explicit)
     import psutil
 
+    parent_pid = os.getppid() if parent_pid is None else parent_pid
     try:
-        process = client_process()
+        process = client_process(parent_pid)
         name = process.name()
         return SessionInfo(f"{name}-{process.pid}-{int(process.create_time())}", process.pid, name)
     except (psutil.Error, OSError):
         # Without a process table the parent pid is the best key there is.
-        return SessionInfo(f"ppid-{os.getppid()}", os.getppid())
+        return SessionInfo(f"ppid-{parent_pid}", parent_pid)
 
 
-def client_process():
-    """The agent client this process runs under (a `psutil.Process`): the nearest ancestor that
-    is not a shell, a launcher or Lazaretto itself. Raises `psutil.Error` without a process table."""
+def client_process(parent_pid: int | None = None):
+    """The agent client this process (or the one whose parent is `parent_pid`) runs under, as a
+    `psutil.Process`: the nearest ancestor that is not a shell, a launcher or Lazaretto itself.
+    Raises `psutil.Error` without a process table."""
     import psutil
 
-    process = psutil.Process(os.getppid())
+    process = psutil.Process(os.getppid() if parent_pid is None else parent_pid)
     while True:
         parent = process.parent()
         if parent is None or parent.pid <= 1 or not _is_pass_through(process):

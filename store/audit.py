@@ -2,15 +2,20 @@
 
 import json
 import sqlite3
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .canonical import canonical_json, sha256_hex
+from .consistency import cross_check
 
 if TYPE_CHECKING:
     from .store import Store
 
 GENESIS = "0" * 64
+
+AUDIT_PEER: ContextVar[dict | None] = ContextVar("audit_peer", default=None)
+"""The credentials of the station client a request came from: every row it writes records them."""
 _FIELDS = ("id", "at", "actor", "action", "session", "subject", "reason", "detail")
 
 
@@ -27,6 +32,8 @@ class Verification:
     rows: int
     first_bad_id: int | None = None
     problem: str = ""
+    findings: tuple[str, ...] = ()
+    """State the log does not account for (a cleared taint with no untaint row, ...), one line each."""
 
 
 class AuditLog:
@@ -47,6 +54,9 @@ class AuditLog:
         detail: Any = None,
     ) -> int:
         """Append one row inside the caller's write transaction (so the chain never forks)."""
+        peer = AUDIT_PEER.get()
+        if peer is not None:
+            detail = {**(detail or {}), "peer": peer}
         head = conn.execute("SELECT last_id, last_hash FROM audit_head WHERE id = 1").fetchone()
         prev_id, prev_hash = (head[0], head[1]) if head else (0, GENESIS)
         row = {
@@ -97,10 +107,12 @@ class AuditLog:
         if limit is not None:
             sql += " LIMIT ?"
             params = (limit,)
-        rows = self._store.query(sql, params)
-        for row in rows:
-            row["detail"] = json.loads(row["detail"]) if row["detail"] else None
-        return rows
+        return _decoded(self._store.query(sql, params))
+
+    def get(self, audit_id: int) -> dict | None:
+        """One row by id, `detail` decoded."""
+        rows = _decoded(self._store.query("SELECT * FROM audit WHERE id = ?", (audit_id,)))
+        return rows[0] if rows else None
 
     def verify(self) -> Verification:
         """Walk the chain from the start; name the first row that does not fit."""
@@ -125,4 +137,16 @@ class AuditLog:
             return Verification(
                 False, count, max(last_id, count), "the log ends early: later rows were removed"
             )
+        findings = tuple(cross_check(self._store))
+        if findings:
+            return Verification(
+                False, count, None, "the state tables and the log disagree", findings
+            )
         return Verification(True, count)
+
+
+def _decoded(rows: list[dict]) -> list[dict]:
+    """Rows with their `detail` JSON decoded."""
+    for row in rows:
+        row["detail"] = json.loads(row["detail"]) if row["detail"] else None
+    return rows

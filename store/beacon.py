@@ -17,12 +17,28 @@ SIZE = 8
 
 
 class Beacon:
-    """The beacon of one store file; unusable (every read None) where the file cannot be opened."""
+    """The beacon of one store file; unusable (every read None) where the file cannot be opened.
 
-    def __init__(self, store_path: Path | None) -> None:
-        self.path = (
-            None if store_path is None else store_path.with_name(store_path.name + "-beacon")
-        )
+    A station keeps its store where clients cannot reach and publishes the beacon beside its
+    socket instead (`path`), readable by all: it tells only that something was withheld.
+    """
+
+    def __init__(
+        self,
+        store_path: Path | None,
+        *,
+        path: str | Path | None = None,
+        writable: bool = True,
+        mode: int = 0o600,
+    ) -> None:
+        if path is not None:
+            self.path: Path | None = Path(path)
+        else:
+            self.path = (
+                None if store_path is None else store_path.with_name(store_path.name + "-beacon")
+            )
+        self._writable = writable
+        self._mode = mode
         self._fd: int | None = None
 
     def read(self) -> bytes | None:
@@ -37,7 +53,7 @@ class Beacon:
 
     def ring(self) -> None:
         """Announce a commit other processes should notice (after it is committed)."""
-        fd = self._opened()
+        fd = self._opened() if self._writable else None
         if fd is not None:
             try:
                 os.pwrite(fd, secrets.token_bytes(SIZE), 0)
@@ -52,8 +68,9 @@ class Beacon:
 
     def _opened(self) -> int | None:
         if self._fd is None and self.path is not None:
+            flags = os.O_RDWR | os.O_CREAT if self._writable else os.O_RDONLY
             try:
-                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+                self._fd = os.open(self.path, flags, self._mode)
             except OSError:
                 return None
         return self._fd

@@ -39,15 +39,17 @@ class Pins:
         return "first use", {}
 
     def pin(self, server: str, command: str, entries: list[dict], *, reason: str) -> None:
-        """Pin entries (kind, name, canonical, sha256) under (server, command), audited."""
+        """Pin entries (kind, name, canonical, sha256) under (server, command), audited.
+
+        Only entries not pinned yet: changing a pin is a person's decision (`accept_drift`).
+        """
         if not entries:
             return
         now = self._store.now()
         with self._store.write() as conn:
             conn.executemany(
                 "INSERT INTO pins (server, command, kind, name, canonical, sha256, pinned_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(server, command, kind, name) DO UPDATE SET"
-                " canonical = excluded.canonical, sha256 = excluded.sha256, pinned_at = excluded.pinned_at",
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(server, command, kind, name) DO NOTHING",
                 [
                     (server, command, e["kind"], e["name"], e["canonical"], e["sha256"], now)
                     for e in entries
@@ -118,6 +120,12 @@ class Pins:
             "SELECT * FROM pin_drift WHERE status = ? ORDER BY id DESC", (DriftStatus.PENDING,)
         )
         return [_typed(row) for row in rows]
+
+    def waiting(self) -> int:
+        """How many drifts wait for a person (counted on the (status, created_at) index)."""
+        return self._store.query(
+            "SELECT count(*) AS n FROM pin_drift WHERE status = ?", (DriftStatus.PENDING,)
+        )[0]["n"]
 
     def export(self, server: str | None = None) -> list[dict]:
         """Every pin (of one server), sorted, for a lock file."""

@@ -44,6 +44,7 @@ class Sessions:
         client_session_id: str | None = None,
     ) -> None:
         """Record the session on first sight; later callers only add the client's own id."""
+        self._store.live_sessions.add(key)
         with self._store.write() as conn:
             conn.execute(
                 "INSERT INTO sessions (key, created_at, client_pid, client_name, client_session_id)"
@@ -79,6 +80,7 @@ class Sessions:
         request_id: str | None = None,
     ) -> bool:
         """Record an untrusted read; return True if it newly tainted the session."""
+        self._store.live_sessions.add(key)
         with self._store.write() as conn:
             already = conn.execute(
                 "SELECT 1 FROM taint_events WHERE session = ? AND cleared_at IS NULL LIMIT 1",
@@ -99,7 +101,9 @@ class Sessions:
                 subject=f"{server}/{tool or method}",
                 reason=reason,
             )
-            return True
+        # The first taint decides what every later proxy and hook of the session does.
+        self._store.durable()
+        return True
 
     def has_open_taint(self, key: str, server: str, tool: str | None) -> bool:
         """Whether this source already has an open taint event in the session."""

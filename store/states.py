@@ -66,6 +66,8 @@ class Actor(StrEnum):
     HUMAN = "human"
     IDLE_EXPIRY = "idle-expiry"
     """The opt-in idle expiry that clears old taint."""
+    STATION = "station"
+    """The station itself, refusing a request it was sent."""
 
 
 class Action(StrEnum):
@@ -85,6 +87,11 @@ class Action(StrEnum):
     REJECT_DRIFT = "reject-drift"
     MARK_UNTRUSTED = "mark-untrusted"
     TRUST = "trust"
+    REFUSE_REQUEST = "refuse-request"
+    """The station refused a request (no proof, a wrong passphrase, an operation outside the API)."""
+    UNLOCK = "unlock"
+    """A person unlocked withheld content for one review session, with the passphrase."""
+    CHANGE_PASSPHRASE = "change-passphrase"
 
 
 CLEARING_ACTIONS = (Action.APPROVE, Action.UNTAINT, Action.RELEASE, Action.ACCEPT_DRIFT)

@@ -8,6 +8,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from .api import Mode
 from .audit import AuditLog
 from .beacon import Beacon
 from .blocked import BlockedCalls
@@ -18,8 +19,22 @@ from .directories import Directories
 from .paths import resolve_store_path
 from .pins import Pins
 from .quarantine import Quarantine
+from .review import Review
 from .sessions import Sessions
 from .tools import ToolClassifications
+
+REPOSITORIES = {
+    "sessions": Sessions,
+    "tools": ToolClassifications,
+    "blocked": BlockedCalls,
+    "quarantine": Quarantine,
+    "pins": Pins,
+    "directories": Directories,
+    "audit": AuditLog,
+    "decisions": Decisions,
+    "review": Review,
+}
+"""The repositories the store API is made of, by the name a station client calls them."""
 
 
 class Store:
@@ -28,8 +43,14 @@ class Store:
     Opening is lazy and retried: when the file cannot be opened or written, each call
     raises `StoreUnavailable`, and the next call tries again, so decisions resume once
     the store is back. A store file deleted after it was opened is not silently recreated:
-    that would forget every taint, so calls fail until the file exists again.
+    that would forget every taint, so calls fail until the file exists again. When the file, its
+    `-wal` or its `-shm` is deleted or replaced under a running process, that process is the only
+    witness of what was lost: it marks every session it served as tainted in the store it finds.
+
+    This is embedded mode: any process of the user can open the same file and act as the user.
     """
+
+    mode = Mode.EMBEDDED
 
     def __init__(
         self,
@@ -38,6 +59,8 @@ class Store:
         memory: bool = False,
         clock: Clock = system_clock,
         busy_timeout: float = 5.0,
+        beacon_path: Path | None = None,
+        checkpoint_taint: bool = True,
     ) -> None:
         self.path: Path | None = None if memory else resolve_store_path(path)
         self.clock = clock
@@ -47,6 +70,14 @@ class Store:
         self._opened_read_only = False
         self._opens = 0  # connections made so far: part of data_version, see there
         self.write_failure: str | None = None  # why the last write failed, until one succeeds
+        self.commits = 0  # write transactions committed through this object
+        self.live_sessions: set[str] = set()
+        """Sessions this process served: tainted again if the store is lost under it (see above)."""
+        self.checkpoint_taint = checkpoint_taint
+        """Copy a new taint from the WAL into the main file at once (embedded mode, see `durable`)."""
+        self._side_ids: tuple | None = None  # (device, inode) of -wal and -shm when last opened
+        self._sides = () if self.path is None else (f"{self.path}-wal", f"{self.path}-shm")
+        self._witness_due: str | None = None
         # One connection is shared by the proxy's two relay threads.
         self._lock = threading.RLock()
         self._reading = threading.local()  # see one_reading
@@ -58,7 +89,23 @@ class Store:
         self.audit = AuditLog(self)
         self.decisions = Decisions(self)
         self.directories = Directories(self)
-        self.beacon = Beacon(self.path)
+        self.review = Review(self)
+        self.beacon = Beacon(
+            self.path, path=beacon_path, mode=0o600 if beacon_path is None else 0o644
+        )
+
+    # -- the API's transport-level methods, as StationStore has them -------------------
+
+    def describe(self) -> str:
+        """Where decisions are kept, for headers and messages."""
+        return f"the store at {self.path}" if self.path else "an in-memory store"
+
+    def with_proof(self, passphrase: str) -> "Store":
+        """Embedded mode has no passphrase: any process of the user could open the file anyway."""
+        return self
+
+    def unlock(self, passphrase: str) -> None:
+        """Embedded mode has nothing to unlock: the file is the user's to read."""
 
     # -- connection -------------------------------------------------------------------
 
@@ -68,22 +115,61 @@ class Store:
                 self._conn = connect(None, self.busy_timeout)
             return self._conn
         current = _file_id(self.path)
-        if self._conn is not None and (
-            current != self._file_id or (writing and self._opened_read_only)
-        ):
-            # Deleted or replaced: the open handle would write where nobody reads. Opened while
-            # the file was read-only: SQLite fell back to reading only, so try afresh.
-            self._drop()
+        if self._conn is not None:
+            if current != self._file_id:
+                # Deleted or replaced: the open handle would write where nobody reads.
+                self._witness_due = "was deleted or replaced"
+                self._drop()
+            elif self._side_ids is not None and _side_ids(self._sides) != self._side_ids:
+                # What was committed to the lost WAL is gone for every process opening it anew.
+                self._witness_due = "lost its -wal or -shm file"
+                self._drop()
+            elif writing and self._opened_read_only:
+                # Opened while the file was read-only: SQLite fell back to reading only.
+                self._drop()
         if self._conn is None:
             if current is None and self._file_id is not None:
                 raise StoreUnavailable(
                     f"the store at {self.path} was deleted; waiting for it to come back"
                 )
-            self._conn = connect(self.path, self.busy_timeout)
+            conn = connect(self.path, self.busy_timeout)
             self._opens += 1
             self._file_id = _file_id(self.path)
+            self._side_ids = _side_ids(self._sides)
             self._opened_read_only = not os.access(self.path, os.W_OK)
+            if self._witness_due is not None:
+                self._witness(conn, self._witness_due)
+            self._conn = conn
         return self._conn
+
+    def _witness(self, conn: sqlite3.Connection, what: str) -> None:
+        """Taint every session this process served, in the store that replaced the lost one."""
+        reason = f"the store {what} while this session was running: what it read before may be lost"
+        with write_transaction(conn, self.busy_timeout):
+            for key in sorted(self.live_sessions):
+                conn.execute(
+                    "INSERT INTO taint_events (session, server, tool, method, reason, at)"
+                    " VALUES (?, 'lazaretto', NULL, 'store', ?, ?)",
+                    (key, reason, self.now()),
+                )
+                self.audit.append(
+                    conn, "proxy", "taint", session=key, subject="lazaretto/store", reason=reason
+                )
+        self._witness_due = None
+
+    def durable(self) -> None:
+        """Copy committed pages from the WAL into the main file now (a lost WAL keeps them then).
+
+        Costs a sync of the file, so it is asked for only where losing a row would let something
+        through: a session's first taint.
+        """
+        if not self.checkpoint_taint or self.path is None:
+            return
+        with self._lock:
+            try:
+                self._connection().execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except (sqlite3.Error, StoreUnavailable):
+                pass  # the row is committed to the WAL; a checkpoint later copies it
 
     def _drop(self) -> None:
         conn, self._conn = self._conn, None
@@ -124,6 +210,7 @@ class Store:
                 self.write_failure = str(exc)
                 raise
             self.write_failure = None
+            self.commits += 1
 
     def writable(self) -> bool:
         """Whether writes work: free while the last one succeeded, else a small real write is tried."""
@@ -155,7 +242,8 @@ class Store:
         return _OneReading(self._reading)
 
     def data_version(self) -> int:
-        """Changes when another connection commits, or when the store was reopened: a cheap poll for caches.
+        """Changes whenever anything commits (another connection or this one), or the store was
+        reopened: a cheap poll for caches.
 
         SQLite's counter is per connection and starts afresh on each, so the number of opens
         is folded in: a cache keyed by it never mistakes a new (maybe replaced) file for the old one.
@@ -174,7 +262,9 @@ class Store:
             except sqlite3.Error as exc:
                 self._drop_after(exc)
                 raise StoreUnavailable(f"cannot read the store at {self.path}: {exc}") from exc
-            return (self._opens << 40) + version
+            # SQLite's counter moves only for other connections' commits: this object's own are
+            # folded in, so a cache keyed by the version sees a decision taken through it too.
+            return (((self._opens << 32) + self.commits) << 32) + version
 
     def _drop_after(self, exc: sqlite3.Error) -> None:
         # A deleted, replaced or corrupted file needs a fresh connection; a busy or
@@ -183,7 +273,13 @@ class Store:
             self._drop()
 
 
-def _file_id(path: Path) -> tuple[int, int] | None:
+def _side_ids(paths: tuple[str, ...]) -> tuple | None:
+    """The identity of the WAL and shared-memory files beside an open store, None outside WAL mode."""
+    ids = tuple(_file_id(path) for path in paths)
+    return ids if ids and all(ids) else None
+
+
+def _file_id(path: Path | str) -> tuple[int, int] | None:
     try:
         info = os.stat(path)
     except OSError:

@@ -24,13 +24,23 @@ outbound = ["post_message"]
 class ProxyProcess:
     """`lazaretto proxy ... -- CMD` as a child process, with line-level send and receive."""
 
-    def __init__(self, args: list[str], env: dict, stdin=subprocess.PIPE) -> None:
+    def __init__(
+        self,
+        args: list[str],
+        env: dict,
+        stdin=subprocess.PIPE,
+        *,
+        python: str = sys.executable,
+        **popen,
+    ) -> None:
+        # `popen`: user, group, cwd... (the station's tests run proxies as another account).
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "lazaretto.app", "proxy", *args],
+            [python, "-m", "lazaretto.app", "proxy", *args],
             stdin=stdin,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=env,
+            **popen,
         )
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.stderr = bytearray()

@@ -1,19 +1,37 @@
 """A pseudo-terminal driver: run the human-only commands as a person at a keyboard would."""
 
+import fcntl
 import os
 import re
 import select
 import subprocess
+import termios
 import time
 
 # Generous: these bound a hung process, they are not timing assertions.
 READ_TIMEOUT = 20.0
 
 
-class Terminal:
-    """A CLI process whose stdin, stdout and stderr are the slave side of a fresh pty."""
+def _take_terminal() -> None:
+    # In the child, after setsid: the pty on stderr becomes the controlling terminal, so what
+    # opens /dev/tty (getpass, as a person's terminal has it) reads the keys typed here.
+    fcntl.ioctl(2, termios.TIOCSCTTY, 0)
 
-    def __init__(self, argv: list[str], env: dict, *, stdin=None, stdout=None) -> None:
+
+class Terminal:
+    """A CLI process whose stdin, stdout and stderr are the slave side of a fresh pty, which is
+    also its controlling terminal; run as another account when `user` is given (root only)."""
+
+    def __init__(
+        self,
+        argv: list[str],
+        env: dict,
+        *,
+        stdin=None,
+        stdout=None,
+        user: int | None = None,
+        group: int | None = None,
+    ) -> None:
         self._master, slave = os.openpty()
         self.proc = subprocess.Popen(
             argv,
@@ -21,9 +39,15 @@ class Terminal:
             stdout=slave if stdout is None else stdout,
             stderr=slave,
             env=env,
+            start_new_session=True,
+            preexec_fn=_take_terminal,
+            user=user,
+            group=group,
+            extra_groups=[] if user is not None else None,
         )
         os.close(slave)
         self.output = ""
+        self._next = 0
 
     def _read_some(self, deadline: float) -> bool:
         """Append whatever arrives before the deadline; False at end of output."""
@@ -49,9 +73,31 @@ class Terminal:
             if time.monotonic() >= deadline or not self._read_some(deadline):
                 raise AssertionError(f"{pattern!r} never appeared; output was:\n{self.output}")
 
+    def expect_next(self, pattern: str, timeout: float = READ_TIMEOUT) -> re.Match:
+        """Like `expect`, but only in what arrived after the last `expect_next` match."""
+        deadline = time.monotonic() + timeout
+        while True:
+            match = re.compile(pattern).search(self.output, self._next)
+            if match:
+                self._next = match.end()
+                return match
+            if time.monotonic() >= deadline or not self._read_some(deadline):
+                raise AssertionError(
+                    f"{pattern!r} never appeared after offset {self._next}; output was:\n{self.output}"
+                )
+
     def type(self, line: str) -> None:
         """Type a line, as a person would."""
         os.write(self._master, (line + "\n").encode())
+
+    def passphrase(self, text: str, prompt: str = r"[Pp]assphrase[^\n]*: $") -> None:
+        """Wait for a passphrase prompt (the last thing written), then type `text` (not echoed)."""
+        self.expect_next(prompt)
+        # The prompt is written before getpass turns echo off: wait until it has.
+        deadline = time.monotonic() + READ_TIMEOUT
+        while termios.tcgetattr(self._master)[3] & termios.ECHO and time.monotonic() < deadline:
+            time.sleep(0.01)
+        self.type(text)
 
     def answer(self, *, correct: bool = True) -> str:
         """Wait for the challenge and type it back (or a code that differs in its last character)."""

@@ -7,10 +7,12 @@ import sys
 import humanize
 
 from lazaretto.app import human
-from lazaretto.store import Store, TokenError
+from lazaretto.store import TokenError
 from lazaretto.store.clock import parse_stamp
 from lazaretto.store.decisions import DecisionError
+from lazaretto.store.opening import StoreAPI
 from lazaretto.store.states import CallStatus
+from lazaretto.store.station.protocol import ProofError
 from lazaretto.store.tokens import normalize_token
 
 
@@ -35,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     return human.with_store(args, "approve", lambda store: _approve(store, token))
 
 
-def _approve(store: Store, token: str) -> int:
+def _approve(store: StoreAPI, token: str) -> int:
     row = store.blocked.by_token(token)
     if row is None:
         print(f"lazaretto approve: no blocked call has the token {token}.", file=sys.stderr)
@@ -53,8 +55,8 @@ def _approve(store: Store, token: str) -> int:
     if confirmation is None:
         return human.EXIT_DECLINED
     try:
-        approved = store.decisions.approve(row["id"], note=confirmation.note)
-    except DecisionError as exc:
+        approved = confirmation.on(store).decisions.approve(row["id"], note=confirmation.note)
+    except (DecisionError, ProofError) as exc:
         print(f"lazaretto approve: {exc}. Nothing was changed.", file=sys.stderr)
         return human.EXIT_DECLINED
     window = parse_stamp(approved["expires_at"]) - store.clock()
@@ -65,7 +67,7 @@ def _approve(store: Store, token: str) -> int:
     return 0
 
 
-def describe(row: dict, store: Store) -> str:
+def describe(row: dict, store: StoreAPI) -> str:
     """What the person is about to approve, and every reason it was refused."""
     now = store.clock()
     v = human.visible

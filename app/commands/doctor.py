@@ -5,7 +5,9 @@ import argparse
 from lazaretto.app.clients.doctor import COVERAGE, hook_reports, mcp_reports
 from lazaretto.app.clients.wrapping import lazaretto_gone
 from lazaretto.app.human import visible
-from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store import StoreUnavailable
+from lazaretto.store.opening import Side, open_store
+from lazaretto.store.station.client import StationStore
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -66,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         for broken in report.broken:
             print(f"    CANNOT RUN: {visible(broken)}")
             gaps += 1
+    gaps += _decisions()
     _untrusted_clones()
     print("\nWhat each client lets Lazaretto cover")
     for client, (covered, uncovered) in COVERAGE.items():
@@ -74,9 +77,33 @@ def run(args: argparse.Namespace) -> int:
     return 1 if gaps else 0
 
 
+def _decisions() -> int:
+    """What protects decisions, and what could read the passphrase as it is typed; 1 if the
+    station this machine relies on does not answer."""
+    from lazaretto.app.station.protection import protection_line, snooping_risks
+
+    print("\nDecisions")
+    store = open_store(side=Side.PERSON)
+    try:
+        print(f"  {visible(protection_line(store))}")
+        if isinstance(store, StationStore):
+            try:
+                status = store.status()
+            except StoreUnavailable as exc:
+                print(f"  NOT ANSWERING: {visible(exc)}")
+                return 1
+            if status["locked"]:
+                print(f"  clearances are LOCKED until {status['locked_until']}")
+    finally:
+        store.close()
+    for risk in snooping_risks():
+        print(f"  WARNING: {risk}")
+    return 0
+
+
 def _untrusted_clones() -> None:
     """Clones the agent made that still taint what is read from them (informational, not a gap)."""
-    store = Store()
+    store = open_store(side=Side.PERSON)
     try:
         rows = store.directories.untrusted()
     except StoreUnavailable as exc:

@@ -5,7 +5,7 @@ import json
 
 from lazaretto.app import human
 from lazaretto.app.human import table
-from lazaretto.store import Store
+from lazaretto.store.opening import StoreAPI
 
 COLUMNS = ("actor", "action", "session", "subject")
 
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     )
 
 
-def verify(store: Store, as_json: bool) -> int:
+def verify(store: StoreAPI, as_json: bool) -> int:
     """Walk the chain; report `ok` or the first row that does not fit."""
     result = store.audit.verify()
     if as_json:
@@ -51,11 +51,16 @@ def verify(store: Store, as_json: bool) -> int:
                     "rows": result.rows,
                     "row": result.first_bad_id,
                     "problem": result.problem,
+                    "findings": list(result.findings),
                 }
             )
         )
     elif result.ok:
-        print(f"ok: {result.rows} rows, chain intact")
+        print(f"ok: {result.rows} rows, chain intact, state tables agree with it")
+    elif result.findings:
+        print(f"tampered: {result.problem} (chain of {result.rows} rows intact):")
+        for line in result.findings:
+            print(f"  {human.visible(line)}")
     else:
         print(f"tampered: row {result.first_bad_id}: {result.problem}")
     return 0 if result.ok else 1
@@ -67,7 +72,7 @@ def _reason(row: dict) -> str:
     return f"{row['reason'] or ''} (note: {note})" if note else row["reason"] or ""
 
 
-def show(store: Store, limit: int | None, as_json: bool) -> int:
+def show(store: StoreAPI, limit: int | None, as_json: bool) -> int:
     """The newest rows (all without a limit), oldest first so the latest ends up at the bottom."""
     rows = list(reversed(store.audit.rows(limit, newest_first=True)))
     if as_json:

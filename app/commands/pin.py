@@ -12,9 +12,10 @@ from typing import IO
 from lazaretto.app import human
 from lazaretto.proxy.lockfile import LockError, lock_text, read_lock
 from lazaretto.proxy.pins import INSTRUCTIONS, LISTED, LISTS, entry, list_entries
-from lazaretto.store import Store
 from lazaretto.store.decisions import DecisionError
+from lazaretto.store.opening import StoreAPI
 from lazaretto.store.states import DriftStatus, PinKind
+from lazaretto.store.station.protocol import ProofError
 
 CHECK_USAGE = "pin check LOCKFILE [-n NAME] [--timeout SECONDS] -- CMD [ARGS...]"
 
@@ -81,7 +82,7 @@ def _export(args: argparse.Namespace) -> int:
     return human.with_store(args, "pin export", lambda store: _write_lock(store, args))
 
 
-def _write_lock(store: Store, args: argparse.Namespace) -> int:
+def _write_lock(store: StoreAPI, args: argparse.Namespace) -> int:
     rows = store.pins.export(args.server)
     if not rows:
         print(
@@ -299,7 +300,7 @@ def _list(args: argparse.Namespace) -> int:
     return human.with_store(args, "pin list", _print_pending)
 
 
-def _print_pending(store: Store) -> int:
+def _print_pending(store: StoreAPI) -> int:
     drifts = store.pins.pending()
     if not drifts:
         print("No pin drift is waiting for review.")
@@ -335,7 +336,7 @@ def _decide(args: argparse.Namespace) -> int:
     )
 
 
-def _decide_drift(store: Store, verb: str, drift_id: int) -> int:
+def _decide_drift(store: StoreAPI, verb: str, drift_id: int) -> int:
     drift = store.pins.get(drift_id)
     if drift is None or drift["status"] != DriftStatus.PENDING:
         state = "unknown" if drift is None else drift["status"]
@@ -344,15 +345,18 @@ def _decide_drift(store: Store, verb: str, drift_id: int) -> int:
             file=sys.stderr,
         )
         return human.EXIT_DECLINED
+    if drift.get("redacted") and human.unlock(store, "the drifted surface"):
+        drift = store.pins.get(drift_id) or drift
     print(describe_drift(drift))
     action = "pin the new version" if verb == "accept" else "keep the old version hidden"
     confirmation = human.confirm(store, f"{action} of {drift['name']}")
     if confirmation is None:
         return human.EXIT_DECLINED
-    decide = store.decisions.accept_drift if verb == "accept" else store.decisions.reject_drift
+    decisions = confirmation.on(store).decisions
+    decide = decisions.accept_drift if verb == "accept" else decisions.reject_drift
     try:
         decide(drift["id"], note=confirmation.note)
-    except DecisionError as exc:
+    except (DecisionError, ProofError) as exc:
         print(f"lazaretto pin {verb}: {exc}. Nothing was changed.", file=sys.stderr)
         return human.EXIT_DECLINED
     print(

@@ -5,7 +5,7 @@ import sys
 
 from lazaretto.app import human
 from lazaretto.proxy.policy import Policy, PolicyError, load_policy
-from lazaretto.store import Store
+from lazaretto.store.opening import Side, StoreAPI, open_store
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -29,10 +29,10 @@ def run(args: argparse.Namespace) -> int:
     except PolicyError as exc:
         print(f"lazaretto review: {exc}", file=sys.stderr)
         return human.EXIT_REFUSED
-    return open_review(Store(args.store), policy)
+    return open_review(open_store(args.store, side=Side.PERSON), policy)
 
 
-def open_review(store: Store, policy: Policy, *, demo: bool = False) -> int:
+def open_review(store: StoreAPI, policy: Policy, *, demo: bool = False) -> int:
     """Run the review app on `store` and close the store after."""
     # Imported here: only a command that shows the app pays for Textual.
     from lazaretto.app.review.app import ReviewApp

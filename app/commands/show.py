@@ -5,7 +5,7 @@ import sys
 
 from lazaretto.app import human
 from lazaretto.proxy.sanitize import reveal
-from lazaretto.store import Store
+from lazaretto.store.opening import StoreAPI
 
 # How each revealed segment is marked on a plain terminal.
 _MARKS = {"tag": ("⟦tags: ", "⟧"), "hidden": ("", ""), "bidi": ("", ""), "control": ("", "")}
@@ -26,11 +26,13 @@ def run(args: argparse.Namespace) -> int:
     return human.with_store(args, "show", lambda store: _show(store, args.id))
 
 
-def _show(store: Store, qid: str) -> int:
+def _show(store: StoreAPI, qid: str) -> int:
     row = store.quarantine.get(qid)
     if row is None:
         print(f"lazaretto show: no withheld field {human.visible(qid)}.", file=sys.stderr)
         return human.EXIT_DECLINED
+    if row.get("redacted") and human.unlock(store, f"what {row['id']} says"):
+        row = store.quarantine.get(row["id"]) or row
     print(describe(row))
     return 0
 

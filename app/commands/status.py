@@ -6,8 +6,8 @@ from datetime import datetime
 
 from lazaretto.app import human
 from lazaretto.app.human import ago, clip, table, until, visible
-from lazaretto.store import Store
 from lazaretto.store.clock import parse_stamp
+from lazaretto.store.opening import StoreAPI
 from lazaretto.store.states import SessionState
 
 REASON_WIDTH = 60
@@ -24,14 +24,14 @@ def run(args: argparse.Namespace) -> int:
     return human.with_store(args, "status", lambda store: _status(store, args.json))
 
 
-def _status(store: Store, as_json: bool) -> int:
+def _status(store: StoreAPI, as_json: bool) -> int:
     now = store.clock()
     report = collect(store, now)
     print(json.dumps(report, indent=2) if as_json else render(report, now))
     return 0
 
 
-def collect(store: Store, now: datetime) -> dict:
+def collect(store: StoreAPI, now: datetime) -> dict:
     """Sessions and pending blocked calls, without withheld content or call arguments."""
     sessions = [
         {
@@ -44,6 +44,8 @@ def collect(store: Store, now: datetime) -> dict:
         }
         for row in store.sessions.all()
     ]
+    from lazaretto.app.station.protection import protection_line
+
     blocked = [
         {
             "id": row["id"],
@@ -60,12 +62,17 @@ def collect(store: Store, now: datetime) -> dict:
         }
         for row in store.blocked.pending()
     ]
-    return {"sessions": sessions, "blocked": blocked}
+    return {
+        "mode": str(store.mode),
+        "decisions": protection_line(store),
+        "sessions": sessions,
+        "blocked": blocked,
+    }
 
 
 def render(report: dict, now: datetime) -> str:
     """The compact human form of `collect`'s report."""
-    out = ["Sessions"]
+    out = [f"Decisions: {report['decisions']}", "", "Sessions"]
     if report["sessions"]:
         rows = []
         for session in report["sessions"]:

@@ -5,17 +5,14 @@ import os
 import sys
 
 from lazaretto.app import human
-from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store.opening import StoreAPI
+from lazaretto.store.station.protocol import ProofError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of `lazaretto trust`."""
     parser.add_argument("dir", help="a directory the agent cloned (git clone, gh repo clone)")
-    parser.add_argument(
-        "--store",
-        metavar="PATH",
-        help="the store file (default: LAZARETTO_STORE, else the user state dir)",
-    )
+    human.add_store_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -23,17 +20,10 @@ def run(args: argparse.Namespace) -> int:
     if not human.refuse_unless_terminal("trust"):
         return human.EXIT_REFUSED
     path = os.path.realpath(os.path.expanduser(args.dir))
-    store = Store(args.store)
-    try:
-        return _trust(store, path)
-    except StoreUnavailable as exc:
-        print(f"lazaretto trust: {exc}. Nothing was changed.", file=sys.stderr)
-        return human.EXIT_DECLINED
-    finally:
-        store.close()
+    return human.with_store(args, "trust", lambda store: _trust(store, path))
 
 
-def _trust(store: Store, path: str) -> int:
+def _trust(store: StoreAPI, path: str) -> int:
     row = store.directories.untrusted_for(path)
     if row is None:
         print(
@@ -56,7 +46,12 @@ def _trust(store: Store, path: str) -> int:
     confirmation = human.confirm(store, f"trust {row['path']}")
     if confirmation is None:
         return human.EXIT_DECLINED
-    if not store.directories.trust(row["path"], note=confirmation.note):
+    try:
+        trusted = confirmation.on(store).directories.trust(row["path"], note=confirmation.note)
+    except ProofError as exc:
+        print(f"lazaretto trust: {exc}. Nothing was changed.", file=sys.stderr)
+        return human.EXIT_DECLINED
+    if not trusted:
         print("lazaretto trust: it was changed meanwhile. Nothing was changed.", file=sys.stderr)
         return human.EXIT_DECLINED
     print(f"Trusted {human.visible(row['path'])}.")

@@ -5,9 +5,10 @@ import os
 import sys
 
 from lazaretto.app import human
-from lazaretto.store import Store
 from lazaretto.store.clock import parse_stamp
 from lazaretto.store.decisions import DecisionError
+from lazaretto.store.opening import StoreAPI
+from lazaretto.store.station.protocol import ProofError
 
 SESSION_ENV = "LAZARETTO_SESSION"
 
@@ -29,14 +30,14 @@ def run(args: argparse.Namespace) -> int:
     return human.with_store(args, "untaint", lambda store: _choose_and_untaint(store, args.session))
 
 
-def _choose_and_untaint(store: Store, session: str | None) -> int:
+def _choose_and_untaint(store: StoreAPI, session: str | None) -> int:
     key = session or os.environ.get(SESSION_ENV) or _only_tainted(store)
     if key is None:
         return human.EXIT_REFUSED
     return _untaint(store, key)
 
 
-def _only_tainted(store: Store) -> str | None:
+def _only_tainted(store: StoreAPI) -> str | None:
     """The one tainted session; with several, list them and return None."""
     tainted = [row for row in store.sessions.all() if row["tainted"]]
     if len(tainted) == 1:
@@ -57,7 +58,7 @@ def _only_tainted(store: Store) -> str | None:
     return None
 
 
-def _untaint(store: Store, key: str) -> int:
+def _untaint(store: StoreAPI, key: str) -> int:
     state = store.sessions.state(key)
     if not state.tainted:
         print(
@@ -93,8 +94,10 @@ def _untaint(store: Store, key: str) -> int:
         )
         return human.EXIT_DECLINED
     try:
-        cleared = store.decisions.untaint(key, seen_up_to=max(shown), note=confirmation.note)
-    except DecisionError as exc:
+        cleared = confirmation.on(store).decisions.untaint(
+            key, seen_up_to=max(shown), note=confirmation.note
+        )
+    except (DecisionError, ProofError) as exc:
         print(f"lazaretto untaint: {exc}. Nothing was changed.", file=sys.stderr)
         return human.EXIT_DECLINED
     print(f"Cleared {cleared} taint event(s) of session {human.visible(key)}.")

@@ -6,7 +6,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lazaretto.store import Store
+from lazaretto.store.opening import StoreAPI
 
 from .rpc import RpcError, StdioClient
 
@@ -77,8 +77,8 @@ class DemoRun:
         return any(call["tool"] == POST[1] for call in self.server_calls)
 
 
-def proxy_command(server: str, policy: Path) -> list[str]:
-    """`lazaretto proxy` in front of one role of the bundled demo server."""
+def proxy_command(server: str, policy: Path, store: Path) -> list[str]:
+    """`lazaretto proxy` in front of one role of the bundled demo server, on the demo's own store."""
     return [
         sys.executable,
         "-m",
@@ -88,6 +88,8 @@ def proxy_command(server: str, policy: Path) -> list[str]:
         server,
         "-p",
         str(policy),
+        "--store",
+        str(store),
         "--",
         sys.executable,
         "-m",
@@ -115,7 +117,9 @@ def run_scenario(store_path: Path) -> DemoRun:
     with open(folder / f"{store_path.stem}-proxies.log", "ab") as stderr:
         for server, tool, arguments in (*READS, POST):
             run.steps.append(
-                _call(proxy_command(server, policy), env, stderr, server, tool, arguments)
+                _call(
+                    proxy_command(server, policy, store_path), env, stderr, server, tool, arguments
+                )
             )
     run.server_calls = [
         json.loads(line) for line in calls_log.read_text(encoding="utf-8").splitlines() if line
@@ -147,7 +151,7 @@ def _call(argv: list[str], env: dict, stderr, server: str, tool: str, arguments:
     return step
 
 
-def store_summary(store: Store) -> dict:
+def store_summary(store: StoreAPI) -> dict:
     """What the run left in the store: taint, withheld fields, removals, and calls waiting for a person."""
     state = store.sessions.state(SESSION)
     return {
@@ -156,8 +160,6 @@ def store_summary(store: Store) -> dict:
         "withheld": [
             (row["id"], row["server"], row["tool"]) for row in store.quarantine.recent(limit=100)
         ],
-        "stripped": store.query("SELECT count(*) AS n FROM stripped WHERE session = ?", (SESSION,))[
-            0
-        ]["n"],
+        "stripped": store.review.stripped_count(SESSION),
         "pending": [(row["id"], row["server"], row["tool"]) for row in store.blocked.pending()],
     }

@@ -10,7 +10,8 @@ from textual.screen import Screen
 from textual.widgets import HelpPanel
 
 from lazaretto.proxy.policy import Policy
-from lazaretto.store import Store
+from lazaretto.store.api import Mode
+from lazaretto.store.opening import StoreAPI
 from lazaretto.store.tokens import new_challenge
 
 from .screens.main import MainScreen
@@ -49,8 +50,21 @@ _PALETTE = (
         "Keep the selected drifted entry hidden and refused (asks for a typed code)",
         "reject_pin",
     ),
+    (
+        "Unlock withheld content",
+        "Read withheld originals in this review session (asks for the reviewer passphrase)",
+        "unlock",
+    ),
     ("Filter", "Show only rows matching some text", "filter"),
 )
+
+
+def mode_line(store: StoreAPI) -> str:
+    """What protects decisions, for the header."""
+    if store.mode is Mode.STATION:
+        return "station: every decision needs the reviewer passphrase"
+    where = store.path.name if store.path else "in-memory store"
+    return f"{where}, embedded: any process of your user can act as you"
 
 
 class ReviewApp(App[None]):
@@ -73,7 +87,7 @@ class ReviewApp(App[None]):
 
     def __init__(
         self,
-        store: Store,
+        store: StoreAPI,
         *,
         policy: Policy | None = None,
         demo: bool = False,
@@ -91,7 +105,7 @@ class ReviewApp(App[None]):
         """Draws the code a person types to confirm; snapshot tests fix it so the picture is stable."""
         self.poll_interval = poll_interval
         self.age_interval = age_interval
-        self.sub_title = store.path.name if store.path else "in-memory store"
+        self.sub_title = mode_line(store)
 
     def action_toggle_help(self) -> None:
         """Show the keys panel, or hide it when it is showing."""

@@ -5,6 +5,8 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
+from lazaretto.store.opening import StoreAPI
+
 from .details import Detail
 from .queue import QueueItem, TabKind
 from .screens.confirm import ClearanceRequest
@@ -66,8 +68,9 @@ class ClearanceCounted(Message):
     """Recent clearances were counted: the confirmation modal can open with the right friction."""
 
     request: ClearanceRequest
-    decide: Callable[[str | None], object]
-    """Takes the decision with the person's note; runs only after the typed challenge matched."""
+    decide: Callable[[StoreAPI, str | None], object]
+    """Takes the decision through the store (with the passphrase, on a station) and the person's
+    note; runs only after the person confirmed."""
     done: str
 
 

@@ -1,4 +1,4 @@
-"""The review queue's rows: paged, filtered, newest-first queries over the store (no Textual here)."""
+"""The review queue's rows: paged, filtered, newest first, read through the store API (no Textual, no SQL)."""
 
 import json
 from abc import ABC, abstractmethod
@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar
 
-from lazaretto.store import Store
 from lazaretto.store.blocked import call_status
+from lazaretto.store.opening import StoreAPI
 from lazaretto.store.states import CallStatus, DriftStatus, FieldStatus, SessionState
 
 PAGE_SIZE = 100
@@ -48,12 +48,6 @@ class QueueItem:
     session: str | None = None
 
 
-def _like(text: str) -> str:
-    # The person's text is matched literally: % and _ are not wildcards for them.
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
 def _source(server: str | None, tool: str | None, method: str | None = None) -> str:
     return f"{server or '?'}/{tool or method or '?'}"
 
@@ -67,7 +61,7 @@ class Feed(ABC):
     @abstractmethod
     def page(
         self,
-        store: Store,
+        store: StoreAPI,
         *,
         after: QueueItem | None = None,
         text: str = "",
@@ -75,56 +69,31 @@ class Feed(ABC):
     ) -> list[QueueItem]:
         """Up to `limit` rows older than `after`, matching `text`."""
 
-    def attention(self, store: Store) -> int:
+    def attention(self, store: StoreAPI) -> int:
         """How many rows wait for a person (shown on the tab); 0 when the kind never does."""
         return 0
 
 
 class TableFeed(Feed):
-    """A feed over one table, paged with a keyset on indexed columns so 100,000 rows cost no more than ten."""
-
-    table: ClassVar[str]
-    columns: ClassVar[str]
-    searchable: ClassVar[tuple[str, ...]]
-    time_column: ClassVar[str | None] = "created_at"
-    """Ordered by (time, rowid) when set, else by rowid alone (rowid grows with time there)."""
+    """A feed over one table, paged by the store (`store.review.page`) on indexed columns."""
 
     def page(
         self,
-        store: Store,
+        store: StoreAPI,
         *,
         after: QueueItem | None = None,
         text: str = "",
         limit: int = PAGE_SIZE,
     ) -> list[QueueItem]:
         now = store.now()
-        return [
-            self.item(row, now)
-            for row in store.query(*self.sql(after=after, text=text, limit=limit))
-        ]
-
-    def sql(
-        self, *, after: QueueItem | None = None, text: str = "", limit: int = PAGE_SIZE
-    ) -> tuple[str, tuple]:
-        """The page query and its parameters."""
-        clauses: list[str] = []
-        params: list[object] = []
-        if after is not None:
-            if self.time_column:
-                clauses.append(f"({self.time_column}, rowid) < (?, ?)")
-                params += [after.at, after.order]
-            else:
-                clauses.append("rowid < ?")
-                params.append(after.order)
-        if text.strip():
-            clauses.append(
-                "(" + " OR ".join(f"{col} LIKE ? ESCAPE '\\'" for col in self.searchable) + ")"
-            )
-            params += [_like(text.strip())] * len(self.searchable)
-        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-        order = f"{self.time_column} DESC, rowid DESC" if self.time_column else "rowid DESC"
-        sql = f"SELECT rowid AS _order, {self.columns} FROM {self.table} {where} ORDER BY {order} LIMIT ?"
-        return sql, (*params, limit)
+        rows = store.review.page(
+            self.kind,
+            after_at=after.at if after else None,
+            after_order=after.order if after else None,
+            text=text,
+            limit=limit,
+        )
+        return [self.item(row, now) for row in rows]
 
     @abstractmethod
     def item(self, row: dict, now: str) -> QueueItem:
@@ -136,14 +105,8 @@ class WithheldFeed(TableFeed):
 
     kind = TabKind.WITHHELD
     title = "Withheld"
-    table = "quarantine"
-    # Never `original`: a page must not drag megabytes of payload into the list.
-    columns = (
-        "id, session, server, tool, method, path, score, signals, status, created_at, reviewed_at"
-    )
-    searchable = ("id", "server", "tool", "path", "signals", "session")
 
-    def attention(self, store: Store) -> int:
+    def attention(self, store: StoreAPI) -> int:
         # Counted on the (status, reviewed_at) index alone, so 100,000 rows stay cheap.
         return store.quarantine.waiting()
 
@@ -170,9 +133,6 @@ class StrippedFeed(TableFeed):
 
     kind = TabKind.STRIPPED
     title = "Stripped"
-    table = "stripped"
-    columns = "id, session, server, tool, method, path, kind, count, quarantine_id, created_at"
-    searchable = ("server", "tool", "path", "kind", "decoded", "session")
 
     def item(self, row: dict, now: str) -> QueueItem:
         fate = (
@@ -195,12 +155,8 @@ class BlockedFeed(TableFeed):
 
     kind = TabKind.BLOCKED
     title = "Blocked"
-    table = "blocked_calls"
-    columns = "id, session, server, tool, reason, reason_code, status, created_at, expires_at, reviewed_at"
-    searchable = ("server", "tool", "reason", "reason_code", "arguments", "session")
-    time_column = None
 
-    def attention(self, store: Store) -> int:
+    def attention(self, store: StoreAPI) -> int:
         return len(store.blocked.pending())
 
     def item(self, row: dict, now: str) -> QueueItem:
@@ -227,10 +183,6 @@ class AuditFeed(TableFeed):
 
     kind = TabKind.AUDIT
     title = "Audit"
-    table = "audit"
-    columns = "id, at, actor, action, session, subject, reason"
-    searchable = ("actor", "action", "session", "subject", "reason")
-    time_column = None
 
     def item(self, row: dict, now: str) -> QueueItem:
         return QueueItem(
@@ -252,17 +204,9 @@ class PinsFeed(TableFeed):
 
     kind = TabKind.PINS
     title = "Pins"
-    table = "pin_drift"
-    # Never the canonical surfaces: the list needs names, the detail reads the rest.
-    columns = "id, server, kind, name, change, status, created_at"
-    searchable = ("server", "kind", "name", "change", "new_canonical")
-    time_column = None
 
-    def attention(self, store: Store) -> int:
-        # On the (status, created_at) index: only the drift waiting for a person is counted.
-        return store.query(
-            "SELECT count(*) AS n FROM pin_drift WHERE status = ?", (DriftStatus.PENDING,)
-        )[0]["n"]
+    def attention(self, store: StoreAPI) -> int:
+        return store.pins.waiting()
 
     def item(self, row: dict, now: str) -> QueueItem:
         return QueueItem(
@@ -299,7 +243,7 @@ class SessionsFeed(Feed):
 
     def page(
         self,
-        store: Store,
+        store: StoreAPI,
         *,
         after: QueueItem | None = None,
         text: str = "",
@@ -315,7 +259,7 @@ class SessionsFeed(Feed):
             ]
         return items
 
-    def attention(self, store: Store) -> int:
+    def attention(self, store: StoreAPI) -> int:
         return sum(1 for row in store.sessions.all() if row["tainted"])
 
     def item(self, row: dict) -> QueueItem:

@@ -11,7 +11,7 @@ from enum import StrEnum
 from textual.content import Content
 
 from lazaretto.proxy.policy import Policy
-from lazaretto.store import Store
+from lazaretto.store.opening import StoreAPI
 from lazaretto.store.states import CallStatus, DriftStatus, FieldStatus
 
 from .details import (
@@ -104,12 +104,12 @@ _APPROVE = _while(CallStatus.PENDING, _call)
 _DECIDE_DRIFT = _while(DriftStatus.PENDING, _drift)
 
 
-def _dismiss_withheld(store: Store, detail: Detail) -> None:
-    store.decisions.dismiss_field(detail.record["id"])
+def _dismiss_withheld(store: StoreAPI, detail: Detail, note: str | None) -> None:
+    store.decisions.dismiss_field(detail.record["id"], note=note)
 
 
-def _dismiss_blocked(store: Store, detail: Detail) -> None:
-    store.decisions.dismiss_call(detail.record["id"])
+def _dismiss_blocked(store: StoreAPI, detail: Detail, note: str | None) -> None:
+    store.decisions.dismiss_call(detail.record["id"], note=note)
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ class Tab:
     """One kind of queue row: how it is listed, read, shown, styled and decided on."""
 
     feed: Feed
-    load: Callable[[Store, Policy, QueueItem], Detail | None]
+    load: Callable[[StoreAPI, Policy, QueueItem], Detail | None]
     """The selected row in full, or None if it vanished meanwhile."""
     view: Callable[[Detail, datetime], DetailView]
     """The detail pane's content for a loaded row, ages relative to the given time."""
@@ -128,8 +128,8 @@ class Tab:
     """The item actions (screen action names) this kind offers, each with when it applies."""
     in_full: Callable[[Detail], Content | None] | None = None
     """The item for `enter`, uncut; None (or a None result) shows the detail's own body."""
-    dismiss: Callable[[Store, Detail], None] | None = None
-    """Marks the item reviewed, for the `dismiss_item` action."""
+    dismiss: Callable[[StoreAPI, Detail, str | None], None] | None = None
+    """Marks the item reviewed (with the person's note), for the `dismiss_item` action."""
 
     @property
     def kind(self) -> TabKind:

@@ -1,11 +1,11 @@
 """The agent's own tools, read for the two questions the gate asks: does it reach out, does it read outside text."""
 
-import os
 import re
 import subprocess
 from dataclasses import dataclass
 
 from ..classify import OUTBOUND_WORDS
+from . import environment
 from . import programs as P
 from .shell import Invocation, Unreadable, expand, invocations
 
@@ -268,4 +268,4 @@ def _repo_basename(repository: str) -> str:
 
 def real(path: str) -> str:
     """The absolute path with symlinks resolved as far as they exist (clones are compared this way)."""
-    return os.path.realpath(path)
+    return environment.current().realpath(path)

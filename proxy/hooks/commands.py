@@ -11,7 +11,8 @@ from collections.abc import Iterable, Iterator
 
 from lazaretto.store import default_store_path, resolve_store_path
 
-from ..policy import POLICY_ENV, default_policy_path
+from ..policy import POLICY_ENV, POLICY_FILE
+from . import environment
 from .programs import (
     COPIES_FILES,
     DISARMING_VERBS,
@@ -71,19 +72,20 @@ _PATH_KEYS = (
 
 def _config_roots() -> list[str]:
     """Extra settings files named by the environment: the policy, the Codex and Claude config homes."""
-    roots = [str(default_policy_path())]
-    if os.environ.get(POLICY_ENV):
-        roots.append(expand(os.environ[POLICY_ENV], os.getcwd()))
-    codex = os.environ.get("CODEX_HOME")
+    env = environment.current()
+    roots = [str(env.config_dir() / POLICY_FILE)]
+    if env.get(POLICY_ENV):
+        roots.append(expand(env.get(POLICY_ENV) or "", env.cwd))
+    codex = env.get("CODEX_HOME")
     if codex:
         roots += [
-            os.path.join(expand(codex, os.getcwd()), name)
+            os.path.join(expand(codex, env.cwd), name)
             for name in ("hooks.json", "config.toml", "rules")
         ]
-    claude = os.environ.get("CLAUDE_CONFIG_DIR")
+    claude = env.get("CLAUDE_CONFIG_DIR")
     if claude:
         roots += [
-            os.path.join(expand(claude, os.getcwd()), name)
+            os.path.join(expand(claude, env.cwd), name)
             for name in ("settings.json", "settings.local.json")
         ]
     return roots

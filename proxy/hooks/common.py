@@ -1,19 +1,19 @@
 """What every client's hooks share: the session, the proxy's cleaner and gate, taint, cloned directories."""
 
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store import StoreUnavailable
 
 from ..classify import ToolVerdict, classify, untrusted_tool
 from ..exposure import Exposure
 from ..gate import Gate
 from ..hosts import HostAllowList, HostScanTooLarge, hosts_in
-from ..policy import Policy, load_policy
-from ..session import discover_session
+from ..policy import POLICY_ENV, POLICY_FILE, Policy, PolicyError, parse_policy
+from . import environment
 from .builtins import clone_targets, command_paths, egresses, reads_network, real
 from .commands import check_command, refusal_text
 from .proxied import ProxyUnknown, behind_proxy
@@ -53,11 +53,12 @@ class HookContext:
     def __init__(self, client: str, data: dict) -> None:
         self.client = client
         self.data = data
+        env = environment.current()
         cwd = data.get("cwd")
-        self.cwd: str = cwd if isinstance(cwd, str) else _first_root(data)
-        self.policy: Policy = load_policy()
-        self.store = Store()
-        info = discover_session()
+        self.cwd: str = cwd if isinstance(cwd, str) else _first_root(data, env)
+        self.policy: Policy = hook_policy(env)
+        self.store, self._owns_store = env.open_store()
+        info = env.session()
         self.session = info.key
         self.exposure = Exposure(self.store, self.session)
         client_session = data.get("session_id") or data.get("conversation_id")
@@ -73,8 +74,9 @@ class HookContext:
             pass
 
     def close(self) -> None:
-        """Release the store connection."""
-        self.store.close()
+        """Release the store connection (one the station lent stays open)."""
+        if self._owns_store:
+            self.store.close()
 
     # -- exposure ---------------------------------------------------------------------------
 
@@ -293,11 +295,36 @@ def tool_input_object(data: dict) -> dict:
     return tool_input if isinstance(tool_input, dict) else {}
 
 
-def _first_root(data: dict) -> str:
+def _first_root(data: dict, env: environment.HookEnvironment) -> str:
     roots = data.get("workspace_roots")
     if isinstance(roots, list) and roots and isinstance(roots[0], str):
         return roots[0]
-    return os.getcwd()
+    return env.cwd
+
+
+MAX_POLICY_BYTES = 4 * 1024 * 1024
+"""A policy file larger than this is refused (it is a page of TOML)."""
+
+
+def hook_policy(env: environment.HookEnvironment) -> Policy:
+    """The policy as `load_policy` finds it, read through the hook's environment.
+
+    `LAZARETTO_POLICY` must name a readable file; the default may be absent (an empty policy).
+    """
+    chosen = env.get(POLICY_ENV)
+    path = Path(env.cwd) / env.expand(chosen) if chosen else env.config_dir() / POLICY_FILE
+    raw = env.read(str(path), MAX_POLICY_BYTES)
+    if raw is None:
+        if chosen:
+            raise PolicyError(f"policy file not found or unreadable: {path}")
+        return Policy()
+    if len(raw) > MAX_POLICY_BYTES:
+        raise PolicyError(f"policy file {path} is larger than {MAX_POLICY_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PolicyError(f"cannot read policy {path}: {exc}") from exc
+    return parse_policy(text, source=path)
 
 
 def _as_call_result(output: Any) -> tuple[dict, Callable[[dict], Any]] | None:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from ..proxy_args import configure, server_command, server_name
 from ..session import client_process
+from . import environment
 from .shell import Unreadable, invocations, program_name
 
 # Claude Code and Codex allow letters, digits, `-` and `_` in server names, and Claude Code has
@@ -77,7 +78,7 @@ def running_proxies() -> set[str]:
 
     names = set()
     try:
-        children = client_process().children(recursive=True)
+        children = client_process(environment.current().parent_pid()).children(recursive=True)
     except (psutil.Error, OSError) as exc:
         raise ProxyUnknown(f"the agent client's processes cannot be read ({exc})") from exc
     for child in children:

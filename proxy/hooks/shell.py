@@ -17,6 +17,7 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 
+from . import environment
 from . import programs as P
 
 MAX_DEPTH = 8  # nested `sh -c` / `eval` / `$(...)` levels before the line counts as unreadable
@@ -94,7 +95,7 @@ def program_name(word: str) -> str:
 
 def expand(word: str, cwd: str | None = None) -> str:
     """`~` and `$VARS` expanded; with `cwd`, also made absolute (for comparing paths)."""
-    text = os.path.expandvars(os.path.expanduser(word))
+    text = environment.current().expand(word)
     if cwd is not None and text and not os.path.isabs(text):
         text = os.path.join(cwd, text)
     return os.path.normpath(text) if cwd is not None and text else text
@@ -319,10 +320,8 @@ class _Reader:
         where = expand(path, cwd)
         if where in self.files:
             return self.files[where]
-        try:
-            with open(where, "rb") as handle:
-                data = handle.read(MAX_SCRIPT_BYTES + 1)
-        except OSError:
+        data = environment.current().read(where, MAX_SCRIPT_BYTES)
+        if data is None:
             return None
         # Past the bound the text counts as unknown: refused only where it would run as code.
         return None if len(data) > MAX_SCRIPT_BYTES else data.decode("utf-8", "replace")

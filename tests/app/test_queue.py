@@ -1,8 +1,8 @@
 """The queue's paged queries and the detail loader, on real stores (no Textual)."""
 
-from lazaretto.app.review.queue import QueueItem, TabKind, TableFeed
 from lazaretto.app.review.tabs import TABS, tab_for
 from lazaretto.proxy.policy import Policy
+from lazaretto.store.review import LISTINGS, page_sql
 
 
 def fill_withheld(store, count, *, start="2026-11-30T08:00:00.000Z"):
@@ -49,15 +49,13 @@ def test_pages_walk_every_row_once_newest_first(store):
 
 def test_page_queries_never_sort(store):
     # Each page is read in index (or rowid) order: no temporary B-tree, so the cost is the page, not the table.
-    older = QueueItem(TabKind.WITHHELD, "k", "2026-11-30T08:00:00.000Z", 5, "s/t", "r", "withheld")
-    for kind, feed in ((tab.kind, tab.feed) for tab in TABS):
-        if isinstance(feed, TableFeed):
-            for after in (None, older):
-                sql, params = feed.sql(after=after, text="x")
-                plan = " ".join(
-                    row["detail"] for row in store.query(f"EXPLAIN QUERY PLAN {sql}", params)
-                )
-                assert "TEMP B-TREE" not in plan, (kind, plan)
+    for kind, listing in LISTINGS.items():
+        for after in ({}, {"after_at": "2026-11-30T08:00:00.000Z", "after_order": 5}):
+            sql, params = page_sql(listing, text="x", **after)
+            plan = " ".join(
+                row["detail"] for row in store.query(f"EXPLAIN QUERY PLAN {sql}", params)
+            )
+            assert "TEMP B-TREE" not in plan, (kind, plan)
 
 
 def test_time_ordered_pages_use_the_created_at_indexes(store):
@@ -65,9 +63,7 @@ def test_time_ordered_pages_use_the_created_at_indexes(store):
         ("withheld", "idx_quarantine_created_at"),
         ("stripped", "idx_stripped_created_at"),
     ):
-        feed = tab_for(kind).feed
-        assert isinstance(feed, TableFeed)
-        sql, params = feed.sql()
+        sql, params = page_sql(LISTINGS[kind])
         plan = " ".join(row["detail"] for row in store.query(f"EXPLAIN QUERY PLAN {sql}", params))
         assert index in plan
 

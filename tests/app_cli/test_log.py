@@ -32,7 +32,7 @@ def test_verify_an_intact_chain(cli, store, block_call):
     seed(store, block_call)
     result = cli("log", "--verify")
     assert result.returncode == 0
-    assert result.stdout.strip() == "ok: 3 rows, chain intact"
+    assert result.stdout.strip() == "ok: 3 rows, chain intact, state tables agree with it"
 
 
 def test_verify_names_the_tampered_row(cli, store, block_call, store_path):
@@ -67,4 +67,7 @@ def test_verify_notices_a_deleted_row(cli, store, block_call, store_path):
 
 def test_an_empty_log(cli):
     assert cli("log").stdout.strip() == "The audit log is empty."
-    assert cli("log", "--verify").stdout.strip() == "ok: 0 rows, chain intact"
+    assert (
+        cli("log", "--verify").stdout.strip()
+        == "ok: 0 rows, chain intact, state tables agree with it"
+    )

@@ -17,7 +17,8 @@ def test_json_shape(cli, store, block_call):
     result = cli("status", "--json")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert set(report) == {"sessions", "blocked"}
+    assert set(report) == {"mode", "decisions", "sessions", "blocked"}
+    assert report["mode"] == "embedded" and "any process of your user" in report["decisions"]
     sessions = {session["key"]: session for session in report["sessions"]}
     assert set(sessions) == {"quiet", "agent-1"}
     for session in report["sessions"]:
@@ -54,6 +55,7 @@ def test_human_form_names_taint_and_waiting_calls(cli, store, block_call):
     result = cli("status")
     assert result.returncode == 0, result.stderr
     assert "tainted" in result.stdout and "web/fetch" in result.stdout
+    assert result.stdout.startswith("Decisions: embedded: any process of your user can act as you")
     assert "clean" in result.stdout
     assert token[:4] + "-····" in result.stdout and "post_message" in result.stdout
     assert SECRET not in result.stdout and token not in result.stdout
@@ -68,7 +70,8 @@ def test_decided_calls_are_no_longer_waiting(cli, store, block_call):
 
 def test_an_empty_store(cli):
     result = cli("status", "--json")
-    assert json.loads(result.stdout) == {"sessions": [], "blocked": []}
+    report = json.loads(result.stdout)
+    assert (report["sessions"], report["blocked"], report["mode"]) == ([], [], "embedded")
     assert "none" in cli("status").stdout
 
 

@@ -11,7 +11,9 @@ with the same call, and start-up (spawn to the first answer, with Lazaretto's mo
 installed package has them, see `bytecode.py`); the last line is one JSON object.
 Reference rows run the untrusted proxy with its cleaning step taken out, and its relay alone with
 every line passed on unread (`uncleaned_proxy.py`): the differences are what cleaning and protocol
-handling cost.
+handling cost. The station rows run the untrusted proxy on a station (`lazaretto station run`, a
+process of its own) instead of an embedded store; `x embedded` divides them by the same call on
+the embedded store.
 
 `--pin` (Linux, two CPUs or more) runs this script on the first CPU and every process it starts
 on the second: one layout for every configuration. Unpinned, the scheduler sometimes keeps the
@@ -29,6 +31,7 @@ import time
 from pathlib import Path
 
 from bytecode import compile_lazaretto
+from station_process import StationProcess
 
 HERE = Path(__file__).resolve().parent
 SERVER = [sys.executable, str(HERE.parent / "fixtures" / "scripted_server.py")]
@@ -72,10 +75,15 @@ CONFIGURATIONS = [
     ("uncleaned, small", "uncleaned", "small"),
     ("relay alone, small", "unread", "small"),
     ("uncleaned, clean 4 KB", "uncleaned", "clean 4 KB"),
+    # The untrusted proxy with its store behind a station, for the same calls.
+    ("station, untrusted, small", "station", "small"),
+    ("station, clean 4 KB", "station", "clean 4 KB"),
+    ("station, injected", "station", "injected"),
+    ("station, 50 records", "station", "50 records"),
 ]
 
 
-def commands(workdir: Path) -> dict[str, tuple[list[str], dict]]:
+def commands(workdir: Path, station: StationProcess) -> dict[str, tuple[list[str], dict]]:
     """How to start each path, and its environment (one store and session for all proxies)."""
     base = {
         **os.environ,
@@ -89,6 +97,7 @@ def commands(workdir: Path) -> dict[str, tuple[list[str], dict]]:
         paths[trust] = (PROXY + SERVER, {**base, "LAZARETTO_POLICY": str(policy)})
     paths["uncleaned"] = (UNCLEANED + SERVER, paths["untrusted"][1])
     paths["unread"] = (UNCLEANED[:2] + ["--unread"] + UNCLEANED[2:] + SERVER, paths["trusted"][1])
+    paths["station"] = (PROXY + SERVER, station.env(paths["untrusted"][1]))
     return paths
 
 
@@ -147,7 +156,8 @@ def p95(values: list[float]) -> float:
 def measure(calls: int, rounds: int, cpus: set[int] | None = None) -> dict[str, dict]:
     per_round = max(1, calls // rounds)
     with tempfile.TemporaryDirectory() as tmp:
-        paths = commands(Path(tmp))
+        station = StationProcess(Path(tmp) / "station").start(cpus)
+        paths = commands(Path(tmp), station)
         samples = {
             label: {"all": [], "medians": [], "startups": []} for label, _, _ in CONFIGURATIONS
         }
@@ -162,6 +172,7 @@ def measure(calls: int, rounds: int, cpus: set[int] | None = None) -> dict[str, 
                 samples[label]["all"].extend(times)
                 samples[label]["medians"].append(statistics.median(times))
                 samples[label]["startups"].append(startup)
+        station.stop()
     figures = {}
     for label, path, call in CONFIGURATIONS:
         s = samples[label]
@@ -175,7 +186,11 @@ def measure(calls: int, rounds: int, cpus: set[int] | None = None) -> dict[str, 
     reference = {
         (f["path"], f["call"]): f for f in figures.values() if f["path"] in ("direct", "relay")
     }
+    embedded = {f["call"]: f for f in figures.values() if f["path"] == "untrusted"}
     for f in figures.values():
+        f["x_embedded"] = (
+            f["median_us"] / embedded[f["call"]]["median_us"] if f["path"] == "station" else None
+        )
         f["x_direct"] = f["median_us"] / reference["direct", f["call"]]["median_us"]
         f["x_relay"] = f["median_us"] / reference["relay", f["call"]]["median_us"]
         f["startup_x_relay"] = f["startup_ms"] / reference["relay", "small"]["startup_ms"]
@@ -204,13 +219,14 @@ def main() -> int:
     compile_lazaretto()
     figures = measure(args.calls, args.rounds, cpus)
     print(
-        f"{'configuration':<24}{'median µs':>11}{'p95 µs':>10}{'x direct':>10}{'x relay':>9}"
-        f"{'start ms':>10}{'start x relay':>15}"
+        f"{'configuration':<28}{'median µs':>11}{'p95 µs':>10}{'x direct':>10}{'x relay':>9}"
+        f"{'x embedded':>12}{'start ms':>10}{'start x relay':>15}"
     )
     for label, f in figures.items():
+        embedded = f"{f['x_embedded']:>12.2f}" if f["x_embedded"] is not None else f"{'':>12}"
         print(
-            f"{label:<24}{f['median_us']:>11.1f}{f['p95_us']:>10.1f}{f['x_direct']:>10.2f}{f['x_relay']:>9.2f}"
-            f"{f['startup_ms']:>10.1f}{f['startup_x_relay']:>15.2f}"
+            f"{label:<28}{f['median_us']:>11.1f}{f['p95_us']:>10.1f}{f['x_direct']:>10.2f}{f['x_relay']:>9.2f}"
+            f"{embedded}{f['startup_ms']:>10.1f}{f['startup_x_relay']:>15.2f}"
         )
     print(
         json.dumps(

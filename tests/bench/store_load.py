@@ -12,7 +12,10 @@ own phase: ten times a busy agent), which leaves the CPU room and so measures wa
 store. Reported: rows lost (quarantine ids the agents were given that the store does not hold,
 plus calls not withheld), errors (failed calls, probe writes, a review app that died), the audit
 chain check, p95 of the probe's write latency and of the call round trip, each as a ratio to
-the single proxy. The last line is one JSON object.
+the single proxy. Every run is made twice, side by side: on an embedded store (each proxy writes
+the SQLite file itself) and through a station (`lazaretto station run`, the only writer; proxies,
+probe and review app are its clients), each against its own single proxy. The last line is one
+JSON object.
 """
 
 import argparse
@@ -32,7 +35,11 @@ import threading
 import time
 from pathlib import Path
 
+from station_process import StationProcess
+
 from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store.station.client import StationStore
+from lazaretto.store.station.marker import Marker
 
 HERE = Path(__file__).resolve().parent
 SERVER = [sys.executable, str(HERE.parent / "fixtures" / "scripted_server.py")]
@@ -96,11 +103,13 @@ class Client(threading.Thread):
             self.errors.append(f"proxy {self.index} exited with {proc.returncode}")
 
 
-def probe(path: Path) -> int:
+def probe(path: Path | None, socket: str | None) -> int:
     """The probe process: one small write transaction every PROBE_SECONDS until stdin closes,
     then the timings and errors as one JSON line. A process of its own, so that its timings are
-    the store's and not the wait for this script's GIL behind sixteen client threads."""
-    store, times, errors = Store(path), [], []
+    the store's and not the wait for this script's GIL behind sixteen client threads. With
+    `socket`, the write goes through that station."""
+    store = StationStore(Marker(path=None, socket=socket)) if socket else Store(path)
+    times, errors = [], []
     while not select.select([sys.stdin], [], [], PROBE_SECONDS)[0]:
         try:
             began = time.perf_counter()
@@ -116,10 +125,10 @@ def probe(path: Path) -> int:
 class ReviewApp:
     """`lazaretto review` on the store, in a pseudo-terminal whose output is drained and dropped."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, env: dict) -> None:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-        env = {**os.environ, "TERM": "xterm-256color", "LAZARETTO_STORE": str(path)}
+        env = {**env, "TERM": "xterm-256color"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "lazaretto.app", "review"],
             stdin=slave,
@@ -157,15 +166,23 @@ class ReviewApp:
         return [] if code == 0 else [f"the review app exited with {code}: {self.tail[-300:]!r}"]
 
 
-def run(proxies: int, calls: int, workdir: Path, rate: float = 0.0) -> dict:
-    store_path = workdir / f"load-{proxies}-{rate:g}.db"
-    Store(store_path).sessions.ensure("load-setup")  # created and migrated before the proxies race
+def run(proxies: int, calls: int, workdir: Path, rate: float = 0.0, station: bool = False) -> dict:
+    name = f"load-{'station' if station else 'embedded'}-{proxies}-{rate:g}"
     policy = workdir / "untrusted.toml"
     policy.write_text('[servers.bench]\ntrust = "untrusted"\n')
-    env = {**os.environ, "LAZARETTO_STORE": str(store_path), "LAZARETTO_POLICY": str(policy)}
-    review = ReviewApp(store_path)
+    base = {**os.environ, "LAZARETTO_POLICY": str(policy)}
+    served = StationProcess(workdir / name).start() if station else None
+    if served is not None:
+        store_path, env = served.store, served.env(base)
+        probe_args = ["--probe-station", str(served.socket)]
+    else:
+        store_path = workdir / f"{name}.db"
+        env = {**base, "LAZARETTO_STORE": str(store_path)}
+        probe_args = ["--probe", str(store_path)]
+        Store(store_path).sessions.ensure("load-setup")  # migrated before the proxies race
+    review = ReviewApp(env)
     prober = subprocess.Popen(
-        [sys.executable, __file__, "--probe", str(store_path)],
+        [sys.executable, __file__, *probe_args],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -180,6 +197,8 @@ def run(proxies: int, calls: int, workdir: Path, rate: float = 0.0) -> dict:
     elapsed = time.perf_counter() - began
     probed = json.loads(prober.communicate("", timeout=60)[0])
     review_errors = review.close()
+    if served is not None:
+        served.stop()
     given = {qid for client in clients for qid in client.ids}
     store = Store(store_path)
     stored = {row["id"] for row in store.query("SELECT id FROM quarantine")}
@@ -187,6 +206,7 @@ def run(proxies: int, calls: int, workdir: Path, rate: float = 0.0) -> dict:
     store.close()
     not_withheld = sum(len(client.errors) for client in clients)
     return {
+        "transport": "station" if station else "embedded",
         "proxies": proxies,
         "rate": rate,
         "calls": proxies * calls,
@@ -213,29 +233,32 @@ def main() -> int:
     parser.add_argument(
         "--rate", type=float, default=10.0, help="calls per second per proxy in the paced run"
     )
-    parser.add_argument(
-        "--probe", type=Path, help=argparse.SUPPRESS
-    )  # the probe process (internal)
+    # The probe process (internal): a store file, or a station's socket.
+    parser.add_argument("--probe", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--probe-station", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.probe:
-        return probe(args.probe)
+    if args.probe or args.probe_station:
+        return probe(args.probe, args.probe_station)
+    runs = {}
     with tempfile.TemporaryDirectory() as tmp:
-        runs = {
-            "single": run(1, args.calls, Path(tmp)),
-            "flat out": run(args.proxies, args.calls, Path(tmp)),
-            "paced": run(args.proxies, args.calls, Path(tmp), args.rate),
-        }
-    single = runs["single"]
-    for r in runs.values():
-        r["write_p95_x_single"] = r["write_p95_ms"] / single["write_p95_ms"]
-        r["call_p95_x_single"] = r["call_p95_ms"] / single["call_p95_ms"]
+        for station in (False, True):
+            where = "station" if station else "embedded"
+            single = runs[f"{where}, single"] = run(1, args.calls, Path(tmp), station=station)
+            runs[f"{where}, flat out"] = run(args.proxies, args.calls, Path(tmp), station=station)
+            runs[f"{where}, paced"] = run(
+                args.proxies, args.calls, Path(tmp), args.rate, station=station
+            )
+            for key in (f"{where}, single", f"{where}, flat out", f"{where}, paced"):
+                r = runs[key]
+                r["write_p95_x_single"] = r["write_p95_ms"] / single["write_p95_ms"]
+                r["call_p95_x_single"] = r["call_p95_ms"] / single["call_p95_ms"]
     print(
-        f"{'run':<10}{'proxies':>8}{'calls/s':>9}{'calls':>8}{'rows lost':>11}{'errors':>8}{'audit':>7}"
+        f"{'run':<20}{'proxies':>8}{'calls/s':>9}{'calls':>8}{'rows lost':>11}{'errors':>8}{'audit':>7}"
         f"{'write p95 ms':>14}{'x single':>10}{'call p95 ms':>13}{'x single':>10}{'seconds':>9}"
     )
     for name, r in runs.items():
         print(
-            f"{name:<10}{r['proxies']:>8}{r['rate'] or '-':>9}{r['calls']:>8}{r['rows_lost']:>11}{r['errors']:>8}"
+            f"{name:<20}{r['proxies']:>8}{r['rate'] or '-':>9}{r['calls']:>8}{r['rows_lost']:>11}{r['errors']:>8}"
             f"{'ok' if r['audit_ok'] else 'BAD':>7}{r['write_p95_ms']:>14.2f}{r['write_p95_x_single']:>10.2f}"
             f"{r['call_p95_ms']:>13.2f}{r['call_p95_x_single']:>10.2f}{r['seconds']:>9.1f}"
         )

@@ -31,6 +31,7 @@ def test_every_benchmark_script_is_listed_here():
         "bare_relay.py",
         "bytecode.py",
         "uncleaned_proxy.py",
+        "station_process.py",
     }
     assert scripts == set(SMALL)
 

@@ -108,3 +108,65 @@ def read_only(path):
         yield
     finally:
         subprocess.run([chattr, "-i", str(path)], check=True)
+
+
+def post_refused(start) -> str:
+    """What a new proxy of the same session (a fresh process, as a hook is) does with an outbound call."""
+    fresh = start()
+    try:
+        refused = fresh.call("echo", {"to": "somewhere"})
+        return refused["error"]["data"]["reason"] if "error" in refused else "went through"
+    finally:
+        fresh.close()
+
+
+def taint_and_check(proxy, store_path) -> None:
+    text_of(proxy.call("prose", {"bytes": 9}))
+    assert proxy.call("echo", {"to": "x"})["error"]["data"]["reason"] == "tainted_outbound"
+
+
+def test_lost_wal_and_shm_keep_the_taint_for_new_processes(start, store_path):
+    proxy = start()
+    taint_and_check(proxy, store_path)
+    for suffix in ("-wal", "-shm"):
+        os.unlink(f"{store_path}{suffix}")
+    # The session's first taint was copied into the main file: a new process still finds it.
+    assert post_refused(start) == "tainted_outbound"
+    # The running proxy notices the lost files on its next message and keeps refusing.
+    assert proxy.call("echo", {"to": "x"})["error"]["data"]["reason"] == "tainted_outbound"
+    store = Store(store_path)
+    try:
+        assert store.sessions.state("fault-session").tainted
+        assert store.audit.verify().ok
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("how", ["replaced by an untainted copy", "deleted and recreated"])
+def test_a_store_lost_under_a_live_session_taints_that_session_again(start, store_path, how):
+    proxy = start()
+    clean = store_path.with_name("clean.db")
+    if how == "replaced by an untainted copy":
+        source = Store(store_path)
+        with source.write():
+            pass
+        source.close()
+        shutil.copy(store_path, clean)  # before any taint: a copy an attacker keeps for later
+    taint_and_check(proxy, store_path)
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(f"{store_path}{suffix}")
+    if how == "replaced by an untainted copy":
+        os.replace(clean, store_path)
+    else:
+        Store(store_path).sessions.ensure("someone-else")  # any process recreates it
+    # The proxy is the witness: its next message finds another file and taints its session in it.
+    proxy.call("prose", {"bytes": 9})
+    assert post_refused(start) == "tainted_outbound"
+    store = Store(store_path)
+    try:
+        reasons = [e["reason"] for e in store.sessions.state("fault-session").reasons]
+        assert any("was deleted or replaced while this session was running" in r for r in reasons)
+        assert store.audit.verify().ok
+    finally:
+        store.close()

@@ -42,6 +42,31 @@ def test_one_withheld_field_in_two_places_is_one_row_and_reads_again_reuse_it(st
     assert len(store.quarantine.recent()) == 1
 
 
+def test_a_payload_read_again_is_judged_without_the_store_until_it_changes(store, store_path):
+    from lazaretto.store import Store
+
+    clean = cleaner(store)
+    asked = []
+    earlier = store.quarantine.earlier
+    store.quarantine.earlier = lambda *args: asked.append(args) or earlier(*args)
+    first = rewritten(clean("tools/call", "fetch", "1", call_result(INJECTION), True))
+    for n in range(5):
+        assert (
+            rewritten(clean("tools/call", "fetch", str(n + 2), call_result(INJECTION), True))
+            == first
+        )
+    # The first read, and the next (the first one's own writes moved the version); no more.
+    assert len(asked) == 2
+    # A person's release in another process moves the store's version: the next read asks again.
+    person = Store(store_path)
+    person.decisions.release(first["content"][0]["text"].split()[3])
+    person.close()
+    # Released: it passes as it came (None: nothing to rewrite).
+    assert clean("tools/call", "fetch", "9", call_result(INJECTION), True) is None
+    assert len(asked) == 3
+    assert len(store.quarantine.recent()) == 1
+
+
 def test_clean_payload_is_left_alone(store):
     payload = call_result("The build passed: 412 tests, 0 failures.")
     assert cleaner(store)("tools/call", "fetch", "1", payload, True) is None

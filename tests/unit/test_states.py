@@ -26,7 +26,8 @@ LEGACY = {
     DriftChange: {"new", "changed", "removed"},
     PinKind: {"tool", "prompt", "resource_template", "instructions"},
     DirectoryStatus: {"untrusted", "trusted"},
-    Actor: {"proxy", "hook", "human", "idle-expiry"},
+    # "station": the station's own refusals, in stores it has kept.
+    Actor: {"proxy", "hook", "human", "idle-expiry", "station"},
 }
 
 

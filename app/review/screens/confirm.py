@@ -1,4 +1,9 @@
-"""The confirmation a person types before anything is released, approved or untainted."""
+"""The confirmation a person types before anything is released, approved or untainted.
+
+Embedded, it is a short code shown in the dialog. With a station it is the reviewer passphrase,
+typed into a password field beside the reason and checked by the station with the decision:
+keys sent into an open pane (tmux send-keys) cannot produce it, and nothing is cached.
+"""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,13 +41,22 @@ class ClearanceRequest:
 
 
 class ConfirmClearance(ModalScreen[Confirmation | None]):
-    """Repeats the decision and its reason; only the typed challenge (and note, if asked) confirms it."""
+    """Repeats the decision and its reason; only the typed challenge or passphrase (and note, if
+    asked) confirms it."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, request: ClearanceRequest, new_challenge: Callable[[], str]) -> None:
+    def __init__(
+        self,
+        request: ClearanceRequest,
+        new_challenge: Callable[[], str],
+        *,
+        passphrase: bool = False,
+    ) -> None:
         super().__init__()
         self.request = request
+        self.passphrase = passphrase
+        """Ask for the reviewer passphrase (a station checks it) instead of a code."""
         self._new_challenge = new_challenge
         self.challenge = new_challenge()
 
@@ -70,7 +84,10 @@ class ConfirmClearance(ModalScreen[Confirmation | None]):
                 )
                 yield Input(placeholder="Note (required), saved to the audit log", id="note")
             yield Static(id="challenge-prompt")
-            yield Input(placeholder="type the code", max_length=12, id="challenge")
+            if self.passphrase:
+                yield Input(placeholder="reviewer passphrase", password=True, id="challenge")
+            else:
+                yield Input(placeholder="type the code", max_length=12, id="challenge")
             yield Static(id="dialog-error")
 
     def on_mount(self) -> None:
@@ -78,6 +95,13 @@ class ConfirmClearance(ModalScreen[Confirmation | None]):
         self.query_one("#note" if self.request.needs_note else "#challenge", Input).focus()
 
     def _show_challenge(self) -> None:
+        if self.passphrase:
+            self.query_one("#challenge-prompt", Static).update(
+                Content(
+                    f"Type the reviewer passphrase to {self.request.verb}, or press escape to cancel."
+                )
+            )
+            return
         self.query_one("#challenge-prompt", Static).update(
             Content.assemble(
                 "Type ",
@@ -100,6 +124,12 @@ class ConfirmClearance(ModalScreen[Confirmation | None]):
             error.update(Content.styled("A note is required. Nothing was changed.", "$text-error"))
             self.query_one("#note", Input).focus()
             return
+        if self.passphrase:
+            if not event.value:
+                error.update(Content.styled("Type the passphrase, or escape.", "$text-error"))
+                return
+            self.dismiss(Confirmation(note or None, passphrase=event.value))
+            return
         if not challenge_matches(self.challenge, event.value):
             # A fresh code each time: the person reads it again instead of retyping from memory.
             self.challenge = self._new_challenge()
@@ -115,4 +145,35 @@ class ConfirmClearance(ModalScreen[Confirmation | None]):
 
     def action_cancel(self) -> None:
         """Leave without deciding anything."""
+        self.dismiss(None)
+
+
+class UnlockDialog(ModalScreen[str | None]):
+    """Asks for the reviewer passphrase to read withheld content for the rest of this review session."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Content.styled("Unlock withheld content?", "bold"), id="dialog-title")
+            yield Static(
+                Content(
+                    "The station keeps withheld originals, decoded payloads and drifted surfaces from "
+                    "every connection until the reviewer passphrase unlocks them, for this review "
+                    "session only. Anyone who can see this pane can read them once unlocked."
+                ),
+                classes="dialog-effect",
+            )
+            yield Input(placeholder="reviewer passphrase", password=True, id="passphrase")
+
+    def on_mount(self) -> None:
+        self.query_one("#passphrase", Input).focus()
+
+    @on(Input.Submitted, "#passphrase")
+    def typed(self, event: Input.Submitted) -> None:
+        """The station checks it; an empty one cancels."""
+        self.dismiss(event.value or None)
+
+    def action_cancel(self) -> None:
+        """Leave it locked."""
         self.dismiss(None)

@@ -16,8 +16,10 @@ from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
 
 from lazaretto.app.human import FRICTION_WINDOW, Confirmation, release_effect, visible
 from lazaretto.store import StoreUnavailable
+from lazaretto.store.api import Mode
 from lazaretto.store.decisions import DecisionError
 from lazaretto.store.states import DriftChange
+from lazaretto.store.station.protocol import ProofError
 
 from ..details import Detail
 from ..messages import (
@@ -35,7 +37,7 @@ from ..tabs import ITEM_ACTIONS, TABS, Tab, tab_for
 from ..widgets.detail_pane import DetailPane
 from ..widgets.detail_views import DetailView
 from ..widgets.queue_list import PREFETCH_ROWS, ROW_LINES, QueueList
-from .confirm import ClearanceRequest, ConfirmClearance
+from .confirm import ClearanceRequest, ConfirmClearance, UnlockDialog
 from .full_view import FullView
 
 if TYPE_CHECKING:
@@ -50,17 +52,31 @@ RELOAD_LIMIT = 1000
 
 _ITEM_BINDINGS = [
     Binding(
-        "r", "release", "Release", tooltip="Let the agent read this withheld field (typed code)."
+        "r",
+        "release",
+        "Release",
+        tooltip="Let the agent read this withheld field (typed confirmation).",
     ),
-    Binding("a", "approve", "Approve", tooltip="Let this blocked call through once (typed code)."),
     Binding(
-        "u", "untaint", "Untaint", tooltip="Clear the taint of this item's session (typed code)."
+        "a",
+        "approve",
+        "Approve",
+        tooltip="Let this blocked call through once (typed confirmation).",
+    ),
+    Binding(
+        "u",
+        "untaint",
+        "Untaint",
+        tooltip="Clear the taint of this item's session (typed confirmation).",
     ),
     Binding(
         "d", "dismiss_item", "Dismiss", tooltip="Mark it reviewed; it stays withheld or refused."
     ),
     Binding(
-        "p", "accept_pin", "Accept pin", tooltip="Pin the drifted entry's new version (typed code)."
+        "p",
+        "accept_pin",
+        "Accept pin",
+        tooltip="Pin the drifted entry's new version (typed confirmation).",
     ),
     Binding("x", "reject_pin", "Reject pin", tooltip="Keep the drifted entry hidden and refused."),
 ]
@@ -73,6 +89,12 @@ class MainScreen(Screen):
     BINDINGS = [
         Binding("enter", "show_full", "Show in full", tooltip="Open the selected item uncut."),
         *_ITEM_BINDINGS,
+        Binding(
+            "o",
+            "unlock",
+            "Unlock withheld",
+            tooltip="With a station: read withheld content in this review session (passphrase).",
+        ),
         Binding("slash", "filter", "Filter", tooltip="Show only rows matching some text."),
         *(
             Binding(str(n), f"show_tab({n - 1})", show=False, tooltip=f"Show the {tab.title} tab.")
@@ -169,17 +191,14 @@ class MainScreen(Screen):
         with self._blocked_lock:
             try:
                 counts = {tab.kind: tab.feed.attention(store) for tab in TABS}
-                newest = store.query("SELECT max(id) AS id FROM blocked_calls")[0]["id"] or 0
+                newest = store.review.newest_blocked()
                 new_blocked = []
                 if (
                     not initial
                     and self._last_blocked_id is not None
                     and newest > self._last_blocked_id
                 ):
-                    new_blocked = store.query(
-                        "SELECT id, server, tool, reason FROM blocked_calls WHERE id > ? ORDER BY id LIMIT 5",
-                        (self._last_blocked_id,),
-                    )
+                    new_blocked = store.review.blocked_since(self._last_blocked_id)
                 self._last_blocked_id = newest
             except StoreUnavailable as exc:
                 self.post_message(StoreFailed(str(exc)))
@@ -410,6 +429,10 @@ class MainScreen(Screen):
         """
         if action == "show_full":
             return True if self.detail is not None else None
+        if action == "unlock":
+            if self.app.store.mode is not Mode.STATION:
+                return False  # embedded mode has nothing to unlock: not even offered
+            return True if self.detail is not None and self.detail.record.get("redacted") else None
         if action in ITEM_ACTIONS:
             if action not in self.active_tab().actions:
                 return False
@@ -450,7 +473,7 @@ class MainScreen(Screen):
             row["id"],
             release_effect(row, self.app.policy),
             detail.item.reason,
-            lambda note: self.app.store.decisions.release(row["id"], note=note),
+            lambda store, note: store.decisions.release(row["id"], note=note),
             f"Released {row['id']}.",
         )
 
@@ -466,7 +489,7 @@ class MainScreen(Screen):
             "The agent may make exactly this call, with these arguments, once, within the token's time "
             "window. Any other call stays refused and the session stays tainted.",
             row["reason"] or row["reason_code"] or "refused",
-            lambda note: self.app.store.decisions.approve(row["id"], note=note),
+            lambda store, note: store.decisions.approve(row["id"], note=note),
             f"Approved blocked call {row['id']} once.",
         )
 
@@ -483,7 +506,7 @@ class MainScreen(Screen):
             "Outbound tools (write, send, post, delete) work again for this session until it reads "
             "untrusted content again. What it already read stays in its context.",
             f"tainted by {first['server']}/{first['tool'] or first['method']}: {first['reason']}",
-            lambda note: self.app.store.decisions.untaint(session, note=note),
+            lambda store, note: store.decisions.untaint(session, note=note),
             f"Session {session} is no longer tainted.",
         )
 
@@ -505,7 +528,7 @@ class MainScreen(Screen):
             f"pin drift {row['id']} ({row['server']} {label})",
             effect,
             f"{detail.item.reason} since it was pinned",
-            lambda note: self.app.store.decisions.accept_drift(row["id"], note=note),
+            lambda store, note: store.decisions.accept_drift(row["id"], note=note),
             f"Accepted pin drift {row['id']}: the new version of {label} is pinned.",
         )
 
@@ -522,7 +545,7 @@ class MainScreen(Screen):
             f"{row['server']}'s {label} stays hidden from the agent and calls to it stay refused (-32003), "
             "until the server offers the pinned version again.",
             f"{detail.item.reason} since it was pinned",
-            lambda note: self.app.store.decisions.reject_drift(row["id"], note=note),
+            lambda store, note: store.decisions.reject_drift(row["id"], note=note),
             f"Rejected pin drift {row['id']}: {label} stays hidden.",
             clears=False,
         )
@@ -533,10 +556,20 @@ class MainScreen(Screen):
         dismiss = tab_for(detail.item.kind).dismiss if detail else None
         if detail is None or dismiss is None or self.why_not("dismiss_item") is not None:
             return
-        self._decide(
-            partial(dismiss, self.app.store, detail),
-            f"Marked {detail.item.key} reviewed; it stays stopped.",
-        )
+        done = f"Marked {detail.item.key} reviewed; it stays stopped."
+        if self.app.store.mode is Mode.STATION:
+            # With a station every decision is a person's, proven: dismissing too.
+            self._ask(
+                "dismiss",
+                detail.item.key,
+                "It is marked reviewed and no longer counts as waiting; it stays withheld or refused.",
+                detail.item.reason,
+                lambda store, note: dismiss(store, detail, note),
+                done,
+                clears=False,
+            )
+            return
+        self._decide(partial(dismiss, self.app.store, detail, None), done)
 
     def _ask(
         self,
@@ -568,16 +601,27 @@ class MainScreen(Screen):
 
     @on(ClearanceCounted)
     def clearance_counted(self, message: ClearanceCounted) -> None:
-        """Open the modal; only a typed challenge leads to `decide(note)`."""
+        """Open the modal; only a confirmation leads to `decide(store, note)`.
+
+        With a station the confirmation is the passphrase, sent with the decision and checked there.
+        """
         verb = message.request.verb
 
         def confirmed(confirmation: Confirmation | None) -> None:
             if confirmation is None:
                 self.notify("Nothing was changed.", title=verb.capitalize(), markup=False)
                 return
-            self._decide(partial(message.decide, confirmation.note), message.done)
+            store = confirmation.on(self.app.store)
+            self._decide(partial(message.decide, store, confirmation.note), message.done)
 
-        self.app.push_screen(ConfirmClearance(message.request, self.app.new_challenge), confirmed)
+        self.app.push_screen(
+            ConfirmClearance(
+                message.request,
+                self.app.new_challenge,
+                passphrase=self.app.store.mode is Mode.STATION,
+            ),
+            confirmed,
+        )
 
     def _decide(self, decide: Callable, done: str) -> None:
         self._run(self._write_decision, "decide", decide, done)
@@ -585,13 +629,35 @@ class MainScreen(Screen):
     def _write_decision(self, decide: Callable, done: str) -> None:
         try:
             decide()
-        except (DecisionError, StoreUnavailable) as exc:
+        except (DecisionError, StoreUnavailable, ProofError) as exc:
             self.post_message(DecisionTaken(f"{exc}. Nothing was changed.", False))
             return
         self.post_message(DecisionTaken(done, True))
+
+    # -- unlocking withheld content (with a station) ------------------------------------
+
+    def action_unlock(self) -> None:
+        """Ask for the passphrase, once per review session, to read withheld content."""
+
+        def typed(passphrase: str | None) -> None:
+            if passphrase:
+                self._run(self._unlock, "unlock", passphrase)
+
+        self.app.push_screen(UnlockDialog(), typed)
+
+    def _unlock(self, passphrase: str) -> None:
+        try:
+            self.app.store.unlock(passphrase)
+        except (StoreUnavailable, ProofError) as exc:
+            self.post_message(DecisionTaken(f"{exc}. Withheld content stays hidden.", False))
+            return
+        self.post_message(
+            DecisionTaken("Withheld content is readable in this review session.", True)
+        )
 
     @on(DecisionTaken)
     def decision_taken(self, message: DecisionTaken) -> None:
         """Say what happened, and re-read (our own writes do not move data_version)."""
         self.notify(message.text, severity="information" if message.ok else "error", markup=False)
+        self._reading = None  # an unlock changes what the selected row shows
         self.reload()

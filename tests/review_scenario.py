@@ -1,4 +1,4 @@
-"""Builds a review store from the checked-in worm scenario (data/scenario.json), with a fixed clock."""
+"""Builds a review store from the checked-in worm scenario (app/data/scenario.json), with a fixed clock."""
 
 import json
 from datetime import datetime, timedelta
@@ -10,7 +10,7 @@ from lazaretto.store.blocked import arguments_hash
 from lazaretto.store.clock import parse_stamp, stamp
 from lazaretto.store.tokens import hash_token, token_hint
 
-SCENARIO = Path(__file__).parent / "data" / "scenario.json"
+SCENARIO = Path(__file__).parent / "app" / "data" / "scenario.json"
 
 
 class FixedClock:

@@ -1,0 +1,1 @@
+"""Installing the station: its account, state, marker and service unit."""

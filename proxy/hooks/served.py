@@ -1,0 +1,59 @@
+"""Client hooks answered inside the station, for the thin `lazaretto hook` of a user's process.
+
+The hook's own environment, working directory and parent process come with the request (the
+parent checked against the kernel's credentials of the connection); files and real paths are
+asked back from the hook, which reads them as the user.
+"""
+
+from collections.abc import Mapping
+from typing import TypeGuard
+
+from lazaretto.store.api import Access
+from lazaretto.store.station.server import Connection, Extension
+
+from ..hook_command import CLIENTS, answer
+from .environment import ClientEnvironment, using
+
+
+def hook_extension() -> Extension:
+    """The `hook.run` operation, as the station serves it."""
+    return Extension(Access.RECORD, run_hook)
+
+
+def run_hook(connection: Connection, arguments: dict) -> dict:
+    """Answer one hook event as `lazaretto hook` would in the user's process."""
+    client, event = arguments.get("client"), arguments.get("event")
+    text, environ, cwd = arguments.get("input"), arguments.get("env"), arguments.get("cwd")
+    if client not in CLIENTS or not isinstance(event, str):
+        raise ValueError("a hook request names a known client and an event")
+    if not isinstance(text, str) or not isinstance(cwd, str) or not _strings(environ):
+        raise ValueError("a hook request carries its input, environment and working directory")
+    environment = ClientEnvironment(
+        dict(environ),
+        cwd,
+        ask=connection.ask,
+        store=connection.store,
+        parent_pid=_parent_of(connection.peer.pid, arguments.get("ppid")),
+        uid=connection.peer.uid,
+    )
+    with using(environment):
+        reply = answer(client, event, text.encode("utf-8", "surrogateescape"))
+    return {"stdout": reply.stdout, "exit_code": reply.exit_code, "stderr": reply.stderr}
+
+
+def _strings(value: object) -> TypeGuard[Mapping[str, str]]:
+    return isinstance(value, Mapping) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    )
+
+
+def _parent_of(pid: int | None, claimed: object) -> int | None:
+    """The hook's parent, as the kernel knows it; what the hook said only if that cannot be read."""
+    import psutil
+
+    if pid is not None:
+        try:
+            return psutil.Process(pid).ppid()
+        except (psutil.Error, OSError):
+            pass
+    return claimed if isinstance(claimed, int) else None

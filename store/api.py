@@ -1,0 +1,238 @@
+"""The store API: every read and decision the app, CLI, proxy and hooks make, and who may make it.
+
+Embedded mode calls these methods on `Store`'s repositories in process; a station serves the same
+methods over its socket (`lazaretto.store.station`), by the names listed here. A method that is not
+listed does not exist for a client: the station refuses it. Each entry says what a caller must prove:
+
+- `RECORD`: add a record (exposure, a withheld field, a refusal, a pin, a classification). No proof.
+- `VERDICT`: ask (is this session tainted, this call approved, this field released) or list. No
+  proof; withheld content (originals, decoded payloads, matched excerpts, drifted surfaces) is
+  left out of the answer unless the connection was unlocked with the reviewer passphrase.
+- `DECISION`: a person's decision. The passphrase travels with the request and is checked afresh.
+"""
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from enum import StrEnum
+from typing import Any
+
+from .audit import Verification
+from .sessions import TaintState
+
+PROTOCOL_VERSION = 1
+"""The station protocol's version: a station answers only requests of its own version."""
+
+
+class Access(StrEnum):
+    """What a caller must prove to use an operation."""
+
+    RECORD = "record"
+    VERDICT = "verdict"
+    DECISION = "decision"
+
+
+class Mode(StrEnum):
+    """What protects decisions: the station's account boundary, or nothing but the user's own files."""
+
+    EMBEDDED = "embedded"
+    STATION = "station"
+
+
+REDACTED = "[withheld content: unlock the review session with the reviewer passphrase to read it]"
+"""What stands in for withheld content in an answer to a connection that was not unlocked."""
+
+
+_TEXT_KEYS = ("original", "cleaned")
+
+
+def redact(value: Any) -> Any:
+    """`value` with every piece of withheld content replaced, at any depth of dicts and lists.
+
+    Withheld content is what the agent was kept from reading: a withheld field's original and
+    cleaned text, the hidden payloads decoded from it (or from a removal), the excerpts the
+    detector matched, and the new surface of a drifted pin.
+    """
+    if isinstance(value, list):
+        return [redact(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out: dict[str, Any] = {}
+    hidden = False
+    for key, item in value.items():
+        if key in _TEXT_KEYS and isinstance(item, str):
+            out[key] = REDACTED
+        elif key == "decoded" and isinstance(item, list) and item:
+            out[key] = [{**d, "text": REDACTED} if isinstance(d, dict) else REDACTED for d in item]
+        elif key == "decoded" and isinstance(item, str):
+            out[key] = REDACTED
+        elif key == "signals" and isinstance(item, list) and item:
+            out[key] = [{**s, "excerpt": ""} if isinstance(s, dict) else s for s in item]
+        elif key == "signals" and isinstance(item, str):
+            out[key] = _signal_names(item)
+        elif key == "new_canonical" and item is not None:
+            out[key] = None
+        else:
+            out[key] = redact(item)
+            continue
+        hidden = True
+    if hidden:
+        out["redacted"] = True
+    return out
+
+
+def _signal_names(text: str) -> str:
+    """A stored signals column (JSON text) with the matched excerpts left out."""
+    try:
+        signals = json.loads(text)
+    except ValueError:
+        return "[]"
+    if not isinstance(signals, list):
+        return "[]"
+    return json.dumps([{**s, "excerpt": ""} if isinstance(s, dict) else s for s in signals])
+
+
+def _taint_state_to_wire(state: TaintState) -> dict:
+    return {"tainted": state.tainted, "reasons": state.reasons}
+
+
+def _taint_state_from_wire(value: dict) -> TaintState:
+    return TaintState(bool(value["tainted"]), list(value["reasons"]))
+
+
+def _verification_to_wire(result: Verification) -> dict:
+    return {
+        "ok": result.ok,
+        "rows": result.rows,
+        "first_bad_id": result.first_bad_id,
+        "problem": result.problem,
+        "findings": list(result.findings),
+    }
+
+
+def _verification_from_wire(value: dict) -> Verification:
+    return Verification(
+        value["ok"],
+        value["rows"],
+        value["first_bad_id"],
+        value["problem"],
+        tuple(value.get("findings", ())),
+    )
+
+
+def _baseline_to_wire(value: tuple[str, dict]) -> dict:
+    how, entries = value
+    return {"how": how, "entries": list(entries.values())}
+
+
+def _baseline_from_wire(value: dict) -> tuple[str, dict]:
+    return value["how"], {(row["kind"], row["name"]): row for row in value["entries"]}
+
+
+def _seconds(value: timedelta) -> float:
+    return value.total_seconds()
+
+
+def _timedelta(value: float) -> timedelta:
+    return timedelta(seconds=float(value))
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One method of the API as the station serves it."""
+
+    access: Access
+    content: bool = False
+    """The answer may hold withheld content: hidden from a connection that was not unlocked."""
+    unlocked: str | None = None
+    """An argument the station fills with whether the connection was unlocked (a search that
+    looks into withheld content would otherwise tell what it says)."""
+    settings: tuple[str, ...] = ()
+    """Arguments the station fills from its own settings, whatever the client sent."""
+    to_wire: Callable[[Any], Any] = _identity
+    from_wire: Callable[[Any], Any] = _identity
+    arguments: tuple[tuple[str, Callable[[Any], Any], Callable[[Any], Any]], ...] = ()
+    """(name, encode, decode) for arguments JSON cannot carry as they are."""
+
+
+_R, _V, _D = Access.RECORD, Access.VERDICT, Access.DECISION
+
+OPERATIONS: dict[str, Operation] = {
+    # sessions and taint
+    "sessions.ensure": Operation(_R),
+    "sessions.label_nonce": Operation(_R),
+    "sessions.taint": Operation(_R),
+    "sessions.has_open_taint": Operation(_V),
+    # The idle expiry clears taint: from a client it would be a clearance without proof.
+    "sessions.state": Operation(
+        _V,
+        settings=("idle_expiry_minutes",),
+        to_wire=_taint_state_to_wire,
+        from_wire=_taint_state_from_wire,
+    ),
+    "sessions.all": Operation(_V),
+    # tool classifications
+    "tools.record_many": Operation(_R),
+    "tools.get": Operation(_V),
+    # refused calls; the approval window is the station's too, or a client could stretch it
+    "blocked.record": Operation(_R, settings=("ttl_minutes",)),
+    "blocked.consume_approved": Operation(_R),
+    "blocked.by_token": Operation(_V),
+    "blocked.get": Operation(_V),
+    "blocked.pending": Operation(_V),
+    "blocked.recent": Operation(_V),
+    # withheld fields and removals
+    "quarantine.withhold": Operation(_R),
+    "quarantine.record_stripped": Operation(_R),
+    "quarantine.get": Operation(_V, content=True),
+    "quarantine.waiting": Operation(_V),
+    "quarantine.earlier": Operation(_V),
+    "quarantine.fingerprints_since": Operation(_V),
+    "quarantine.withheld_by_fingerprint": Operation(_V),
+    "quarantine.recent": Operation(_V, content=True),
+    "quarantine.stripped_for": Operation(_V, content=True),
+    # pinned surfaces
+    "pins.baseline": Operation(_V, to_wire=_baseline_to_wire, from_wire=_baseline_from_wire),
+    "pins.pin": Operation(_R),
+    "pins.drift": Operation(_R, content=True),
+    "pins.get": Operation(_V, content=True),
+    "pins.pending": Operation(_V, content=True),
+    "pins.waiting": Operation(_V),
+    "pins.export": Operation(_V),
+    # cloned directories
+    "directories.mark_untrusted": Operation(_R),
+    "directories.untrusted_for": Operation(_V),
+    "directories.untrusted": Operation(_V),
+    "directories.trust": Operation(_D),
+    # the audit log
+    "audit.rows": Operation(_V),
+    "audit.verify": Operation(_V, to_wire=_verification_to_wire, from_wire=_verification_from_wire),
+    # a person's decisions
+    "decisions.approve": Operation(_D),
+    "decisions.untaint": Operation(_D),
+    "decisions.release": Operation(_D, content=True),
+    "decisions.accept_drift": Operation(_D, content=True),
+    "decisions.reject_drift": Operation(_D, content=True),
+    "decisions.dismiss_field": Operation(_D),
+    "decisions.dismiss_call": Operation(_D),
+    "decisions.clearances": Operation(_V, arguments=(("within", _seconds, _timedelta),)),
+    # what the review app lists and shows
+    "review.page": Operation(_V, content=True, unlocked="unlocked"),
+    "review.newest_blocked": Operation(_V),
+    "review.blocked_since": Operation(_V),
+    "review.taint_chain": Operation(_V),
+    "review.stripped": Operation(_V, content=True),
+    "review.session": Operation(_V),
+    "review.audit_row": Operation(_V),
+    "review.pinned": Operation(_V),
+    "review.stripped_count": Operation(_V),
+}
+"""Every store method a client may call, by `namespace.method`."""
+
+NAMESPACES = tuple(dict.fromkeys(name.partition(".")[0] for name in OPERATIONS))
+"""The repositories of `Store` that the API exposes."""

@@ -1,0 +1,82 @@
+"""Which store a process uses: the station when one protects this machine, else the user's own file.
+
+The choice is made here once for every proxy, hook, command and the review app. With a station
+marker, the agent's side (proxies and hooks) always uses the station: `--store` and
+`LAZARETTO_STORE` cannot switch it back to a local file. A person's commands may still open a
+file named explicitly with `--store` (the demo's store, say): that file protects nothing the agent
+uses, since no proxy or hook of the agent reads it.
+"""
+
+from contextlib import AbstractContextManager
+from datetime import datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Protocol
+
+from .api import Mode
+from .audit import AuditLog
+from .beacon import Beacon
+from .blocked import BlockedCalls
+from .decisions import Decisions
+from .directories import Directories
+from .pins import Pins
+from .quarantine import Quarantine
+from .review import Review
+from .sessions import Sessions
+from .station.client import StationStore
+from .station.marker import MarkerError, find_marker
+from .store import Store
+from .tools import ToolClassifications
+
+
+class StoreAPI(Protocol):
+    """What every caller may use, whichever transport carries it (`Store` or `StationStore`)."""
+
+    mode: Mode
+    path: Path | None
+    sessions: Sessions
+    tools: ToolClassifications
+    blocked: BlockedCalls
+    quarantine: Quarantine
+    pins: Pins
+    directories: Directories
+    audit: AuditLog
+    decisions: Decisions
+    review: Review
+    beacon: Beacon
+    write_failure: str | None
+
+    def clock(self) -> datetime: ...
+    def now(self) -> str: ...
+    def describe(self) -> str: ...
+    def with_proof(self, passphrase: str) -> Any: ...
+    def unlock(self, passphrase: str) -> None: ...
+    def writable(self) -> bool: ...
+    def data_version(self) -> int: ...
+    def one_reading(self) -> AbstractContextManager[None]: ...
+    def close(self) -> None: ...
+
+
+class Side(StrEnum):
+    """Who opens the store: the agent's side (proxies, hooks) or a person's command."""
+
+    AGENT = "agent"
+    PERSON = "person"
+
+
+def open_store(
+    explicit: str | Path | None = None,
+    *,
+    side: Side,
+    busy_timeout: float = 5.0,
+) -> "Store | StationStore":
+    """The store this process must use (see the module docstring for the rule)."""
+    if side is Side.PERSON and explicit:
+        return Store(explicit, busy_timeout=busy_timeout)
+    try:
+        marker = find_marker()
+    except MarkerError as exc:
+        return StationStore.failing(exc)
+    if marker is not None:
+        return StationStore(marker, timeout=max(30.0, 2 * busy_timeout))
+    return Store(explicit, busy_timeout=busy_timeout)

@@ -1,0 +1,178 @@
+"""What the review app lists and shows: paged queues over each table, counts, and detail reads."""
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .store import Store
+
+CHAIN_LIMIT = 50
+"""Taint events and related rows shown per item; a session that read thousands needs no more."""
+
+
+@dataclass(frozen=True)
+class Listing:
+    """How one queue reads its table: columns, searchable columns, and the order it pages in."""
+
+    table: str
+    columns: str
+    searchable: tuple[str, ...]
+    time_column: str | None = "created_at"
+    """Ordered by (time, rowid) when set, else by rowid alone (rowid grows with time there)."""
+    content: tuple[str, ...] = ()
+    """Searchable columns that hold withheld content: searched only by an unlocked reviewer."""
+
+
+LISTINGS: dict[str, Listing] = {
+    # Never `original`: a page must not drag megabytes of payload into the list.
+    "withheld": Listing(
+        "quarantine",
+        "id, session, server, tool, method, path, score, signals, status, created_at, reviewed_at",
+        ("id", "server", "tool", "path", "signals", "session"),
+        content=("signals",),
+    ),
+    "stripped": Listing(
+        "stripped",
+        "id, session, server, tool, method, path, kind, count, quarantine_id, created_at",
+        ("server", "tool", "path", "kind", "decoded", "session"),
+        content=("decoded",),
+    ),
+    "blocked": Listing(
+        "blocked_calls",
+        "id, session, server, tool, reason, reason_code, status, created_at, expires_at, reviewed_at",
+        ("server", "tool", "reason", "reason_code", "arguments", "session"),
+        time_column=None,
+    ),
+    "audit": Listing(
+        "audit",
+        "id, at, actor, action, session, subject, reason",
+        ("actor", "action", "session", "subject", "reason"),
+        time_column=None,
+    ),
+    # Never the canonical surfaces: the list needs names, the detail reads the rest.
+    "pins": Listing(
+        "pin_drift",
+        "id, server, kind, name, change, status, created_at",
+        ("server", "kind", "name", "change", "new_canonical"),
+        time_column=None,
+        content=("new_canonical",),
+    ),
+}
+
+
+def _like(text: str) -> str:
+    # The person's text is matched literally: % and _ are not wildcards for them.
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def page_sql(
+    listing: Listing,
+    *,
+    after_at: str | None = None,
+    after_order: int | None = None,
+    text: str = "",
+    limit: int = 100,
+    unlocked: bool = True,
+) -> tuple[str, tuple]:
+    """The page query and its parameters: a keyset on indexed columns, so 100,000 rows cost no more than ten."""
+    clauses: list[str] = []
+    params: list[object] = []
+    if after_order is not None:
+        if listing.time_column:
+            clauses.append(f"({listing.time_column}, rowid) < (?, ?)")
+            params += [after_at, after_order]
+        else:
+            clauses.append("rowid < ?")
+            params.append(after_order)
+    searched = [c for c in listing.searchable if unlocked or c not in listing.content]
+    if text.strip():
+        clauses.append("(" + " OR ".join(f"{col} LIKE ? ESCAPE '\\'" for col in searched) + ")")
+        params += [_like(text.strip())] * len(searched)
+    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+    order = f"{listing.time_column} DESC, rowid DESC" if listing.time_column else "rowid DESC"
+    sql = f"SELECT rowid AS _order, {listing.columns} FROM {listing.table} {where} ORDER BY {order} LIMIT ?"
+    return sql, (*params, limit)
+
+
+class Review:
+    """The reads behind the review app's queue and detail pane (the app itself holds no SQL)."""
+
+    def __init__(self, store: "Store") -> None:
+        self._store = store
+
+    def page(
+        self,
+        kind: str,
+        *,
+        after_at: str | None = None,
+        after_order: int | None = None,
+        text: str = "",
+        limit: int = 100,
+        unlocked: bool = True,
+    ) -> list[dict]:
+        """Up to `limit` rows of one queue older than (after_at, after_order), matching `text`."""
+        listing = LISTINGS.get(kind)
+        if listing is None:
+            raise ValueError(f"no queue {kind!r}")
+        sql, params = page_sql(
+            listing,
+            after_at=after_at,
+            after_order=after_order,
+            text=text,
+            limit=max(1, min(int(limit), 10_000)),
+            unlocked=unlocked,
+        )
+        return self._store.query(sql, params)
+
+    def newest_blocked(self) -> int:
+        """The id of the newest refused call, 0 when there is none."""
+        return self._store.query("SELECT max(id) AS id FROM blocked_calls")[0]["id"] or 0
+
+    def blocked_since(self, after_id: int, limit: int = 5) -> list[dict]:
+        """Refused calls newer than `after_id`, oldest first: what the app announces."""
+        return self._store.query(
+            "SELECT id, server, tool, reason FROM blocked_calls WHERE id > ? ORDER BY id LIMIT ?",
+            (after_id, limit),
+        )
+
+    def taint_chain(self, session: str, limit: int = CHAIN_LIMIT) -> list[dict]:
+        """The session's taint events, oldest first, cleared ones included (they are history)."""
+        return self._store.query(
+            "SELECT id, server, tool, method, reason, at, cleared_at, cleared_by FROM taint_events"
+            " WHERE session = ? ORDER BY id LIMIT ?",
+            (session, limit),
+        )
+
+    def stripped(self, stripped_id: int) -> dict | None:
+        """One logged removal."""
+        rows = self._store.query("SELECT * FROM stripped WHERE id = ?", (int(stripped_id),))
+        return rows[0] if rows else None
+
+    def session(self, key: str) -> dict:
+        """A session's row (`record`, None if never registered) and its refused `calls`, newest first."""
+        rows = self._store.query("SELECT * FROM sessions WHERE key = ?", (key,))
+        # The blocked_calls index starts with session.
+        calls = self._store.query(
+            "SELECT id, server, tool, status, reason, created_at, expires_at, reviewed_at"
+            " FROM blocked_calls WHERE session = ? ORDER BY id DESC LIMIT ?",
+            (key, CHAIN_LIMIT),
+        )
+        return {"record": rows[0] if rows else None, "calls": calls}
+
+    def audit_row(self, audit_id: int) -> dict | None:
+        """One audit row, its detail decoded."""
+        return self._store.audit.get(int(audit_id))
+
+    def pinned(self, server: str, command: str, kind: str, name: str) -> list[dict]:
+        """What is pinned now for one entry: after an accept it is the drift's new version."""
+        return self._store.query(
+            "SELECT sha256, pinned_at FROM pins WHERE server = ? AND command = ? AND kind = ? AND name = ?",
+            (server, command, kind, name),
+        )
+
+    def stripped_count(self, session: str) -> int:
+        """How many removals were logged for a session."""
+        return self._store.query(
+            "SELECT count(*) AS n FROM stripped WHERE session = ?", (session,)
+        )[0]["n"]

@@ -1,0 +1,103 @@
+"""Fixtures for the station's tests: one in this process for the protocol, a real install for the boundary."""
+
+import threading
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from stationkit import PASSPHRASE, close_machine, new_machine, skip_reason
+
+from lazaretto.proxy.hooks.served import hook_extension
+from lazaretto.store.station.client import StationStore
+from lazaretto.store.station.marker import Marker
+from lazaretto.store.station.passphrase import hash_record, write_record
+from lazaretto.store.station.server import Station, StationSettings
+
+
+class Clock:
+    """A clock the test moves by hand (lockouts last minutes)."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def serve(tmp_path, clock):
+    """Start a station in this process (same account: the protocol, not the OS boundary)."""
+    running: list[tuple[Station, threading.Thread]] = []
+
+    def start(**settings) -> Station:
+        station_settings = StationSettings(
+            socket=tmp_path / "run" / "station.sock",
+            store=tmp_path / "state" / "station.db",
+            state_dir=tmp_path / "state",
+            **settings,
+        )
+        station = Station(
+            station_settings,
+            clock=clock,
+            log=lambda text: None,
+            extensions={"hook.run": hook_extension()},
+        )
+        if not (station_settings.state_dir / "passphrase.json").exists():
+            write_record(station_settings.state_dir / "passphrase.json", hash_record(PASSPHRASE))
+        station.bind()
+        thread = threading.Thread(target=station.serve_forever, daemon=True)
+        thread.start()
+        running.append((station, thread))
+        return station
+
+    yield start
+    for station, thread in running:
+        station.shutdown()
+        thread.join(10)
+
+
+@pytest.fixture
+def station(serve) -> Station:
+    """A running in-process station with the default settings."""
+    return serve()
+
+
+@pytest.fixture
+def client(station, monkeypatch):
+    """A client of `station`, found through LAZARETTO_STATION as any process would find it."""
+    monkeypatch.setenv("LAZARETTO_STATION", str(station.settings.socket))
+    store = StationStore(Marker(path=None, socket=str(station.settings.socket)))
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def machine():
+    """Accounts, an installed station under a test root (not started): root only."""
+    reason = skip_reason()
+    if reason:
+        pytest.skip(reason)
+    world = new_machine()
+    try:
+        world.install()
+        yield world
+    finally:
+        close_machine(world)
+
+
+@pytest.fixture
+def running(machine):
+    """The installed station, running as its account, on a fresh store and count of wrong guesses."""
+    for name in ("lockout.json", "lazaretto.db", "lazaretto.db-wal", "lazaretto.db-shm"):
+        Path(machine.state_dir / name).unlink(missing_ok=True)
+    machine.start_station()
+    yield machine
+    machine.stop()

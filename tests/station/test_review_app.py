@@ -1,0 +1,146 @@
+"""The review app on a station: locked withheld content, the passphrase dialog, the header's mode."""
+
+from datetime import UTC, datetime
+
+import pytest
+from review_scenario import FixedClock, load_scenario
+from stationkit import PASSPHRASE
+from textual.notifications import Notify
+
+from lazaretto.app.review.app import ReviewApp
+from lazaretto.app.review.details import Detail
+from lazaretto.app.review.screens.confirm import ConfirmClearance, UnlockDialog
+from lazaretto.app.review.screens.main import MainScreen
+from lazaretto.store import Store
+from lazaretto.store.api import REDACTED
+from lazaretto.store.station.client import StationStore
+from lazaretto.store.station.marker import Marker
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    """The station keeps the scenario's time, so its refused calls are still waiting."""
+    return FixedClock(datetime(2026, 11, 30, 9, 20, tzinfo=UTC))
+
+
+@pytest.fixture
+def scenario_client(station, clock):
+    """The review scenario in the station's store, and a client of the station."""
+    seeding = Store(station.settings.store, clock=clock)
+    load_scenario(seeding, clock)
+    seeding.close()
+    client = StationStore(Marker(path=None, socket=str(station.settings.socket)), clock=clock)
+    yield client
+    client.close()
+
+
+def main(app: ReviewApp) -> MainScreen:
+    """The review screen (the test has closed any dialog before it looks)."""
+    screen = app.screen
+    assert isinstance(screen, MainScreen)
+    return screen
+
+
+def shown(app: ReviewApp) -> Detail:
+    """The item the review screen shows."""
+    detail = main(app).detail
+    assert detail is not None
+    return detail
+
+
+async def settle(pilot) -> None:
+    for _ in range(4):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def type_into(pilot, text: str) -> None:
+    await pilot.press(*text, "enter")
+    await settle(pilot)
+
+
+async def test_withheld_content_is_locked_until_the_passphrase_unlocks_it(scenario_client):
+    app = ReviewApp(scenario_client, poll_interval=3600)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        assert app.sub_title == "station: every decision needs the reviewer passphrase"
+        detail = shown(app)
+        assert detail.record["redacted"] and detail.record["original"] == REDACTED
+        assert main(app).check_action("unlock", ()) is True
+        await pilot.press("o")
+        await settle(pilot)
+        assert isinstance(app.screen, UnlockDialog)
+        await type_into(pilot, "not the passphrase")
+        assert shown(app).record["original"] == REDACTED
+        await pilot.press("o")
+        await settle(pilot)
+        await type_into(pilot, PASSPHRASE)
+        assert "redacted" not in shown(app).record
+        assert shown(app).record["original"] != REDACTED
+        assert main(app).check_action("unlock", ()) is None
+
+
+async def test_a_clearance_takes_the_passphrase_in_the_dialog_and_a_wrong_one_changes_nothing(
+    scenario_client,
+):
+    app = ReviewApp(scenario_client, poll_interval=3600)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        key = shown(app).item.key
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmClearance) and app.screen.passphrase
+        assert "Type the reviewer passphrase to release" in str(
+            app.screen.query_one("#challenge-prompt").render()
+        )
+        await type_into(pilot, "guess guess")
+        assert scenario_client.quarantine.get(key)["status"] == "withheld"
+        await pilot.press("r")
+        await settle(pilot)
+        await type_into(pilot, PASSPHRASE)
+        assert scenario_client.quarantine.get(key)["status"] == "released"
+        # Dismissing is a person's decision too: it asks, and a wrong passphrase does nothing.
+        await pilot.press("1", "down")
+        await settle(pilot)
+        other = shown(app).item.key
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmClearance)
+        await type_into(pilot, "guess guess")
+        assert scenario_client.quarantine.get(other)["reviewed_at"] is None
+    refused = [row for row in scenario_client.audit.rows() if row["action"] == "refuse-request"]
+    assert [row["subject"] for row in refused] == ["decisions.release", "decisions.dismiss_field"]
+
+
+async def test_after_five_wrong_passphrases_the_app_says_clearances_are_locked(scenario_client):
+    notes: list[Notify] = []
+
+    def hook(message) -> None:
+        if isinstance(message, Notify):
+            notes.append(message)
+
+    app = ReviewApp(scenario_client, poll_interval=3600)
+    async with app.run_test(size=(140, 40), message_hook=hook) as pilot:
+        await settle(pilot)
+        key = shown(app).item.key
+        for guess in range(6):
+            await pilot.press("r")
+            await settle(pilot)
+            assert isinstance(app.screen, ConfirmClearance)
+            # The sixth is the right passphrase: the lock holds against it too.
+            await type_into(pilot, PASSPHRASE if guess == 5 else f"guess number {guess}")
+    said = [note.notification.message for note in notes]
+    assert any(
+        "wrong passphrase (5 in a row): clearances are locked until" in text for text in said
+    )
+    assert "clearances are locked until" in said[-1] and "Nothing was changed" in said[-1]
+    assert scenario_client.quarantine.get(key)["status"] == "withheld"
+    refused = [row for row in scenario_client.audit.rows() if row["action"] == "refuse-request"]
+    assert [row["detail"]["code"] for row in refused] == ["wrong_passphrase"] * 4 + ["locked"] * 2
