@@ -3,7 +3,6 @@
 import json
 import os
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -46,20 +45,17 @@ class ProofGuard:
         self.clock = clock
         self._lock = threading.Lock()
 
-    def check(self, passphrase: object, on_failure: Callable[[ProofError], None]) -> None:
-        """Return if `passphrase` is the reviewer's and clearances are not locked; else raise ProofError.
-
-        `on_failure` is called with the error before it is raised (the station audits it).
-        """
+    def check(self, passphrase: object) -> None:
+        """Return if `passphrase` is the reviewer's and clearances are not locked; else raise
+        ProofError (the station audits the refusal it answers with)."""
         with self._lock:
             error = self._judge(passphrase)
         if error is not None:
-            on_failure(error)
             raise error
 
-    def change(self, current: object, new: str, on_failure: Callable[[ProofError], None]) -> None:
+    def change(self, current: object, new: str) -> None:
         """Replace the passphrase, after checking the current one like any decision."""
-        self.check(current, on_failure)
+        self.check(current)
         with self._lock:
             write_record(self.passphrase_path, hash_record(new))
 

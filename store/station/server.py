@@ -365,14 +365,14 @@ class Station:
         extension = self.extensions.get(op)
         if extension is not None:
             if extension.access is Access.DECISION:
-                self.guard.check(proof, lambda error: None)
+                self.guard.check(proof)
             return extension.run(connection, arguments)
         operation = OPERATIONS.get(op)
         if operation is None:
             raise _Refusal(ErrorCode.FORBIDDEN, f"the station serves no operation {op!r}")
         if operation.access is Access.DECISION:
             # Checked before anything is looked up: without the passphrase nothing is decided.
-            self.guard.check(proof, lambda error: None)
+            self.guard.check(proof)
         return self._call(connection, op, operation, arguments)
 
     def _call(self, connection: Connection, op: str, operation: Operation, arguments: dict) -> Any:
@@ -563,7 +563,7 @@ def _status(station: Station, connection: Connection, arguments: dict, proof: ob
 
 
 def _unlock(station: Station, connection: Connection, arguments: dict, proof: object) -> dict:
-    station.guard.check(proof, lambda error: None)
+    station.guard.check(proof)
     connection.unlocked = True
     connection.store.audit.record(
         Actor.HUMAN,
@@ -581,7 +581,7 @@ def _passphrase(station: Station, connection: Connection, arguments: dict, proof
         check_new(new, new)
     except PassphraseError as exc:
         raise _Refusal(ErrorCode.BAD_REQUEST, f"the new passphrase cannot be used: {exc}") from exc
-    station.guard.change(proof, new, lambda error: None)
+    station.guard.change(proof, new)
     connection.store.audit.record(
         Actor.HUMAN, Action.CHANGE_PASSPHRASE, reason="the reviewer passphrase was changed"
     )
