@@ -3,7 +3,7 @@
 Everything here needs root (the tests create accounts with useradd and run processes as them).
 The interpreter must be one other accounts can run: when this test run's own is not (a Python
 under a home directory), a bridge virtualenv is made from the system's Python of the same version,
-reading this run's packages and checkout through a `.pth` file.
+carrying this run's packages and checkout.
 """
 
 import os
@@ -13,7 +13,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -94,15 +93,77 @@ def runnable_interpreter(workdir: Path) -> Path:
         capture_output=True,
         text=True,
     ).stdout.strip()
-    ours = sysconfig.get_paths()["purelib"]
-    Path(site, "lazaretto-tests.pth").write_text(f"import site; site.addsitedir({ours!r})\n")
+    _carry_packages(Path(site))
     python = bridge / "bin" / "python"
     if not _runs_as_nobody([str(python), "-c", probe]):
-        raise RuntimeError(
-            f"other accounts cannot import this checkout through {python}: the checkout and {ours} "
-            "must be readable by them"
-        )
+        raise RuntimeError(f"other accounts cannot import this checkout through {python}")
     return python
+
+
+def _carry_packages(site: Path) -> None:
+    """Put this checkout and the distributions it needs into `site`, which other accounts can read.
+
+    This run's own packages may sit under a home directory nobody else may enter (a pyenv Python
+    under /root, a checkout in a private folder), so a path to them would not do: files are
+    hard-linked where the filesystem allows it (instantly, and root-owned as the originals), else
+    copied.
+    """
+    import lazaretto.app
+    import lazaretto.proxy
+    import lazaretto.store
+    from lazaretto.store.package import version
+
+    for package in (lazaretto.app, lazaretto.store, lazaretto.proxy):
+        name = package.__name__.rsplit(".", 1)[1]
+        shutil.copytree(
+            Path(package.__path__[0]),
+            site / "lazaretto" / name,
+            ignore=shutil.ignore_patterns("__pycache__"),
+            copy_function=_link_or_copy,
+        )
+    info = site / f"lazaretto-{version()}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: lazaretto\nVersion: {version()}\n"
+    )
+    for dist in _needed_distributions():
+        where = Path(dist.locate_file(""))
+        for file in dist.files or ():
+            source = Path(dist.locate_file(file))
+            try:
+                target = site / source.relative_to(where)
+            except ValueError:
+                continue  # scripts installed outside site-packages
+            if source.is_file() and "__pycache__" not in target.parts:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                _link_or_copy(str(source), str(target))
+
+
+def _needed_distributions() -> list:
+    """Lazaretto's runtime requirements and theirs, as installed in this run."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    found: dict[str, metadata.Distribution] = {}
+    pending = [Requirement(text) for text in metadata.requires("lazaretto") or ()]
+    while pending:
+        requirement = pending.pop()
+        if requirement.marker and not requirement.marker.evaluate({"extra": ""}):
+            continue
+        key = requirement.name.lower().replace("_", "-")
+        if key in found:
+            continue
+        found[key] = dist = metadata.distribution(requirement.name)
+        pending.extend(Requirement(text) for text in dist.requires or ())
+    return list(found.values())
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
 
 
 def _runs_as_nobody(argv: list[str]) -> bool:
