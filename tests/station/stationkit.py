@@ -111,7 +111,7 @@ def _carry_packages(site: Path) -> None:
     import lazaretto.app
     import lazaretto.proxy
     import lazaretto.store
-    from lazaretto.store.package import version
+    from lazaretto.store.package import package_version
 
     for package in (lazaretto.app, lazaretto.store, lazaretto.proxy):
         name = package.__name__.rsplit(".", 1)[1]
@@ -121,10 +121,10 @@ def _carry_packages(site: Path) -> None:
             ignore=shutil.ignore_patterns("__pycache__"),
             copy_function=_link_or_copy,
         )
-    info = site / f"lazaretto-{version()}.dist-info"
+    info = site / f"lazaretto-{package_version()}.dist-info"
     info.mkdir()
     (info / "METADATA").write_text(
-        f"Metadata-Version: 2.1\nName: lazaretto\nVersion: {version()}\n"
+        f"Metadata-Version: 2.1\nName: lazaretto\nVersion: {package_version()}\n"
     )
     for dist in _needed_distributions():
         where = Path(dist.locate_file(""))
