@@ -26,21 +26,20 @@ def install(args: argparse.Namespace) -> int:
     if not human.refuse_unless_terminal("station install"):
         return human.EXIT_REFUSED
     where = layout(args.root, args.socket)
-    untrusted = trusted.problems()
-    if untrusted:
-        print(
-            "lazaretto station install: the station would run code other accounts can change, so "
-            "they could change what it decides:",
-            file=sys.stderr,
-        )
-        for line in untrusted[:10]:
-            print(f"  {human.visible(line)}", file=sys.stderr)
-        print(
-            "Install Lazaretto where only root can write (a root-owned virtualenv in /opt, or "
-            "`sudo pip install` into the system's Python), then run this again.",
-            file=sys.stderr,
-        )
-        return human.EXIT_REFUSED
+    for heading, found in (
+        (
+            "the station would run code other accounts can change, so they could change what "
+            "it decides",
+            trusted.problems(),
+        ),
+        (
+            f"the station's account ({args.account}) could not run Lazaretto's code from where "
+            "it is installed",
+            trusted.unreadable(),
+        ),
+    ):
+        if found:
+            return _refuse_code(heading, found)
     print(f"Installing the Lazaretto station under account {args.account}.")
     from lazaretto.app.commands.station import ask_new_passphrase
 
@@ -112,6 +111,18 @@ def uninstall(args: argparse.Namespace) -> int:
 
 
 # -- pieces -----------------------------------------------------------------------------
+
+
+def _refuse_code(heading: str, found: list[str]) -> int:
+    print(f"lazaretto station install: {heading}:", file=sys.stderr)
+    for line in found[:10]:
+        print(f"  {human.visible(line)}", file=sys.stderr)
+    print(
+        "Install Lazaretto where other accounts can read it and only root can write (a root-owned "
+        "virtualenv in /opt, or `sudo pip install` into the system's Python), then run this again.",
+        file=sys.stderr,
+    )
+    return human.EXIT_REFUSED
 
 
 def _gid_of(account: str) -> int:

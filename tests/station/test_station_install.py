@@ -2,8 +2,10 @@
 
 import json
 import os
+import pwd
 import stat
 import subprocess
+from pathlib import Path
 
 import pytest
 from stationkit import PASSPHRASE, Account, close_machine, new_machine, skip_reason
@@ -97,6 +99,33 @@ def test_install_needs_root_and_a_passphrase_typed_twice(bare):
     short = install_typing(bare, "short", "short")
     assert short.proc.returncode == 1 and "at least 8 characters" in short.output
     assert not bare.marker.exists()
+
+
+def test_install_refuses_code_the_station_account_could_not_read(bare):
+    """A Python under a folder only root may enter (pyenv's under /root) makes a dead station."""
+    private = bare.root / "private"
+    private.mkdir(mode=0o700)
+    venv = private / "venv"
+    subprocess.run([str(bare.python), "-m", "venv", "--without-pip", str(venv)], check=True)
+    purelib = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    ours, theirs = (
+        subprocess.run(
+            [python, "-c", purelib], check=True, capture_output=True, text=True
+        ).stdout.strip()
+        for python in (str(bare.python), str(venv / "bin" / "python"))
+    )
+    Path(theirs, "carry.pth").write_text(f"import site; site.addsitedir({ours!r})\n")
+    term = Terminal(
+        [str(venv / "bin" / "python"), "-m", "lazaretto.app", "station", "install"]
+        + ["--root", str(bare.root), "--account", bare.station_account],
+        {**os.environ, "LAZARETTO_ROOT": str(bare.root)},
+    )
+    assert term.finish() == 2, term.output
+    assert "could not run Lazaretto's code" in term.output
+    assert f"{private} (mode 0700): other accounts cannot enter it" in term.output
+    assert not bare.marker.exists()
+    with pytest.raises(KeyError):
+        pwd.getpwnam(bare.station_account)
 
 
 def test_the_demo_keeps_its_own_store_beside_a_station(bare):
