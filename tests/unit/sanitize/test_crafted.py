@@ -52,7 +52,8 @@ NEAR_MISSES = {
     "newlines then text": (lambda size: "\n" * size + "x", 1_000_000),
     "199-char base64 repeated": (repeated(NEAR_THRESHOLD + " "), 1_000_000),
     "![ repeated": (repeated("!["), 2_000_000),
-    "unclosed image titles": (repeated('![a](b "'), 1_600_000),
+    "unclosed image titles": (repeated('![a](b "'), 200_000),
+    "![ repeated, then an image": (lambda size: "![" * (size // 2) + "](x)", 50_000),
     "unmatched close tags": (
         lambda size: "<a></a>" * (size // 70) + "</b>" * (size // 7),
         1_400_000,
@@ -111,9 +112,14 @@ GROWTH = {
 }
 
 
+# Markdown's parse is linear but costly per bracket (see the README's limits): measured from a
+# smaller start, so that the large size stays a few seconds.
+MARKDOWN_DENSE = {"unclosed image titles", "![ repeated, then an image"}
+
+
 @pytest.mark.parametrize(("name", "make"), GROWTH.items(), ids=GROWTH.keys())
 def test_crafted_inputs_run_in_linear_time(name, make):
-    assert_linear(_clean, make, 16_000, f"sanitize, {name}")
+    assert_linear(_clean, make, 1_000 if name in MARKDOWN_DENSE else 16_000, f"sanitize, {name}")
 
 
 def test_a_nest_that_needs_a_round_per_layer_is_withheld_whole():
