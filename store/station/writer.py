@@ -20,6 +20,9 @@ from ..connection import StoreUnavailable, begin_immediate, connect
 MAX_BATCH = 16
 """Writes one COMMIT holds at most: the first of them waits for the others' work, so not too many."""
 
+CHECKPOINT_SECONDS = 0.5
+"""How often committed pages are copied from the WAL into the store file, away from the writes."""
+
 
 class _Batch:
     """The writes of one open transaction, and how its COMMIT went."""
@@ -44,6 +47,12 @@ class SharedWriter:
         self._owner: int | None = None  # the thread whose write runs now
         self._waiting = 0
         self._batch = _Batch()
+        self._committed = threading.Event()  # something was committed since the last checkpoint
+        self._stopping = threading.Event()
+        self._checkpointer = threading.Thread(
+            target=self._checkpoint_loop, name="lazaretto-checkpoint", daemon=True
+        )
+        self._checkpointer.start()
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -142,6 +151,7 @@ class SharedWriter:
                 if conn is None or not conn.in_transaction:
                     raise sqlite3.OperationalError("the transaction was rolled back")
                 conn.execute("COMMIT")
+                self._committed.set()
             except sqlite3.Error as exc:
                 self._fail(batch, exc)
         elif conn is not None and conn.in_transaction:
@@ -161,9 +171,35 @@ class SharedWriter:
                 raise StoreUnavailable(
                     f"the store at {self.path} was deleted; waiting for it to come back"
                 )
-            self._conn = connect(self.path, self.busy_timeout)
+            conn = connect(self.path, self.busy_timeout)
+            # A COMMIT that crosses SQLite's threshold would copy the WAL back and sync the file
+            # while every other write waits: the checkpoint thread does that instead.
+            conn.execute("PRAGMA wal_autocheckpoint=0")
+            self._conn = conn
             self._file_id = _file_id(self.path)
         return self._conn
+
+    def _checkpoint_loop(self) -> None:
+        conn: sqlite3.Connection | None = None
+        while not self._stopping.wait(CHECKPOINT_SECONDS):
+            if not self._committed.is_set():
+                continue
+            self._committed.clear()
+            try:
+                if conn is None:
+                    if not self.path.exists():
+                        continue  # deleted: never created again here (the writes say why)
+                    conn = connect(self.path, self.busy_timeout)
+                # PASSIVE: copies what no reader still needs, never waits for the writes.
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except (sqlite3.Error, StoreUnavailable):
+                # The pages stay in the WAL, committed; the next round tries again.
+                self._committed.set()
+                if conn is not None:
+                    conn.close()
+                    conn = None
+        if conn is not None:
+            conn.close()
 
     def _drop(self) -> None:
         conn, self._conn = self._conn, None
@@ -175,6 +211,8 @@ class SharedWriter:
 
     def close(self) -> None:
         """Close the connection (after the last write; the station is stopping)."""
+        self._stopping.set()
+        self._checkpointer.join()
         with self._turn:
             while self._owner is not None:
                 self._turn.wait()
