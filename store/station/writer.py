@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..connection import StoreUnavailable, begin_immediate, connect
+from ..store import _file_id
 
 MAX_BATCH = 16
 """Writes one COMMIT holds at most: the first of them waits for the others' work, so not too many."""
@@ -31,7 +32,7 @@ class _Batch:
 
     def __init__(self) -> None:
         self.committed = threading.Event()
-        self.error: sqlite3.Error | None = None
+        self.error: BaseException | None = None
         self.size = 0
 
 
@@ -217,11 +218,3 @@ class SharedWriter:
             while self._owner is not None:
                 self._turn.wait()
             self._drop()
-
-
-def _file_id(path: Path) -> tuple[int, int] | None:
-    try:
-        info = path.stat()
-    except OSError:
-        return None
-    return info.st_dev, info.st_ino

@@ -121,7 +121,7 @@ def test_a_commit_that_fails_fails_every_write_it_held(writer, path, monkeypatch
 
     def full_disk(batch):
         # The COMMIT finds the disk full: SQLite rolls the transaction back.
-        writer._conn.execute("ROLLBACK")
+        writer._connection().execute("ROLLBACK")
         real(batch)
 
     monkeypatch.setattr(writer, "_commit", full_disk)
@@ -178,7 +178,7 @@ def test_the_checkpoint_thread_copies_the_wal_back(path, monkeypatch):
         for n in range(200):
             with writer.transaction() as conn:
                 conn.execute("INSERT INTO probe (n, thread) VALUES (?, ?)", (n, "x" * 2000))
-        assert writer._conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+        assert writer._connection().execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
         # The commits did not copy their pages into the store file; the checkpoint thread does.
         for _ in range(200):
             if path.stat().st_size > before + 300_000:
