@@ -63,7 +63,7 @@ def write_transaction(
     if conn.in_transaction:
         yield conn
         return
-    _begin_immediate(conn, busy_timeout)
+    begin_immediate(conn, busy_timeout)
     try:
         yield conn
     except BaseException:
@@ -80,7 +80,7 @@ _FIRST_PAUSE = 0.0001
 _LONGEST_PAUSE = 0.002
 
 
-def _begin_immediate(conn: sqlite3.Connection, busy_timeout: float) -> None:
+def begin_immediate(conn: sqlite3.Connection, busy_timeout: float) -> None:
     """BEGIN IMMEDIATE, waiting up to `busy_timeout` seconds for another writer in short steps.
 
     SQLite's own busy handler sleeps 1, 2, 5, 10, 15... ms between tries: with 16 proxies writing,

@@ -6,7 +6,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .api import Mode
 from .audit import AuditLog
@@ -22,6 +22,9 @@ from .quarantine import Quarantine
 from .review import Review
 from .sessions import Sessions
 from .tools import ToolClassifications
+
+if TYPE_CHECKING:
+    from .station.writer import SharedWriter
 
 REPOSITORIES = {
     "sessions": Sessions,
@@ -61,6 +64,7 @@ class Store:
         busy_timeout: float = 5.0,
         beacon_path: Path | None = None,
         checkpoint_taint: bool = True,
+        writer: "SharedWriter | None" = None,
     ) -> None:
         self.path: Path | None = None if memory else resolve_store_path(path)
         self.clock = clock
@@ -78,6 +82,8 @@ class Store:
         self._side_ids: tuple | None = None  # (device, inode) of -wal and -shm when last opened
         self._sides = () if self.path is None else (f"{self.path}-wal", f"{self.path}-shm")
         self._witness_due: str | None = None
+        self._writer = writer
+        """The station's one write connection, which this store's writes go through; None: its own."""
         # One connection is shared by the proxy's two relay threads.
         self._lock = threading.RLock()
         self._reading = threading.local()  # see one_reading
@@ -196,9 +202,13 @@ class Store:
         """A write transaction (BEGIN IMMEDIATE); failures surface as StoreUnavailable."""
         with self._lock:
             try:
-                conn = self._connection(writing=True)
-                with write_transaction(conn, self.busy_timeout):
-                    yield conn
+                if self._writer is not None:
+                    with self._writer.transaction() as conn:
+                        yield conn
+                else:
+                    conn = self._connection(writing=True)
+                    with write_transaction(conn, self.busy_timeout):
+                        yield conn
             except sqlite3.IntegrityError:
                 # A random id that collided: the caller retries with another; the store is fine.
                 raise

@@ -1,7 +1,8 @@
 """The station's service: the store API over a Unix socket, one thread per client connection.
 
-Each connection gets its own SQLite connection (so one slow reader never holds up the proxies),
-the kernel's word for who is at the other end (audited with every row the request writes), and
+Each connection reads through a SQLite connection of its own (so one slow reader never holds up
+the proxies; kept open for the next client when it closes) and writes through the station's one
+write connection (`writer`), has the kernel's word for who is at the other end (audited with every row the request writes), and
 starts locked: withheld content is left out of answers until the reviewer passphrase unlocks it.
 Every decision carries the passphrase and is checked afresh by one `ProofGuard`.
 """
@@ -39,9 +40,16 @@ from .passphrase import PassphraseError, check_new
 from .peer import Peer, peer_of
 from .protocol import ErrorCode, ProofError, error_reply
 from .wire import MAX_LINE, VERSION, decode, encode
+from .writer import SharedWriter
 
 MAX_CONNECTIONS = 512
 """Connections served at once; more are refused, so a flood cannot exhaust the station's threads."""
+
+IDLE_STORES = 32
+"""Read connections kept open for the next clients: a hook is a new client every time."""
+
+BUSY_TIMEOUT = 5.0
+"""Seconds a read waits for SQLite (the writer holds no lock a reader in WAL mode waits for)."""
 
 
 @dataclass(frozen=True)
@@ -175,18 +183,37 @@ class Station:
         self._open: set[socket.socket] = set()
         self._open_lock = threading.Lock()
         self._version: _Version | None = None
+        self._writer: SharedWriter | None = None
+        self._idle_stores: list[Store] = []
+        self._idle_lock = threading.Lock()
 
     # -- running ----------------------------------------------------------------------
 
     def open_store(self) -> Store:
-        """A store connection for one client connection."""
+        """A store for one client connection: an idle one if there is, else a new one."""
+        with self._idle_lock:
+            if self._idle_stores:
+                return self._idle_stores.pop()
         # No client can reach the station's files, so a new taint need not be synced at once.
         return Store(
             self.settings.store,
             clock=self.clock,
+            busy_timeout=BUSY_TIMEOUT,
             beacon_path=self.settings.runtime_file("beacon"),
             checkpoint_taint=False,
+            writer=self._writer,
         )
+
+    def release_store(self, store: Store) -> None:
+        """A client connection is done with its store: keep it open for the next one."""
+        # What the store remembers of this client goes with it, as when it was closed.
+        store.live_sessions.clear()
+        store.write_failure = None
+        with self._idle_lock:
+            if self._writer is not None and len(self._idle_stores) < IDLE_STORES:
+                self._idle_stores.append(store)
+                return
+        store.close()
 
     def bind(self) -> None:
         """Create the store and the runtime files, and listen on the socket."""
@@ -198,6 +225,7 @@ class Station:
             store.sessions.all()  # creates and migrates the store before any client arrives
         finally:
             store.close()
+        self._writer = SharedWriter(settings.store, BUSY_TIMEOUT)
         _remove_stale_socket(settings.socket)
         self._version = _Version(settings.runtime_file("version"))
         # Buffered: every request is logged, flushed at most a second late (see _log_access).
@@ -242,6 +270,13 @@ class Station:
             os.unlink(self.settings.socket)
         except FileNotFoundError:
             pass
+        with self._idle_lock:
+            idle, self._idle_stores = self._idle_stores, []
+        for store in idle:
+            store.close()
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
         if self._version is not None:
             self._version.close()
             self._version = None
@@ -289,7 +324,7 @@ class Station:
             finally:
                 with self._open_lock:
                     self._open.discard(sock)
-                connection.store.close()
+                self.release_store(connection.store)
         finally:
             self._connections.release()
 
