@@ -125,16 +125,29 @@ class Scanner:
                 at = haystack.find(needle, at + 1)
         return found
 
+    def concepts(self, haystack: str) -> set[str]:
+        """The concepts of every term that occurs in `haystack`, word bounds unchecked: a superset
+        of the concepts of `find_hits`, found without listing each occurrence."""
+        return {term.concept for term in self.table if term.needle in haystack}
+
 
 class HyperscanScanner(Scanner):
     """The same occurrences from one Hyperscan literal scan of the UTF-8 text."""
 
     name = "hyperscan"
 
-    def __init__(self, table: Sequence[Term], database) -> None:
+    def __init__(self, table: Sequence[Term], database, first_only) -> None:
         super().__init__(table)
         self._database = database
+        # The same literals, each reported once however often it occurs (see `concepts`).
+        self._first_only = first_only
         self._sizes = [len(term.needle.encode()) for term in table]
+
+    def concepts(self, haystack: str) -> set[str]:
+        found: list[int] = []
+        self._first_only.scan(haystack.encode(), match_event_handler=lambda i, *_: found.append(i))
+        table = self.table
+        return {table[index].concept for index in found}
 
     def occurrences(self, haystack: str) -> list[tuple[int, int]]:
         data = haystack.encode()
@@ -171,33 +184,51 @@ def _scanner(table: tuple[Term, ...]) -> Scanner:
     if hs is None or os.environ.get("LAZARETTO_PLAIN_ENGINE"):
         return Scanner(table)
     literals = [term.needle.encode() for term in table]
+    every = _literal_database(hs, literals, "concepts", 0)
+    first = _literal_database(hs, literals, "concepts-first", hs.HS_FLAG_SINGLEMATCH)
+    return HyperscanScanner(table, every, first)
+
+
+def _literal_database(hs, literals: list[bytes], name: str, flags: int):
+    """A Hyperscan literal database of `literals` with `flags`, from the cache when built before."""
     key = hashlib.sha256(
-        b"\0".join([getattr(hs, "__version__", "?").encode(), sys.platform.encode(), *literals])
+        b"\0".join(
+            [getattr(hs, "__version__", "?").encode(), sys.platform.encode(), b"%d" % flags]
+            + literals
+        )
     ).hexdigest()[:24]
     for folder in engine._cache_folders():
-        database = engine._load(hs, folder / f"concepts-{key}.hsdb")
+        database = engine._load(hs, folder / f"{name}-{key}.hsdb")
         if database is not None:
-            return HyperscanScanner(table, database)
+            return database
     database = hs.Database(mode=hs.HS_MODE_BLOCK)
     database.compile(
         expressions=literals,
         ids=list(range(len(literals))),
         elements=len(literals),
-        flags=[0] * len(literals),
+        flags=[flags] * len(literals),
         literal=True,
     )
     for folder in engine._cache_folders():
-        if engine._store(folder / f"concepts-{key}.hsdb", hs.dumpb(database)):
+        if engine._store(folder / f"{name}-{key}.hsdb", hs.dumpb(database)):
             break
-    return HyperscanScanner(table, database)
+    return database
 
 
-def find_hits(folded: str, scan: Scanner | None = None) -> list[Hit]:
-    """Every term occurrence in the folded text whose word bounds hold, in text order."""
+def spaced(folded: str) -> str:
+    """The folded text as the scan reads it: word ends as spaces, and a space at each end, so a
+    word at the very start or end is found too."""
+    return f" {_SPACES.sub(' ', folded)} "
+
+
+def find_hits(
+    folded: str, scan: Scanner | None = None, spaced_text: str | None = None
+) -> list[Hit]:
+    """Every term occurrence in the folded text whose word bounds hold, in text order.
+
+    `spaced_text` is `spaced(folded)`, when the caller has it already."""
     scan = scan or scanner()
-    # A space in front, so a short word at the very start is found after it too.
-    # A space at each end, so a word at the very start or end is found too.
-    haystack = f" {_SPACES.sub(' ', folded)} "
+    haystack = spaced_text if spaced_text is not None else spaced(folded)
     hits = []
     table, shifts, lengths = scan.table, scan.shifts, scan.lengths
     for index, found in scan.occurrences(haystack):
