@@ -10,13 +10,15 @@ database is cached where the engine caches the signal database (its helpers), ke
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import sys
+import unicodedata
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import NamedTuple
 
 from . import engine
@@ -41,9 +43,9 @@ _CHECKPOINT = 1024
 _LOOSENESS = {Bounds.WORD: 0, Bounds.PREFIX: 1, Bounds.CLITIC: 2, Bounds.ANYWHERE: 3}
 
 
-@dataclass(frozen=True)
-class Term:
-    """One word (or phrase) of a concept in one language, folded, with its bounds."""
+class Term(NamedTuple):
+    """One word (or phrase) of a concept in one language, folded, with its bounds (a tuple: the
+    tables hold thousands, rebuilt from the cache at every start)."""
 
     concept: str
     language: Language
@@ -84,7 +86,39 @@ def terms() -> tuple[Term, ...]:
 
     Languages share words ("admin", "transfer", "bank"): a word is kept once per concept, under
     the first language that has it, with the loosest bounds any of them asks for (a prefix
-    match finds every whole-word match too)."""
+    match finds every whole-word match too). Folding every entry takes a while, so the table is
+    kept beside the compiled databases, keyed by the tables and the code that folds them.
+    """
+    path = _terms_file()
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+        languages = {language.value: language for language in Language}
+        bounds = {bound.value: bound for bound in Bounds}
+        return tuple([Term(c, languages[lang], text, bounds[b]) for c, lang, text, b in rows])
+    except (OSError, ValueError, TypeError, KeyError):
+        pass  # absent, unreadable or of another shape: folded afresh
+    table = _fold_terms()
+    rows = [[term.concept, term.language.value, term.text, term.bounds.value] for term in table]
+    engine._store(path, json.dumps(rows, ensure_ascii=False).encode())
+    return table
+
+
+def _terms_file() -> Path:
+    # Inside the package only, like its bytecode: a read-only installation folds at every start.
+    return Path(__file__).parent / "__pycache__" / f"terms-{_terms_key()}.json"
+
+
+def _terms_key() -> str:
+    """Everything `_fold_terms` reads: the tables, the folding, the bounds and Unicode's data."""
+    here = Path(__file__).parent
+    digest = hashlib.sha256(repr(CONCEPTS).encode())
+    for source in ("lexicon.py", "normalize.py", "languages.py", "../sanitize/shape.py"):
+        digest.update((here / source).read_bytes())
+    digest.update(f"{sys.version}\0{unicodedata.unidata_version}".encode())
+    return digest.hexdigest()[:24]
+
+
+def _fold_terms() -> tuple[Term, ...]:
     found: dict[tuple[str, str], Term] = {}
     for concept, columns in CONCEPTS.items():
         for language, entries in columns.items():
