@@ -16,6 +16,7 @@ action verb: "Transfer $3,000 to ...") and `vocative` (the assistant spoken to: 
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .context import UNKNOWN_FIELD, Field, FieldKind, Shapes
 from .languages import Language
@@ -208,16 +209,21 @@ def _mask(concepts) -> int:
     return sum(_BIT.get(concept, 0) for concept in concepts)
 
 
-def _possible(concepts: set[str]) -> list[int]:
-    """The rules whose every need has a concept among `concepts` or the shapes found beside them
-    (which widens `concepts`)."""
+def _possible(concepts: set[str]) -> tuple[int, ...]:
+    """The rules whose every need has a concept among `concepts` or the shapes found beside them."""
+    return _possible_with(frozenset(concepts))
+
+
+# Texts name few concepts, and the same few again and again: each set is answered once.
+@lru_cache(maxsize=4096)
+def _possible_with(concepts: frozenset[str]) -> tuple[int, ...]:
     for words, shapes_beside in _SHAPES_BESIDE:
         if concepts & words:
             concepts |= shapes_beside
     present_mask = _mask(concepts)
-    return [
+    return tuple(
         index for index, masks in enumerate(_NEED_MASKS) if all(map(present_mask.__and__, masks))
-    ]
+    )
 
 
 def _may_hold(concepts: set[str]) -> bool:
