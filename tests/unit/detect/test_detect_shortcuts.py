@@ -97,3 +97,14 @@ def test_a_missing_or_damaged_cache_is_folded_afresh_and_rewritten(tmp_path, mon
     for damage in ("{not json", '[["ignore", "Klingon", "x", "word"]]', "[1, 2]"):
         cache.write_text(damage)
         assert lexicon.terms.__wrapped__() == folded
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127)))
+def test_ascii_text_is_spaced_as_the_pattern_spaces_it(text):
+    assert lexicon.spaced(text) == f" {lexicon._SPACES.sub(' ', text)} "
+
+
+def test_every_ascii_character_is_spaced_as_the_pattern_spaces_it():
+    every = "".join(map(chr, range(128)))
+    assert lexicon.spaced(every) == f" {lexicon._SPACES.sub(' ', every)} "
