@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from .context import UNKNOWN_FIELD, Field, FieldKind, Shapes
 from .languages import Language
-from .lexicon import Hit, find_hits, scanner, spaced
+from .lexicon import Hit, find_hits, scanner
 
 WINDOW = 90
 # How far apart the concepts of a passage rule may be: a jailbreak spreads its parts over a few
@@ -381,14 +381,13 @@ def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Rea
     """`concept_signals` for `folded[low:high]`, in the whole text's offsets."""
     whole = not low and high == len(folded)
     part = folded if whole else folded[low:high]
-    haystack = spaced(part)
     # Most texts name no concept set any rule needs: that is told by which terms occur at all,
     # before each occurrence is listed and its word bounds checked.
-    if not _may_hold(scanner().concepts(haystack)):
+    if not _may_hold(scanner().concepts(part)):
         return Reading([], [])
     hits = [
         hit if not low else Hit(hit.concept, hit.language, hit.start + low, hit.end + low)
-        for hit in find_hits(part, spaced_text=haystack)
+        for hit in find_hits(part)
         if hit.concept not in _VERBS or not _LABEL_COLON.match(folded, hit.end + low)
     ]
     if not hits:

@@ -161,9 +161,10 @@ class Scanner:
                 at = haystack.find(needle, at + 1)
         return found
 
-    def concepts(self, haystack: str) -> set[str]:
-        """The concepts of every term that occurs in `haystack`, word bounds unchecked: a superset
-        of the concepts of `find_hits`, found without listing each occurrence."""
+    def concepts(self, folded: str) -> set[str]:
+        """The concepts of every term that occurs in the folded text, word bounds unchecked: a
+        superset of the concepts of `find_hits`, found without listing each occurrence."""
+        haystack = spaced(folded)
         return {term.concept for term in self.table if term.needle in haystack}
 
 
@@ -179,9 +180,11 @@ class HyperscanScanner(Scanner):
         self._first_only = first_only
         self._sizes = [len(term.needle.encode()) for term in table]
 
-    def concepts(self, haystack: str) -> set[str]:
+    def concepts(self, folded: str) -> set[str]:
         found: list[int] = []
-        self._first_only.scan(haystack.encode(), match_event_handler=lambda i, *_: found.append(i))
+        self._first_only.scan(
+            _spaced_bytes(folded), match_event_handler=lambda i, *_: found.append(i)
+        )
         table = self.table
         return {table[index].concept for index in found}
 
@@ -255,20 +258,22 @@ def spaced(folded: str) -> str:
     """The folded text as the scan reads it: word ends as spaces, and a space at each end, so a
     word at the very start or end is found too."""
     if folded.isascii():
-        # The same substitution as one C-level byte translation (the regex replaces each
-        # punctuation mark of prose in turn).
-        return f" {folded.encode('ascii').translate(_ASCII_SPACES).decode('ascii')} "
+        return _spaced_bytes(folded).decode("ascii")
     return f" {_SPACES.sub(' ', folded)} "
 
 
-def find_hits(
-    folded: str, scan: Scanner | None = None, spaced_text: str | None = None
-) -> list[Hit]:
-    """Every term occurrence in the folded text whose word bounds hold, in text order.
+def _spaced_bytes(folded: str) -> bytes:
+    """`spaced(folded)` as UTF-8; over ASCII one C-level byte translation (the regular expression
+    replaces each punctuation mark of prose in turn)."""
+    if folded.isascii():
+        return b" %b " % folded.encode("ascii").translate(_ASCII_SPACES)
+    return spaced(folded).encode()
 
-    `spaced_text` is `spaced(folded)`, when the caller has it already."""
+
+def find_hits(folded: str, scan: Scanner | None = None) -> list[Hit]:
+    """Every term occurrence in the folded text whose word bounds hold, in text order."""
     scan = scan or scanner()
-    haystack = spaced_text if spaced_text is not None else spaced(folded)
+    haystack = spaced(folded)
     hits = []
     table, shifts, lengths = scan.table, scan.shifts, scan.lengths
     for index, found in scan.occurrences(haystack):
