@@ -26,6 +26,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 try:
     import hyperscan
@@ -176,7 +177,7 @@ class HyperscanEngine(Engine):
 
     name = "hyperscan"
 
-    def __init__(self, database, streaming: Callable[[], object] | None = None) -> None:
+    def __init__(self, database, streaming: Callable[[], Any] | None = None) -> None:
         self._database = database
         self._streaming = streaming  # builds the stream-mode database, on the first long text
 

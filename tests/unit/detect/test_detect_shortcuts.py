@@ -112,7 +112,9 @@ def test_every_ascii_character_is_spaced_as_the_pattern_spaces_it():
     assert lexicon.spaced(every) == f" {lexicon._SPACES.sub(' ', every)} "
 
 
-def block_only(compiled: engine.HyperscanEngine) -> engine.HyperscanEngine:
+def block_only(compiled: engine.Engine) -> engine.HyperscanEngine:
+    """The same compiled engine without its stream: every text scanned as one block."""
+    assert isinstance(compiled, engine.HyperscanEngine)
     return engine.HyperscanEngine(compiled._database)
 
 
