@@ -86,6 +86,7 @@ def readings(text: str) -> list[Reading]:
     return found
 
 
+@cache
 def _marks() -> engine.Engine:
     """One compiled scan names the readings worth making (every one on the plain path); each
     reader then tests its own mark exactly, so the engine changes no reading."""

@@ -96,11 +96,14 @@ def scan_text(text: str, rules: ScanRules, where: str = "") -> FieldVerdict:
     recur (object keys, statuses, enum values): theirs are remembered. A verdict is never changed
     by its users.
     """
-    key = telling_key(where) if where else ""
+    key = _telling_key(where) if where else ""
     if len(text) <= _SHORT_TEXT:
         return _scan_short(text, rules.untrusted, tuple(rules.allow_hosts), rules.threshold, key)
     return _scan(text, rules, key)
 
+
+# Every field asks for its path's telling key, and a result's paths repeat in each of its records.
+_telling_key = lru_cache(maxsize=4096)(telling_key)
 
 # The longest text whose verdict is remembered, and how many are.
 _SHORT_TEXT = 64

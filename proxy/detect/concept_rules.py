@@ -16,10 +16,11 @@ action verb: "Transfer $3,000 to ...") and `vocative` (the assistant spoken to: 
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .context import UNKNOWN_FIELD, Field, FieldKind, Shapes
 from .languages import Language
-from .lexicon import Hit, find_hits
+from .lexicon import Hit, find_hits, scanner
 
 WINDOW = 90
 # How far apart the concepts of a passage rule may be: a jailbreak spreads its parts over a few
@@ -208,6 +209,28 @@ def _mask(concepts) -> int:
     return sum(_BIT.get(concept, 0) for concept in concepts)
 
 
+def _possible(concepts: set[str]) -> tuple[int, ...]:
+    """The rules whose every need has a concept among `concepts` or the shapes found beside them."""
+    return _possible_with(frozenset(concepts))
+
+
+# Texts name few concepts, and the same few again and again: each set is answered once.
+@lru_cache(maxsize=4096)
+def _possible_with(concepts: frozenset[str]) -> tuple[int, ...]:
+    for words, shapes_beside in _SHAPES_BESIDE:
+        if concepts & words:
+            concepts |= shapes_beside
+    present_mask = _mask(concepts)
+    return tuple(
+        index for index, masks in enumerate(_NEED_MASKS) if all(map(present_mask.__and__, masks))
+    )
+
+
+def _may_hold(concepts: set[str]) -> bool:
+    """Whether a text with (at most) these concepts can yield a signal or a discussed clause."""
+    return "discussion" in concepts or bool(_possible(concepts))
+
+
 @dataclass(frozen=True)
 class ConceptSignal:
     """A rule that held: which rule, its signal, weight and span in the folded text, the languages read."""
@@ -357,23 +380,21 @@ def _segments(folded: str):
 def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Reading:
     """`concept_signals` for `folded[low:high]`, in the whole text's offsets."""
     whole = not low and high == len(folded)
+    part = folded if whole else folded[low:high]
+    # Most texts name no concept set any rule needs: that is told by which terms occur at all,
+    # before each occurrence is listed and its word bounds checked.
+    if not _may_hold(scanner().concepts(part)):
+        return Reading([], [])
     hits = [
         hit if not low else Hit(hit.concept, hit.language, hit.start + low, hit.end + low)
-        for hit in find_hits(folded if whole else folded[low:high])
+        for hit in find_hits(part)
         if hit.concept not in _VERBS or not _LABEL_COLON.match(folded, hit.end + low)
     ]
     if not hits:
         return Reading([], [])
     concepts = {hit.concept for hit in hits}
-    # The shapes that could be found beside these words, and the rules that could then hold:
-    # most texts end here, before any shape is searched.
-    for words, shapes_beside in _SHAPES_BESIDE:
-        if concepts & words:
-            concepts |= shapes_beside
-    present_mask = _mask(concepts)
-    possible = [
-        index for index, masks in enumerate(_NEED_MASKS) if all(map(present_mask.__and__, masks))
-    ]
+    # The shapes that could be found beside these words, and the rules that could then hold.
+    possible = _possible(concepts)
     if not possible and "discussion" not in concepts:
         return Reading([], [])
     wanted = {concept for index in possible for need in _NEEDS[index] for concept in need}

@@ -1,6 +1,7 @@
 """Score text for instruction-shaped content and say why: each signal with its weight and excerpt."""
 
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from itertools import islice
 
 from . import engine
@@ -66,7 +67,7 @@ def find(
     `scan` names the patterns worth running (default: the fastest engine there is); each of
     them is run by `re` itself, so every engine finds exactly the same.
     """
-    scan = scan or engine.compiled([p.source for p in PATTERNS])
+    scan = scan or _patterns()
     found = []
     for index in scan.candidates(text):
         pattern = PATTERNS[index]
@@ -74,6 +75,18 @@ def find(
         if spans:
             found.append((pattern, spans))
     return found
+
+
+@cache
+def _patterns() -> engine.Engine:
+    """The fastest engine for the signal table, built once: `find` runs for every text."""
+    return engine.compiled([p.source for p in PATTERNS])
+
+
+# A result's keys repeat in each of its records, and every text asks for its key's kind.
+@lru_cache(maxsize=4096)
+def _field_of(key: str) -> Field:
+    return Field(kind_of_key(key), key)
 
 
 def detect(text: str, scan: engine.Engine | None = None, key: str = "") -> Detection:
@@ -85,7 +98,7 @@ def detect(text: str, scan: engine.Engine | None = None, key: str = "") -> Detec
     haystack = folded.text
     signals: list[Signal] = []
     weights: dict[str, list[float]] = {}
-    outer = Field(kind_of_key(key), key) if key else UNKNOWN_FIELD
+    outer = _field_of(key) if key else UNKNOWN_FIELD
     reading = concept_signals(haystack, outer)
 
     def weighed(weight: float, starts: list[int]) -> float:

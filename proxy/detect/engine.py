@@ -23,9 +23,10 @@ import os
 import re
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 try:
     import hyperscan
@@ -38,6 +39,10 @@ _RELAX_FROM = 20
 _SHORTHAND = {"w": r"\w?", "d": r"\d?", "s": r"\s\x0b\x1c-\x1f?"}
 _BOUNDS = re.compile(r"\{(\d*)(,?)(\d*)\}")
 _LOOKAROUNDS = ("(?=", "(?!", "(?<=", "(?<!")
+# A text longer than this is scanned as a stream of pieces of STREAM_PIECE characters: its
+# shaped copy would otherwise be one more copy of a large message in memory.
+STREAM_FROM = 1 << 20
+STREAM_PIECE = 1 << 16
 
 
 def shape(text: str) -> bytes:
@@ -163,17 +168,32 @@ class Engine:
 
 
 class HyperscanEngine(Engine):
-    """The same answer from one Hyperscan scan of the shaped text."""
+    """The same answer from one Hyperscan scan of the shaped text.
+
+    A long text is shaped and scanned a piece at a time, as one stream: a stream finds what a
+    block scan of the whole finds (matches across pieces included), without a shaped copy of the
+    whole text beside it.
+    """
 
     name = "hyperscan"
 
-    def __init__(self, database) -> None:
+    def __init__(self, database, streaming: Callable[[], Any] | None = None) -> None:
         self._database = database
+        self._streaming = streaming  # builds the stream-mode database, on the first long text
 
     def candidates(self, text: str) -> Sequence[int]:
         found: list[int] = []
+
         # SINGLEMATCH: each pattern is reported once; the handler only collects.
-        self._database.scan(shape(text), match_event_handler=lambda i, *_: found.append(i))
+        def collect(index: int, *_) -> None:
+            found.append(index)
+
+        if len(text) > STREAM_FROM and self._streaming is not None:
+            with self._streaming().stream(match_event_handler=collect) as stream:
+                for start in range(0, len(text), STREAM_PIECE):
+                    stream.scan(shape(text[start : start + STREAM_PIECE]))
+        else:
+            self._database.scan(shape(text), match_event_handler=collect)
         found.sort()
         return found
 
@@ -194,16 +214,22 @@ def _compiled(sources: tuple[str, ...]) -> Engine:
     if hs is None or os.environ.get("LAZARETTO_PLAIN_ENGINE"):
         return plain(sources)
     loose = [loosen(source) for source in sources]
+    streaming = cache(lambda: _database(hs, loose, hs.HS_MODE_STREAM))
+    return HyperscanEngine(_database(hs, loose, hs.HS_MODE_BLOCK), streaming)
+
+
+def _database(hs, loose: list[str], mode: int):
+    """The compiled database of the loosened patterns in `mode`, from the cache when built before."""
     key = hashlib.sha256(
         "\0".join(
-            [getattr(hs, "__version__", "?"), sys.platform, os.uname().machine, *loose]
+            [getattr(hs, "__version__", "?"), sys.platform, os.uname().machine, str(mode), *loose]
         ).encode()
     ).hexdigest()[:24]
     for folder in _cache_folders():
-        database = _load(hs, folder / f"signals-{key}.hsdb")
+        database = _load(hs, folder / f"signals-{key}.hsdb", mode)
         if database is not None:
-            return HyperscanEngine(database)
-    database = hs.Database(mode=hs.HS_MODE_BLOCK)
+            return database
+    database = hs.Database(mode=mode)
     database.compile(
         expressions=[pattern.encode() for pattern in loose],
         ids=list(range(len(loose))),
@@ -213,7 +239,7 @@ def _compiled(sources: tuple[str, ...]) -> Engine:
     for folder in _cache_folders():
         if _store(folder / f"signals-{key}.hsdb", hs.dumpb(database)):
             break
-    return HyperscanEngine(database)
+    return database
 
 
 def _cache_folders() -> list[Path]:
@@ -224,9 +250,9 @@ def _cache_folders() -> list[Path]:
     return [Path(__file__).parent / "__pycache__", Path(platformdirs.user_cache_dir("lazaretto"))]
 
 
-def _load(hs, path: Path):
+def _load(hs, path: Path, mode: int | None = None):
     try:
-        database = hs.loadb(path.read_bytes(), hs.HS_MODE_BLOCK)
+        database = hs.loadb(path.read_bytes(), hs.HS_MODE_BLOCK if mode is None else mode)
         database.scratch = hs.Scratch(database)  # a loaded database comes without one
         return database
     except (OSError, TypeError, hs.error):

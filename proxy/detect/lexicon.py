@@ -10,13 +10,15 @@ database is cached where the engine caches the signal database (its helpers), ke
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import sys
+import unicodedata
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import NamedTuple
 
 from . import engine
@@ -33,6 +35,8 @@ _SPACES = re.compile(
     r"[\t\n\r\x0b\x0c!\"#$%&'()*+,\-./:;<=>?@\[\\\]^`{|}~\u00a0-\u00bf\u2000-\u206f"
     r"\u060c\u061b\u061f\u0964\u0965\u3000-\u3003\uff01-\uff0f]"
 )
+# `_SPACES` over ASCII, as a byte table: every ASCII character it matches becomes a space.
+_ASCII_SPACES = bytes(ord(" ") if _SPACES.match(chr(code)) else code for code in range(256))
 # Characters between two checkpoints of the UTF-8 offsets of a non-ASCII text.
 _CHECKPOINT = 1024
 
@@ -41,9 +45,9 @@ _CHECKPOINT = 1024
 _LOOSENESS = {Bounds.WORD: 0, Bounds.PREFIX: 1, Bounds.CLITIC: 2, Bounds.ANYWHERE: 3}
 
 
-@dataclass(frozen=True)
-class Term:
-    """One word (or phrase) of a concept in one language, folded, with its bounds."""
+class Term(NamedTuple):
+    """One word (or phrase) of a concept in one language, folded, with its bounds (a tuple: the
+    tables hold thousands, rebuilt from the cache at every start)."""
 
     concept: str
     language: Language
@@ -84,7 +88,39 @@ def terms() -> tuple[Term, ...]:
 
     Languages share words ("admin", "transfer", "bank"): a word is kept once per concept, under
     the first language that has it, with the loosest bounds any of them asks for (a prefix
-    match finds every whole-word match too)."""
+    match finds every whole-word match too). Folding every entry takes a while, so the table is
+    kept beside the compiled databases, keyed by the tables and the code that folds them.
+    """
+    path = _terms_file()
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+        languages = {language.value: language for language in Language}
+        bounds = {bound.value: bound for bound in Bounds}
+        return tuple([Term(c, languages[lang], text, bounds[b]) for c, lang, text, b in rows])
+    except (OSError, ValueError, TypeError, KeyError):
+        pass  # absent, unreadable or of another shape: folded afresh
+    table = _fold_terms()
+    rows = [[term.concept, term.language.value, term.text, term.bounds.value] for term in table]
+    engine._store(path, json.dumps(rows, ensure_ascii=False).encode())
+    return table
+
+
+def _terms_file() -> Path:
+    # Inside the package only, like its bytecode: a read-only installation folds at every start.
+    return Path(__file__).parent / "__pycache__" / f"terms-{_terms_key()}.json"
+
+
+def _terms_key() -> str:
+    """Everything `_fold_terms` reads: the tables, the folding, the bounds and Unicode's data."""
+    here = Path(__file__).parent
+    digest = hashlib.sha256(repr(CONCEPTS).encode())
+    for source in ("lexicon.py", "normalize.py", "languages.py", "../sanitize/shape.py"):
+        digest.update((here / source).read_bytes())
+    digest.update(f"{sys.version}\0{unicodedata.unidata_version}".encode())
+    return digest.hexdigest()[:24]
+
+
+def _fold_terms() -> tuple[Term, ...]:
     found: dict[tuple[str, str], Term] = {}
     for concept, columns in CONCEPTS.items():
         for language, entries in columns.items():
@@ -125,16 +161,32 @@ class Scanner:
                 at = haystack.find(needle, at + 1)
         return found
 
+    def concepts(self, folded: str) -> set[str]:
+        """The concepts of every term that occurs in the folded text, word bounds unchecked: a
+        superset of the concepts of `find_hits`, found without listing each occurrence."""
+        haystack = spaced(folded)
+        return {term.concept for term in self.table if term.needle in haystack}
+
 
 class HyperscanScanner(Scanner):
     """The same occurrences from one Hyperscan literal scan of the UTF-8 text."""
 
     name = "hyperscan"
 
-    def __init__(self, table: Sequence[Term], database) -> None:
+    def __init__(self, table: Sequence[Term], database, first_only) -> None:
         super().__init__(table)
         self._database = database
+        # The same literals, each reported once however often it occurs (see `concepts`).
+        self._first_only = first_only
         self._sizes = [len(term.needle.encode()) for term in table]
+
+    def concepts(self, folded: str) -> set[str]:
+        found: list[int] = []
+        self._first_only.scan(
+            _spaced_bytes(folded), match_event_handler=lambda i, *_: found.append(i)
+        )
+        table = self.table
+        return {table[index].concept for index in found}
 
     def occurrences(self, haystack: str) -> list[tuple[int, int]]:
         data = haystack.encode()
@@ -171,33 +223,57 @@ def _scanner(table: tuple[Term, ...]) -> Scanner:
     if hs is None or os.environ.get("LAZARETTO_PLAIN_ENGINE"):
         return Scanner(table)
     literals = [term.needle.encode() for term in table]
+    every = _literal_database(hs, literals, "concepts", 0)
+    first = _literal_database(hs, literals, "concepts-first", hs.HS_FLAG_SINGLEMATCH)
+    return HyperscanScanner(table, every, first)
+
+
+def _literal_database(hs, literals: list[bytes], name: str, flags: int):
+    """A Hyperscan literal database of `literals` with `flags`, from the cache when built before."""
     key = hashlib.sha256(
-        b"\0".join([getattr(hs, "__version__", "?").encode(), sys.platform.encode(), *literals])
+        b"\0".join(
+            [getattr(hs, "__version__", "?").encode(), sys.platform.encode(), b"%d" % flags]
+            + literals
+        )
     ).hexdigest()[:24]
     for folder in engine._cache_folders():
-        database = engine._load(hs, folder / f"concepts-{key}.hsdb")
+        database = engine._load(hs, folder / f"{name}-{key}.hsdb")
         if database is not None:
-            return HyperscanScanner(table, database)
+            return database
     database = hs.Database(mode=hs.HS_MODE_BLOCK)
     database.compile(
         expressions=literals,
         ids=list(range(len(literals))),
         elements=len(literals),
-        flags=[0] * len(literals),
+        flags=[flags] * len(literals),
         literal=True,
     )
     for folder in engine._cache_folders():
-        if engine._store(folder / f"concepts-{key}.hsdb", hs.dumpb(database)):
+        if engine._store(folder / f"{name}-{key}.hsdb", hs.dumpb(database)):
             break
-    return HyperscanScanner(table, database)
+    return database
+
+
+def spaced(folded: str) -> str:
+    """The folded text as the scan reads it: word ends as spaces, and a space at each end, so a
+    word at the very start or end is found too."""
+    if folded.isascii():
+        return _spaced_bytes(folded).decode("ascii")
+    return f" {_SPACES.sub(' ', folded)} "
+
+
+def _spaced_bytes(folded: str) -> bytes:
+    """`spaced(folded)` as UTF-8; over ASCII one C-level byte translation (the regular expression
+    replaces each punctuation mark of prose in turn)."""
+    if folded.isascii():
+        return b" %b " % folded.encode("ascii").translate(_ASCII_SPACES)
+    return spaced(folded).encode()
 
 
 def find_hits(folded: str, scan: Scanner | None = None) -> list[Hit]:
     """Every term occurrence in the folded text whose word bounds hold, in text order."""
     scan = scan or scanner()
-    # A space in front, so a short word at the very start is found after it too.
-    # A space at each end, so a word at the very start or end is found too.
-    haystack = f" {_SPACES.sub(' ', folded)} "
+    haystack = spaced(folded)
     hits = []
     table, shifts, lengths = scan.table, scan.shifts, scan.lengths
     for index, found in scan.occurrences(haystack):
