@@ -68,6 +68,10 @@ class Rule:
     window: int | None = None
     # The kinds of field the rule holds in (None: any); see `context`.
     fields: frozenset[FieldKind] | None = None
+    # The need that is the verb (its index): in a language whose orders open with the verb, the
+    # rest must follow it, so "reset the password ... and send the log to ..." or "the prompt
+    # dump" is not a request to send or show the password or the prompt.
+    verb: int | None = None
 
 
 # Strongest first: one clause yields at most one signal per kind, the first rule that holds.
@@ -106,8 +110,8 @@ RULES: tuple[Rule, ...] = (
     Rule("instruction_override", 0.7, ("new", ("task", "instructions"), "your")),
     Rule("instruction_override", 0.6, ("ignore", ("instructions", "safeguard"))),
     Rule("instruction_override", 0.5, ("disable", "safeguard")),
-    Rule("prompt_extraction", 1.0, ("reveal", "system", ("prompt", "instructions"))),
-    Rule("prompt_extraction", 1.0, ("reveal", "your", "prompt")),
+    Rule("prompt_extraction", 1.0, ("reveal", "system", ("prompt", "instructions")), verb=0),
+    Rule("prompt_extraction", 1.0, ("reveal", "your", "prompt"), verb=0),
     # The instructions as something the reader was handed ("the exact instructions you were
     # given"): asked for in full, or repeated, it is extraction; alone it may be a manual's words.
     Rule(
@@ -115,9 +119,14 @@ RULES: tuple[Rule, ...] = (
         1.0,
         (("instructions", "prompt"), "given", ("verbatim", "reveal", "say", "begin")),
     ),
-    Rule("prompt_extraction", 0.9, ("reveal", ("instructions", "prompt"), ("verbatim", "hidden"))),
-    Rule("prompt_extraction", 0.8, ("reveal", "your", "instructions")),
-    Rule("prompt_extraction", 0.6, ("reveal", "system", "message", "your")),
+    Rule(
+        "prompt_extraction",
+        0.9,
+        ("reveal", ("instructions", "prompt"), ("verbatim", "hidden")),
+        verb=0,
+    ),
+    Rule("prompt_extraction", 0.8, ("reveal", "your", "instructions"), verb=0),
+    Rule("prompt_extraction", 0.6, ("reveal", "system", "message", "your"), verb=0),
     Rule("prompt_extraction", 0.6, (("instructions", "prompt"), "given")),
     Rule("role_hijack", 1.0, ("role", "unrestricted")),
     Rule("role_hijack", 1.0, ("now", "unrestricted")),
@@ -146,9 +155,9 @@ RULES: tuple[Rule, ...] = (
     Rule("authority_claim", 0.6, ("i_am", "admin")),
     Rule("authority_claim", 0.5, ("admin", "authority")),
     Rule("authority_claim", 0.4, (("system", "admin"), "note"), window=12),
-    Rule("secret_request", 0.5, (("reveal", "send"), "secret")),
-    Rule("exfiltration", 1.0, ("send", "secret", "destination")),
-    Rule("exfiltration", 0.8, ("send", "user_data", "destination")),
+    Rule("secret_request", 0.5, (("reveal", "send"), "secret"), verb=0),
+    Rule("exfiltration", 1.0, ("send", "secret", "destination"), verb=0),
+    Rule("exfiltration", 0.8, ("send", "user_data", "destination"), verb=0),
     Rule("exfiltration", 0.3, ("send", "destination")),
     Rule("exfiltration", 0.3, ("send", "all", "user_data")),
     Rule("concealment", 1.0, ("conceal", "user")),
@@ -157,13 +166,24 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-# Verbs written as a label ("Email: ...", "Transfer status:", "Run: nightly") name a field, not
-# an order: such a hit is not counted.
-_VERBS = frozenset({"send", "reveal", "run", "say", "ignore", "disable"})
-_LABEL_COLON = re.compile(r"[ \t]{0,2}:(?!//)")
+# Verbs written as a label or a key ("Email: ...", "Transfer status:", "email": "...") name a
+# field, not an order; see `_NOT_AN_ORDER_BEFORE` for the words before a verb that say the same.
+# Such a hit is not counted.
+_VERBS = frozenset({"send", "reveal", "run", "say", "ignore", "disable", "act"})
+_LABEL_COLON = re.compile(r"[\"']?[ \t]{0,2}:(?!//)")
+_ADDRESS = frozenset("@./:")
+_ADDRESS_AROUND = re.compile(r"[@./:_-]\w")
+# Before a verb: an article or a possessive (it is a noun), or a subject or an auxiliary (a
+# statement of who does it: "we send", "I'll forward"); an order to the reader has neither.
+_NOT_AN_ORDER_BEFORE = re.compile(
+    r"(?:(?<!\w)(?:the|a|an|this|that|its|our|their|his|her|no|we|i|they|he|she|who|will|would"
+    r"|can|could|may|might|never|usually)|'ll)[ \t]{1,2}$"
+)
 # Characters around a clause's first and last concept still counted as that clause's words.
 _DISCUSSION_REACH = 40
 _IMPERATIVE_VERBS = frozenset({"act", "send"})
+# Languages whose orders open with the verb and put its object after it.
+_VERB_FIRST = frozenset({Language.EN, Language.ES, Language.PT, Language.FR, Language.IT})
 # The assistant named and then a colon ("Note for the AI:"), or a comma where it opens its clause
 # ("Assistant, please ..."): it is being spoken to.
 _CALLED = re.compile(r"[ \t]*:(?!//)")
@@ -301,11 +321,19 @@ def _holds(
                 break
             chosen.append(near)
         else:
+            if rule.verb is not None and _verb_trails(chosen, rule.verb):
+                continue
             start = min(hit.start for hit in chosen)
             end = max(hit.end for hit in chosen)
             if end - start <= window + window // 2:
                 return start, end, {hit.language for hit in chosen}
     return None
+
+
+def _verb_trails(chosen: list[Hit], verb: int) -> bool:
+    """Whether the verb of a verb-first language comes after one of the other concepts chosen."""
+    lead = chosen[verb]
+    return lead.language in _VERB_FIRST and any(hit.start < lead.start for hit in chosen)
 
 
 @dataclass(frozen=True)
@@ -354,13 +382,25 @@ def _segments(folded: str):
         low = start.end() if start else high - 2 * _OVERLAP
 
 
+def _counted(folded: str, concept: str, start: int, end: int) -> bool:
+    """Whether a hit means its concept there: a verb read as an order (not a label, a key, a
+    noun or a statement), a word about attacks not part of an address ("attacker@mail...")."""
+    if concept in _VERBS:
+        return not _LABEL_COLON.match(folded, end) and not _NOT_AN_ORDER_BEFORE.search(
+            folded, max(0, start - 9), start
+        )
+    if concept == "discussion":
+        return not _ADDRESS_AROUND.match(folded, end) and folded[start - 1 : start] not in _ADDRESS
+    return True
+
+
 def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Reading:
     """`concept_signals` for `folded[low:high]`, in the whole text's offsets."""
     whole = not low and high == len(folded)
     hits = [
         hit if not low else Hit(hit.concept, hit.language, hit.start + low, hit.end + low)
         for hit in find_hits(folded if whole else folded[low:high])
-        if hit.concept not in _VERBS or not _LABEL_COLON.match(folded, hit.end + low)
+        if _counted(folded, hit.concept, hit.start + low, hit.end + low)
     ]
     if not hits:
         return Reading([], [])

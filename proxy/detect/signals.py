@@ -82,7 +82,20 @@ _ACTION = (
 )
 # An account number in IBAN form (country, check digits, the rest), as the folded text spells it.
 _IBAN = r"\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b"
-_SEND = r"(?:send|post|upload|forward|submit|transmit|exfiltrate|leak|e-?mail|mail|share|push|deliver|transfer)"
+# A sending verb given as an order: not a statement of who sends ("we send a reset link to
+# ...", "I'll forward it to ..."), not a noun ("an e-mail with a link to ..."), not a key or
+# label ("email": "...", "to": "..."). Each word before it is its own fixed-width look-behind.
+_NOT_AN_ORDER = "(?<!e-)" + "".join(
+    rf"(?<!\b{word} )"
+    for word in (
+        "we i they he she who which that will 'll would can could may might never usually"
+        " the a an this each every no"
+    ).split()
+)
+_SEND = (
+    rf"{_NOT_AN_ORDER}(?:send|post|upload|forward|submit|transmit|exfiltrate|leak|e-?mail|mail|share|push"
+    r"|deliver|transfer)(?![\"']?[ \t]{0,2}:)"
+)
 
 # (name, weight, pattern). Names are the signal kinds shown to the reviewer.
 _TABLE: list[tuple[str, float, str]] = [
@@ -300,13 +313,30 @@ _TABLE: list[tuple[str, float, str]] = [
     # words in a code comment are a programmer's note and count for less.
     ("task_injection", 0.3, rf"(?:#|//|/\*|--|(?:^|\n)[ \t]{{0,8}}\*)[ \t]{{0,3}}{_TODO}"),
     ("task_injection", 0.6, rf"(?<![#/*\-] )(?<![#/*\-]){_TODO}"),
+    # Such a TODO that lets an outside address into an account or sends it something ("TODO:
+    # Invite user Fred with the email fred@... to the workspace"): the reader's work handed out.
+    (
+        "task_injection",
+        1.0,
+        rf"(?<![#/*\-] )(?<![#/*\-])todo\W{{0,3}}:\W{{0,3}}(?:please\W{{1,3}})?(?:invite|add|grant|give|share|send"
+        rf"|e-?mail|forward|transfer|pay)\b[^.\n]{{0,120}}?(?:[\w.+-]+@[\w-]+\.[a-z]|https?://|{_IBAN})",
+    ),
     # --- requests for secrets or files
     (
         "secret_request",
         0.5,
         rf"\b(?:send|share|give|tell|reveal|print|output|show|provide|include|paste|read|cat|display|leak|post|upload|list"
-        rf"|dump|forward|e-?mail|get|retrieve|fetch|extract|copy|append|change|reset|disable|what is|what's){_GAP}(?:me{_GAP}|us{_GAP})?{_words(4)}"
+        rf"|dump|forward|e-?mail|get|retrieve|fetch|extract|copy|append|what is|what's){_GAP}(?:me{_GAP}|us{_GAP})?{_words(4)}"
         rf"{_SECRET}",
+    ),
+    # A password or key set to a value given here ("change the password of the user to
+    # new_password"): the account taken over. Resetting one's own ("reset your password") is
+    # what help pages tell their readers, and is not a request for a secret.
+    (
+        "secret_request",
+        0.5,
+        rf"\b(?:change|reset|set|update|replace){_GAP}{_words(4)}{_SECRET}{_GAP}{_words(4)}(?:to|with|as)"
+        r"\W{1,3}[\"'`]?[\w!#$%&*.@^-]*[\d_!#$%&*@^][\w!#$%&*.@^-]*",
     ),
     (
         "secret_request",
