@@ -72,6 +72,11 @@ class Rule:
     # rest must follow it, so "reset the password ... and send the log to ..." or "the prompt
     # dump" is not a request to send or show the password or the prompt.
     verb: int | None = None
+    # Two needs (their indices) that must make one phrase in a verb-first language ("all previous
+    # instructions", "ignore the developer's rules"): only small words, possessives or other
+    # concepts between, so "ignore previous entries and return the latest instructions" is not
+    # an override.
+    phrase: tuple[int, int] | None = None
 
 
 # Strongest first: one clause yields at most one signal per kind, the first rule that holds.
@@ -103,12 +108,14 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "out_of_place_request", 0.3, (_ACTION, _THINGS, ("please", "imperative")), fields=_RECORDS
     ),
-    Rule("instruction_override", 1.0, ("ignore", "instructions", ("previous", "all"))),
+    Rule(
+        "instruction_override", 1.0, ("ignore", "instructions", ("previous", "all")), phrase=(2, 1)
+    ),
     Rule("instruction_override", 1.0, ("cancel", "instructions", "previous")),
     Rule("instruction_override", 0.8, ("ignore", "previous", "all")),
     Rule("instruction_override", 0.8, (("ignore", "disable"), "safeguard", ("all", "your"))),
     Rule("instruction_override", 0.7, ("new", ("task", "instructions"), "your")),
-    Rule("instruction_override", 0.6, ("ignore", ("instructions", "safeguard"))),
+    Rule("instruction_override", 0.6, ("ignore", ("instructions", "safeguard")), phrase=(0, 1)),
     Rule("instruction_override", 0.5, ("disable", "safeguard")),
     Rule("prompt_extraction", 1.0, ("reveal", "system", ("prompt", "instructions")), verb=0),
     Rule("prompt_extraction", 1.0, ("reveal", "your", "prompt"), verb=0),
@@ -173,15 +180,26 @@ _VERBS = frozenset({"send", "reveal", "run", "say", "ignore", "disable", "act"})
 _LABEL_COLON = re.compile(r"[\"']?[ \t]{0,2}:(?!//)")
 _ADDRESS = frozenset("@./:")
 _ADDRESS_AROUND = re.compile(r"[@./:_-]\w")
-# Before a verb: an article or a possessive (it is a noun), or a subject or an auxiliary (a
-# statement of who does it: "we send", "I'll forward"); an order to the reader has neither.
+# Before an English verb: an article or a possessive (it is a noun), or a subject or an
+# auxiliary (a statement of who does it: "we send", "I'll forward"); an order has neither.
 _NOT_AN_ORDER_BEFORE = re.compile(
-    r"(?:(?<!\w)(?:the|a|an|this|that|its|our|their|his|her|no|we|i|they|he|she|who|will|would"
+    r"(?:(?<!\w)(?:the|a|an|this|that|its|our|their|his|her|no|we|i|they|he|she|will|would"
     r"|can|could|may|might|never|usually)|'ll)[ \t]{1,2}$"
 )
 # Characters around a clause's first and last concept still counted as that clause's words.
 _DISCUSSION_REACH = 40
 _IMPERATIVE_VERBS = frozenset({"act", "send"})
+_WORD = re.compile(r"[\w']+")
+# The words that may stand inside one phrase besides the concepts' own: articles, possessives
+# and "of" in English, Spanish, Portuguese, French and Italian.
+_SMALL_WORDS = frozenset(
+    "the a an of your my our their his her its these those this that all any every other such"
+    " el la los las lo un una de del al tu tus su sus mi mis estas estos esas esos"
+    " o os as um uma do da dos das teu tua teus tuas seu sua seus suas meu minha essas esses"
+    " le les l un une des du de d ton ta tes votre vos son sa ses mon ma mes ces"
+    " il i gli lo le un una di del della dei delle degli tuo tua tuoi tue suo sua suoi sue"
+    " questi queste".split()
+)
 # Languages whose orders open with the verb and put its object after it.
 _VERB_FIRST = frozenset({Language.EN, Language.ES, Language.PT, Language.FR, Language.IT})
 # The assistant named and then a colon ("Note for the AI:"), or a comma where it opens its clause
@@ -303,7 +321,7 @@ def _clauses(folded: str, hits: list[Hit], low: int = 0) -> list[list[Hit]]:
 
 
 def _holds(
-    rule: Rule, by_concept: dict[str, list[Hit]], window: int
+    rule: Rule, by_concept: dict[str, list[Hit]], window: int, folded: str
 ) -> tuple[int, int, set[Language]] | None:
     """The span and languages of the hits that satisfy `rule` within `window`, if any do."""
     options = []
@@ -323,6 +341,8 @@ def _holds(
         else:
             if rule.verb is not None and _verb_trails(chosen, rule.verb):
                 continue
+            if rule.phrase is not None and not _one_phrase(folded, chosen, rule.phrase, by_concept):
+                continue
             start = min(hit.start for hit in chosen)
             end = max(hit.end for hit in chosen)
             if end - start <= window + window // 2:
@@ -334,6 +354,30 @@ def _verb_trails(chosen: list[Hit], verb: int) -> bool:
     """Whether the verb of a verb-first language comes after one of the other concepts chosen."""
     lead = chosen[verb]
     return lead.language in _VERB_FIRST and any(hit.start < lead.start for hit in chosen)
+
+
+def _one_phrase(
+    folded: str, chosen: list[Hit], pair: tuple[int, int], by_concept: dict[str, list[Hit]]
+) -> bool:
+    """Whether two chosen hits make one phrase: only small words, possessives or other concepts'
+    words between them (checked in the verb-first languages, whose small words are known)."""
+    first, second = sorted((chosen[pair[0]], chosen[pair[1]]), key=lambda hit: hit.start)
+    if first.language not in _VERB_FIRST or second.language not in _VERB_FIRST:
+        return True
+    low, high = first.start, max(first.end, second.start)
+    # A word a hit begins (the ending of "instructions") is that concept's word.
+    covered = [
+        (hit.start, hit.end)
+        for hits in by_concept.values()
+        for hit in hits
+        if hit.start < high and low < hit.end
+    ]
+    for word in _WORD.finditer(folded, low, high):
+        if word.group() in _SMALL_WORDS or word.group().endswith("'s"):
+            continue
+        if not any(start < word.end() and word.start() < end for start, end in covered):
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -382,11 +426,15 @@ def _segments(folded: str):
         low = start.end() if start else high - 2 * _OVERLAP
 
 
-def _counted(folded: str, concept: str, start: int, end: int) -> bool:
-    """Whether a hit means its concept there: a verb read as an order (not a label, a key, a
-    noun or a statement), a word about attacks not part of an address ("attacker@mail...")."""
+def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
+    """Whether a hit means its concept there: a verb read as an order (not a label, a key, or
+    in English a noun or a statement), a word about attacks not part of an address."""
+    concept = hit.concept
     if concept in _VERBS:
-        return not _LABEL_COLON.match(folded, end) and not _NOT_AN_ORDER_BEFORE.search(
+        if _LABEL_COLON.match(folded, end):
+            return False
+        # The small words before it are English ones: Polish "i" is "and".
+        return hit.language is not Language.EN or not _NOT_AN_ORDER_BEFORE.search(
             folded, max(0, start - 9), start
         )
     if concept == "discussion":
@@ -400,7 +448,7 @@ def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Rea
     hits = [
         hit if not low else Hit(hit.concept, hit.language, hit.start + low, hit.end + low)
         for hit in find_hits(folded if whole else folded[low:high])
-        if _counted(folded, hit.concept, hit.start + low, hit.end + low)
+        if _counted(folded, hit, hit.start + low, hit.end + low)
     ]
     if not hits:
         return Reading([], [])
@@ -453,7 +501,7 @@ def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Rea
                     where = field if passage else shapes.at(clause[0].start)
                 if where.kind not in rule.fields:
                     continue
-            held = _holds(rule, by_concept, PASSAGE if passage else rule.window or WINDOW)
+            held = _holds(rule, by_concept, PASSAGE if passage else rule.window or WINDOW, folded)
             if held is not None:
                 named.add(rule.signal)
                 start, end, languages = held

@@ -88,13 +88,20 @@ _IBAN = r"\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b"
 _NOT_AN_ORDER = "(?<!e-)" + "".join(
     rf"(?<!\b{word} )"
     for word in (
-        "we i they he she who which that will 'll would can could may might never usually"
+        "we i they he she will 'll would can could may might never usually"
         " the a an this each every no"
     ).split()
 )
 _SEND = (
     rf"{_NOT_AN_ORDER}(?:send|post|upload|forward|submit|transmit|exfiltrate|leak|e-?mail|mail|share|push"
     r"|deliver|transfer)(?![\"']?[ \t]{0,2}:)"
+)
+
+# After a noun: it ends its phrase (the end, punctuation, a function word), so it is the head of
+# the phrase and not a modifier of the next noun.
+_HEAD = (
+    r"(?=[ \t]*(?:$|[^\w\s-]|\n|(?:to|and|or|from|in|into|of|for|as|at|on|then|so|when|if|which|that"
+    r"|is|are|was|were|by|via|with)\b))"
 )
 
 # (name, weight, pattern). Names are the signal kinds shown to the reviewer.
@@ -166,7 +173,7 @@ _TABLE: list[tuple[str, float, str]] = [
     (
         "instruction_override",
         0.8,
-        rf"\b(?:ignore|disregard|forget|override|bypass){_GAP}(?:all{_GAP}|any{_GAP}|the{_GAP}|these{_GAP}|those{_GAP})?"
+        rf"(?<!-)\b(?:ignore|disregard|forget|override|bypass){_GAP}(?:all{_GAP}|any{_GAP}|the{_GAP}|these{_GAP}|those{_GAP})?"
         rf"(?:other{_GAP}|following{_GAP}|existing{_GAP})?{_INSTRUCTION_NOUN}\b",
     ),
     (
@@ -325,7 +332,7 @@ _TABLE: list[tuple[str, float, str]] = [
     (
         "secret_request",
         0.5,
-        rf"\b(?:send|share|give|tell|reveal|print|output|show|provide|include|paste|read|cat|display|leak|post|upload|list"
+        rf"\b{_NOT_AN_ORDER}(?:send|share|give|tell|reveal|print|output|show|provide|include|paste|read|cat|display|leak|post|upload|list"
         rf"|dump|forward|e-?mail|get|retrieve|fetch|extract|copy|append|what is|what's){_GAP}(?:me{_GAP}|us{_GAP})?{_words(4)}"
         rf"{_SECRET}",
     ),
@@ -338,10 +345,12 @@ _TABLE: list[tuple[str, float, str]] = [
         rf"\b(?:change|reset|set|update|replace){_GAP}{_words(4)}{_SECRET}{_GAP}{_words(4)}(?:to|with|as)"
         r"\W{1,3}[\"'`]?[\w!#$%&*.@^-]*[\d_!#$%&*@^][\w!#$%&*.@^-]*",
     ),
+    # A secret passed along ("call the tool with the token from the system prompt"), when it is
+    # the thing passed and not a word describing another ("with the system prompt template").
     (
         "secret_request",
         0.5,
-        rf"\b(?:with|using|passing){_GAP}(?:the{_GAP}|your{_GAP}|my{_GAP})?{_words(2)}{_SECRET}",
+        rf"\b(?:with|using|passing){_GAP}(?:the{_GAP}|your{_GAP}|my{_GAP})?{_words(2)}{_SECRET}{_HEAD}",
     ),
     (
         "secret_request",
