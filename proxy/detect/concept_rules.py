@@ -77,6 +77,9 @@ class Rule:
     # concepts between, so "ignore previous entries and return the latest instructions" is not
     # an override.
     phrase: tuple[int, int] | None = None
+    # A need whose word must end its phrase in a verb-first language: "ignore all previous" is
+    # an override, "ignore all previous tokens" is about the tokens.
+    ends: int | None = None
 
 
 # Strongest first: one clause yields at most one signal per kind, the first rule that holds.
@@ -112,7 +115,7 @@ RULES: tuple[Rule, ...] = (
         "instruction_override", 1.0, ("ignore", "instructions", ("previous", "all")), phrase=(2, 1)
     ),
     Rule("instruction_override", 1.0, ("cancel", "instructions", "previous")),
-    Rule("instruction_override", 0.8, ("ignore", "previous", "all")),
+    Rule("instruction_override", 0.8, ("ignore", "previous", "all"), ends=1),
     Rule("instruction_override", 0.8, (("ignore", "disable"), "safeguard", ("all", "your"))),
     Rule("instruction_override", 0.7, ("new", ("task", "instructions"), "your")),
     Rule("instruction_override", 0.6, ("ignore", ("instructions", "safeguard")), phrase=(0, 1)),
@@ -178,6 +181,10 @@ RULES: tuple[Rule, ...] = (
 # Such a hit is not counted.
 _VERBS = frozenset({"send", "reveal", "run", "say", "ignore", "disable", "act"})
 _LABEL_COLON = re.compile(r"[\"']?[ \t]{0,2}:(?!//)")
+_LEFT_OUT = re.compile(
+    r"(?<!\w)(?:without|except|sin|sem|sans|senza|ohne|zonder|bez|без|tanpa)"
+    r"[ \t]{1,2}(?:(?:the|your|el|la|los|las|tu|o|a|os|as|le|la|les|il|lo|gli|den|die|das|het|de)[ \t]{1,2})?$"
+)
 _ADDRESS = frozenset("@./:")
 _ADDRESS_AROUND = re.compile(r"[@./:_-]\w")
 # Before an English verb: an article or a possessive (it is a noun), or a subject or an
@@ -200,6 +207,9 @@ _SMALL_WORDS = frozenset(
     " il i gli lo le un una di del della dei delle degli tuo tua tuoi tue suo sua suoi sue"
     " questi queste".split()
 )
+# The rest of a word a hit began, then the next word on the same line.
+_NEXT_WORD = re.compile(r"\w*[ \t]{1,3}(\w+)")
+_JOINING_WORDS = frozenset("and or then but y e et ou und oder o i".split())
 # Languages whose orders open with the verb and put its object after it.
 _VERB_FIRST = frozenset({Language.EN, Language.ES, Language.PT, Language.FR, Language.IT})
 # The assistant named and then a colon ("Note for the AI:"), or a comma where it opens its clause
@@ -343,6 +353,10 @@ def _holds(
                 continue
             if rule.phrase is not None and not _one_phrase(folded, chosen, rule.phrase, by_concept):
                 continue
+            if rule.ends is not None and not _ends_phrase(folded, chosen[rule.ends], by_concept):
+                continue
+            if _inside_a_quote(chosen):
+                continue
             start = min(hit.start for hit in chosen)
             end = max(hit.end for hit in chosen)
             if end - start <= window + window // 2:
@@ -378,6 +392,29 @@ def _one_phrase(
         if not any(start < word.end() and word.start() < end for start, end in covered):
             return False
     return True
+
+
+def _ends_phrase(folded: str, hit: Hit, by_concept: dict[str, list[Hit]]) -> bool:
+    """Whether the word after a verb-first language's hit is no plain word of its phrase."""
+    if hit.language not in _VERB_FIRST:
+        return True
+    word = _NEXT_WORD.match(folded, hit.end)
+    if word is None or word.group(1) in _SMALL_WORDS or word.group(1) in _JOINING_WORDS:
+        return True
+    at = word.start(1)
+    return any(h.start <= at < h.end or h.start == at for hits in by_concept.values() for h in hits)
+
+
+def _inside_a_quote(chosen: list[Hit]) -> bool:
+    """Whether a concept's word lies inside the quoted phrase the rule also needs: the words of
+    "write 'ignore previous instructions'" are what is quoted, not what is asked."""
+    quotes = [hit for hit in chosen if hit.concept == "quoted"]
+    return any(
+        quote.start < hit.start and hit.end <= quote.end
+        for quote in quotes
+        for hit in chosen
+        if hit is not quote
+    )
 
 
 @dataclass(frozen=True)
@@ -437,6 +474,9 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
         return hit.language is not Language.EN or not _NOT_AN_ORDER_BEFORE.search(
             folded, max(0, start - 9), start
         )
+    if concept == "secret":
+        # "without the token", "sin el token": the secret is left out.
+        return not _LEFT_OUT.search(folded, max(0, start - 16), start)
     if concept == "discussion":
         return not _ADDRESS_AROUND.match(folded, end) and folded[start - 1 : start] not in _ADDRESS
     return True

@@ -1031,7 +1031,7 @@ CONCEPTS: Table = {
     "discussion": {
         L.EN: "=prompt injection|=prompt injections|=red-team|=red team|=researchers"
         "|=the study|=the paper|=phrases like|=jailbreak prompts|=jailbreaks|=attacks|=payload"
-        "|=payloads",
+        "|=payloads|=phishing|=never ask you|=will never ask",
         L.ZH: "攻击|攻擊|攻击者|注入|研究|例如|比如|防御|防禦",
         L.ES: "ataque|atacante|inyección|investigador|estudio|por ejemplo|defensa",
         L.HI: "हमला|हमलावर|इंजेक्शन|शोध|उदाहरण",
