@@ -83,14 +83,19 @@ _ACTION = (
 # An account number in IBAN form (country, check digits, the rest), as the folded text spells it.
 _IBAN = r"\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b"
 # A sending verb given as an order: not a statement of who sends ("we send a reset link to
-# ...", "I'll forward it to ..."), not a noun ("an e-mail with a link to ..."), not a key or
-# label ("email": "...", "to": "..."). Each word before it is its own fixed-width look-behind.
+# ...", "I'll forward it to ...", but "you may send" is said to the reader), not a noun ("an
+# e-mail with a link to ..."), not a key or label ("email": "...", "to": "..."). Each phrase
+# before it is its own fixed-width look-behind.
+_SUBJECTS = ("we", "i", "they", "he", "she")
+_MODALS = ("will", "would", "can", "could", "may", "might")
 _NOT_AN_ORDER = "(?<!e-)" + "".join(
-    rf"(?<!\b{word} )"
-    for word in (
-        "we i they he she will 'll would can could may might never usually"
-        " the a an this each every no"
-    ).split()
+    rf"(?<!\b{words} )"
+    for words in (
+        *_SUBJECTS,
+        *(f"{subject} {modal}" for subject in _SUBJECTS for modal in _MODALS),
+        *(f"{subject}'ll" for subject in _SUBJECTS),
+        *"never usually the a an this each every no".split(),
+    )
 )
 _SEND = (
     rf"{_NOT_AN_ORDER}(?:send|post|upload|forward|submit|transmit|exfiltrate|leak|e-?mail|mail|share|push"
@@ -190,7 +195,9 @@ _TABLE: list[tuple[str, float, str]] = [
     (
         "instruction_override",
         0.7,
-        rf"\b(?:new|updated|real|actual|true){_GAP}(?:instructions?|directives?|system prompt|rules|orders){_GAP}?:",
+        # A heading announcing them, not one quoted in prose ("attackers write 'new rules:'").
+        rf"(?<![\"'“‘«])\b(?:new|updated|real|actual|true){_GAP}(?:instructions?|directives?|system prompt|rules|orders)"
+        rf"(?:{_GAP})?:",
     ),
     (
         "instruction_override",
