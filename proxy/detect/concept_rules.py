@@ -80,6 +80,9 @@ class Rule:
     # A need whose word must end its phrase in a verb-first language: "ignore all previous" is
     # an override, "ignore all previous tokens" is about the tokens.
     ends: int | None = None
+    # A need whose English word, as an infinitive ("asks the model to pretend it is ..."), must
+    # have the reader ("you", "your") near: else the role is reported, not given.
+    given: int | None = None
 
 
 # Strongest first: one clause yields at most one signal per kind, the first rule that holds.
@@ -138,7 +141,7 @@ RULES: tuple[Rule, ...] = (
     Rule("prompt_extraction", 0.8, ("reveal", "your", "instructions"), verb=0),
     Rule("prompt_extraction", 0.6, ("reveal", "system", "message", "your"), verb=0),
     Rule("prompt_extraction", 0.6, (("instructions", "prompt"), "given")),
-    Rule("role_hijack", 1.0, ("role", "unrestricted")),
+    Rule("role_hijack", 1.0, ("role", "unrestricted"), given=0),
     Rule("role_hijack", 1.0, ("now", "unrestricted")),
     Rule("role_hijack", 1.0, ("unrestricted", "no_refusal"), passage=True),
     Rule("role_hijack", 0.8, ("unrestricted", ("role", "now")), passage=True),
@@ -215,6 +218,8 @@ _SMALL_WORDS = frozenset(
     " il i gli lo le un una di del della dei delle degli tuo tua tuoi tue suo sua suoi sue"
     " questi queste".split()
 )
+_READER = re.compile(r"\b(?:you|your|yourself)\b")
+_READER_REACH = 60
 # The rest of a word a hit began, then the next word on the same line.
 _NEXT_WORD = re.compile(r"\w*[ \t]{1,3}(\w+)")
 _JOINING_WORDS = frozenset("and or then but y e et ou und oder o i".split())
@@ -365,6 +370,8 @@ def _holds(
                 continue
             if _inside_a_quote(chosen):
                 continue
+            if rule.given is not None and _reported(folded, chosen[rule.given]):
+                continue
             start = min(hit.start for hit in chosen)
             end = max(hit.end for hit in chosen)
             if end - start <= window + window // 2:
@@ -411,6 +418,14 @@ def _ends_phrase(folded: str, hit: Hit, by_concept: dict[str, list[Hit]]) -> boo
         return True
     at = word.start(1)
     return any(h.start <= at < h.end or h.start == at for hits in by_concept.values() for h in hits)
+
+
+def _reported(folded: str, hit: Hit) -> bool:
+    """Whether an English verb is an infinitive with no second person near: reported speech."""
+    if hit.language is not Language.EN or not folded.endswith("to ", 0, hit.start):
+        return False
+    near = folded[max(0, hit.start - _READER_REACH) : hit.end + _READER_REACH]
+    return _READER.search(near) is None
 
 
 def _inside_a_quote(chosen: list[Hit]) -> bool:

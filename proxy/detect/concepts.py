@@ -1030,7 +1030,7 @@ CONCEPTS: Table = {
     # --- talk about attacks rather than an attack: "attackers ask the model to ..."
     "discussion": {
         L.EN: "=prompt injection|=prompt injections|=red-team|=red team|=researchers"
-        "|=the study|=the paper|=phrases like|=jailbreak prompts|=jailbreaks|=attacks|=payload"
+        "|=the study|=the paper|=phrases like|=jailbreak prompts|=jailbreaks|=attack|=attacks|=payload"
         "|=payloads|=phishing|=never ask you|=will never ask",
         L.ZH: "攻击|攻擊|攻击者|注入|研究|例如|比如|防御|防禦",
         L.ES: "ataque|atacante|inyección|investigador|estudio|por ejemplo|defensa",

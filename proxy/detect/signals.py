@@ -88,13 +88,21 @@ _IBAN = r"\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b"
 # before it is its own fixed-width look-behind.
 _SUBJECTS = ("we", "i", "they", "he", "she")
 _MODALS = ("will", "would", "can", "could", "may", "might")
-_NOT_AN_ORDER = "(?<!e-)" + "".join(
-    rf"(?<!\b{words} )"
-    for words in (
-        *_SUBJECTS,
-        *(f"{subject} {modal}" for subject in _SUBJECTS for modal in _MODALS),
-        *(f"{subject}'ll" for subject in _SUBJECTS),
-        *"never usually the a an this each every no".split(),
+_NOT_AN_ORDER = (
+    "(?<!e-)"
+    + "".join(
+        rf"(?<!\b{words} )"
+        for words in (
+            *_SUBJECTS,
+            *(f"{subject} {modal}" for subject in _SUBJECTS for modal in _MODALS),
+            *(f"{subject}'ll" for subject in _SUBJECTS),
+            *"never usually the a an this each every no".split(),
+        )
+    )
+    + "".join(
+        # A programmer's note after a comment marker ("// forward every metric to ...").
+        rf"(?<!{marker} )"
+        for marker in ("#", "//", "--", "/\\*", "/\\*\\*", "\n \\*", "\n\\*")
     )
 )
 _SEND = (
