@@ -84,26 +84,30 @@ _ACTION = (
 _IBAN = r"\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b"
 # A sending verb given as an order: not a statement of who sends ("we send a reset link to
 # ...", "I'll forward it to ...", but "you may send" is said to the reader), not a noun ("an
-# e-mail with a link to ..."), not a key or label ("email": "...", "to": "..."). Each phrase
-# before it is its own fixed-width look-behind.
+# e-mail with a link to ..."), not a key or label ("email": "...", "to": "...").
 _SUBJECTS = ("we", "i", "they", "he", "she")
 _MODALS = ("will", "would", "can", "could", "may", "might")
-_NOT_AN_ORDER = (
-    "(?<!e-)"
-    + "".join(
-        rf"(?<!\b{words} )"
-        for words in (
-            *_SUBJECTS,
-            *(f"{subject} {modal}" for subject in _SUBJECTS for modal in _MODALS),
-            *(f"{subject}'ll" for subject in _SUBJECTS),
-            *"never usually the a an this each every no".split(),
-        )
-    )
-    + "".join(
-        # A programmer's note after a comment marker ("// forward every metric to ...").
-        rf"(?<!{marker} )"
-        for marker in ("#", "//", "--", "/\\*", "/\\*\\*", "\n \\*", "\n\\*")
-    )
+_WORDS_BEFORE = (
+    *_SUBJECTS,
+    *(f"{subject} {modal}" for subject in _SUBJECTS for modal in _MODALS),
+    *(f"{subject}'ll" for subject in _SUBJECTS),
+    *"never usually the a an this each every no".split(),
+)
+# (what stands before the verb, as a regex; its width in characters)
+_NOT_BEFORE = (
+    ("e-", 2),  # the "mail" of "e-mail"
+    *((rf"\b{re.escape(words)} ", len(words) + 1) for words in _WORDS_BEFORE),
+    # A programmer's note after a comment marker ("// forward every metric to ...").
+    *(
+        (re.escape(f"{marker} "), len(marker) + 1)
+        for marker in ("#", "//", "--", "/*", "/**", "\n *", "\n*")
+    ),
+)
+# One look-behind per width (its alternatives must share one): a few checks at each word start
+# instead of one per phrase.
+_NOT_AN_ORDER = "".join(
+    f"(?<!{'|'.join(piece for piece, size in _NOT_BEFORE if size == width)})"
+    for width in sorted({size for _, size in _NOT_BEFORE})
 )
 _SEND = (
     rf"{_NOT_AN_ORDER}(?:send|post|upload|forward|submit|transmit|exfiltrate|leak|e-?mail|mail|share|push"
