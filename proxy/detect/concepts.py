@@ -851,9 +851,9 @@ CONCEPTS: Table = {
         L.RU: "предоставь|дай доступ|разблокируй|переведи|оплати|удали|сотри|поделись|перешли|продай|купи|сбрось|отключи|пригласи|одобри",
         L.JA: "付与|アクセス権を|ロック解除|解錠|振り込|送金|支払|削除|消去|共有|転送|売却|購入|リセット|無効に|招待|承認",
         L.DE: "gewähre|erteile|entsperre|überweise|=zahle|bezahle|lösche|teile|leite weiter|verkaufe|kaufe|zurücksetzen|deaktiviere|lade ein|genehmige",
-        L.FR: "accorde|donne accès|déverrouille|transfère|=vire|=paie|supprime|efface|partage|vends|achète|réinitialise|désactive|invite|approuve",
+        L.FR: "accorde|donne accès|déverrouille|transfère|=vire|=paie|supprime|efface|partage|vends|achète|réinitialise|désactive|=invite|=invitez|approuve",
         L.KO: "부여|접근 권한|잠금 해제|송금|이체|결제|삭제|지워|공유|전달|판매|구매|재설정|비활성화|초대|승인",
-        L.ID: "berikan akses|buka kunci|transfer|bayar|hapus|bagikan|teruskan|jual|=beli|=belikan|=belilah|atur ulang|nonaktifkan|undang|setujui",
+        L.ID: "berikan akses|buka kunci|=transfer|bayar|hapus|bagikan|teruskan|jual|=beli|=belikan|=belilah|atur ulang|nonaktifkan|undang|setujui",
         L.TR: "erişim ver|yetki ver|=verin|kilidini aç|havale et|aktar|=öde|=sil|=silin|paylaş|ilet|=sat|=satın|satın al|sıfırla|devre dışı bırak|davet et|onayla",
         L.VI: "cấp quyền|mở khóa|chuyển tiền|chuyển khoản|thanh toán|xóa|chia sẻ|chuyển tiếp|đặt lại|vô hiệu hóa|phê duyệt",
         L.IT: "concedi|sblocca|trasferisci|=paga|=bonifica|elimina|cancella|condividi|inoltra|vendi|compra|reimposta|disattiva|invita|approva",
@@ -862,7 +862,7 @@ CONCEPTS: Table = {
         L.TH: "ให้สิทธิ์|ปลดล็อก|โอน|ชำระ|จ่าย|ลบ|แชร์|ส่งต่อ|ขาย|ซื้อ|รีเซ็ต|ปิดการใช้งาน|เชิญ|อนุมัติ",
         L.FA: "دسترسی بده|باز کن|انتقال بده|واریز کن|پرداخت کن|حذف کن|پاک کن|به اشتراک بگذار|بفروش|بخر|بازنشانی|غیرفعال کن|دعوت کن|تایید کن",
         L.UK: "надай|дай доступ|розблокуй|переказ|сплати|видали|сотри|поділися|перешли|продай|купи|скинь|вимкни|запроси|схвали",
-        L.NL: "verleen|geef toegang|ontgrendel|maak over|betaal|verwijder|=wis|=wissen|deel|stuur door|verkoop|koop|reset|schakel uit|nodig uit|keur goed",
+        L.NL: "verleen|geef toegang|ontgrendel|maak over|betaal|verwijder|=wis|=wissen|deel|stuur door|verkoop|koop|=reset|schakel uit|nodig uit|keur goed",
     },
     "asset": {
         L.EN: "=account|=accounts|=access|=permission|=permissions|=admin rights|=device|=devices|=lock|=smart lock"
@@ -1030,7 +1030,8 @@ CONCEPTS: Table = {
     # --- talk about attacks rather than an attack: "attackers ask the model to ..."
     "discussion": {
         L.EN: "=prompt injection|=prompt injections|=red-team|=red team|=researchers"
-        "|=the study|=the paper|=phrases like|=jailbreak prompts",
+        "|=the study|=the paper|=phrases like|=jailbreak prompts|=jailbreaks|=attack|=attacks|=payload"
+        "|=payloads|=phishing|=never ask you|=will never ask",
         L.ZH: "攻击|攻擊|攻击者|注入|研究|例如|比如|防御|防禦",
         L.ES: "ataque|atacante|inyección|investigador|estudio|por ejemplo|defensa",
         L.HI: "हमला|हमलावर|इंजेक्शन|शोध|उदाहरण",

@@ -113,7 +113,8 @@ def detect(text: str, scan: engine.Engine | None = None, key: str = "") -> Detec
             signals.append(Signal(pattern.name, weight, _excerpt(text, start, end), start, end))
         weights.setdefault(pattern.name, []).append(weight)
     rules_held: set[int] = set()
-    for found in reading.signals:
+    # Strongest first, so where two rules of one kind read the same words the stronger counts.
+    for found in sorted(reading.signals, key=lambda found: -found.weight):
         start, end = folded.original_span(found.start, found.end)
         # The English patterns and the concepts often read the same words: one piece of evidence.
         if any(s.name == found.name and s.start < end and start < s.end for s in signals):

@@ -82,7 +82,44 @@ _ACTION = (
 )
 # An account number in IBAN form (country, check digits, the rest), as the folded text spells it.
 _IBAN = r"\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b"
-_SEND = r"(?:send|post|upload|forward|submit|transmit|exfiltrate|leak|e-?mail|mail|share|push|deliver|transfer)"
+# A sending verb given as an order: not a statement of who sends ("we send a reset link to
+# ...", "I'll forward it to ...", but "you may send" is said to the reader), not a noun ("an
+# e-mail with a link to ..."), not a key or label ("email": "...", "to": "...").
+_SUBJECTS = ("we", "i", "they", "he", "she")
+_MODALS = ("will", "would", "can", "could", "may", "might")
+_WORDS_BEFORE = (
+    *_SUBJECTS,
+    *(f"{subject} {modal}" for subject in _SUBJECTS for modal in _MODALS),
+    *(f"{subject}'ll" for subject in _SUBJECTS),
+    *"never usually the a an this each every no".split(),
+)
+# (what stands before the verb, as a regex; its width in characters)
+_NOT_BEFORE = (
+    ("e-", 2),  # the "mail" of "e-mail"
+    *((rf"\b{re.escape(words)} ", len(words) + 1) for words in _WORDS_BEFORE),
+    # A programmer's note after a comment marker ("// forward every metric to ...").
+    *(
+        (re.escape(f"{marker} "), len(marker) + 1)
+        for marker in ("#", "//", "--", "/*", "/**", "\n *", "\n*")
+    ),
+)
+# One look-behind per width (its alternatives must share one): a few checks at each word start
+# instead of one per phrase.
+_NOT_AN_ORDER = "".join(
+    f"(?<!{'|'.join(piece for piece, size in _NOT_BEFORE if size == width)})"
+    for width in sorted({size for _, size in _NOT_BEFORE})
+)
+_SEND = (
+    rf"{_NOT_AN_ORDER}(?:send|post|upload|forward|submit|transmit|exfiltrate|leak|e-?mail|mail|share|push"
+    r"|deliver|transfer)(?![\"']?[ \t]{0,2}:)"
+)
+
+# After a noun: it ends its phrase (the end, punctuation, a function word), so it is the head of
+# the phrase and not a modifier of the next noun.
+_HEAD = (
+    r"(?=[ \t]*(?:$|[^\w\s-]|\n|(?:to|and|or|from|in|into|of|for|as|at|on|then|so|when|if|which|that"
+    r"|is|are|was|were|by|via|with)\b))"
+)
 
 # (name, weight, pattern). Names are the signal kinds shown to the reviewer.
 _TABLE: list[tuple[str, float, str]] = [
@@ -153,7 +190,7 @@ _TABLE: list[tuple[str, float, str]] = [
     (
         "instruction_override",
         0.8,
-        rf"\b(?:ignore|disregard|forget|override|bypass){_GAP}(?:all{_GAP}|any{_GAP}|the{_GAP}|these{_GAP}|those{_GAP})?"
+        rf"(?<!-)\b(?:ignore|disregard|forget|override|bypass){_GAP}(?:all{_GAP}|any{_GAP}|the{_GAP}|these{_GAP}|those{_GAP})?"
         rf"(?:other{_GAP}|following{_GAP}|existing{_GAP})?{_INSTRUCTION_NOUN}\b",
     ),
     (
@@ -170,7 +207,9 @@ _TABLE: list[tuple[str, float, str]] = [
     (
         "instruction_override",
         0.7,
-        rf"\b(?:new|updated|real|actual|true){_GAP}(?:instructions?|directives?|system prompt|rules|orders){_GAP}?:",
+        # A heading announcing them, not one quoted in prose ("attackers write 'new rules:'").
+        rf"(?<![\"'“‘«])\b(?:new|updated|real|actual|true){_GAP}(?:instructions?|directives?|system prompt|rules|orders)"
+        rf"(?:{_GAP})?:",
     ),
     (
         "instruction_override",
@@ -300,18 +339,37 @@ _TABLE: list[tuple[str, float, str]] = [
     # words in a code comment are a programmer's note and count for less.
     ("task_injection", 0.3, rf"(?:#|//|/\*|--|(?:^|\n)[ \t]{{0,8}}\*)[ \t]{{0,3}}{_TODO}"),
     ("task_injection", 0.6, rf"(?<![#/*\-] )(?<![#/*\-]){_TODO}"),
+    # Such a TODO that lets an outside address into an account or sends it something ("TODO:
+    # Invite user Fred with the email fred@... to the workspace"): the reader's work handed out.
+    (
+        "task_injection",
+        1.0,
+        rf"(?<![#/*\-] )(?<![#/*\-])todo\W{{0,3}}:\W{{0,3}}(?:please\W{{1,3}})?(?:invite|add|grant|give|share|send"
+        rf"|e-?mail|forward|transfer|pay)\b[^.\n]{{0,120}}?(?:[\w.+-]+@[\w-]+\.[a-z]|https?://|{_IBAN})",
+    ),
     # --- requests for secrets or files
     (
         "secret_request",
         0.5,
-        rf"\b(?:send|share|give|tell|reveal|print|output|show|provide|include|paste|read|cat|display|leak|post|upload|list"
-        rf"|dump|forward|e-?mail|get|retrieve|fetch|extract|copy|append|change|reset|disable|what is|what's){_GAP}(?:me{_GAP}|us{_GAP})?{_words(4)}"
+        rf"\b{_NOT_AN_ORDER}(?:send|share|give|tell|reveal|print|output|show|provide|include|paste|read|cat|display|leak|post|upload|list"
+        rf"|dump|forward|e-?mail|get|retrieve|fetch|extract|copy|append|what is|what's){_GAP}(?:me{_GAP}|us{_GAP})?{_words(4)}"
         rf"{_SECRET}",
     ),
+    # A password or key set to a value given here ("change the password of the user to
+    # new_password"): the account taken over. Resetting one's own ("reset your password") is
+    # what help pages tell their readers, and is not a request for a secret.
     (
         "secret_request",
         0.5,
-        rf"\b(?:with|using|passing){_GAP}(?:the{_GAP}|your{_GAP}|my{_GAP})?{_words(2)}{_SECRET}",
+        rf"\b(?:change|reset|set|update|replace){_GAP}{_words(4)}{_SECRET}{_GAP}{_words(4)}(?:to|with|as)"
+        r"\W{1,3}[\"'`]?[\w!#$%&*.@^-]*[\d_!#$%&*@^][\w!#$%&*.@^-]*",
+    ),
+    # A secret passed along ("call the tool with the token from the system prompt"), when it is
+    # the thing passed and not a word describing another ("with the system prompt template").
+    (
+        "secret_request",
+        0.5,
+        rf"\b(?:with|using|passing){_GAP}(?:the{_GAP}|your{_GAP}|my{_GAP})?{_words(2)}{_SECRET}{_HEAD}",
     ),
     (
         "secret_request",

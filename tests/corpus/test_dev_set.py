@@ -1,8 +1,9 @@
-"""Recall and benign-withheld rate per category on the project's own dev set of tool outputs.
+"""Recall and benign-withheld rate per category on the project's own dev sets of tool outputs.
 
-The dev set (tests/corpus/dev/, hand-written, twenty languages) is what the concept tables and
-context rules are tuned on. Floors and ceilings sit at what was measured, so a regression fails;
-the issue's targets (1% benign withheld) are not all met on it, and the README says so.
+The dev sets (tests/corpus/dev/, hand-written, twenty languages) are what the concept tables and
+context rules are tuned on: `dev_set.jsonl`, and `own_set.jsonl`, benign tool outputs of every
+kind (with a few attacks in their shapes) written to tune the false positives on. Floors and
+ceilings sit at what was measured, so a regression fails.
 """
 
 from pathlib import Path
@@ -11,40 +12,50 @@ import pytest
 
 from tests.corpus.measure import measure
 
-DEV_SET = Path(__file__).parent / "dev" / "dev_set.jsonl"
+DEV = Path(__file__).parent / "dev"
+SETS = ("dev_set.jsonl", "own_set.jsonl")
 
 RECALL_FLOORS = {
-    "attack:data_field_request": 0.96,
-    "attack:embedded_email_document": 0.9,
-    "attack:non_english_override": 1.0,
-    "attack:role_hijack_extraction": 1.0,
-    "attack:template": 1.0,
+    "dev_set.jsonl": {
+        "attack:data_field_request": 0.96,
+        "attack:embedded_email_document": 1.0,
+        "attack:non_english_override": 1.0,
+        "attack:role_hijack_extraction": 1.0,
+        "attack:template": 1.0,
+    },
+    "own_set.jsonl": {
+        "attack:data_field_request": 1.0,
+        "attack:embedded_email_document": 1.0,
+        "attack:non_english_override": 1.0,
+        "attack:role_hijack_extraction": 1.0,
+    },
 }
-WITHHELD_CEILINGS = {
-    "benign:email": 0.0,
-    "benign:issue_thread": 0.036,
-    "benign:look_alike_field": 0.0,
-    "benign:table_code_docs": 0.167,
-    "benign:injection_discussion": 0.0,
-}
+BENIGN = ("email", "issue_thread", "look_alike_field", "table_code_docs", "injection_discussion")
+WITHHELD_CEILINGS = {name: {f"benign:{category}": 0.0 for category in BENIGN} for name in SETS}
 
 
 @pytest.fixture(scope="module")
 def figures():
-    return measure([DEV_SET])
+    return {name: measure([DEV / name]) for name in SETS}
 
 
-@pytest.mark.parametrize("category", sorted(RECALL_FLOORS))
-def test_recall_floor(figures, category):
-    assert figures[category]["rate"] >= RECALL_FLOORS[category], figures[category]
+@pytest.mark.parametrize(
+    ("name", "category"), [(name, c) for name in SETS for c in sorted(RECALL_FLOORS[name])]
+)
+def test_recall_floor(figures, name, category):
+    assert figures[name][category]["rate"] >= RECALL_FLOORS[name][category], figures[name][category]
 
 
-@pytest.mark.parametrize("category", sorted(WITHHELD_CEILINGS))
-def test_benign_ceiling(figures, category):
-    assert figures[category]["rate"] <= WITHHELD_CEILINGS[category], figures[category]
+@pytest.mark.parametrize(
+    ("name", "category"), [(name, c) for name in SETS for c in sorted(WITHHELD_CEILINGS[name])]
+)
+def test_benign_ceiling(figures, name, category):
+    ceiling = WITHHELD_CEILINGS[name][category]
+    assert figures[name][category]["rate"] <= ceiling, figures[name][category]
 
 
-def test_every_category_has_a_bound(figures):
-    assert set(figures) - {"attack:all", "benign:all"} == set(RECALL_FLOORS) | set(
-        WITHHELD_CEILINGS
+@pytest.mark.parametrize("name", SETS)
+def test_every_category_has_a_bound(figures, name):
+    assert set(figures[name]) - {"attack:all", "benign:all"} == set(RECALL_FLOORS[name]) | set(
+        WITHHELD_CEILINGS[name]
     )
