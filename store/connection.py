@@ -43,6 +43,24 @@ def connect(path: Path | None, busy_timeout: float) -> sqlite3.Connection:
         raise StoreUnavailable(f"cannot open the store at {path}: {exc}") from exc
 
 
+def file_id(path: Path | str) -> tuple[int, int] | None:
+    """The file's identity (device, inode), or None when it is not there: a replaced store differs."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def close_quietly(conn: sqlite3.Connection | None) -> None:
+    """Close a connection that is being given up; an error closing it changes nothing."""
+    if conn is not None:
+        try:
+            conn.close()
+        except sqlite3.Error:
+            pass
+
+
 def _migrate(conn: sqlite3.Connection, busy_timeout: float) -> None:
     # Imported here: only a new or older store pays for sqlite-utils.
     from sqlite_utils import Database

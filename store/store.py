@@ -13,7 +13,7 @@ from .audit import AuditLog
 from .beacon import Beacon
 from .blocked import BlockedCalls
 from .clock import Clock, stamp, system_clock
-from .connection import StoreUnavailable, connect, write_transaction
+from .connection import StoreUnavailable, close_quietly, connect, file_id, write_transaction
 from .decisions import Decisions
 from .directories import Directories
 from .paths import resolve_store_path
@@ -120,7 +120,7 @@ class Store:
             if self._conn is None:
                 self._conn = connect(None, self.busy_timeout)
             return self._conn
-        current = _file_id(self.path)
+        current = file_id(self.path)
         if self._conn is not None:
             if current != self._file_id:
                 # Deleted or replaced: the open handle would write where nobody reads.
@@ -140,7 +140,7 @@ class Store:
                 )
             conn = connect(self.path, self.busy_timeout)
             self._opens += 1
-            self._file_id = _file_id(self.path)
+            self._file_id = file_id(self.path)
             self._side_ids = _side_ids(self._sides)
             self._opened_read_only = not os.access(self.path, os.W_OK)
             if self._witness_due is not None:
@@ -179,11 +179,7 @@ class Store:
 
     def _drop(self) -> None:
         conn, self._conn = self._conn, None
-        if conn is not None:
-            try:
-                conn.close()
-            except sqlite3.Error:
-                pass
+        close_quietly(conn)
 
     def close(self) -> None:
         """Close the connection; the next call reopens it."""
@@ -285,16 +281,8 @@ class Store:
 
 def _side_ids(paths: tuple[str, ...]) -> tuple | None:
     """The identity of the WAL and shared-memory files beside an open store, None outside WAL mode."""
-    ids = tuple(_file_id(path) for path in paths)
+    ids = tuple(file_id(path) for path in paths)
     return ids if ids and all(ids) else None
-
-
-def _file_id(path: Path | str) -> tuple[int, int] | None:
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return info.st_dev, info.st_ino
 
 
 class _OneReading:

@@ -15,8 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..connection import StoreUnavailable, begin_immediate, connect
-from ..store import _file_id
+from ..connection import StoreUnavailable, begin_immediate, close_quietly, connect, file_id
 
 MAX_BATCH = 16
 """Writes one COMMIT holds at most: the first of them waits for the others' work, so not too many."""
@@ -164,7 +163,7 @@ class SharedWriter:
         batch.committed.set()
 
     def _connection(self) -> sqlite3.Connection:
-        current = _file_id(self.path)
+        current = file_id(self.path)
         if self._conn is not None and current != self._file_id:
             self._drop()  # deleted or replaced: the handle would write where nobody reads
         if self._conn is None:
@@ -177,7 +176,7 @@ class SharedWriter:
             # while every other write waits: the checkpoint thread does that instead.
             conn.execute("PRAGMA wal_autocheckpoint=0")
             self._conn = conn
-            self._file_id = _file_id(self.path)
+            self._file_id = file_id(self.path)
         return self._conn
 
     def _checkpoint_loop(self) -> None:
@@ -204,11 +203,7 @@ class SharedWriter:
 
     def _drop(self) -> None:
         conn, self._conn = self._conn, None
-        if conn is not None:
-            try:
-                conn.close()
-            except sqlite3.Error:
-                pass
+        close_quietly(conn)
 
     def close(self) -> None:
         """Close the connection (after the last write; the station is stopping)."""
