@@ -42,45 +42,35 @@ def _tool(store: StoreAPI, policy: Policy, server: str, tool: str | None) -> dic
     return {"untrusted": untrusted, "untrusted_reason": reason, "from_policy": True}
 
 
-def load_withheld(store: StoreAPI, policy: Policy, item: QueueItem) -> Detail | None:
-    """A withheld field in full, or None if its row is gone (as for every loader here)."""
-    record = store.quarantine.get(item.key)
+def _of_record(
+    store: StoreAPI, policy: Policy, item: QueueItem, record: dict | None
+) -> Detail | None:
+    """The detail of a row that names its session, server and tool; None if the row is gone."""
     if record is None:
         return None
-    # The removals are in the row's own `removed` column: the stripped table has no index
-    # on quarantine_id, and a scan of it would grow with every result ever cleaned.
     return Detail(
         item,
         record,
         taint_chain(store, record["session"]),
         _tool(store, policy, record["server"], record["tool"]),
     )
+
+
+def load_withheld(store: StoreAPI, policy: Policy, item: QueueItem) -> Detail | None:
+    """A withheld field in full, or None if its row is gone (as for every loader here)."""
+    # The removals are in the row's own `removed` column: the stripped table has no index
+    # on quarantine_id, and a scan of it would grow with every result ever cleaned.
+    return _of_record(store, policy, item, store.quarantine.get(item.key))
 
 
 def load_removal(store: StoreAPI, policy: Policy, item: QueueItem) -> Detail | None:
     """One logged removal of hidden content."""
-    record = store.review.stripped(int(item.key))
-    if record is None:
-        return None
-    return Detail(
-        item,
-        record,
-        taint_chain(store, record["session"]),
-        _tool(store, policy, record["server"], record["tool"]),
-    )
+    return _of_record(store, policy, item, store.review.stripped(int(item.key)))
 
 
 def load_call(store: StoreAPI, policy: Policy, item: QueueItem) -> Detail | None:
     """A blocked call with its arguments."""
-    record = store.blocked.get(int(item.key))
-    if record is None:
-        return None
-    return Detail(
-        item,
-        record,
-        taint_chain(store, record["session"]),
-        _tool(store, policy, record["server"], record["tool"]),
-    )
+    return _of_record(store, policy, item, store.blocked.get(int(item.key)))
 
 
 def load_session(store: StoreAPI, policy: Policy, item: QueueItem) -> Detail | None:
