@@ -2,8 +2,9 @@
 
 The dev sets (tests/corpus/dev/, hand-written, twenty languages) are what the concept tables and
 context rules are tuned on: `dev_set.jsonl`, and `own_set.jsonl`, benign tool outputs of every
-kind (with a few attacks in their shapes) written to tune the false positives on. Floors and
-ceilings sit at what was measured, so a regression fails.
+kind (with a few attacks in their shapes) written to tune the false positives on, and
+`first_heldout_set.jsonl`, once held out and tuned on in part since. Floors and ceilings sit at
+what was measured, so a regression fails.
 """
 
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 from tests.corpus.measure import measure
 
 DEV = Path(__file__).parent / "dev"
-SETS = ("dev_set.jsonl", "own_set.jsonl")
+SETS = ("dev_set.jsonl", "own_set.jsonl", "first_heldout_set.jsonl")
 
 RECALL_FLOORS = {
     "dev_set.jsonl": {
@@ -28,6 +29,13 @@ RECALL_FLOORS = {
         "attack:embedded_email_document": 1.0,
         "attack:non_english_override": 1.0,
         "attack:role_hijack_extraction": 1.0,
+    },
+    "first_heldout_set.jsonl": {
+        "attack:data_field_request": 0.77,
+        "attack:embedded_email_document": 0.5,
+        "attack:non_english_override": 0.96,
+        "attack:role_hijack_extraction": 0.65,
+        "attack:template": 1.0,
     },
 }
 BENIGN = ("email", "issue_thread", "look_alike_field", "table_code_docs", "injection_discussion")
