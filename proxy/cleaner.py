@@ -49,12 +49,11 @@ class _Message:
     withheld: dict[str, str] = field(default_factory=dict)  # content hash -> quarantine id
     reentry_possible: bool | None = None  # whether any payload is withheld; asked once per message
     # The plain line the message came in (see FieldCleaner), and the anchor words of withheld
-    # windows in it (None: unknown), read at the second clean field and again after this message
+    # windows in it (None: unknown), read once the message is judged and again after this message
     # withheld something.
     line: bytes | None = None
     line_anchors: set[str] | None = None
     line_read: bool = False
-    clean_fields: int = 0
 
 
 EARLIER_CACHE = 4096
@@ -196,9 +195,14 @@ class FieldCleaner:
         verdicts = judge_message(payload, verdict_of, threshold)
         if message.reentry_possible is None:
             message.reentry_possible = self.index.active()
-        if not message.reentry_possible and all(
-            v.verdict == Verdict.CLEAN for v in verdicts.values()
-        ):
+            if message.reentry_possible and line is not None:
+                message.line_anchors, message.line_read = self.index.anchors_in_line(line), True
+        # No field can repeat a withheld payload when none is withheld, or when the plain line holds
+        # no anchor word of any withheld window (see _may_repeat).
+        ruled_out = not message.reentry_possible or (
+            message.line_read and message.line_anchors is not None and not message.line_anchors
+        )
+        if ruled_out and all(v.verdict is Verdict.CLEAN for v in verdicts.values()):
             cleaned = None  # nothing to replace and nothing withheld to look for: no second walk
         else:
             cleaned = walk_surfaces(
@@ -243,20 +247,20 @@ class FieldCleaner:
         A clean field of a plain line is one of the line's strings, so its words are among the
         line's, and a window it repeats holds an anchor word the line holds: a field without any of
         those is ruled out by a substring test. (A sanitized field is not ruled out: a removal can
-        join two words into a new one.) Reading the line costs about what reading one line-sized
-        field does, so a message's first clean field is read on its own: most results have one.
+        join two words into a new one.) The line is read once per message, before the fields:
+        a line without any anchor word rules out the whole message at once.
         """
         if len(text) < _SHORTEST_WINDOW:
             return False  # fewer characters than MIN_WORDS one-letter words and their gaps
         if verdict.verdict != Verdict.CLEAN or message.line is None:
             return True
         if not message.line_read:
-            message.clean_fields += 1
-            if message.clean_fields == 1:
-                return True
+            # This message withheld a field since: its windows are anchors now.
             message.line_anchors, message.line_read = self.index.anchors_in_line(message.line), True
         if message.line_anchors is None:
             return True
+        if not message.line_anchors:
+            return False
         lowered = text.lower()
         return any(word in lowered for word in message.line_anchors)
 
