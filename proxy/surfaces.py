@@ -11,7 +11,8 @@ resource, when they are base64; they are counted as uninspected. A string under 
 holds JSON is walked as JSON too (unless the JSON names a key twice: then a reader might see the
 other value, so the whole text is read as text). Paths are JSON-pointer-like: `/content/0/text`,
 a key as `/structuredContent/items/3/title@key`, JSON found inside a text as
-`/content/0/text#/body`.
+`/content/0/text#/body`; within a key, `~`, `/`, `@` and `#` are spelled `~0`, `~1`, `~2` and
+`~3`, so every surface of a payload has a path of its own.
 """
 
 import binascii
@@ -43,11 +44,13 @@ class SurfaceResult:
     uninspected: int
 
 
+# A key's `~`, `/`, `@` and `#` are escaped, so that no key can spell the walker's own `@key` or
+# `#` and give two surfaces one path (the verdicts of a message are kept by path).
+_ESCAPES = str.maketrans({"~": "~0", "/": "~1", "@": "~2", "#": "~3"})
+
+
 def _pointer(key: Any) -> str:
-    text = key if isinstance(key, str) else str(key)
-    if "~" in text or "/" in text:
-        text = text.replace("~", "~0").replace("/", "~1")
-    return "/" + text
+    return "/" + (key if isinstance(key, str) else str(key)).translate(_ESCAPES)
 
 
 class _Edits:
@@ -132,7 +135,13 @@ def _all_strings(root: Any, edits: _Edits, visit: Visit, prefix: str) -> None:
             children = []
             depth += 1
             for key, child in node.items():
-                if isinstance(key, str) and "~" not in key and "/" not in key:
+                if (
+                    isinstance(key, str)
+                    and "~" not in key
+                    and "/" not in key
+                    and "@" not in key
+                    and "#" not in key
+                ):
                     step = f"{where}/{key}"
                 else:
                     step = where + _pointer(key)
