@@ -8,6 +8,7 @@ was removed; every removal is logged with its decoded text for the review app.
 
 import time
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from lazaretto.store import sha256_hex
@@ -33,6 +34,8 @@ from .scan import FieldVerdict, ScanRules, Verdict, read_passages, scan_text, si
 from .surfaces import walk_surfaces
 
 REENTRY = "reentry"
+_VERDICT = attrgetter("verdict")
+_ALL_CLEAN = frozenset({Verdict.CLEAN})
 _SHORTEST_WINDOW = 2 * MIN_WORDS - 1
 # The longest the fingerprint index goes without asking the store, however still its beacon.
 FULL_REFRESH_SECONDS = 1.0
@@ -202,7 +205,7 @@ class FieldCleaner:
         ruled_out = not message.reentry_possible or (
             message.line_read and message.line_anchors is not None and not message.line_anchors
         )
-        if ruled_out and all(v.verdict is Verdict.CLEAN for v in verdicts.values()):
+        if ruled_out and set(map(_VERDICT, verdicts.values())) <= _ALL_CLEAN:
             cleaned = None  # nothing to replace and nothing withheld to look for: no second walk
         else:
             cleaned = walk_surfaces(
