@@ -145,6 +145,13 @@ class FieldCleaner:
         self.session = session
         self.exposure = exposure or Exposure(store, session)
         self.index = FingerprintIndex(store)
+        # The scan rules of trusted (False) and untrusted (True) payloads under this policy.
+        self._rules = {
+            trust: ScanRules(
+                untrusted=trust, allow_hosts=policy.allow_hosts, threshold=policy.threshold
+            )
+            for trust in (False, True)
+        }
         self._nonce: str | None = None
         # (content hash, tool) -> (the store's data_version then, the earlier withheld row or None):
         # a payload read again is judged without asking the store while nothing has changed there.
@@ -183,11 +190,7 @@ class FieldCleaner:
                 return FieldVerdict(Verdict.CLEAN, 0.0, original=text, cleaned=text)
         else:
             message = _Message(method, tool, request_id, untrusted, line=line)
-            rules = ScanRules(
-                untrusted=untrusted,
-                allow_hosts=self.policy.allow_hosts,
-                threshold=self.policy.threshold,
-            )
+            rules = self._rules[untrusted]
 
             def verdict_of(text: str, path: str) -> FieldVerdict:
                 return scan_text(text, rules, path)
