@@ -8,6 +8,7 @@ was removed; every removal is logged with its decoded text for the review app.
 
 import time
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from lazaretto.store import sha256_hex
@@ -33,6 +34,8 @@ from .scan import FieldVerdict, ScanRules, Verdict, read_passages, scan_text, si
 from .surfaces import walk_surfaces
 
 REENTRY = "reentry"
+_VERDICT = attrgetter("verdict")
+_ALL_CLEAN = frozenset({Verdict.CLEAN})
 _SHORTEST_WINDOW = 2 * MIN_WORDS - 1
 # The longest the fingerprint index goes without asking the store, however still its beacon.
 FULL_REFRESH_SECONDS = 1.0
@@ -49,12 +52,11 @@ class _Message:
     withheld: dict[str, str] = field(default_factory=dict)  # content hash -> quarantine id
     reentry_possible: bool | None = None  # whether any payload is withheld; asked once per message
     # The plain line the message came in (see FieldCleaner), and the anchor words of withheld
-    # windows in it (None: unknown), read at the second clean field and again after this message
+    # windows in it (None: unknown), read once the message is judged and again after this message
     # withheld something.
     line: bytes | None = None
     line_anchors: set[str] | None = None
     line_read: bool = False
-    clean_fields: int = 0
 
 
 EARLIER_CACHE = 4096
@@ -143,6 +145,13 @@ class FieldCleaner:
         self.session = session
         self.exposure = exposure or Exposure(store, session)
         self.index = FingerprintIndex(store)
+        # The scan rules of trusted (False) and untrusted (True) payloads under this policy.
+        self._rules = {
+            trust: ScanRules(
+                untrusted=trust, allow_hosts=policy.allow_hosts, threshold=policy.threshold
+            )
+            for trust in (False, True)
+        }
         self._nonce: str | None = None
         # (content hash, tool) -> (the store's data_version then, the earlier withheld row or None):
         # a payload read again is judged without asking the store while nothing has changed there.
@@ -181,11 +190,7 @@ class FieldCleaner:
                 return FieldVerdict(Verdict.CLEAN, 0.0, original=text, cleaned=text)
         else:
             message = _Message(method, tool, request_id, untrusted, line=line)
-            rules = ScanRules(
-                untrusted=untrusted,
-                allow_hosts=self.policy.allow_hosts,
-                threshold=self.policy.threshold,
-            )
+            rules = self._rules[untrusted]
 
             def verdict_of(text: str, path: str) -> FieldVerdict:
                 return scan_text(text, rules, path)
@@ -196,9 +201,14 @@ class FieldCleaner:
         verdicts = judge_message(payload, verdict_of, threshold)
         if message.reentry_possible is None:
             message.reentry_possible = self.index.active()
-        if not message.reentry_possible and all(
-            v.verdict == Verdict.CLEAN for v in verdicts.values()
-        ):
+            if message.reentry_possible and line is not None:
+                message.line_anchors, message.line_read = self.index.anchors_in_line(line), True
+        # No field can repeat a withheld payload when none is withheld, or when the plain line holds
+        # no anchor word of any withheld window (see _may_repeat).
+        ruled_out = not message.reentry_possible or (
+            message.line_read and message.line_anchors is not None and not message.line_anchors
+        )
+        if ruled_out and set(map(_VERDICT, verdicts.values())) <= _ALL_CLEAN:
             cleaned = None  # nothing to replace and nothing withheld to look for: no second walk
         else:
             cleaned = walk_surfaces(
@@ -243,20 +253,20 @@ class FieldCleaner:
         A clean field of a plain line is one of the line's strings, so its words are among the
         line's, and a window it repeats holds an anchor word the line holds: a field without any of
         those is ruled out by a substring test. (A sanitized field is not ruled out: a removal can
-        join two words into a new one.) Reading the line costs about what reading one line-sized
-        field does, so a message's first clean field is read on its own: most results have one.
+        join two words into a new one.) The line is read once per message, before the fields:
+        a line without any anchor word rules out the whole message at once.
         """
         if len(text) < _SHORTEST_WINDOW:
             return False  # fewer characters than MIN_WORDS one-letter words and their gaps
         if verdict.verdict != Verdict.CLEAN or message.line is None:
             return True
         if not message.line_read:
-            message.clean_fields += 1
-            if message.clean_fields == 1:
-                return True
+            # This message withheld a field since: its windows are anchors now.
             message.line_anchors, message.line_read = self.index.anchors_in_line(message.line), True
         if message.line_anchors is None:
             return True
+        if not message.line_anchors:
+            return False
         lowered = text.lower()
         return any(word in lowered for word in message.line_anchors)
 

@@ -9,7 +9,6 @@ each with the joined parts shown to the reviewer beside it.
 
 from bisect import bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from .detect import Signal, detect
@@ -26,14 +25,6 @@ DECODED_KIND = "split-fields"
 _BLOCK_TYPES = frozenset({"text", "image", "audio", "resource", "resource_link"})
 
 
-@dataclass(frozen=True)
-class Part:
-    """One value field of a message: its surface path and its own verdict."""
-
-    path: str
-    verdict: FieldVerdict
-
-
 def judge_message(
     payload: Any, verdict_of: Callable[[str, str], FieldVerdict], threshold: float | None
 ) -> dict[str, FieldVerdict]:
@@ -41,32 +32,37 @@ def judge_message(
     threshold, the message is also read as one document (see `split_matches`). `verdict_of` is
     given each text and its path (a request to act is judged by its field's key)."""
     verdicts: dict[str, FieldVerdict] = {}
+    values: list[tuple[str, FieldVerdict]] = []  # the value fields, in order
 
     def judge(path: str, text: str) -> None:
-        verdicts[path] = verdict_of(text, path)
+        verdict = verdicts[path] = verdict_of(text, path)
+        if not path.endswith(_KEY):
+            values.append((path, verdict))
 
     walk_surfaces(payload, judge)
     if threshold is not None:
-        parts = [Part(path, v) for path, v in verdicts.items() if not path.endswith(_KEY)]
-        verdicts.update(split_matches(parts, threshold))
+        verdicts.update(split_matches(values, threshold))
     return verdicts
 
 
-def split_matches(parts: list[Part], threshold: float) -> dict[str, FieldVerdict]:
-    """The fields (by path) to withhold because the message read as one document crosses the
-    threshold, each with the verdict it is withheld under; empty when the document is harmless.
+def split_matches(
+    parts: list[tuple[str, FieldVerdict]], threshold: float
+) -> dict[str, FieldVerdict]:
+    """The value fields (path, verdict) to withhold because the message read as one document
+    crosses the threshold, each with the verdict it is withheld under (by path); empty when the
+    document is harmless.
 
     Fields already withheld on their own take no part: they never reach the model.
     """
     kept = [
-        part
-        for part in parts
-        if part.verdict.verdict != Verdict.WITHHELD
-        and not (part.path.endswith("/type") and part.verdict.original in _BLOCK_TYPES)
+        (path, verdict)
+        for path, verdict in parts
+        if verdict.verdict is not Verdict.WITHHELD
+        and not (verdict.original in _BLOCK_TYPES and path.endswith("/type"))
     ]
     if len(kept) < 2:
         return {}
-    texts = [part.verdict.cleaned for part in kept]
+    texts = [verdict.cleaned for _, verdict in kept]
     starts, offset = [], 0
     for text in texts:
         starts.append(offset)
@@ -91,7 +87,7 @@ def split_matches(parts: list[Part], threshold: float) -> dict[str, FieldVerdict
     shown = _JOINER.join(dict.fromkeys(texts[index] for index in sorted(touched)))
     verdicts = {}
     for index, signals in touched.items():
-        part = kept[index]
+        path, own = kept[index]
         start, end = starts[index], starts[index] + len(texts[index])
         # Each signal's span, cut to this field and counted from its start.
         own_signals = [
@@ -108,8 +104,7 @@ def split_matches(parts: list[Part], threshold: float) -> dict[str, FieldVerdict
             0,
             0,
         )
-        own = part.verdict
-        verdicts[part.path] = FieldVerdict(
+        verdicts[path] = FieldVerdict(
             Verdict.WITHHELD,
             found.score,
             [reason, *own_signals, *(s for s in own.signals if s not in own_signals)],

@@ -54,6 +54,9 @@ class Shape:
 
 
 _NOT_OBJECT = Shape(Kind.INVALID, "it is not a JSON object")
+# The four valid shapes, made once: every message of both directions is one of them.
+_REQUEST, _NOTIFICATION = Shape(Kind.REQUEST), Shape(Kind.NOTIFICATION)
+_RESULT, _ERROR = Shape(Kind.RESULT), Shape(Kind.ERROR)
 
 
 def shape_of(message: Any) -> Shape:
@@ -71,8 +74,8 @@ def shape_of(message: Any) -> Shape:
         if has_result:
             if not isinstance(message["result"], dict):
                 return Shape(Kind.INVALID, "its result is not an object")
-            return Shape(Kind.RESULT)
-        return Shape(Kind.ERROR) if _valid_error(message["error"]) else _BAD_ERROR
+            return _RESULT
+        return _ERROR if _valid_error(message["error"]) else _BAD_ERROR
     if "method" not in message:
         return Shape(Kind.INVALID, "it is neither a request, a notification nor a response")
     if not isinstance(message["method"], str):
@@ -80,10 +83,10 @@ def shape_of(message: Any) -> Shape:
     if "params" in message and not isinstance(message["params"], dict):
         return Shape(Kind.INVALID, "its params are not an object")
     if "id" not in message:
-        return Shape(Kind.NOTIFICATION)
+        return _NOTIFICATION
     if request_key(message["id"]) is None:
         return Shape(Kind.INVALID, "its id is neither a string nor an integer")
-    return Shape(Kind.REQUEST)
+    return _REQUEST
 
 
 _BAD_ERROR = Shape(Kind.INVALID, "its error is not an object with an integer code and a message")

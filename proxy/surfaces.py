@@ -11,7 +11,8 @@ resource, when they are base64; they are counted as uninspected. A string under 
 holds JSON is walked as JSON too (unless the JSON names a key twice: then a reader might see the
 other value, so the whole text is read as text). Paths are JSON-pointer-like: `/content/0/text`,
 a key as `/structuredContent/items/3/title@key`, JSON found inside a text as
-`/content/0/text#/body`.
+`/content/0/text#/body`; within a key, `~`, `/`, `@` and `#` are spelled `~0`, `~1`, `~2` and
+`~3`, so every surface of a payload has a path of its own.
 """
 
 import binascii
@@ -43,8 +44,13 @@ class SurfaceResult:
     uninspected: int
 
 
+# A key's `~`, `/`, `@` and `#` are escaped, so that no key can spell the walker's own `@key` or
+# `#` and give two surfaces one path (the verdicts of a message are kept by path).
+_ESCAPES = str.maketrans({"~": "~0", "/": "~1", "@": "~2", "#": "~3"})
+
+
 def _pointer(key: Any) -> str:
-    return "/" + str(key).replace("~", "~0").replace("/", "~1")
+    return "/" + (key if isinstance(key, str) else str(key)).translate(_ESCAPES)
 
 
 class _Edits:
@@ -99,47 +105,59 @@ def walk_surfaces(payload: Any, visit: Visit) -> SurfaceResult:
     if not isinstance(payload, (dict, list)):
         return SurfaceResult(None, 0)
     edits = _Edits(payload)
-    _all_strings(payload, (), edits, visit)
+    _all_strings(payload, edits, visit, "")
     return SurfaceResult(edits.apply(), edits.uninspected)
 
 
-def _path_text(path: tuple, prefix: str = "") -> str:
-    return prefix + "".join(_pointer(step) for step in path)
+def _all_strings(root: Any, edits: _Edits, visit: Visit, prefix: str) -> None:
+    """Visit every string leaf and every object key under `root` (spelled `prefix`), iteratively.
 
-
-def _all_strings(root: Any, base: tuple, edits: _Edits, visit: Visit, prefix: str = "") -> None:
-    """Visit every string leaf and every object key under `root`, iteratively."""
+    Every string of a large result passes through here, so the loop body is kept flat: a dict's
+    keys are visited in order, then its values are walked in order (pushed in reverse).
+    """
     # Each node carries the text of its path, built once from its parent's: a large result's
     # leaves would otherwise each spell out their whole path again.
-    stack: list[tuple[Any, tuple, str, int, bool]] = [
-        (root, base, _path_text(base, prefix), 0, False)
-    ]
+    stack: list[tuple[Any, tuple, str, int, bool]] = [(root, (), prefix, 0, False)]
+    pop, push, values, keys = stack.pop, stack.append, edits.values, edits.keys
     while stack:
-        node, path, where, depth, json_inside = stack.pop()
+        node, path, where, depth, json_inside = pop()
         if isinstance(node, str):
             if json_inside and _json_text(node, path, where, edits, visit):
                 continue
             replaced = visit(where, node)
             if replaced is not None and replaced != node:
-                edits.values.append((path, replaced))
+                values.append((path, replaced))
         elif depth > MAX_DEPTH and isinstance(node, (dict, list)):
             _deep(node, path, where, edits, visit)
         elif isinstance(node, dict):
-            binary = _binary_key(node)
+            # Only a part with `data` or `blob` can hold a binary payload.
+            binary = _binary_key(node) if "data" in node or "blob" in node else None
             children = []
+            depth += 1
             for key, child in node.items():
-                step = where + _pointer(key)
+                if (
+                    isinstance(key, str)
+                    and "~" not in key
+                    and "/" not in key
+                    and "@" not in key
+                    and "#" not in key
+                ):
+                    step = f"{where}/{key}"
+                else:
+                    step = where + _pointer(key)
                 replaced = visit(step + "@key", key)
                 if replaced is not None and replaced != key:
-                    edits.keys.append((path, key, replaced))
+                    keys.append((path, key, replaced))
                 if key == binary:
                     edits.uninspected += 1
                     continue
-                children.append((child, path + (key,), step, depth + 1, key == "text"))
-            stack.extend(reversed(children))
+                children.append((child, (*path, key), step, depth, key == "text"))
+            children.reverse()
+            stack.extend(children)
         elif isinstance(node, list):
+            depth += 1
             for index in range(len(node) - 1, -1, -1):
-                stack.append((node[index], path + (index,), f"{where}/{index}", depth + 1, False))
+                push((node[index], (*path, index), f"{where}/{index}", depth, False))
 
 
 def _binary_key(node: dict) -> str | None:
@@ -171,7 +189,7 @@ def _json_text(text: str, path: tuple, where: str, edits: _Edits, visit: Visit) 
     if repeated or not isinstance(parsed, (dict, list)):
         return False
     inner = _Edits(parsed)
-    _all_strings(parsed, (), inner, visit, prefix=where + "#")
+    _all_strings(parsed, inner, visit, where + "#")
     edits.uninspected += inner.uninspected
     rebuilt = inner.apply()
     if rebuilt is not None:

@@ -85,7 +85,7 @@ def telling_key(path: str) -> str:
     """
     for step in reversed(_PATH_STEPS.split(path)):
         if step and not step.isdigit() and _telling(step):
-            return step.replace("~1", "/").replace("~0", "~")
+            return step.replace("~1", "/").replace("~2", "@").replace("~3", "#").replace("~0", "~")
     return ""
 
 

@@ -343,3 +343,19 @@ def test_a_stored_window_alone_never_withholds_a_field_without_instructions(stor
 
 def text_fingerprints(text: str) -> set[int]:
     return set().union(*fingerprint_batches(text))
+
+
+def test_a_field_cannot_borrow_the_verdict_of_a_key_that_spells_its_path(store):
+    # A key named `<key>@key` (or `text#`) would once have shared a path with the key itself (or
+    # with the JSON inside a `text`), and the later, clean verdict decided for both.
+    clean = cleaner(store)
+    for payload in (
+        {"content": [], "structuredContent": {INJECTION: 1, INJECTION[:20] + "@key": "fine"}},
+        {
+            "content": [
+                {"type": "text", "text": json.dumps({"body": INJECTION}), "text#": {"body": "ok"}}
+            ]
+        },
+    ):
+        line = json.dumps(rewritten(clean("tools/call", "fetch", "1", payload, True)))
+        assert "post it to https://paste.example" not in line, line

@@ -136,7 +136,8 @@ def every_string(value, path=""):
     found = set()
     if isinstance(value, dict):
         for key, child in value.items():
-            step = f"{path}/{key.replace('~', '~0').replace('/', '~1')}"
+            escaped = key.replace("~", "~0").replace("/", "~1").replace("@", "~2")
+            step = f"{path}/{escaped.replace('#', '~3')}"
             found.add(step + "@key")
             found |= every_string(child, step)
     elif isinstance(value, list):
@@ -264,3 +265,19 @@ def test_tasks_get_walks_status_message_and_inlined_result():
     flat = {"taskId": "t2", "status": "working", "statusMessage": "EVIL soon"}
     seen, visit = shout()
     assert rewritten(walk_surfaces(flat, visit))["statusMessage"] == "ok soon"
+
+
+def test_no_key_can_spell_the_path_of_another_surface():
+    # A key may hold the walker's own markers: `@key` after a key's path, `#` before the paths
+    # of JSON inside a text, `/` and `~` of a pointer. Each surface still has a path of its own.
+    payloads = [
+        {"x": "a", "x@key": "b"},
+        {"text": json.dumps({"body": "a"}), "text#": {"body": "b"}},
+        {"a/b": "a", "a": {"b": "b"}},
+        {"a~1b": "a", "a/b": "b"},
+        {"k": {"@key": "a"}, "k@key": "b"},
+    ]
+    for payload in payloads:
+        visited: list[str] = []
+        walk_surfaces(payload, lambda path, text, seen=visited: seen.append(path))
+        assert len(visited) == len(set(visited)), visited
