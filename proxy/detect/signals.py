@@ -114,10 +114,13 @@ _NOT_AN_ORDER = "".join(
 def _order(verbs: str) -> str:
     """One of `verbs` (an alternation) with no word before it that makes it a statement.
 
-    The look-ahead names the verbs before the look-behinds, so those are tried only where a verb
-    starts rather than at every word: the same matches, for a fraction of the work.
+    The look-ahead (no character but a verb's first letter) stands before the look-behinds, so
+    those are tried only where a verb may start rather than at every word: the same matches, for
+    a fraction of the work. It is a negative one so that strings generated from the pattern (the
+    engine's tests) need not spell it.
     """
-    return rf"(?=(?:{verbs})){_NOT_AN_ORDER}(?:{verbs})"
+    first = "".join(sorted({verb[0] for verb in verbs.split("|")}))
+    return rf"(?![^{first}]){_NOT_AN_ORDER}(?:{verbs})"
 
 
 _SEND = (
