@@ -47,10 +47,20 @@ _REVERSED_MARK = re.compile(rf"(?i)\b(?:{'|'.join(_REVERSED_WORDS.split())})\b")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);")
 # Hex a reader decodes: \x69\x67, 0x69 0x67, \u0069\u0067, or pairs with one separator (69 67 6e).
-_HEX_RUN = re.compile(
-    r"(?:(?:\\x|0x)[0-9A-Fa-f]{2}[\s,;:]*){4,}"
-    r"|(?:\\u[0-9A-Fa-f]{4}){4,}"
-    r"|(?<![0-9A-Za-z])[0-9A-Fa-f]{2}(?:[ :,-][0-9A-Fa-f]{2}){5,}(?![0-9A-Za-z])"
+_HEX_ESCAPED = r"(?:(?:\\x|0x)[0-9A-Fa-f]{2}[\s,;:]*){4,}"
+_HEX_WIDE = r"(?:\\u[0-9A-Fa-f]{4}){4,}"
+# Pairs with one separator (69 67 6e), none after a letter or digit. The look-behind stands after
+# the first digit, so the search skips ahead to a hex digit in C before it tries anything.
+_HEX_PAIRS = (
+    r"[0-9A-Fa-f](?<![0-9A-Za-z][\s\S])[0-9A-Fa-f](?:[ :,-][0-9A-Fa-f]{2}){5,}(?![0-9A-Za-z])"
+)
+_HEX_RUN = re.compile(f"{_HEX_ESCAPED}|{_HEX_WIDE}|{_HEX_PAIRS}")
+# Whether `_HEX_RUN` finds a run, asked of each form alone: the escaped forms only where their
+# backslash or `0x` stands at all (a substring search), so most text pays for the pairs alone.
+_HEX_FORMS = (
+    (("\\x", "0x"), re.compile(_HEX_ESCAPED)),
+    (("\\u",), re.compile(_HEX_WIDE)),
+    (("",), re.compile(_HEX_PAIRS)),
 )
 _HEX_DIGITS = re.compile(r"\\u([0-9A-Fa-f]{4})|(?:\\x|0x)?([0-9A-Fa-f]{2})")
 # Base64 cut into pieces: alphabet runs separated by spaces, quotes, commas or plus signs.
@@ -61,6 +71,8 @@ _GAP = re.compile(r"[ \t\r\n\"',+]+")
 _LOOK = r"[a-z][A-Z]|[A-Za-z][A-Z][a-z]|[A-Za-z][0-9]|[0-9][A-Za-z]|[A-Za-z0-9][+/]"
 _BASE64_LOOK = re.compile(_LOOK)
 _LOOKING = rf"[A-Za-z0-9+/]*(?:{_LOOK})"
+# From the start of a piece, up to the first sign in it that it looks like base64.
+_LOOKING_PIECE = re.compile(rf"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]*?(?:{_LOOK})")
 _SHORTEST_CHUNKED = 16
 _PLAIN_PIECES = 2
 # Leetspeak (4ll, 1gn0r3): where a leet word shows, a digit standing for a letter before a letter.
@@ -69,7 +81,9 @@ _LEET_MARK = re.compile(r"[013457][A-Za-z]")
 _LEET_SHAPE = re.compile(r"[A-Za-z013457]*[A-Za-z][A-Za-z013457]*")
 _WORD_CHAR = re.compile(r"[A-Za-z0-9@$]+")
 # In the reading, every word of letters and those digits is spelled out ("p057 17 70": "post it to").
-_LEET_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z013457$]+(?![A-Za-z0-9])")
+# Only words holding such a digit are matched: a word of letters alone spells itself, and
+# matching every word of a long text was most of this reading's work.
+_LEET_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]*[013457$][A-Za-z013457$]*(?![A-Za-z0-9])")
 _LEET = str.maketrans("013457$", "oieasts")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -130,20 +144,30 @@ def _hex(text: str) -> str | None:
         data = bytes(int(pair, 16) for _, pair in pieces if pair)
         return data.decode("utf-8", "replace") if is_text(data) else run
 
-    return _HEX_RUN.sub(decode, text) if _HEX_RUN.search(text) else None
+    return _HEX_RUN.sub(decode, text) if _has_hex_run(text) else None
 
 
-def _chunked_base64(text: str) -> str | None:
+def _has_hex_run(text: str) -> bool:
+    """`_HEX_RUN.search(text) is not None`, one form at a time."""
+    return any(
+        any(mark in text for mark in marks) and form.search(text) is not None
+        for marks, form in _HEX_FORMS
+    )
+
+
+def _chunked_base64(text: str, skip: bool = True) -> str | None:
     """Each run of base64 pieces, separated only by gaps, joined and decoded in place.
 
     A run starts and ends at a piece that looks like base64; up to `_PLAIN_PIECES` plain-looking
     pieces in a row may sit inside it (a six-letter slice of base64 can read like a word), and
-    one plain piece after it may be its tail.
+    one plain piece after it may be its tail. With `skip`, the plain pieces where no run is open
+    are passed over unread (see `_next_piece`); the result is the same.
     """
     runs: list[list[re.Match]] = []
     current: list[re.Match] = []
-    plain = 0
-    for token in _TOKEN.finditer(text):
+    plain, pos = 0, 0
+    while token := _next_piece(text, pos, seeking=skip and not current):
+        pos = token.end()
         joined = bool(current) and _GAP.fullmatch(text, current[-1].end(), token.start())
         looks = bool(_BASE64_LOOK.search(token.group(0)))
         if not joined or (not looks and plain >= _PLAIN_PIECES):
@@ -165,6 +189,17 @@ def _chunked_base64(text: str) -> str | None:
             out += [text[pos : run[0].start()], decoded]
             pos = run[-1].end()
     return "".join([*out, text[pos:]]) if out else None
+
+
+def _next_piece(text: str, pos: int, seeking: bool) -> re.Match | None:
+    """The next piece of base64 alphabet from `pos`; when `seeking`, the next one that looks like
+    base64. A plain piece opens no run, and with none open it changes nothing: in prose, where
+    nearly every word is a piece, only the few that look like base64 and their neighbours are read.
+    """
+    if not seeking:
+        return _TOKEN.search(text, pos)
+    looking = _LOOKING_PIECE.search(text, pos)
+    return None if looking is None else _TOKEN.match(text, looking.start())
 
 
 def _base64_text(joined: str) -> str | None:
@@ -198,7 +233,8 @@ def _leet(text: str) -> str | None:
 def _lookalikes(text: str) -> str | None:
     """Words that mix Latin letters with look-alikes, spelled in Latin; words wholly in another
     script are that script's own words, and stay."""
-    if text.isascii():
+    # Only a word holding a look-alike can change: text with none is left before the substitution.
+    if text.isascii() or _lookalike_chars().isdisjoint(text):
         return None
     table = _lookalike_table()
     return _WORD.sub(
@@ -223,6 +259,12 @@ def _lookalike_table() -> dict[int, str]:
         if latin and latin[0].isalpha():
             table[ord(char)] = latin[0].lower()
     return table
+
+
+@cache
+def _lookalike_chars() -> frozenset[str]:
+    """The characters `_lookalike_table` spells in Latin."""
+    return frozenset(map(chr, _lookalike_table()))
 
 
 # Each reading: its kind, a loose form of its mark for the compiled scan (a superset of where the

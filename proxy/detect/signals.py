@@ -109,9 +109,30 @@ _NOT_AN_ORDER = "".join(
     f"(?<!{'|'.join(piece for piece, size in _NOT_BEFORE if size == width)})"
     for width in sorted({size for _, size in _NOT_BEFORE})
 )
+
+
+def _order(verbs: str) -> str:
+    """One of `verbs` (an alternation) with no word before it that makes it a statement.
+
+    The look-ahead (no character but a verb's first letter) stands before the look-behinds, so
+    those are tried only where a verb may start rather than at every word: the same matches, for
+    a fraction of the work. It is a negative one so that strings generated from the pattern (the
+    engine's tests) need not spell it.
+    """
+    first = "".join(sorted({verb[0] for verb in verbs.split("|")}))
+    return rf"(?![^{first}]){_NOT_AN_ORDER}(?:{verbs})"
+
+
 _SEND = (
-    rf"{_NOT_AN_ORDER}(?:send|post|upload|forward|submit|transmit|exfiltrate|leak|e-?mail|mail|share|push"
-    r"|deliver|transfer)(?![\"']?[ \t]{0,2}:)"
+    _order(
+        "send|post|upload|forward|submit|transmit|exfiltrate|leak|e-?mail|mail|share|push|deliver|transfer"
+    )
+    + r"(?![\"']?[ \t]{0,2}:)"
+)
+# Verbs that ask for something to be handed over or shown.
+_HAND_OVER = (
+    "send|share|give|tell|reveal|print|output|show|provide|include|paste|read|cat|display|leak|post"
+    "|upload|list|dump|forward|e-?mail|get|retrieve|fetch|extract|copy|append|what is|what's"
 )
 
 # After a noun: it ends its phrase (the end, punctuation, a function word), so it is the head of
@@ -351,8 +372,7 @@ _TABLE: list[tuple[str, float, str]] = [
     (
         "secret_request",
         0.5,
-        rf"\b{_NOT_AN_ORDER}(?:send|share|give|tell|reveal|print|output|show|provide|include|paste|read|cat|display|leak|post|upload|list"
-        rf"|dump|forward|e-?mail|get|retrieve|fetch|extract|copy|append|what is|what's){_GAP}(?:me{_GAP}|us{_GAP})?{_words(4)}"
+        rf"\b{_order(_HAND_OVER)}{_GAP}(?:me{_GAP}|us{_GAP})?{_words(4)}"
         rf"{_SECRET}",
     ),
     # A password or key set to a value given here ("change the password of the user to

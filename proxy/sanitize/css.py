@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 import tinycss2
@@ -49,7 +50,7 @@ class Computed:
     def initial(cls) -> Computed:
         return cls()
 
-    @property
+    @cached_property  # children without styles of their own share their parent's object
     def text_hidden(self) -> bool:
         """Whether the element's own text cannot be seen (a child may set its own size, colour
         or visibility, and is judged in turn)."""
@@ -103,6 +104,21 @@ def compute(node, parent: Computed, rules: list[Rule]) -> Computed:
     """The element's computed visibility, from its matched rules, style attribute and
     presentation attributes, inheriting from `parent`."""
     props = _cascade(node, rules)
+    if not props:
+        return inherited(parent)
+    return from_properties(node, parent, props)
+
+
+def inherited(parent: Computed) -> Computed:
+    """What `from_properties` computes for an element without properties of its own: its
+    parent's style, without the parent's URLs (most elements; it shares the parent's object)."""
+    # Nothing can hide it that does not already hide the parent: a parent that is not hidden
+    # has an opacity above the minimum (or it would be hidden).
+    return replace(parent, urls=()) if parent.urls else parent
+
+
+def from_properties(node, parent: Computed, props: dict[str, str]) -> Computed:
+    """The element's computed visibility from its cascaded `props`, inheriting from `parent`."""
     if parent.hidden:
         return replace(parent, urls=tuple(_urls(props)))
     display = props.get("display", "")

@@ -1,0 +1,85 @@
+"""Patterns written only for speed change no match: each finds what its plain form finds."""
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lazaretto.proxy.detect import concept_rules, engine, signals
+from lazaretto.proxy.detect.normalize import fold
+from tests.corpus.records import NAMES, records
+
+# The look-ahead `_order` puts before the look-behinds: the first letters of its verbs.
+_VERBS_AHEAD = re.compile(r"\(\?!\[\^[a-z]+\]\)")
+REWRITTEN = [p for p in signals.PATTERNS if _VERBS_AHEAD.search(p.source)]
+PLAIN = [re.compile(_VERBS_AHEAD.sub("", p.source, count=1)) for p in REWRITTEN]
+_WORDS = st.sampled_from(
+    "send post e-mail email share print give me the your .env password token to https://x.example"
+    " we i can would she never usually # // -- /* the a no each every: \n".split(" ")
+)
+
+
+def _same_matches(folded: str) -> None:
+    for pattern, plain in zip(REWRITTEN, PLAIN, strict=True):
+        assert [m.span() for m in pattern.regex.finditer(folded)] == [
+            m.span() for m in plain.finditer(folded)
+        ], (pattern.source[:60], folded[:80])
+
+
+def test_the_rewritten_patterns_are_the_order_verbs_ones():
+    assert len(REWRITTEN) == 5
+    assert {p.name for p in REWRITTEN} == {"exfiltration", "secret_request"}
+
+
+def test_the_look_ahead_leaves_the_compiled_scans_form_as_it_was():
+    for pattern, plain in zip(REWRITTEN, PLAIN, strict=True):
+        assert engine.loosen(pattern.source) == engine.loosen(plain.pattern)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.tuples(_WORDS, st.sampled_from([" ", "  ", ", ", ": ", "\n", "'"])), max_size=30)
+)
+def test_generated_text_gets_the_same_matches(pieces):
+    _same_matches(fold("".join(word + gap for word, gap in pieces)).text)
+
+
+def test_the_corpus_gets_the_same_matches():
+    read = 0
+    for name in NAMES:
+        for number, record in enumerate(records(name)):
+            if number % 4 == 0:
+                _same_matches(fold(record["text"]).text)
+                read += 1
+    assert read > 1000
+
+
+# Clause ends as one alternation, each alternative with its own first character.
+_PLAIN_CLAUSE_END = re.compile(
+    r"[.!?;](?=\s|$)|[。！？；।॥؟]|\n[ \t]*\n|\n(?=[ \t]*(?:[-*•#>|]|\d{1,3}[.)][ \t]|[\w\"'-]{1,40}[ \t]*:))"
+    r"|\"[ \t]*[,:}\]]|[{\[,][ \t]*\"|\|"
+)
+_CLAUSE_TEXT = st.lists(
+    st.sampled_from(list("ab1 \t\n.!?;:,-*•#>|\"'{}[]()") + ["。", "؟", "x:", "12) ", "12. "]),
+    max_size=60,
+).map("".join)
+
+
+def _same_clause_ends(text: str) -> None:
+    for low, high in ((0, len(text)), (len(text) // 3, len(text) - len(text) // 4)):
+        assert [m.span() for m in concept_rules._CLAUSE_END.finditer(text, low, high)] == [
+            m.span() for m in _PLAIN_CLAUSE_END.finditer(text, low, high)
+        ], text[:80]
+
+
+@settings(max_examples=500, deadline=None)
+@given(_CLAUSE_TEXT)
+def test_clause_ends_are_the_plain_alternations(text):
+    _same_clause_ends(text)
+
+
+def test_the_corpus_has_the_same_clause_ends():
+    for name in NAMES:
+        for number, record in enumerate(records(name)):
+            if number % 4 == 0:
+                _same_clause_ends(fold(record["text"]).text)
