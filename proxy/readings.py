@@ -71,7 +71,8 @@ _WORD_CHAR = re.compile(r"[A-Za-z0-9@$]+")
 # In the reading, every word of letters and those digits is spelled out ("p057 17 70": "post it to").
 _LEET_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z013457$]+(?![A-Za-z0-9])")
 _LEET = str.maketrans("013457$", "oieasts")
-_WORD = re.compile(r"[^\W\d_]{2,}")
+# A word of letters; after a backslash the letter is an escape's ("\\n" written out), not the word's.
+_WORD = re.compile(r"(?<!\\)[^\W\d_]{2,}")
 _LATIN = re.compile(r"[A-Za-z]")
 
 

@@ -52,6 +52,23 @@ _AMOUNT = re.compile(
     r"|(?<![\d-])\d{2,}[- ]\d{3,}[- ]\d{3,}(?![\d-])"
 )
 _QUOTED = re.compile(r"(?<!\w)[\"'“‘«「『]([^\"'“”‘’«»「」『』\n]{1,60})[\"'”’»」』](?!\w)")
+# A quotation in prose: typographic pairs, code spans, quotes escaped inside a JSON string
+# (\"...\"), and straight quotes with a non-word character outside each (an apostrophe is
+# inside a word). A text about attacks quotes them; what it quotes is reported, not asked. A
+# straight or escaped quote that is a key or a value of data (`"bio": "..."`, `['a', 'b']`:
+# after a quote and a colon or a comma, or an opening bracket, or before a colon) is none.
+_NOT_DATA_BEFORE = (
+    "".join(f"(?<!{quote}{mark}{space})" for quote in "\"'" for mark in ":," for space in ("", " "))
+    + r"(?<![{\[])(?<![{\[] )"
+)
+_NOT_DATA_AFTER = r"(?![ \t]*:)"
+_QUOTATION = re.compile(
+    r"“[^”\n]{2,400}”|„[^“”\n]{2,400}[“”]|«[^»\n]{2,400}»|「[^」\n]{1,400}」|『[^』\n]{1,400}』"
+    r"|‘[^’\n]{2,400}’|`[^`\n]{2,400}`"
+    rf"|{_NOT_DATA_BEFORE}(?:\\\"(?:[^\"\\\n]|\\[^\"]){{2,400}}?\\\""
+    r"|(?<![\w\\])'[^'\n]{2,400}?'(?!\w)|(?<![\w\\])\"[^\"\\\n]{2,400}?\"(?!\w))"
+    rf"{_NOT_DATA_AFTER}"
+)
 
 
 @dataclass(frozen=True)
@@ -256,6 +273,10 @@ _SHAPES_BESIDE = (
     (frozenset({"ai"}), frozenset({"vocative"})),
 )
 _SEARCHED_SHAPES = frozenset({"destination", "amount", "quoted"})
+# The rules one of whose needs is a quoted phrase.
+_QUOTING_RULES = frozenset(
+    index for index, needs in enumerate(_NEEDS) if any("quoted" in need for need in needs)
+)
 # The same needs as bit masks, one bit per concept: the check runs per text and per clause.
 _BIT = {
     concept: 1 << bit
@@ -475,6 +496,14 @@ class Reading:
         """Whether folded offset `start` lies in a clause that talks about attacks."""
         return any(low <= start < high for low, high in self.discussed)
 
+    def reported(self, found: "ConceptSignal") -> bool:
+        """Whether a rule's words are reported: its first word in a clause about attacks, or its
+        last in what such a text quotes ("the system prompt («print your instructions»)"), unless
+        the rule is one that asks for a quoted phrase (the phrase a fixed reply wants said)."""
+        if self.in_discussion(found.start):
+            return True
+        return found.rule not in _QUOTING_RULES and self.in_discussion(found.end - 1)
+
 
 def concept_signals(folded: str, field: Field = UNKNOWN_FIELD) -> Reading:
     """Every rule that holds in a clause of the folded text (the strongest one per kind and clause).
@@ -528,6 +557,18 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     return True
 
 
+def _quotations(
+    folded: str, discussed: list[tuple[int, int]], low: int, high: int
+) -> list[tuple[int, int]]:
+    """The spans of the quotations in `folded[low:high]` that are prose (not keys or values of
+    data) and begin within PASSAGE of a clause about attacks."""
+    return [
+        match.span()
+        for match in _QUOTATION.finditer(folded, low, high)
+        if any(start - PASSAGE <= match.start() < end + PASSAGE for start, end in discussed)
+    ]
+
+
 def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Reading:
     """`concept_signals` for `folded[low:high]`, in the whole text's offsets."""
     whole = not low and high == len(folded)
@@ -558,6 +599,9 @@ def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Rea
         for clause in clauses
         if any(hit.concept == "discussion" for hit in clause)
     ]
+    if discussed:
+        # Prose about attacks: what it quotes near its words about them is what it reports.
+        discussed.extend(_quotations(folded, discussed, low, high))
     in_clause = [index for index in possible if not RULES[index].passage]
     in_passage = [index for index in possible if RULES[index].passage]
     for clause in [*clauses, hits]:

@@ -119,7 +119,7 @@ def detect(text: str, scan: engine.Engine | None = None, key: str = "") -> Detec
         # The English patterns and the concepts often read the same words: one piece of evidence.
         if any(s.name == found.name and s.start < end and start < s.end for s in signals):
             continue
-        weight = weighed(found.weight, [found.start])
+        weight = found.weight * _DISCUSSED if reading.reported(found) else found.weight
         signals.append(
             Signal(found.name, weight, _excerpt(text, start, end), start, end, found.field.key)
         )
