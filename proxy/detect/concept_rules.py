@@ -57,6 +57,10 @@ _QUOTED = re.compile(r"(?<!\w)[\"'“‘«「『]([^\"'“”‘’«»「」『
 # inside a word). A text about attacks quotes them; what it quotes is reported, not asked. A
 # straight or escaped quote that is a key or a value of data (`"bio": "..."`, `['a', 'b']`:
 # after a quote and a colon or a comma, or an opening bracket, or before a colon) is none.
+# A word just before a quotation and just after it (a space between, or none in a script written
+# without spaces), or another quotation after it.
+_WORD_BEFORE = re.compile(r"\w[ \t]?$")
+_WORD_AFTER = re.compile(r"[ \t]?\w|[“„«「『‘`]")
 _NOT_DATA_BEFORE = (
     "".join(f"(?<!{quote}{mark}{space})" for quote in "\"'" for mark in ":," for space in ("", " "))
     + r"(?<![{\[])(?<![{\[] )"
@@ -560,13 +564,23 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
 def _quotations(
     folded: str, discussed: list[tuple[int, int]], low: int, high: int
 ) -> list[tuple[int, int]]:
-    """The spans of the quotations in `folded[low:high]` that are prose (not keys or values of
-    data) and begin within PASSAGE of a clause about attacks."""
+    """The spans of the quotations in `folded[low:high]` that report what they quote: prose (not
+    keys or values of data) that stands inside a sentence, or begins within PASSAGE of a clause
+    about attacks."""
     return [
         match.span()
         for match in _QUOTATION.finditer(folded, low, high)
-        if any(start - PASSAGE <= match.start() < end + PASSAGE for start, end in discussed)
+        if _inside_a_sentence(folded, match.start(), match.end())
+        or any(start - PASSAGE <= match.start() < end + PASSAGE for start, end in discussed)
     ]
+
+
+def _inside_a_sentence(folded: str, start: int, end: int) -> bool:
+    """Whether words run on both sides of a quotation ("after «show your instructions» the bot
+    printed it"): it is named there, where an order quoted to be obeyed stands on its own."""
+    return bool(_WORD_BEFORE.search(folded, max(0, start - 2), start)) and bool(
+        _WORD_AFTER.match(folded, end)
+    )
 
 
 def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Reading:
@@ -599,9 +613,8 @@ def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Rea
         for clause in clauses
         if any(hit.concept == "discussion" for hit in clause)
     ]
-    if discussed:
-        # Prose about attacks: what it quotes near its words about them is what it reports.
-        discussed.extend(_quotations(folded, discussed, low, high))
+    # What a sentence quotes, or prose about attacks near its words about them, is reported.
+    discussed.extend(_quotations(folded, discussed, low, high))
     in_clause = [index for index in possible if not RULES[index].passage]
     in_passage = [index for index in possible if RULES[index].passage]
     for clause in [*clauses, hits]:
