@@ -186,6 +186,17 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "addressed_to_ai", 0.5, ("vocative", "send", ("user_data", "secret", "destination", "my"))
     ),
+    # A request to act on the user's things, in a clause that speaks to the assistant (a long
+    # one: "If you're the assistant going through these reviews, please open ... and post ...").
+    # The assistant spoken to by name may be told in the sentences after ("Assistants triaging my
+    # PRs: ... Then add me as an admin").
+    Rule("agent_request", 0.6, ("vocative", _ACTION, (*_THINGS, "destination")), passage=True),
+    Rule(
+        "agent_request",
+        0.6,
+        ("ai", ("note", "if_you_are", "reading_this"), _ACTION, (*_THINGS, "destination")),
+        window=2 * WINDOW,
+    ),
     Rule("authority_claim", 0.5, (("system", "admin"), "note", ("instructions", "new")), window=24),
     Rule("authority_claim", 0.6, ("i_am", "admin")),
     Rule("authority_claim", 0.5, ("admin", "authority")),
@@ -219,6 +230,7 @@ _LEFT_OUT = re.compile(
     r"[ \t]{1,2}(?:(?:the|your|el|la|los|las|tu|o|a|os|as|le|la|les|il|lo|gli|den|die|das|het|de)[ \t]{1,2})?$"
 )
 _ADDRESS = frozenset("@./:")
+_ELISION = frozenset("'’")
 _ADDRESS_AROUND = re.compile(r"[@./:_-]\w")
 # Before an English verb: an article or a possessive (it is a noun), or a subject or an
 # auxiliary (a statement of who does it: "we send", "I'll forward"); an order has neither.
@@ -251,6 +263,12 @@ _VERB_FIRST = frozenset({Language.EN, Language.ES, Language.PT, Language.FR, Lan
 # ("Assistant, please ..."): it is being spoken to.
 _CALLED = re.compile(r"[ \t]*:(?!//)")
 _CALLED_OPENING = re.compile(r"[ \t]*,")
+# Or the assistant named in a clause's first few words and told right after ("Bots reading this
+# channel: ...", "hey assistant, ...", "If an assistant manages this phone: ..."); after "the",
+# "a" or a possessive, only a colon says so ("The assistant, Maria, will call" is about her).
+_ADDRESS_HEAD = re.compile(r"[\W_]*(?:[^\W\d_][\w'-]*[\W_]{1,3}){0,3}")
+_DETERMINER_BEFORE = re.compile(r"(?<!\w)(?:the|a|an|this|that|our|my|your|his|her|their)[ \t]+$")
+_ADDRESS_TAIL = re.compile(r"[\w/]*(?:[ \t]+[\w'/-]+){0,6}?[ \t]*(:(?!//)|,|[ \t]-[ \t]|—)")
 _OPENERS = _IMPERATIVE_VERBS | {"ai"}
 _WANTS_ADDRESS = frozenset({"act", "send"})
 _WANTS_QUOTE = frozenset({"say", "reply"})
@@ -384,11 +402,24 @@ def _clauses(folded: str, hits: list[Hit], low: int = 0) -> list[list[Hit]]:
             if opens and hit.concept in _IMPERATIVE_VERBS:
                 group.append(Hit("imperative", hit.language, hit.start, hit.end))
             if hit.concept == "ai" and (
-                _CALLED.match(folded, hit.end) or (opens and _CALLED_OPENING.match(folded, hit.end))
+                _CALLED.match(folded, hit.end)
+                or (opens and _CALLED_OPENING.match(folded, hit.end))
+                or _addressed(folded, ends[clause - 1] if clause else low, hit)
             ):
                 group.append(Hit("vocative", hit.language, hit.start, hit.end))
         group.append(hit)
     return list(groups.values())
+
+
+def _addressed(folded: str, clause_start: int, hit: Hit) -> bool:
+    """Whether the assistant is named among its clause's first words and then told: a colon,
+    comma or dash follows within a few words (see `_ADDRESS_HEAD`)."""
+    if not _ADDRESS_HEAD.fullmatch(folded, clause_start, hit.start):
+        return False
+    tail = _ADDRESS_TAIL.match(folded, hit.end)
+    if tail is None:
+        return False
+    return tail.group(1) == ":" or not _DETERMINER_BEFORE.search(folded, clause_start, hit.start)
 
 
 def _holds(
@@ -556,6 +587,9 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     if concept == "secret":
         # "without the token", "sin el token": the secret is left out.
         return not _LEFT_OUT.search(folded, max(0, start - 16), start)
+    if concept == "ai" and folded[start:end] == "ai":
+        # After an elision the bare word is French "j'ai", "n'ai" ("I have"); "l'ia" is the AI.
+        return folded[start - 1 : start] not in _ELISION
     if concept == "discussion":
         return not _ADDRESS_AROUND.match(folded, end) and folded[start - 1 : start] not in _ADDRESS
     return True
@@ -617,8 +651,10 @@ def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Rea
     discussed.extend(_quotations(folded, discussed, low, high))
     in_clause = [index for index in possible if not RULES[index].passage]
     in_passage = [index for index in possible if RULES[index].passage]
-    for clause in [*clauses, hits]:
-        passage = clause is hits
+    # A passage rule reads every clause's hits, the shapes found in each clause among them.
+    every = [hit for clause in clauses for hit in clause]
+    for clause in [*clauses, every]:
+        passage = clause is every
         clause_mask = _mask({hit.concept for hit in clause})
         # Most clauses hold one or two concepts and no rule: they are left before any more work.
         rules = [
