@@ -197,6 +197,14 @@ RULES: tuple[Rule, ...] = (
         ("ai", ("note", "if_you_are", "reading_this"), _ACTION, (*_THINGS, "destination")),
         window=2 * WINDOW,
     ),
+    # The assistant spoken to about the user's things, the verb one no table knows ("DM the
+    # export to ...", "change the payout account to ..."): less, but with the address it tells.
+    Rule(
+        "agent_request",
+        0.4,
+        ("ai", ("note", "if_you_are", "reading_this", "vocative"), (*_THINGS, "destination")),
+        window=2 * WINDOW,
+    ),
     Rule("authority_claim", 0.5, (("system", "admin"), "note", ("instructions", "new")), window=24),
     Rule("authority_claim", 0.6, ("i_am", "admin")),
     Rule("authority_claim", 0.5, ("admin", "authority")),
