@@ -61,6 +61,9 @@ _QUOTED = re.compile(r"(?<!\w)[\"'“‘«「『]([^\"'“”‘’«»「」『
 # without spaces), or another quotation after it.
 _WORD_BEFORE = re.compile(r"\w[ \t]?$")
 _WORD_AFTER = re.compile(r"[ \t]?\w|[“„«「『‘`]")
+# A quotation of words, not a name ('prod-secrets', "Kadry"): a space inside, a script written
+# without spaces, or a code span (code is shown, never said).
+_UTTERANCE = re.compile(r"^`|\w\s+\w|[\u2e80-\u9fff\uac00-\ud7af\u0e00-\u0e7f]")
 _NOT_DATA_BEFORE = (
     "".join(f"(?<!{quote}{mark}{space})" for quote in "\"'" for mark in ":," for space in ("", " "))
     + r"(?<![{\[])(?<![{\[] )"
@@ -612,8 +615,11 @@ def _quotations(
     return [
         match.span()
         for match in _QUOTATION.finditer(folded, low, high)
-        if _inside_a_sentence(folded, match.start(), match.end())
-        or any(start - PASSAGE <= match.start() < end + PASSAGE for start, end in discussed)
+        if _UTTERANCE.search(match.group())
+        and (
+            _inside_a_sentence(folded, match.start(), match.end())
+            or any(start - PASSAGE <= match.start() < end + PASSAGE for start, end in discussed)
+        )
     ]
 
 
