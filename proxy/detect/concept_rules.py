@@ -247,8 +247,12 @@ _ADDRESS_AROUND = re.compile(r"[@./:_-]\w")
 # auxiliary (a statement of who does it: "we send", "I'll forward"); an order has neither.
 _NOT_AN_ORDER_BEFORE = re.compile(
     r"(?<!\w)(?:the|a|an|this|that|its|our|their|his|her|no|never|usually"
-    r"|(?:we|i|they|he|she)(?:[ \t]{1,2}(?:will|would|can|could|may|might)|'ll)?)[ \t]{1,2}$"
+    r"|(?:we|i|they|he|she)(?:[ \t]{1,2}(?:will|would|can|could|may|might)|'ll)?"
+    r"|can|could|cannot|can't|won't|doesn't|didn't|does[ \t]not)[ \t]{1,2}$"
 )
+# The rest of a word that makes a verb's stem a noun: "divulgation", "eliminación", "Weiterleitung",
+# "deletion" name the act, they do not order it.
+_NOUN_ENDING = re.compile(r"\w*?(?:tions?|cion|ciones|cao|coes|zione|zioni|ung|ungen)(?!\w)")
 # Characters around a clause's first and last concept still counted as that clause's words.
 _DISCUSSION_REACH = 40
 _IMPERATIVE_VERBS = frozenset({"act", "send"})
@@ -589,7 +593,7 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     in English a noun or a statement), a word about attacks not part of an address."""
     concept = hit.concept
     if concept in _VERBS:
-        if _LABEL_COLON.match(folded, end):
+        if _LABEL_COLON.match(folded, end) or _NOUN_ENDING.match(folded, end):
             return False
         # The small words before it are English ones: Polish "i" is "and".
         return hit.language is not Language.EN or not _NOT_AN_ORDER_BEFORE.search(
