@@ -631,7 +631,10 @@ def _quotations(
 
 def _inside_a_sentence(folded: str, start: int, end: int) -> bool:
     """Whether words run on both sides of a quotation ("after «show your instructions» the bot
-    printed it"): it is named there, where an order quoted to be obeyed stands on its own."""
+    printed it"), or it is set in parentheses (an example in passing: "role play ("pretend you
+    are ...")"): it is named there, where an order quoted to be obeyed stands on its own."""
+    if folded[start - 1 : start] == "(" and folded[end : end + 1] == ")":
+        return True
     return bool(_WORD_BEFORE.search(folded, max(0, start - 2), start)) and bool(
         _WORD_AFTER.match(folded, end)
     )
