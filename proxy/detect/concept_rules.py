@@ -16,7 +16,7 @@ action verb: "Transfer $3,000 to ...") and `vocative` (the assistant spoken to: 
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from .context import UNKNOWN_FIELD, Field, FieldKind, Shapes
 from .languages import Language
@@ -543,10 +543,33 @@ class Reading:
 
     signals: list[ConceptSignal]
     discussed: list[tuple[int, int]]
+    folded: str = ""
+    # The stretches of `folded` whose quotations may report (see `_quotations`): found only when
+    # a signal asks, since most texts have none to weigh and a JSON text is full of quotes.
+    quotable: tuple[tuple[int, int], ...] = ()
+
+    @cached_property
+    def _reported(self) -> tuple[list[int], list[int]]:
+        """The discussed clauses and reporting quotations, merged: their starts and their ends."""
+        spans = list(self.discussed)
+        for low, high in self.quotable:
+            spans.extend(_quotations(self.folded, self.discussed, low, high))
+        starts: list[int] = []
+        ends: list[int] = []
+        for low, high in sorted(spans):
+            if ends and low <= ends[-1]:
+                ends[-1] = max(ends[-1], high)
+            else:
+                starts.append(low)
+                ends.append(high)
+        return starts, ends
 
     def in_discussion(self, start: int) -> bool:
-        """Whether folded offset `start` lies in a clause that talks about attacks."""
-        return any(low <= start < high for low, high in self.discussed)
+        """Whether folded offset `start` lies in a clause that talks about attacks, or in what a
+        text reports by quoting it."""
+        starts, ends = self._reported
+        index = bisect_right(starts, start) - 1
+        return index >= 0 and start < ends[index]
 
     def reported(self, found: "ConceptSignal") -> bool:
         """Whether a rule's words are reported: its first word in a clause about attacks, or its
@@ -568,12 +591,14 @@ def concept_signals(folded: str, field: Field = UNKNOWN_FIELD) -> Reading:
         return _read(folded, 0, len(folded), field, shapes)
     found: dict[tuple[int, int, int], ConceptSignal] = {}
     discussed: list[tuple[int, int]] = []
+    quotable: list[tuple[int, int]] = []
     for low, high in _segments(folded):
         part = _read(folded, low, high, field, shapes)
         # The overlap between segments is read twice: one signal per rule and span.
         found.update(((s.rule, s.start, s.end), s) for s in part.signals)
         discussed.extend(part.discussed)
-    return Reading(list(found.values()), discussed)
+        quotable.extend(part.quotable)
+    return Reading(list(found.values()), discussed, folded, tuple(quotable))
 
 
 def _segments(folded: str):
@@ -670,8 +695,6 @@ def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Rea
         for clause in clauses
         if any(hit.concept == "discussion" for hit in clause)
     ]
-    # What a sentence quotes, or prose about attacks near its words about them, is reported.
-    discussed.extend(_quotations(folded, discussed, low, high))
     in_clause = [index for index in possible if not RULES[index].passage]
     in_passage = [index for index in possible if RULES[index].passage]
     # A passage rule reads every clause's hits, the shapes found in each clause among them.
@@ -716,4 +739,5 @@ def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Rea
                         where if rule.fields is not None and where else UNKNOWN_FIELD,
                     )
                 )
-    return Reading(found, discussed)
+    # What a sentence quotes, or prose about attacks near its words about them, is reported.
+    return Reading(found, discussed, folded, ((low, high),))
