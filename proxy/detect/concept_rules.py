@@ -54,11 +54,31 @@ _AMOUNT = re.compile(
     r"|(?<![\d-])\d{2,}[- ]\d{3,}[- ]\d{3,}(?![\d-])"
 )
 _QUOTED = re.compile(r"(?<!\w)[\"'“‘«「『]([^\"'“”‘’«»「」『』\n]{1,60})[\"'”’»」』](?!\w)")
+
+
 # A quotation in prose: typographic pairs, code spans, quotes escaped inside a JSON string
 # (\"...\"), and straight quotes with a non-word character outside each (an apostrophe is
 # inside a word). A text about attacks quotes them; what it quotes is reported, not asked. A
 # straight or escaped quote that is a key or a value of data (`"bio": "..."`, `['a', 'b']`:
 # after a quote and a colon or a comma, or an opening bracket, or before a colon) is none.
+# Each alternative opens with its quote character and looks behind from there, so the search
+# skips every other character at once.
+def _not_data_before(opener: str) -> str:
+    """Lookbehinds, taken after `opener`, that refuse it where data puts a key or a value."""
+    marks = [f"{quote}{mark}{space}" for quote in "\"'" for mark in ":," for space in ("", " ")]
+    marks += ["{", "[", "{ ", "[ "]
+    return "".join(f"(?<!{re.escape(mark + opener)})" for mark in marks)
+
+
+_ESCAPED, _SINGLE, _DOUBLE = '\\"', "'", '"'
+_QUOTATION = re.compile(
+    r"“[^”\n]{2,400}”|„[^“”\n]{2,400}[“”]|«[^»\n]{2,400}»|「[^」\n]{1,400}」|『[^』\n]{1,400}』"
+    r"|‘[^’\n]{2,400}’|`[^`\n]{2,400}`"
+    rf"|(?:\\\"{_not_data_before(_ESCAPED)}(?:[^\"\\\n]|\\[^\"]){{2,400}}?\\\""
+    rf"|'(?<![\w\\]'){_not_data_before(_SINGLE)}[^'\n]{{2,400}}?'(?!\w)"
+    rf"|\"(?<![\w\\]\"){_not_data_before(_DOUBLE)}[^\"\\\n]{{2,400}}?\"(?!\w))"
+    r"(?![ \t]*:)"
+)
 # A word just before a quotation and just after it (a space between, or none in a script written
 # without spaces), or another quotation after it.
 _WORD_BEFORE = re.compile(r"\w[ \t]?$")
@@ -66,18 +86,6 @@ _WORD_AFTER = re.compile(r"[ \t]?\w|[“„«「『‘`]")
 # A quotation of words, not a name ('prod-secrets', "Kadry"): a space inside, a script written
 # without spaces, or a code span (code is shown, never said).
 _UTTERANCE = re.compile(r"^`|\w\s+\w|[\u2e80-\u9fff\uac00-\ud7af\u0e00-\u0e7f]")
-_NOT_DATA_BEFORE = (
-    "".join(f"(?<!{quote}{mark}{space})" for quote in "\"'" for mark in ":," for space in ("", " "))
-    + r"(?<![{\[])(?<![{\[] )"
-)
-_NOT_DATA_AFTER = r"(?![ \t]*:)"
-_QUOTATION = re.compile(
-    r"“[^”\n]{2,400}”|„[^“”\n]{2,400}[“”]|«[^»\n]{2,400}»|「[^」\n]{1,400}」|『[^』\n]{1,400}』"
-    r"|‘[^’\n]{2,400}’|`[^`\n]{2,400}`"
-    rf"|{_NOT_DATA_BEFORE}(?:\\\"(?:[^\"\\\n]|\\[^\"]){{2,400}}?\\\""
-    r"|(?<![\w\\])'[^'\n]{2,400}?'(?!\w)|(?<![\w\\])\"[^\"\\\n]{2,400}?\"(?!\w))"
-    rf"{_NOT_DATA_AFTER}"
-)
 
 
 @dataclass(frozen=True)
