@@ -13,6 +13,7 @@ action verb: "Transfer $3,000 to ...") and `vocative` (the assistant spoken to: 
 ...", "Assistant, please ...").
 """
 
+import dataclasses
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -551,7 +552,8 @@ class Reading:
 
     signals: list[ConceptSignal]
     discussed: list[tuple[int, int]]
-    folded: str = ""
+    # The text read, to find its quotations in (not part of what the reading says).
+    folded: str = dataclasses.field(default="", compare=False, repr=False)
     # The stretches of `folded` whose quotations may report (see `_quotations`): found only when
     # a signal asks, since most texts have none to weigh and a JSON text is full of quotes.
     quotable: tuple[tuple[int, int], ...] = ()
