@@ -85,7 +85,8 @@ _WORD_CHAR = re.compile(r"[A-Za-z0-9@$]+")
 # matching every word of a long text was most of this reading's work.
 _LEET_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]*[013457$][A-Za-z013457$]*(?![A-Za-z0-9])")
 _LEET = str.maketrans("013457$", "oieasts")
-_WORD = re.compile(r"[^\W\d_]{2,}")
+# A word of letters; after a backslash the letter is an escape's ("\\n" written out), not the word's.
+_WORD = re.compile(r"(?<!\\)[^\W\d_]{2,}")
 _LATIN = re.compile(r"[A-Za-z]")
 
 

@@ -843,7 +843,8 @@ CONCEPTS: Table = {
     "act": {
         L.EN: "=grant|=give access|=unlock|=transfer|=pay|=wire|=deposit|=withdraw|=delete|=erase|=wipe|=share"
         "|=forward|=move all|=sell|=buy|=purchase|=reset|=disable|=turn off|=deactivate|=invite|=approve"
-        "|=authorize|=retrieve|=add my|=add a new|=change the password|=open the door|=cancel my",
+        "|=authorize|=retrieve|=add my|=add a new|=change the password|=open the door|=cancel my"
+        "|=refund|=issue a refund|=export|=add me|=make me|=log into|=log in to|=sign in to",
         L.ZH: "授予|授权|授權|解锁|解鎖|转账|轉帳|转给|轉給|支付|删除|刪除|清空|分享|共享|转发|轉發|出售|购买|購買|重置|禁用|关闭|關閉|邀请|邀請|批准",
         L.ES: "concede|otorga|da acceso|desbloquea|transfiere|paga|=deposita|retira|elimina|borra|comparte|reenvía|vende|compra|restablece|desactiva|invita|aprueba",
         L.HI: "अनुमति दो|एक्सेस दो|अनलॉक|ट्रांसफर|भुगतान|हटाओ|हटा दो|डिलीट|शेयर|बेचो|खरीदो|रीसेट|बंद करो",

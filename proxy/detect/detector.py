@@ -22,6 +22,8 @@ MATCHES_PER_PATTERN = 3
 # extraction side by side ("attackers make the model ignore ... and leak ..."), which must stay
 # under the threshold; an attack that says more than that still reaches it.
 _DISCUSSED = 0.35
+# The kind all reported evidence is counted under (no signal is named so).
+_REPORTED = ""
 
 
 @dataclass(frozen=True)
@@ -101,17 +103,21 @@ def detect(text: str, scan: engine.Engine | None = None, key: str = "") -> Detec
     outer = _field_of(key) if key else UNKNOWN_FIELD
     reading = concept_signals(haystack, outer)
 
-    def weighed(weight: float, starts: list[int]) -> float:
+    def count(name: str, weight: float, reported: bool) -> float:
         # Prose about attacks quotes them ("attackers ask the model to ignore ..."): evidence that
-        # lies wholly in such clauses counts for a third or so.
-        return weight * _DISCUSSED if all(reading.in_discussion(s) for s in starts) else weight
+        # lies wholly in such clauses or quotations counts for a third or so, and all of it is
+        # one piece of evidence (that the text reports attacks), however many kinds it quotes.
+        if reported:
+            weight *= _DISCUSSED
+        weights.setdefault(_REPORTED if reported else name, []).append(weight)
+        return weight
 
     for pattern, spans in find(haystack, scan):
-        weight = weighed(pattern.weight, [start for start, _ in spans])
+        reported = all(reading.in_discussion(start) for start, _ in spans)
+        weight = count(pattern.name, pattern.weight, reported)
         for span in spans:
             start, end = folded.original_span(*span)
             signals.append(Signal(pattern.name, weight, _excerpt(text, start, end), start, end))
-        weights.setdefault(pattern.name, []).append(weight)
     rules_held: set[int] = set()
     # Strongest first, so where two rules of one kind read the same words the stronger counts.
     for found in sorted(reading.signals, key=lambda found: -found.weight):
@@ -119,14 +125,16 @@ def detect(text: str, scan: engine.Engine | None = None, key: str = "") -> Detec
         # The English patterns and the concepts often read the same words: one piece of evidence.
         if any(s.name == found.name and s.start < end and start < s.end for s in signals):
             continue
-        weight = weighed(found.weight, [found.start])
-        signals.append(
-            Signal(found.name, weight, _excerpt(text, start, end), start, end, found.field.key)
-        )
+        reported = reading.reported(found)
         # Like a pattern, a rule that holds in many clauses is one piece of evidence.
         if found.rule not in rules_held:
             rules_held.add(found.rule)
-            weights.setdefault(found.name, []).append(weight)
+            weight = count(found.name, found.weight, reported)
+        else:
+            weight = found.weight * _DISCUSSED if reported else found.weight
+        signals.append(
+            Signal(found.name, weight, _excerpt(text, start, end), start, end, found.field.key)
+        )
     mixed = mixed_script_words(text)
     if mixed:
         # One odd word can be a typo or a loanword; several are a deliberate disguise.

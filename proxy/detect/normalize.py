@@ -267,6 +267,11 @@ def _is_word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"  # the regex engine's own `\w` for str patterns
 
 
+# The letters of a backslash escape (a line break or a tab written as two characters in JSON or
+# a program's string).
+_ESCAPE_LETTERS = frozenset("nrtbf")
+
+
 def mixed_script_words(text: str, limit: int = 3) -> list[tuple[int, int]]:
     """Spans of words that mix ASCII letters with look-alikes from another script (up to `limit`).
 
@@ -276,8 +281,13 @@ def mixed_script_words(text: str, limit: int = 3) -> list[tuple[int, int]]:
         return []
     found = []
     for match in _confusable_words(text):
-        if any(ch.isascii() and ch.isalpha() for ch in match.group()):
-            found.append(match.span())
+        start, end = match.span()
+        # An escape written into the text (a line break before "Просим", as JSON inside a string
+        # writes it) is not a letter of the word that follows it.
+        if text[start - 1 : start] == "\\" and text[start] in _ESCAPE_LETTERS:
+            start += 1
+        if any(ch.isascii() and ch.isalpha() for ch in text[start:end]):
+            found.append((start, end))
             if len(found) >= limit:
                 break
     return found

@@ -729,6 +729,7 @@ LABELS: dict[str, str] = {
     "role_hijack": "gives the agent a new role or no limits",
     "fixed_reply": "dictates a fixed reply",
     "out_of_place_request": "asks to act on accounts, money or data, out of place in this field",
+    "agent_request": "asks the assistant to act on accounts, money or data",
     "homoglyphs": "look-alike letters from another script",
     "scan_error": "it could not be inspected",
 }

@@ -56,11 +56,13 @@ def test_the_corpus_gets_the_same_matches():
 
 # Clause ends as one alternation, each alternative with its own first character.
 _PLAIN_CLAUSE_END = re.compile(
-    r"[.!?;](?=\s|$)|[。！？；।॥؟]|\n[ \t]*\n|\n(?=[ \t]*(?:[-*•#>|]|\d{1,3}[.)][ \t]|[\w\"'-]{1,40}[ \t]*:))"
+    r"[.!?;](?=\s|$)|(?<=[\u3040-\u9fff])[.!?;]|[。！？；।॥؟]|\n[ \t]*\n|\n(?=[ \t]*(?:[-*•#>|]|\d{1,3}[.)][ \t]|[\w\"'-]{1,40}[ \t]*:))"
     r"|\"[ \t]*[,:}\]]|[{\[,][ \t]*\"|\|"
 )
 _CLAUSE_TEXT = st.lists(
-    st.sampled_from(list("ab1 \t\n.!?;:,-*•#>|\"'{}[]()") + ["。", "؟", "x:", "12) ", "12. "]),
+    st.sampled_from(
+        list("ab1 \t\n.!?;:,-*•#>|\"'{}[]()") + ["。", "؟", "中", "の", "x:", "12) ", "12. "]
+    ),
     max_size=60,
 ).map("".join)
 
