@@ -5,6 +5,14 @@ from xml.sax.saxutils import escape
 
 from .layout import LAUNCHD_LABEL, Layout
 
+NICE = -10
+"""The station's scheduling priority (a nice value): above the user's processes.
+
+Every proxy write and every hook event waits for the station's answer, so on a busy machine the
+agents' own processes must not take its core while it holds their work: at the users' priority,
+each write it serves waits for a core behind the very processes waiting for that write.
+"""
+
 
 def command(layout: Layout) -> list[str]:
     """What the unit runs: this interpreter, isolated from PYTHONPATH and the user's site-packages."""
@@ -33,6 +41,7 @@ def systemd_unit(layout: Layout, account: str) -> str:
         f"User={account}",
         f"Group={account}",
         "ExecStart=" + " ".join(command(layout)),
+        f"Nice={NICE}",
         "Restart=on-failure",
         "UMask=0077",
         "NoNewPrivileges=yes",
@@ -67,6 +76,8 @@ def launchd_plist(layout: Layout, account: str) -> str:
   <true/>
   <key>Umask</key>
   <integer>63</integer>
+  <key>Nice</key>
+  <integer>{NICE}</integer>
 </dict>
 </plist>
 """

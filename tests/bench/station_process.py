@@ -1,7 +1,8 @@
 """`lazaretto station run` as a child process, for the benchmarks and the fault suite.
 
 Same account as the caller: what it measures or breaks is the station's transport and its
-store, not the account boundary (tests/station covers that, as root).
+store, not the account boundary (tests/station covers that, as root). It runs at the priority the
+installed service unit gives it (`NICE`), as far as the caller may: raising a priority takes root.
 """
 
 import os
@@ -12,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+from lazaretto.app.station.units import NICE
+
 
 class StationProcess:
     """A station on `folder`/run/station.sock with its store in `folder`/state."""
@@ -20,6 +23,8 @@ class StationProcess:
         self.socket = folder / "run" / "station.sock"
         self.store = folder / "state" / "station.db"
         self.proc: subprocess.Popen | None = None
+        self.nice = NICE if os.geteuid() == 0 else os.getpriority(os.PRIO_PROCESS, 0)
+        """The nice value it runs at: the unit's, or the caller's own without root."""
 
     def env(self, base: dict | None = None) -> dict:
         """An environment whose proxies, hooks and commands use this station and no file."""
@@ -43,7 +48,7 @@ class StationProcess:
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None,
+            preexec_fn=lambda: self._prepare(cpus),
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -58,6 +63,12 @@ class StationProcess:
             finally:
                 probe.close()
         raise RuntimeError("the station never answered on its socket")
+
+    def _prepare(self, cpus: set[int] | None) -> None:
+        """In the child, before it runs the station: what its service manager would set."""
+        os.setpriority(os.PRIO_PROCESS, 0, self.nice)
+        if cpus:
+            os.sched_setaffinity(0, cpus)
 
     def kill(self) -> None:
         """Kill it without warning, as a crash would."""

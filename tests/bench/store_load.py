@@ -14,8 +14,8 @@ plus calls not withheld), errors (failed calls, probe writes, a review app that 
 chain check, p95 of the probe's write latency and of the call round trip, each as a ratio to
 the single proxy. Every run is made twice, side by side: on an embedded store (each proxy writes
 the SQLite file itself) and through a station (`lazaretto station run`, the only writer; proxies,
-probe and review app are its clients), each against its own single proxy. The last line is one
-JSON object.
+probe and review app are its clients, the station at the priority its installed service unit
+sets when this runs as root), each against its own single proxy. The last line is one JSON object.
 """
 
 import argparse
@@ -37,6 +37,7 @@ from pathlib import Path
 
 from station_process import StationProcess
 
+from lazaretto.app.station.units import NICE
 from lazaretto.store import Store, StoreUnavailable
 from lazaretto.store.station.client import StationStore
 from lazaretto.store.station.marker import Marker
@@ -207,6 +208,7 @@ def run(proxies: int, calls: int, workdir: Path, rate: float = 0.0, station: boo
     not_withheld = sum(len(client.errors) for client in clients)
     return {
         "transport": "station" if station else "embedded",
+        "station_nice": served.nice if served is not None else None,
         "proxies": proxies,
         "rate": rate,
         "calls": proxies * calls,
@@ -262,6 +264,8 @@ def main() -> int:
             f"{'ok' if r['audit_ok'] else 'BAD':>7}{r['write_p95_ms']:>14.2f}{r['write_p95_x_single']:>10.2f}"
             f"{r['call_p95_ms']:>13.2f}{r['call_p95_x_single']:>10.2f}{r['seconds']:>9.1f}"
         )
+    nice = runs["station, single"]["station_nice"]
+    print(f"the station ran at nice {nice}" + ("" if nice == NICE else f", not the unit's {NICE}"))
     print(json.dumps({"benchmark": "store_load", **runs}, default=float))
     return 0
 
