@@ -373,7 +373,11 @@ def _subset(value: Any, keys: frozenset[str]) -> dict | None:
 
 
 def _merge(original: dict, cleaned: dict, keys: frozenset[str]) -> dict:
-    merged = dict(original)
+    """`original` with its cleaned members put back. A member that was sent to be cleaned and is
+    missing from `cleaned` had its key withheld (renamed to a notice): it leaves, or its original
+    value would reach the agent beside the notice."""
+    sent = _subset(original, keys) or {}
+    merged = {key: value for key, value in original.items() if key not in sent or key in cleaned}
     for key, value in cleaned.items():
         if key in keys or not isinstance(original.get(key), dict):
             merged[key] = value

@@ -124,3 +124,16 @@ def test_the_hook_never_loads_textual(hook_env):
     )
     assert done.returncode == 0
     assert "textual" not in done.stderr.decode()
+
+
+def test_a_withheld_key_takes_its_original_member_with_it(run_hook):
+    # The cleaned members are merged back into the tool's own output: a member whose key was
+    # withheld comes back under a notice, and the original member must not stay beside it.
+    nested = {
+        **WEBFETCH,
+        "tool_response": {"code": 200, INJECTION: {"result": "Release notes.", "code": 200}},
+    }
+    code, out, _ = run_hook("claude-code", "post-tool-use", nested)
+    replaced = out["hookSpecificOutput"]["updatedToolOutput"]
+    assert code == 0 and INJECTION not in json.dumps(replaced)
+    assert replaced["code"] == 200 and any("withheld" in key for key in replaced)
