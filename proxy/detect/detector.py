@@ -103,18 +103,19 @@ def detect(text: str, scan: engine.Engine | None = None, key: str = "") -> Detec
     outer = _field_of(key) if key else UNKNOWN_FIELD
     reading = concept_signals(haystack, outer)
 
-    def count(name: str, weight: float, reported: bool) -> float:
+    def weighed(weight: float, reported: bool) -> float:
         # Prose about attacks quotes them ("attackers ask the model to ignore ..."): evidence that
-        # lies wholly in such clauses or quotations counts for a third or so, and all of it is
-        # one piece of evidence (that the text reports attacks), however many kinds it quotes.
-        if reported:
-            weight *= _DISCUSSED
+        # lies wholly in such clauses or quotations counts for a third or so.
+        return weight * _DISCUSSED if reported else weight
+
+    def count(name: str, weight: float, reported: bool) -> None:
+        # All reported evidence is one piece (that the text reports attacks), however many kinds.
         weights.setdefault(_REPORTED if reported else name, []).append(weight)
-        return weight
 
     for pattern, spans in find(haystack, scan):
         reported = all(reading.in_discussion(start) for start, _ in spans)
-        weight = count(pattern.name, pattern.weight, reported)
+        weight = weighed(pattern.weight, reported)
+        count(pattern.name, weight, reported)
         for span in spans:
             start, end = folded.original_span(*span)
             signals.append(Signal(pattern.name, weight, _excerpt(text, start, end), start, end))
@@ -126,12 +127,11 @@ def detect(text: str, scan: engine.Engine | None = None, key: str = "") -> Detec
         if any(s.name == found.name and s.start < end and start < s.end for s in signals):
             continue
         reported = reading.reported(found)
+        weight = weighed(found.weight, reported)
         # Like a pattern, a rule that holds in many clauses is one piece of evidence.
         if found.rule not in rules_held:
             rules_held.add(found.rule)
-            weight = count(found.name, found.weight, reported)
-        else:
-            weight = found.weight * _DISCUSSED if reported else found.weight
+            count(found.name, weight, reported)
         signals.append(
             Signal(found.name, weight, _excerpt(text, start, end), start, end, found.field.key)
         )
