@@ -30,7 +30,15 @@ from .fingerprint import (
 from .labels import label_payload
 from .notices import removal_notice, withheld_notice
 from .policy import Policy
-from .scan import FieldVerdict, ScanRules, Verdict, read_passages, scan_text, signal_json
+from .scan import (
+    FieldVerdict,
+    ReadInMessage,
+    ScanRules,
+    Verdict,
+    read_passages,
+    scan_text,
+    signal_json,
+)
 from .surfaces import walk_surfaces
 
 REENTRY = "reentry"
@@ -191,9 +199,10 @@ class FieldCleaner:
         else:
             message = _Message(method, tool, request_id, untrusted, line=line)
             rules = self._rules[untrusted]
+            seen: ReadInMessage = {}
 
             def verdict_of(text: str, path: str) -> FieldVerdict:
-                return scan_text(text, rules, path)
+                return scan_text(text, rules, path, seen)
 
         # Every field is judged, and the message read as one document, before any is replaced:
         # a part of a split instruction is withheld with the field that completes it.

@@ -87,19 +87,32 @@ def signal_json(signal: Signal) -> dict:
     return shown
 
 
-def scan_text(text: str, rules: ScanRules, where: str = "") -> FieldVerdict:
+ReadInMessage = dict[tuple[str, str], FieldVerdict]
+"""The long texts one message's scan has read, by text and telling key, with their verdicts."""
+
+
+def scan_text(
+    text: str, rules: ScanRules, where: str = "", seen: ReadInMessage | None = None
+) -> FieldVerdict:
     """Sanitize `text` and score it; a clean field keeps its exact string.
 
     `where` is the field's surface path (`/structuredContent/reviews/0/content`), if any: a
     request to act reads differently in a review than in an e-mail body (see `detect.context`).
     The verdict depends on nothing but the text, the field's key and the rules, and short texts
-    recur (object keys, statuses, enum values): theirs are remembered. A verdict is never changed
-    by its users.
+    recur (object keys, statuses, enum values): theirs are remembered. So do a message's long
+    texts within it, given `seen` (one per message): a result's `structuredContent` often repeats
+    its content blocks word for word. A verdict is never changed by its users.
     """
     key = _telling_key(where) if where else ""
     if len(text) <= _SHORT_TEXT:
         return _scan_short(text, rules.untrusted, tuple(rules.allow_hosts), rules.threshold, key)
-    return _scan(text, rules, key)
+    if seen is None:
+        return _scan(text, rules, key)
+    verdict = seen.get((text, key))
+    if verdict is None:
+        verdict = seen[text, key] = _scan(text, rules, key)
+    return verdict
+
 
 
 # Every field asks for its path's telling key, and a result's paths repeat in each of its records.

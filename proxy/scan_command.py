@@ -11,7 +11,7 @@ from .detect import DEFAULT_THRESHOLD
 from .document import judge_message
 from .notices import removal_notice, withheld_notice
 from .policy import PolicyError, load_policy
-from .scan import FieldVerdict, ScanRules, Verdict, scan_text
+from .scan import FieldVerdict, ReadInMessage, ScanRules, Verdict, scan_text
 from .surfaces import walk_surfaces
 
 _DEFAULT_SERVER = "scan"
@@ -112,13 +112,14 @@ class Scanner:
             return withheld_notice(None, self.server, self.tool, verdict.signal_names)
         return verdict.cleaned
 
-    def text(self, text: str, path: str = "") -> FieldVerdict:
-        return scan_text(text, self.rules, path)
+    def text(self, text: str, path: str = "", seen: ReadInMessage | None = None) -> FieldVerdict:
+        return scan_text(text, self.rules, path, seen)
 
     def result(self, result: dict) -> ResultScan:
         scan = ResultScan()
         threshold = (self.rules.threshold or DEFAULT_THRESHOLD) if self.rules.untrusted else None
-        verdicts = judge_message(result, self.text, threshold)
+        seen: ReadInMessage = {}
+        verdicts = judge_message(result, lambda text, path: self.text(text, path, seen), threshold)
 
         def visit(path: str, text: str) -> str | None:
             verdict = verdicts[path]
