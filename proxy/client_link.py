@@ -9,6 +9,7 @@ import threading
 from typing import IO, BinaryIO
 
 from .mediator import Mediator, Outgoing
+from .whole_writes import flush_whole, write_whole
 
 DEFAULT_MAX_LINE = 64 * 1024 * 1024
 _CHUNK = 1024 * 1024
@@ -120,8 +121,8 @@ class ClientLink:
         with self._client_lock:
             try:
                 for line in out.to_client:
-                    self.client_out.write(line)
-                self.client_out.flush()
+                    write_whole(self.client_out, line)
+                flush_whole(self.client_out)
             except (BrokenPipeError, OSError, ValueError):
                 # The client is gone: nobody is left to serve.
                 self._client_closed()

@@ -9,6 +9,8 @@ import importlib
 import json
 import sys
 
+from .whole_writes import print_json_line
+
 CLIENTS = {
     "claude-code": "lazaretto.proxy.hooks.claude",
     "codex": "lazaretto.proxy.hooks.codex",
@@ -70,10 +72,7 @@ def answer(client: str, event: str, raw: bytes, error: BaseException | None = No
 def emit(reply) -> int:
     """Print a reply as the client reads it and return its exit code."""
     if reply.stdout is not None:
-        sys.stdout.buffer.write(
-            json.dumps(reply.stdout, ensure_ascii=False).encode("utf-8") + b"\n"
-        )
-        sys.stdout.flush()
+        print_json_line(reply.stdout)
     if reply.stderr:
         print(reply.stderr, file=sys.stderr)
     return reply.exit_code

@@ -12,6 +12,7 @@ from typing import IO, BinaryIO
 
 from .client_link import DEFAULT_MAX_LINE, ClientLink
 from .mediator import Mediator, Outgoing
+from .whole_writes import flush_whole, write_whole
 
 
 class Relay(ClientLink):
@@ -80,8 +81,8 @@ class Relay(ClientLink):
         with self._server_lock:
             try:
                 for line in lines:
-                    self._server_in.write(line)
-                self._server_in.flush()
+                    write_whole(self._server_in, line)
+                flush_whole(self._server_in)
             except (BrokenPipeError, OSError, ValueError):
                 pass  # the server's exit is noticed by the server loop
 

@@ -114,7 +114,6 @@ def scan_text(
     return verdict
 
 
-
 # Every field asks for its path's telling key, and a result's paths repeat in each of its records.
 _telling_key = lru_cache(maxsize=4096)(telling_key)
 

@@ -7,13 +7,14 @@ a script's bytes). If the station cannot be reached, the hook answers the fail-c
 client and event (a deny, or the output withheld with a notice saying the station is down).
 """
 
-import json
 import os
 import socket
 import sys
 
 from lazaretto.store.station.marker import MarkerError, find_marker
 from lazaretto.store.station.wire import MAX_LINE, VERSION, decode, encode
+
+from ..whole_writes import print_json_line
 
 CLIENTS = ("claude-code", "codex", "cursor")
 TIMEOUT_SECONDS = 50.0
@@ -47,10 +48,7 @@ def forward(argv: list[str]) -> int | None:
             ),
         )
     if reply.get("stdout") is not None:
-        sys.stdout.buffer.write(
-            json.dumps(reply["stdout"], ensure_ascii=False).encode("utf-8") + b"\n"
-        )
-        sys.stdout.flush()
+        print_json_line(reply["stdout"])
     if reply.get("stderr"):
         print(reply["stderr"], file=sys.stderr)
     return int(reply.get("exit_code", 2))
