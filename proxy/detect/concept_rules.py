@@ -16,6 +16,7 @@ action verb: "Transfer $3,000 to ...") and `vocative` (the assistant spoken to: 
 import dataclasses
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -41,15 +42,18 @@ _CLAUSE_END = re.compile(
 )
 # Addresses, each searched only where its telltale character occurs (an address pattern that
 # may start at any word is slow to try everywhere).
+# Each with the substring every match holds (searched for first), or with None: an account
+# number or an IP address, whose first digit stands at most two characters into the match.
 _DESTINATIONS = (
     ("://", re.compile(r"https?://\S")),
     ("www.", re.compile(r"\bwww\.\w")),
     ("@", re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]+\.[a-z]{2,}")),
     (
-        "",
+        None,
         re.compile(r"\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b|(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])"),
     ),
 )
+_ACCOUNT_LEAD = 2
 # A phrase of a few words between quotes, the quotes not inside a word ("don't ... it's").
 # An amount of money, or an account or phone number written in groups of digits.
 # Currencies are written in their own scripts too: 3万円, 500元, 10만 원, 200 руб, 50 zł, 100 TL.
@@ -60,6 +64,9 @@ _AMOUNT = re.compile(
     r"|\d[ \t]?(?:[万萬千亿億]?[円元圆圓块塊]|万|萬|만[ \t]?원|억)"
     r"|(?<![\d-])\d{2,}[- ]\d{3,}[- ]\d{3,}(?![\d-])"
 )
+# At most this many characters of an amount stand before its first digit ("usd 5").
+_AMOUNT_LEAD = 4
+_DIGIT = re.compile(r"\d")
 _QUOTED = re.compile(r"(?<!\w)[\"'“‘«「『]([^\"'“”‘’«»「」『』\n]{1,60})[\"'”’»」』](?!\w)")
 
 
@@ -400,15 +407,17 @@ def _pseudo_hits(folded: str, hits: list[Hit], wanted: set[str]) -> list[Hit]:
     for low, high in _regions(hits, _WANTS_ADDRESS):
         if "destination" in wanted:
             for telltale, pattern in _DESTINATIONS:
-                if not telltale or folded.find(telltale, low, high) >= 0:
-                    found.extend(
-                        Hit("destination", Language.EN, m.start(), m.end())
-                        for m in pattern.finditer(folded, low, high)
-                    )
+                if telltale is None:
+                    matches = digit_led(pattern, _ACCOUNT_LEAD, folded, low, high)
+                elif folded.find(telltale, low, high) >= 0:
+                    matches = pattern.finditer(folded, low, high)
+                else:
+                    continue
+                found.extend(Hit("destination", Language.EN, m.start(), m.end()) for m in matches)
         if "amount" in wanted:
             found.extend(
                 Hit("amount", Language.EN, m.start(), m.end())
-                for m in _AMOUNT.finditer(folded, low, high)
+                for m in digit_led(_AMOUNT, _AMOUNT_LEAD, folded, low, high)
             )
     for low, high in _regions(hits, _WANTS_QUOTE) if "quoted" in wanted else ():
         found.extend(
@@ -417,6 +426,28 @@ def _pseudo_hits(folded: str, hits: list[Hit], wanted: set[str]) -> list[Hit]:
         )
     # Regions can overlap a match at their edges twice: one hit per span and concept.
     return list({(hit.concept, hit.start, hit.end): hit for hit in found}.values())
+
+
+def digit_led(pattern: re.Pattern, lead: int, text: str, low: int, high: int) -> Iterator[re.Match]:
+    """`pattern.finditer(text, low, high)`, for a pattern each of whose matches holds a digit at
+    most `lead` characters after its start: tried only at the positions that close to a digit.
+
+    Where the pattern begins with a lookbehind or a class of many letters, the regex engine tries
+    every position of the text; a digit search skips to the few that can start a match.
+    """
+    pos = low
+    for digit in _DIGIT.finditer(text, low, high):
+        at = digit.start()
+        if at < pos:
+            continue  # inside the last match
+        for start in range(max(pos, at - lead), at + 1):
+            match = pattern.match(text, start, high)
+            if match:
+                yield match
+                pos = match.end()
+                break
+        else:
+            pos = at + 1
 
 
 def _clauses(folded: str, hits: list[Hit], low: int = 0) -> list[list[Hit]]:
