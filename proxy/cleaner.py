@@ -251,7 +251,7 @@ class FieldCleaner:
         if verdict.verdict == Verdict.CLEAN:
             return None
         if verdict.verdict == Verdict.SANITIZED:
-            self._log_removals(message, path, verdict, None)
+            self._log_removals(message, path, verdict)
             # One concatenation: a large field is copied once, not twice.
             return f"{verdict.cleaned}\n{removal_notice(verdict.removed)}"
         return self._withhold(message, path, text, verdict)
@@ -367,6 +367,7 @@ class FieldCleaner:
                     ],
                     decoded=[{"kind": d.kind, "text": d.text} for d in verdict.decoded],
                     removed=[{"kind": r.kind, "count": r.count} for r in verdict.removed],
+                    stripped=self._removal_rows(message, path, verdict),
                 )
                 self.index.add(fingerprints)
                 self._remember_earlier(
@@ -374,33 +375,30 @@ class FieldCleaner:
                 )
                 # Later fields of this message may repeat it, and the line may hold its anchors.
                 message.reentry_possible, message.line_read = True, False
-                self._log_removals(message, path, verdict, qid)
             message.withheld[content_hash] = qid
             self._expose(message, f"withheld field {qid}")
         return withheld_notice(qid, self.server, message.tool, verdict.signal_names)
 
     # -- records --------------------------------------------------------------------------
 
-    def _log_removals(
-        self, message: _Message, path: str, verdict: FieldVerdict, qid: str | None
-    ) -> None:
-        self.store.quarantine.record_stripped(
-            [
-                {
-                    "session": self.session,
-                    "server": self.server,
-                    "tool": message.tool,
-                    "method": message.method,
-                    "request_id": message.request_id,
-                    "path": path,
-                    "kind": removal.kind,
-                    "count": removal.count,
-                    "decoded": removal.decoded or None,
-                    "quarantine_id": qid,
-                }
-                for removal in verdict.removed
-            ]
-        )
+    def _log_removals(self, message: _Message, path: str, verdict: FieldVerdict) -> None:
+        self.store.quarantine.record_stripped(self._removal_rows(message, path, verdict))
+
+    def _removal_rows(self, message: _Message, path: str, verdict: FieldVerdict) -> list[dict]:
+        return [
+            {
+                "session": self.session,
+                "server": self.server,
+                "tool": message.tool,
+                "method": message.method,
+                "request_id": message.request_id,
+                "path": path,
+                "kind": removal.kind,
+                "count": removal.count,
+                "decoded": removal.decoded or None,
+            }
+            for removal in verdict.removed
+        ]
 
     def _expose(self, message: _Message, what: str) -> None:
         # Reading a payload that was withheld (or a person released) taints, whatever the server's

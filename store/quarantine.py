@@ -54,8 +54,13 @@ class Quarantine:
         signals: list[dict],
         decoded: list[dict],
         removed: list[dict],
+        stripped: list[dict[str, Any]] | None = None,
     ) -> str:
-        """Store a withheld field and return its id; audited as a proxy decision."""
+        """Store a withheld field and return its id; audited as a proxy decision.
+
+        `stripped` are its removals as `record_stripped` takes them, logged in the same
+        transaction with this field's id (one write where a station serves the store).
+        """
         for _ in range(8):
             qid = new_quarantine_id()
             try:
@@ -88,6 +93,10 @@ class Quarantine:
                         "INSERT INTO fingerprints (fingerprint, anchor, quarantine_id) VALUES (?, ?, ?)",
                         [(fp, anchor, qid) for fp, anchor in payload_fingerprints],
                     )
+                    if stripped:
+                        self._insert_stripped(
+                            conn, [{**row, "quarantine_id": qid} for row in stripped]
+                        )
                     names = ", ".join(sorted({s["name"] for s in signals})) or "hidden content"
                     self._store.audit.append(
                         conn,
@@ -108,17 +117,17 @@ class Quarantine:
         """Log removals (session, server, tool, method, request_id, path, kind, count, decoded, quarantine_id)."""
         if not rows:
             return
-        now = self._store.now()
         with self._store.write() as conn:
-            conn.executemany(
-                "INSERT INTO stripped (session, server, tool, method, request_id, path, kind, count, decoded,"
-                " quarantine_id, created_at) VALUES (:session, :server, :tool, :method, :request_id, :path,"
-                " :kind, :count, :decoded, :quarantine_id, :created_at)",
-                [
-                    {"quarantine_id": None, "decoded": None, **row, "created_at": now}
-                    for row in rows
-                ],
-            )
+            self._insert_stripped(conn, rows)
+
+    def _insert_stripped(self, conn: sqlite3.Connection, rows: list[dict[str, Any]]) -> None:
+        now = self._store.now()
+        conn.executemany(
+            "INSERT INTO stripped (session, server, tool, method, request_id, path, kind, count, decoded,"
+            " quarantine_id, created_at) VALUES (:session, :server, :tool, :method, :request_id, :path,"
+            " :kind, :count, :decoded, :quarantine_id, :created_at)",
+            [{"quarantine_id": None, "decoded": None, **row, "created_at": now} for row in rows],
+        )
 
     def waiting(self) -> int:
         """How many withheld fields no person has released or dismissed yet."""

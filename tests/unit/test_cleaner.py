@@ -121,6 +121,25 @@ def test_removals_are_logged_even_when_the_field_goes_through(store):
     assert "a note" in rows[0]["decoded"]
 
 
+def test_a_withheld_field_and_its_removals_are_one_write(store):
+    clean = cleaner(store)
+    text = f"{INJECTION} <!-- a note --> and\u200b more"
+    payload = {"content": [{"type": "text", "text": text}]}
+    store.sessions.ensure("s")
+    store.sessions.taint(
+        "s", server="web", tool="fetch", method="tools/call", reason="read untrusted content"
+    )
+    before = store.commits
+    rewritten(clean("tools/call", "fetch", "1", payload, True))
+    # The session was tainted already: the withheld field, its fingerprints, its audit row and
+    # its removals are the one transaction.
+    assert store.commits == before + 1
+    qid = store.query("SELECT id FROM quarantine")[0]["id"]
+    rows = store.query("SELECT kind, quarantine_id FROM stripped ORDER BY id")
+    assert {r["kind"] for r in rows} >= {"html-comment"} and len(rows) >= 2
+    assert {r["quarantine_id"] for r in rows} == {qid}
+
+
 def test_labels_cover_each_text_surface():
     for method, payload in [
         ("tools/call", {"content": [{"type": "text", "text": "a"}, {"type": "image", "data": ""}]}),
