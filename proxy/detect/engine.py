@@ -23,6 +23,7 @@ import os
 import re
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
@@ -180,6 +181,8 @@ class HyperscanEngine(Engine):
     def __init__(self, database, streaming: Callable[[], Any] | None = None) -> None:
         self._database = database
         self._streaming = streaming  # builds the stream-mode database, on the first long text
+        # A stream scans with its database's own scratch space: one long text at a time.
+        self._streaming_lock = threading.Lock()
 
     def candidates(self, text: str) -> Sequence[int]:
         found: list[int] = []
@@ -189,13 +192,41 @@ class HyperscanEngine(Engine):
             found.append(index)
 
         if len(text) > STREAM_FROM and self._streaming is not None:
-            with self._streaming().stream(match_event_handler=collect) as stream:
+            with (
+                self._streaming_lock,
+                self._streaming().stream(match_event_handler=collect) as stream,
+            ):
                 for start in range(0, len(text), STREAM_PIECE):
                     stream.scan(shape(text[start : start + STREAM_PIECE]))
         else:
-            self._database.scan(shape(text), match_event_handler=collect)
+            scan_block(self._database, shape(text), collect)
         found.sort()
         return found
+
+
+class _Scratches(threading.local):
+    """Each thread's Hyperscan scratch space, per database (by id, with the database kept alive)."""
+
+    def __init__(self) -> None:
+        self.by_database: dict[int, tuple[Any, Any]] = {}
+
+
+_SCRATCHES = _Scratches()
+
+
+def scan_block(database, data: bytes, handler: Callable[..., Any]) -> None:
+    """A block-mode scan in this thread's own scratch space.
+
+    Hyperscan refuses a scan whose scratch another scan is using, and it releases the GIL while it
+    scans: the station answers its clients and the remote proxy reads its streams in several
+    threads, so a database's one scratch would fail their scans (and fail closed, withholding
+    what is harmless).
+    """
+    held = _SCRATCHES.by_database.get(id(database))
+    if held is None or held[0] is not database:
+        assert hyperscan is not None  # a database exists only where hyperscan does
+        held = _SCRATCHES.by_database[id(database)] = (database, hyperscan.Scratch(database))
+    database.scan(data, match_event_handler=handler, scratch=held[1])
 
 
 def plain(sources: Sequence[str]) -> Engine:

@@ -182,16 +182,14 @@ class HyperscanScanner(Scanner):
 
     def concepts(self, folded: str) -> set[str]:
         found: list[int] = []
-        self._first_only.scan(
-            _spaced_bytes(folded), match_event_handler=lambda i, *_: found.append(i)
-        )
+        engine.scan_block(self._first_only, _spaced_bytes(folded), lambda i, *_: found.append(i))
         table = self.table
         return {table[index].concept for index in found}
 
     def occurrences(self, haystack: str) -> list[tuple[int, int]]:
         data = haystack.encode()
         ends: list[tuple[int, int]] = []
-        self._database.scan(data, match_event_handler=lambda i, _s, end, *_: ends.append((i, end)))
+        engine.scan_block(self._database, data, lambda i, _s, end, *_: ends.append((i, end)))
         if len(data) == len(haystack):
             return [(index, end - self._sizes[index]) for index, end in ends]
         to_char = _CharOffsets(haystack, data)
