@@ -122,11 +122,22 @@ def _run(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    # Beside the first clients: a request that comes meanwhile waits for the same imports anyway.
+    threading.Thread(target=_warm_up, name="lazaretto-warm-up", daemon=True).start()
     try:
         station.serve_forever()
     finally:
         station.shutdown()
     return 0
+
+
+def _warm_up() -> None:
+    from lazaretto.proxy.hooks.served import warm_up
+
+    try:
+        warm_up()
+    except Exception as exc:  # the first hook event loads it again, and says what fails
+        print(f"lazaretto station: warming up the cleaning pipeline failed: {exc}", file=sys.stderr)
 
 
 # -- status and passphrase --------------------------------------------------------------
