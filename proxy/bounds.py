@@ -27,13 +27,15 @@ PARSED_PER_BYTE = 3
 # string of a million escapes is matched in constant memory.
 _TOKEN = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"|[,:\[{]', re.DOTALL)
 _TOKEN_BYTES = re.compile(rb'"[^"\\]*+(?:\\.[^"\\]*+)*+"|[,:\[{]', re.DOTALL)
+_ALL_BUT_SEPARATORS = bytes(byte for byte in range(256) if byte not in b",:[{")
 
 
 def parse_cost(data: bytes | str) -> int:
     """An upper estimate of the bytes json allocates to parse `data` (values and their text),
     counting separators anywhere, inside strings too."""
     if isinstance(data, bytes):
-        values = data.count(b",") + data.count(b":") + data.count(b"[") + data.count(b"{")
+        # One pass that keeps only the four separators, where four counts would make four.
+        values = len(data.translate(None, _ALL_BUT_SEPARATORS))
     else:
         values = data.count(",") + data.count(":") + data.count("[") + data.count("{")
     return len(data) + _BYTES_PER_VALUE * (values + 1)
