@@ -244,7 +244,7 @@ RULES: tuple[Rule, ...] = (
     Rule("exfiltration", 0.3, ("send", "all", "user_data")),
     Rule("concealment", 1.0, ("conceal", "user")),
     Rule("concealment", 0.4, ("conceal",)),
-    Rule("tool_coercion", 0.5, ("run", "tool")),
+    Rule("tool_coercion", 0.5, ("run", "tool"), verb=0),
 )
 
 

@@ -460,7 +460,7 @@ CONCEPTS: Table = {
         L.RU: "отправь|=отправить|отправьте|=перешли|переслать|перешлите|=вышли|=выслать|загрузи|=передай|=передать|=пошли|переведи",
         L.JA: "送信|送って|送る|転送|送付|アップロード|共有して|メールして|振り込|送金",
         L.DE: "=sende|=senden|=schicke|=schick|=schicken|weiterleit|=leite|hochlad|übermittl|übermittel|=überweise|=überweisen",
-        L.FR: "envoie|=envoyer|=envoyez|transfère|=transférer|=transmets|transmett|fais suivre|téléverse|=partage|=vire|=virer",
+        L.FR: "=envoie|=envoyer|=envoyez|transfère|=transférer|=transmets|transmett|fais suivre|téléverse|=partage|=vire|=virer",
         L.KO: "보내|전송|전달|송금|업로드|공유해|이체",
         L.ID: "=kirim|=kirimkan|=teruskan|unggah|=bagikan|=transfer|=transferkan",
         L.TR: "gönder|ilet|yolla|=aktar|havale et|paylaş",
