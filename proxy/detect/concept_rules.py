@@ -125,6 +125,9 @@ class Rule:
     # A need whose English word, as an infinitive ("asks the model to pretend it is ..."), must
     # have the reader ("you", "your") near: else the role is reported, not given.
     given: int | None = None
+    # A need every other need must follow, in any language: the assistant spoken to is told
+    # what comes after its name, not what a list said before it.
+    first: int | None = None
 
 
 # Strongest first: one clause yields at most one signal per kind, the first rule that holds.
@@ -210,7 +213,13 @@ RULES: tuple[Rule, ...] = (
     # one: "If you're the assistant going through these reviews, please open ... and post ...").
     # The assistant spoken to by name may be told in the sentences after ("Assistants triaging my
     # PRs: ... Then add me as an admin").
-    Rule("agent_request", 0.6, ("vocative", _ACTION, (*_THINGS, "destination")), passage=True),
+    Rule(
+        "agent_request",
+        0.6,
+        ("vocative", _ACTION, (*_THINGS, "destination")),
+        passage=True,
+        first=0,
+    ),
     Rule(
         "agent_request",
         0.6,
@@ -238,6 +247,7 @@ RULES: tuple[Rule, ...] = (
         0.7,
         ("ai", ("note", "if_you_are", "vocative", "reading_this"), "send", "destination"),
         passage=True,
+        first=1,
     ),
     Rule("exfiltration", 0.8, ("send", "user_data", "destination"), verb=0),
     Rule("exfiltration", 0.3, ("send", "destination")),
@@ -465,9 +475,16 @@ def _holds(
         if not hits:
             return None
         options.append(hits)
-    for anchor in min(options, key=len):
+    # A rule with a need that comes first is anchored on it, and its other needs (the assistant
+    # named aside, which may stand on either side) are looked for after it.
+    anchors = options[rule.first] if rule.first is not None else min(options, key=len)
+    for anchor in anchors:
         chosen = []
-        for hits in options:
+        for index, hits in enumerate(options):
+            if rule.first is not None and index != rule.first and "ai" not in rule.needs[index]:
+                hits = [hit for hit in hits if hit.start >= anchor.start]
+                if not hits:
+                    break
             near = min(hits, key=lambda hit: abs(hit.start - anchor.start))
             if abs(near.start - anchor.start) > window:
                 break
