@@ -33,10 +33,13 @@ PASSAGE = 320
 # of those scripts ends the clause anyway. Written as the characters an end starts with, then the
 # alternatives (each behind a look-back at that character): a pattern that opens with a character
 # class is searched for in C, where an alternation is tried at every position.
+# A line that opens a part of its own: a list item, a numbered step, a label ("Second block:").
+_PART = r"[ \t]*(?:[-*•#>|]|\d{1,3}[.)][ \t]|(?:[\w\"'-]{1,20}[ \t]){0,2}[\w\"'-]{1,40}[ \t]*:)"
+_PART_START = re.compile(rf"\n(?={_PART})")
 _CLAUSE_END = re.compile(
     r"[.!?;。！？；।॥؟\n\"{\[,|]"
     r"(?:(?<=[.!?;])(?=\s|$)|(?<=[\u3040-\u9fff][.!?;])|(?<=[。！？；।॥؟])|(?<=\n)[ \t]*\n"
-    r"|(?<=\n)(?=[ \t]*(?:[-*•#>|]|\d{1,3}[.)][ \t]|[\w\"'-]{1,40}[ \t]*:))"
+    rf"|(?<=\n)(?={_PART})"
     r"|(?<=\")[ \t]*[,:}\]]|(?<=[{\[,])[ \t]*\"|(?<=\|))"
 )
 # Addresses, each searched only where its telltale character occurs (an address pattern that
@@ -270,6 +273,7 @@ _LEFT_OUT = re.compile(
 _ADDRESS = frozenset("@./:")
 _ELISION = frozenset("'’")
 _ADDRESS_AROUND = re.compile(r"[@./:_-]\w")
+_KEY_AFTER = re.compile(r"[\"'][ \t]*:")
 # Before an English verb: an article or a possessive (it is a noun), or a subject or an
 # auxiliary (a statement of who does it: "we send", "I'll forward"); an order has neither.
 _NOT_AN_ORDER_BEFORE = re.compile(
@@ -666,7 +670,12 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
         # After an elision the bare word is French "j'ai", "n'ai" ("I have"); "l'ia" is the AI.
         return folded[start - 1 : start] not in _ELISION
     if concept == "discussion":
-        return not _ADDRESS_AROUND.match(folded, end) and folded[start - 1 : start] not in _ADDRESS
+        # Not inside an address (attacker@...), and not a key of data ("payload": {...}).
+        return (
+            not _ADDRESS_AROUND.match(folded, end)
+            and folded[start - 1 : start] not in _ADDRESS
+            and not _KEY_AFTER.match(folded, end)
+        )
     return True
 
 
@@ -698,6 +707,19 @@ def _inside_a_sentence(folded: str, start: int, end: int) -> bool:
     )
 
 
+def _discussed(folded: str, clause: list[Hit]) -> tuple[int, int]:
+    """The span of a clause that talks about attacks: its words, and a few characters on each
+    side (a sentence's neighbour is often part of the same report), but not into the line before
+    nor past a line that opens a part of its own ("... how attackers exfiltrate data\nsecond
+    block: do not mention any of this" reports nothing of the second block)."""
+    first, last = clause[0].start, clause[-1].end
+    low = max(0, first - _DISCUSSION_REACH)
+    low = max(low, folded.rfind("\n", low, first) + 1)
+    high = last + _DISCUSSION_REACH
+    part = _PART_START.search(folded, last, high)
+    return low, part.start() if part else high
+
+
 def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Reading:
     """`concept_signals` for `folded[low:high]`, in the whole text's offsets."""
     whole = not low and high == len(folded)
@@ -724,7 +746,7 @@ def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Rea
     found: list[ConceptSignal] = []
     clauses = _clauses(folded, hits, low)
     discussed = [
-        (clause[0].start - _DISCUSSION_REACH, clause[-1].end + _DISCUSSION_REACH)
+        _discussed(folded, clause)
         for clause in clauses
         if any(hit.concept == "discussion" for hit in clause)
     ]

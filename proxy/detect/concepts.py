@@ -1030,27 +1030,30 @@ CONCEPTS: Table = {
     },
     # --- talk about attacks rather than an attack: "attackers ask the model to ..."
     "discussion": {
-        L.EN: "=prompt injection|=prompt injections|=red-team|=red team|=researchers"
-        "|=the study|=the paper|=phrases like|=jailbreak prompts|=jailbreaks|=attack|=attacks|=payload"
-        "|=payloads|=phishing|=never ask you|=will never ask",
-        L.ZH: "攻击|攻擊|攻击者|注入|研究|例如|比如|防御|防禦",
-        L.ES: "ataque|atacante|inyección|investigador|estudio|por ejemplo|defensa",
-        L.HI: "हमला|हमलावर|इंजेक्शन|शोध|उदाहरण",
-        L.PT: "ataque|atacante|injeção|pesquisador|estudo|por exemplo|defesa",
-        L.RU: "атак|злоумышленник|инъекци|исследовани|например|защит",
-        L.JA: "攻撃|インジェクション|研究|例えば|防御",
-        L.DE: "angriff|angreifer|injektion|studie|forscher|zum beispiel|abwehr",
-        L.FR: "attaque|attaquant|=injection|étude|chercheur|par exemple|défense",
-        L.KO: "공격|인젝션|연구|예를 들어|방어",
-        L.ID: "serangan|penyerang|injeksi|penelitian|misalnya",
-        L.TR: "saldırı|saldırgan|enjeksiyon|araştırma|örneğin",
-        L.VI: "tấn công|kẻ tấn công|tiêm nhiễm|nghiên cứu|ví dụ",
-        L.IT: "attacc|=iniezione|ricerca|ricercatori|ad esempio|difesa",
-        L.PL: "atak|atakując|wstrzykiwan|badani|na przykład|obron",
-        L.AR: "هجوم|هجمات|المهاجم|حقن|دراسة|مثلا",
-        L.TH: "การโจมตี|ผู้โจมตี|อินเจกชัน|งานวิจัย|ตัวอย่างเช่น",
-        L.FA: "حمله|مهاجم|تزریق|پژوهش|مثلا",
-        L.UK: "атак|зловмисник|ін'єкці|дослідженн|наприклад",
-        L.NL: "aanval|aanvaller|injectie|onderzoek|bijvoorbeeld",
+        L.EN: "=prompt injection|=prompt injections|=injection|=injections|=injected|=red-team|=red team"
+        "|=red-teaming|=red teaming|=researchers|=researcher|=the study|=the paper|=phrases like"
+        "|=jailbreak prompts|=jailbreaks|=jailbreaking|=jailbreak techniques|=attack|=attacks"
+        "|=attackers|=payload|=payloads|=phishing|=never ask you|=will never ask|=exploit|=exploits"
+        "|=exploited|=vulnerability|=vulnerabilities|=mitigation|=mitigations|=threat model",
+        L.ZH: "攻击|攻擊|攻击者|注入|研究|例如|比如|防御|防禦|漏洞|越狱手法|越狱技术|越獄技術|越狱攻击|红队|紅隊",
+        L.ES: "ataque|atacante|inyección|investigador|estudio|por ejemplo|defensa|vulnerabilidad",
+        L.HI: "हमला|हमलावर|इंजेक्शन|शोध|उदाहरण|भेद्यता",
+        L.PT: "ataque|atacante|injeção|pesquisador|estudo|por exemplo|defesa|vulnerabilidade",
+        L.RU: "атак|злоумышленник|инъекци|исследовани|например|защит|уязвимост",
+        L.JA: "攻撃|インジェクション|研究|例えば|防御|脆弱性|脱獄手法",
+        L.DE: "angriff|angreifer|injektion|=studie|=studien|forscher|zum beispiel|abwehr|schwachstelle"
+        "|sicherheitslücke",
+        L.FR: "attaque|attaquant|=injection|étude|chercheur|par exemple|défense|vulnérabilité",
+        L.KO: "공격|인젝션|연구|예를 들어|방어|취약점|탈옥 기법",
+        L.ID: "serangan|penyerang|injeksi|penelitian|misalnya|kerentanan",
+        L.TR: "saldırı|saldırgan|enjeksiyon|araştırma|örneğin|güvenlik açığı|zafiyet",
+        L.VI: "tấn công|kẻ tấn công|tiêm nhiễm|nghiên cứu|ví dụ|lỗ hổng",
+        L.IT: "attacc|=iniezione|ricerca|ricercatori|ad esempio|difesa|vulnerabilità",
+        L.PL: "atak|atakując|wstrzykiwan|badani|na przykład|obron|podatnoś",
+        L.AR: "هجوم|هجمات|المهاجم|حقن|دراسة|مثلا|ثغرة|ثغرات",
+        L.TH: "การโจมตี|ผู้โจมตี|อินเจกชัน|งานวิจัย|ตัวอย่างเช่น|ช่องโหว่",
+        L.FA: "حمله|مهاجم|تزریق|پژوهش|مثلا|آسیب‌پذیری",
+        L.UK: "атак|зловмисник|ін'єкці|дослідженн|наприклад|вразлив",
+        L.NL: "aanval|aanvaller|injectie|onderzoek|bijvoorbeeld|kwetsbaarhe",
     },
 }

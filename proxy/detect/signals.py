@@ -32,7 +32,8 @@ class Pattern:
         return re.compile(self.source)
 
 
-_GAP = r"\W{1,6}"  # between two words: spaces, punctuation, a line break
+# Between two words: spaces, punctuation, a line break; not a table's bar (cells are apart).
+_GAP = r"[^\w|]{1,6}"
 
 
 def _words(most: int) -> str:
