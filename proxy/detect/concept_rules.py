@@ -236,11 +236,17 @@ RULES: tuple[Rule, ...] = (
         0.4,
         ("ai", ("note", "if_you_are", "reading_this", "vocative"), (*_THINGS, "destination")),
         window=2 * WINDOW,
+        first=1,
     ),
-    Rule("authority_claim", 0.5, (("system", "admin"), "note", ("instructions", "new")), window=24),
+    Rule(
+        "authority_claim",
+        0.5,
+        (("system", "admin"), ("note", "message"), ("instructions", "new")),
+        window=24,
+    ),
     Rule("authority_claim", 0.6, ("i_am", "admin")),
     Rule("authority_claim", 0.5, ("admin", "authority")),
-    Rule("authority_claim", 0.4, (("system", "admin"), "note"), window=12),
+    Rule("authority_claim", 0.4, (("system", "admin"), ("note", "message")), window=12),
     Rule("secret_request", 0.5, (("reveal", "send"), "secret"), verb=0),
     Rule("exfiltration", 1.0, ("send", "secret", "destination"), verb=0),
     # Data sent to an address by a text that speaks to the assistant ("Hinweis für den
@@ -271,13 +277,17 @@ _LEFT_OUT = re.compile(
     r"[ \t]{1,2}(?:(?:the|your|el|la|los|las|tu|o|a|os|as|le|la|les|il|lo|gli|den|die|das|het|de)[ \t]{1,2})?$"
 )
 _ADDRESS = frozenset("@./:")
+_ID_AFTER = re.compile(r"-[\w-]*\d")
+_NOTE_NOT_LABEL = re.compile(
+    r"(?<!\w)(?:a|an|the|this|that|my|your|our|please|should|must|will|would|can|could|to)[ \t]{1,2}$"
+)
 _ELISION = frozenset("'’")
 _ADDRESS_AROUND = re.compile(r"[@./:_-]\w")
 _KEY_AFTER = re.compile(r"[\"'][ \t]*:")
 # Before an English verb: an article or a possessive (it is a noun), or a subject or an
 # auxiliary (a statement of who does it: "we send", "I'll forward"); an order has neither.
 _NOT_AN_ORDER_BEFORE = re.compile(
-    r"(?<!\w)(?:the|a|an|this|that|its|our|their|his|her|no|never|usually"
+    r"(?<!\w)(?:the|a|an|this|that|its|our|their|his|her|my|your|no|never|usually|don't|dont|do[ \t]not"
     r"|(?:we|i|they|he|she)(?:[ \t]{1,2}(?:will|would|can|could|may|might)|'ll)?"
     r"|can|could|cannot|can't|won't|doesn't|didn't|does[ \t]not)[ \t]{1,2}$"
 )
@@ -666,9 +676,17 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     if concept == "secret":
         # "without the token", "sin el token": the secret is left out.
         return not _LEFT_OUT.search(folded, max(0, start - 16), start)
-    if concept == "ai" and folded[start:end] == "ai":
-        # After an elision the bare word is French "j'ai", "n'ai" ("I have"); "l'ia" is the AI.
-        return folded[start - 1 : start] not in _ELISION
+    if concept == "ai":
+        # Part of a name: a versioned id ("pod/support-bot-7c9d").
+        if _ID_AFTER.match(folded, end):
+            return False
+        if folded[start:end] == "ai":
+            # After an elision the bare word is French "j'ai", "n'ai" ("I have"); "l'ia" is the AI.
+            return folded[start - 1 : start] not in _ELISION
+        return True
+    if concept == "note" and hit.language is Language.EN:
+        # "a note", "should note", "please note": a thing or a verb, not a label for its reader.
+        return not _NOTE_NOT_LABEL.search(folded, max(0, start - 8), start)
     if concept == "discussion":
         # Not inside an address (attacker@...), and not a key of data ("payload": {...}).
         return (

@@ -149,7 +149,9 @@ _TABLE: list[tuple[str, float, str]] = [
     (
         "addressed_to_ai",
         0.7,
-        rf"\b(?:note|message|instructions?|notice|reminder|memo|warning|attention){_GAP}(?:for|to){_GAP}"
+        # A label, not a thing named with its article ("send a message to the assistant").
+        rf"(?<!\ba )(?<!\bthe )\b(?:note|message|instructions?|notice|reminder|memo|warning|attention)"
+        rf"{_GAP}(?:for|to){_GAP}"
         rf"(?:the{_GAP}|any{_GAP}|all{_GAP}|an{_GAP})?{_AI}\b",
     ),
     (
