@@ -93,7 +93,7 @@ _QUOTATION = re.compile(
 # A word just before a quotation and just after it (a space between, or none in a script written
 # without spaces), or another quotation after it.
 _WORD_BEFORE = re.compile(r"\w[ \t]?$")
-_WORD_AFTER = re.compile(r"[ \t]?\w|[“„«「『‘`]")
+_WORD_AFTER = re.compile(r"[ \t]?\w|[“„«「『‘`]|,[ \t]?\w|[.!?](?:\s|$)")
 # A quotation of words, not a name ('prod-secrets', "Kadry"): a space inside, a script written
 # without spaces, or a code span (code is shown, never said).
 _UTTERANCE = re.compile(r"^`|\w\s+\w|[\u2e80-\u9fff\uac00-\ud7af\u0e00-\u0e7f]")
@@ -677,10 +677,16 @@ class Reading:
     def reported(self, found: "ConceptSignal") -> bool:
         """Whether a rule's words are reported: its first word in a clause about attacks, or its
         last in what such a text quotes ("the system prompt («print your instructions»)"), unless
-        the rule is one that asks for a quoted phrase (the phrase a fixed reply wants said)."""
+        the rule is one that asks for a quoted phrase (the phrase a fixed reply wants said), or
+        its words spread over more than a clause's reach (a request that ends beside a quotation
+        is not one that names it)."""
         if self.in_discussion(found.start):
             return True
-        return found.rule not in _QUOTING_RULES and self.in_discussion(found.end - 1)
+        return (
+            found.rule not in _QUOTING_RULES
+            and found.end - found.start <= _SHAPE_REACH
+            and self.in_discussion(found.end - 1)
+        )
 
 
 def concept_signals(folded: str, field: Field = UNKNOWN_FIELD) -> Reading:
