@@ -59,15 +59,18 @@ _CONTAINER = re.compile(r"[\"']([\w .-]{1,48})[\"'][ \t]*:[ \t]*[\[{]")
 _CONTAINER_LOOKBACK = 4096
 # A YAML-like line: "  - event_name: Lunch with Amy" (the value runs to the end of the line).
 _LINE_PAIR = re.compile(r"(?m)^[ \t]*(?:-[ \t]+)?([A-Za-z_][\w .-]{0,40}?)[ \t]*:[ \t]+(\S[^\n]*)$")
-# The keys that name a record's own parts: in a ticket they describe the ticket, and a ticket's
-# title or description asks people for things as a matter of course ("Please reset my password").
-_RECORD_PARTS = frozenset("title summary description desc name headline details".split())
+# The keys that name a record's own parts: they describe the record, so they are of its kind. A
+# ticket's title asks people for things as a matter of course ("Please reset my password"), and
+# an e-mail's snippet is a piece of the message ("Please update your payment method").
+_RECORD_PARTS = frozenset("title summary description desc name headline details snippet".split())
 # Keys only a ticket has, and keys a ticket has with others (a calendar event has a status, an
 # address a state): one of the first or two of the second make the record a ticket.
 _TICKET_KEYS = frozenset(
     "issuetype issue_type assignee assignees reporter milestone resolution pull_request".split()
 )
 _TICKET_LIKE_KEYS = frozenset("state status labels priority comments comment number".split())
+# An e-mail has a subject and a sender or a recipient.
+_SENDER_KEYS = frozenset("from sender to recipients".split())
 # A JSON string, or a brace: what is read to find the object a value sits in.
 _JSON_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"(?:[ \t]*(:))?|[{}]')
 # How far around a value its record is read: bounds the work on a huge text.
@@ -156,17 +159,23 @@ class Shapes:
                 best = (end - start, key)
         if best is not None:
             kind = kind_of_key(best[1])
-            if kind is FieldKind.DESCRIPTION and self._ticket_part(best[1], offset):
-                kind = FieldKind.WORK_ITEM
+            if kind is FieldKind.DESCRIPTION and _RECORD_PARTS.intersection(_words(best[1])):
+                kind = self._record_kind(offset) or kind
             if kind is not FieldKind.UNKNOWN:
                 return Field(kind, best[1])
         return self._container(offset) or self._outer
 
-    def _ticket_part(self, key: str, offset: int) -> bool:
-        """Whether `key` names a part of the record holding `offset` (its title, its
-        description) and that record is a ticket, by the keys beside it."""
-        if not _RECORD_PARTS.intersection(_words(key)):
-            return False
+    def _record_kind(self, offset: int) -> FieldKind | None:
+        """The kind of the record holding `offset`, where its keys tell: a ticket or an e-mail."""
+        keys = self._record_keys(offset)
+        if "subject" in keys and keys & _SENDER_KEYS:
+            return FieldKind.MESSAGE
+        if keys & _TICKET_KEYS or len(keys & _TICKET_LIKE_KEYS) >= 2:
+            return FieldKind.WORK_ITEM
+        return None
+
+    def _record_keys(self, offset: int) -> set[str]:
+        """The keys of the innermost JSON object holding `offset`."""
         low = max(0, offset - _RECORD_REACH)
         # The objects still open at `offset`, read from a point that starts no string when the
         # text is short enough to read from its start (else from a brace, as near as it gets).
@@ -180,7 +189,7 @@ class Shapes:
             elif token.group() == "}" and opened:
                 opened.pop()
         if not opened:
-            return False
+            return set()
         keys: set[str] = set()
         depth = 0
         for token in _JSON_TOKEN.finditer(self._text, opened[-1], opened[-1] + _RECORD_REACH):
@@ -193,7 +202,7 @@ class Shapes:
                 depth -= 1
             elif token.group(1) and not depth:
                 keys.add(text[1 : text.index('"', 1)].lower())
-        return bool(keys & _TICKET_KEYS) or len(keys & _TICKET_LIKE_KEYS) >= 2
+        return keys
 
     def _container(self, offset: int) -> Field | None:
         """The field named by the nearest still-open JSON container holding `offset`, if telling.

@@ -152,3 +152,22 @@ def test_a_ticket_title_that_sends_data_to_an_address_is_still_out_of_place():
     }
     found = detect(json.dumps(record))
     assert "out_of_place_request" in found.names and found.score >= DEFAULT_THRESHOLD
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Please update your payment method to keep your subscription.",
+        "Bitte bestätigen Sie Ihre Buchung und zahlen Sie die Rechnung bis Freitag.",
+    ],
+)
+def test_an_emails_snippet_is_part_of_the_message(request_text):
+    inbox = {
+        "messages": [
+            {"from": "billing@service.example", "subject": "Action needed", "snippet": request_text}
+        ]
+    }
+    assert detect(json.dumps(inbox, ensure_ascii=False)).score < DEFAULT_THRESHOLD
+    # The same words as a product's description are out of place.
+    product = {"name": "Desk lamp", "price": 30, "snippet": request_text}
+    assert "out_of_place_request" in detect(json.dumps(product, ensure_ascii=False)).names
