@@ -73,8 +73,41 @@ _TICKET_LIKE_KEYS = frozenset("state status labels priority comments comment num
 _SENDER_KEYS = frozenset("from sender to recipients".split())
 # A JSON string, or a brace: what is read to find the object a value sits in.
 _JSON_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"(?:[ \t]*(:))?|[{}]')
-# How far around a value its record is read: bounds the work on a huge text.
-_RECORD_REACH = 4096
+# The JSON objects of a text: where each opens and closes, its parent's index, its kind.
+_Objects = tuple[list[int], list[int], list[int], list[FieldKind | None]]
+
+
+def _objects(text: str) -> _Objects:
+    """Every JSON object of `text` with its kind of record, in one pass over its strings and
+    braces (a brace inside a string is the string's)."""
+    starts: list[int] = []
+    ends: list[int] = []
+    parents: list[int] = []
+    keys: list[set[str]] = []
+    opened: list[int] = []
+    for token in _JSON_TOKEN.finditer(text):
+        found = token.group()
+        if found == "{":
+            parents.append(opened[-1] if opened else -1)
+            opened.append(len(starts))
+            starts.append(token.end())
+            ends.append(len(text))
+            keys.append(set())
+        elif found == "}":
+            if opened:
+                ends[opened.pop()] = token.start()
+        elif token.group(1) and opened:
+            keys[opened[-1]].add(found[1 : found.index('"', 1)])
+    return starts, ends, parents, [_kind_of_record(names) for names in keys]
+
+
+def _kind_of_record(keys: set[str]) -> FieldKind | None:
+    """A ticket or an e-mail, by the keys an object holds (None: neither)."""
+    if "subject" in keys and keys & _SENDER_KEYS:
+        return FieldKind.MESSAGE
+    if keys & _TICKET_KEYS or len(keys & _TICKET_LIKE_KEYS) >= 2:
+        return FieldKind.WORK_ITEM
+    return None
 
 
 def _words(key: str) -> list[str]:
@@ -133,6 +166,7 @@ class Shapes:
         self._text, self._outer = text, outer
         self._spans: list[tuple[int, int, str]] | None = None
         self._starts: list[int] = []
+        self._objects: _Objects | None = None
 
     def _read(self) -> list[tuple[int, int, str]]:
         """The keyed values, read on the first question (most texts never ask one)."""
@@ -166,43 +200,17 @@ class Shapes:
         return self._container(offset) or self._outer
 
     def _record_kind(self, offset: int) -> FieldKind | None:
-        """The kind of the record holding `offset`, where its keys tell: a ticket or an e-mail."""
-        keys = self._record_keys(offset)
-        if "subject" in keys and keys & _SENDER_KEYS:
-            return FieldKind.MESSAGE
-        if keys & _TICKET_KEYS or len(keys & _TICKET_LIKE_KEYS) >= 2:
-            return FieldKind.WORK_ITEM
-        return None
-
-    def _record_keys(self, offset: int) -> set[str]:
-        """The keys of the innermost JSON object holding `offset`."""
-        low = max(0, offset - _RECORD_REACH)
-        # The objects still open at `offset`, read from a point that starts no string when the
-        # text is short enough to read from its start (else from a brace, as near as it gets).
-        if low:
-            brace = self._text.find("{", low, offset)
-            low = brace if brace >= 0 else offset
-        opened: list[int] = []
-        for token in _JSON_TOKEN.finditer(self._text, low, offset):
-            if token.group() == "{":
-                opened.append(token.end())
-            elif token.group() == "}" and opened:
-                opened.pop()
-        if not opened:
-            return set()
-        keys: set[str] = set()
-        depth = 0
-        for token in _JSON_TOKEN.finditer(self._text, opened[-1], opened[-1] + _RECORD_REACH):
-            text = token.group()
-            if text == "{":
-                depth += 1
-            elif text == "}":
-                if not depth:
-                    break
-                depth -= 1
-            elif token.group(1) and not depth:
-                keys.add(text[1 : text.index('"', 1)].lower())
-        return keys
+        """The kind of the JSON object holding `offset`, where its keys tell: a ticket or an
+        e-mail (the text's objects are read once, on the first question)."""
+        if self._objects is None:
+            self._objects = _objects(self._text)
+        starts, ends, parents, kinds = self._objects
+        # The innermost object holding `offset` is the last one opened before it, or one of
+        # that one's parents (the last one may have closed already).
+        index = bisect_right(starts, offset) - 1
+        while index >= 0 and ends[index] < offset:
+            index = parents[index]
+        return kinds[index] if index >= 0 else None
 
     def _container(self, offset: int) -> Field | None:
         """The field named by the nearest still-open JSON container holding `offset`, if telling.
