@@ -451,8 +451,7 @@ CONCEPTS: Table = {
         L.TR: "şifre|parola|api anahtar|=token|kimlik bilgileri|özel anahtar|gizli anahtar|doğrulama kodu|kredi kartı",
         L.VI: "mật khẩu|khóa api|=token|mã xác thực|khóa bí mật|thẻ tín dụng|=otp",
         L.IT: "=password|chiave api|chiave privata|chiave segreta|credenziali|=token|codice di verifica|carta di credito",
-        L.PL: "hasło|hasła|haseł|klucz api|klucz prywatny|klucz tajny|=token|dane logowania|kod weryfikacyjny|karta kredytowa|numer karty"
-        "|=login",
+        L.PL: "hasło|hasła|haseł|klucz api|klucz prywatny|klucz tajny|=token|dane logowania|kod weryfikacyjny|karta kredytowa|numer karty",
         L.AR: "كلمة المرور|كلمة السر|كلمات المرور|مفتاح api|رمز التحقق|الرمز السري|بيانات الاعتماد|المفتاح الخاص|بطاقة الائتمان",
         L.TH: "รหัสผ่าน|คีย์ api|โทเค็น|รหัส otp|คีย์ส่วนตัว|บัตรเครดิต",
         L.FA: "رمز عبور|گذرواژه|کلید api|توکن|رمز یکبار|کلید خصوصی|کارت اعتباری",
@@ -489,7 +488,7 @@ CONCEPTS: Table = {
         L.EN: "=emails|=e-mails|=messages|=files|=documents|=contacts|=conversation|=conversations|chat history"
         "|=inbox|personal data|personal information|=address book|=calendar|=photos|=attachments|customer data"
         "|user data|=records|=invoices|=receipts|=bank statements|=browsing history|=chat log|=chat logs|=contact list|=phone number|=phone numbers|=saved addresses|=home address|=date of birth|=passport number|=location history"
-        "|=spreadsheet|=spreadsheets|=sheet|=roster|=customer list|=client list|=attendee list|=employee list|=member list|=contract|=contracts|=statement|=statements|=payroll|=salary|=tax id|=passport|=passport scan|=id card|=insurance|=scans|=export|=database|=price list|=pricing|=media kit|=cap table|=deck|=slides",
+        "|=spreadsheet|=spreadsheets|=sheet|=roster|=customer list|=client list|=attendee list|=employee list|=member list|=contract|=contracts|=statement|=statements|=payroll|=salary|=tax id|=passport|=passport scan|=id card|=insurance|=scans|=database|=price list|=pricing|=media kit|=cap table|=deck|=slides",
         L.ZH: "邮件|郵件|文件|文档|文檔|联系人|聯絡人|聯繫人|聊天记录|聊天記錄|对话|對話|个人信息|個人資料|个人资料|数据|數據|资料|資料|通讯录|通訊錄|电话号码|電話號碼|手机号|手機號|住址|身份证"
         "|表格|报表|報表|报告|報告|合同|名单|名單|客户名单|客戶名單|工资|工資|薪资|薪資|价格表|價格表|成本|发票|發票",
         L.ES: "correos|=mensajes|=archivos|=documentos|=contactos|conversación|=historial|datos personales|=datos|información personal|número de teléfono|=direcciones|=dirección de casa|fecha de nacimiento"
