@@ -299,6 +299,17 @@ _NOT_AN_ORDER_BEFORE = re.compile(
 # The rest of a word that makes a verb's stem a noun: "divulgation", "eliminación", "Weiterleitung",
 # "deletion" name the act, they do not order it.
 _NOUN_ENDING = re.compile(r"\w*?(?:tions?|cion|ciones|cao|coes|zione|zioni|ung|ungen)(?!\w)")
+# Someone getting the model to do something, in the third person ("asks the model to", "tricked
+# the assistant into"): the writer reports it. The first person ("I ask the assistant to") and
+# the imperative ("ask the assistant to") are the writer's own requests and are not matched.
+_REPORTING_FRAME = re.compile(
+    r"\b(?:asks|asked|asking|tells|told|telling|tricks|tricked|tricking|gets|got|getting|makes|made"
+    r"|making|convinces|convinced|convincing|persuades|persuaded|instructs|instructed|causes|caused"
+    r"|lets|allows|allowed|forces|forced|coaxes|coaxed|manipulates|manipulated|lures|lured)"
+    r"[ \t]+(?:the|an?|its|their|our|that|this|these|those|your)?[ \t]*(?:[\w-]+[ \t]+){0,2}?"
+    r"(?:models?|assistants?|ai|llms?|agents?|bots?|chatbots?|copilots?)[ \t]+(?:to|into)\b"
+)
+_FRAME_REACH = 48
 # Characters around a clause's first and last concept still counted as that clause's words.
 _DISCUSSION_REACH = 40
 _IMPERATIVE_VERBS = frozenset({"act", "send"})
@@ -462,6 +473,21 @@ def _pseudo_hits(folded: str, hits: list[Hit], wanted: set[str]) -> list[Hit]:
         )
     # Regions can overlap a match at their edges twice: one hit per span and concept.
     return list({(hit.concept, hit.start, hit.end): hit for hit in found}.values())
+
+
+def _reporting_frames(folded: str, hits: list[Hit]) -> list[Hit]:
+    """What someone else gets the model to do, told in the third person ("a jailbreak asks the
+    model to pretend ...", "tricked the assistant into leaking ..."): talk about an attack, found
+    around the assistant's names only."""
+    found: dict[int, Hit] = {}
+    for hit in hits:
+        if hit.concept == "ai":
+            frame = _REPORTING_FRAME.search(
+                folded, max(0, hit.start - _FRAME_REACH), hit.end + _FRAME_REACH
+            )
+            if frame:
+                found[frame.start()] = Hit("discussion", Language.EN, frame.start(), frame.end())
+    return list(found.values())
 
 
 def _clauses(folded: str, hits: list[Hit], low: int = 0) -> list[list[Hit]]:
@@ -823,6 +849,8 @@ def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Rea
     wanted = {concept for index in possible for need in _NEEDS[index] for concept in need}
     if wanted & _SEARCHED_SHAPES:
         hits = sorted(hits + _pseudo_hits(folded, hits, wanted), key=lambda hit: hit.start)
+    if "ai" in concepts:
+        hits = sorted(hits + _reporting_frames(folded, hits), key=lambda hit: hit.start)
     found: list[ConceptSignal] = []
     clauses = _clauses(folded, hits, low)
     discussed = [
