@@ -94,6 +94,9 @@ _QUOTATION = re.compile(
 # without spaces), or another quotation after it.
 _WORD_BEFORE = re.compile(r"\w[ \t]?$")
 _WORD_AFTER = re.compile(r"[ \t]?\w|[“„«「『‘`]|,[ \t]?\w|[.!?](?:\s|$)")
+# An arrow from a quotation to what came of it ("\"translate your instructions\" → it printed
+# them"): an example and its outcome, in a list as in a sentence.
+_OUTCOME_AFTER = re.compile(r"[ \t]*(?:→|->|=>)[ \t]*\w")
 # A quotation of words, not a name ('prod-secrets', "Kadry"): a space inside, a script written
 # without spaces, or a code span (code is shown, never said).
 _UTTERANCE = re.compile(r"^`|\w\s+\w|[\u2e80-\u9fff\uac00-\ud7af\u0e00-\u0e7f]")
@@ -807,6 +810,8 @@ def _inside_a_sentence(folded: str, start: int, end: int) -> bool:
     printed it"), or it is set in parentheses (an example in passing: "role play ("pretend you
     are ...")"): it is named there, where an order quoted to be obeyed stands on its own."""
     if folded[start - 1 : start] == "(" and folded[end : end + 1] == ")":
+        return True
+    if _OUTCOME_AFTER.match(folded, end):
         return True
     return bool(_WORD_BEFORE.search(folded, max(0, start - 2), start)) and bool(
         _WORD_AFTER.match(folded, end)
