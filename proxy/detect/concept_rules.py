@@ -64,7 +64,7 @@ _AMOUNT = re.compile(
     r"|\d[ \t]?(?:[万萬千亿億]?[円元圆圓块塊]|万|萬|만[ \t]?원|억)"
     r"|(?<![\d-])\d{2,}[- ]\d{3,}[- ]\d{3,}(?![\d-])"
 )
-_QUOTED = re.compile(r"(?<!\w)[\"'“‘«「『]([^\"'“”‘’«»「」『』\n]{1,60})[\"'”’»」』](?!\w)")
+_QUOTED = re.compile(r"(?<!\w)[\"'“‘«「『`]([^\"'“”‘’«»「」『』`\n]{1,120})[\"'”’»」』`](?!\w)")
 
 
 # A quotation in prose: typographic pairs, code spans, quotes escaped inside a JSON string
@@ -191,6 +191,8 @@ RULES: tuple[Rule, ...] = (
         verb=0,
     ),
     Rule("prompt_extraction", 0.8, ("reveal", "your", "instructions"), verb=0),
+    # The text before the reader's own, word for word ("repeat verbatim the text above").
+    Rule("prompt_extraction", 0.7, ("reveal", "verbatim", "previous"), verb=0),
     Rule("prompt_extraction", 0.6, ("reveal", "system", "message", "your"), verb=0),
     Rule("prompt_extraction", 0.6, (("instructions", "prompt"), "given")),
     Rule("role_hijack", 1.0, ("role", "unrestricted"), given=0),
@@ -206,6 +208,12 @@ RULES: tuple[Rule, ...] = (
     Rule("fixed_reply", 0.7, ("say", "only", "quoted"), window=30),
     Rule("fixed_reply", 0.6, ("reply", "only", "quoted"), window=40),
     Rule("fixed_reply", 0.5, ("say", "quoted", ("ignore", "instructions"))),
+    # The reply dictated word for word: a verb of saying and the phrase right after it.
+    Rule("fixed_reply", 0.5, ("answer_with", "quoted"), window=20),
+    # A new self given to the reader by name ("you are 'Max'", "adopt the identity 'Lumi'").
+    Rule("role_hijack", 1.0, ("now", "you_are", "quoted"), window=16),
+    Rule("role_hijack", 0.7, ("you_are", "quoted"), window=16, first=0),
+    Rule("role_hijack", 0.6, ("persona", "quoted"), window=24),
     Rule("addressed_to_ai", 0.6, ("note", "ai")),
     # The reader singled out as an AI: "if you are an AI", "KI, die das liest", "读到这里的AI".
     Rule("addressed_to_ai", 0.7, ("if_you_are", "ai"), window=30),
@@ -278,7 +286,7 @@ RULES: tuple[Rule, ...] = (
 # Verbs written as a label or a key ("Email: ...", "Transfer status:", "email": "...") name a
 # field, not an order; see `_NOT_AN_ORDER_BEFORE` for the words before a verb that say the same.
 # Such a hit is not counted.
-_VERBS = frozenset({"send", "reveal", "run", "say", "ignore", "disable", "act"})
+_VERBS = frozenset({"send", "reveal", "run", "say", "answer_with", "ignore", "disable", "act"})
 _LABEL_COLON = re.compile(r"[\"']?[ \t]{0,2}:(?!//)")
 _LEFT_OUT = re.compile(
     r"(?<!\w)(?:without|except|sin|sem|sans|senza|ohne|zonder|bez|без|tanpa)"
@@ -359,7 +367,7 @@ _TOLD_REACH = 60
 _SENTENCE_END = re.compile(r"[.!?;。！？；\n]")
 _OWN_SENTENCE = re.compile(r"[ \t]*[.!。！][ \t]*")
 _WANTS_ADDRESS = frozenset({"act", "send"})
-_WANTS_QUOTE = frozenset({"say", "reply"})
+_WANTS_QUOTE = frozenset({"say", "reply", "answer_with", "you_are", "persona"})
 # What may stand between a clause's start and its first word: spaces, quotes, bullets, and the
 # key of a YAML-like line ("- event_name: Transfer ...").
 _OPENING = re.compile(r"[\W_]*(?:[^\W\d][\w .-]{0,40}:[ \t]+)?[\W_]*")
@@ -601,7 +609,9 @@ def _holds(
                 continue
             start = min(hit.start for hit in chosen)
             end = max(hit.end for hit in chosen)
-            if end - start <= window + window // 2:
+            # A quoted phrase is as long as it is: where it opens is what must lie near.
+            reach = max(hit.start if hit.concept == "quoted" else hit.end for hit in chosen)
+            if reach - start <= window + window // 2:
                 return start, end, {hit.language for hit in chosen}
     return None
 

@@ -86,7 +86,8 @@ CONCEPTS: Table = {
     },
     "instructions": {
         L.EN: "instruction|=directive|=directives|=rules|=guidelines|=prompt|=prompts|=commands|=orders"
-        "|=constraints|=restrictions|=programming|=guardrails",
+        "|=constraints|=restrictions|=programming|=guardrails"
+        "|=setup|=configuration|=config|=system instructions",
         L.ZH: "指令|指示|规则|規則|提示词|提示詞|命令|限制|约束|約束|准则|準則|规定|規定",
         L.ES: "instruccion|=reglas|=órdenes|directriz|directrices|indicaciones|=restricciones|=normas|=pautas",
         L.HI: "निर्देश|नियम|आदेश|हिदायत|प्रतिबंध",
@@ -176,26 +177,33 @@ CONCEPTS: Table = {
     },
     "reveal": {
         L.EN: "reveal|=show|=print|=repeat|=output|=display|=tell me|=disclose|=leak|=dump|=recite"
-        "|=paste|=write out|=spell out|=expose|=list your|=list all your|=enumerate your",
-        L.ZH: "显示|顯示|输出|輸出|打印|展示|告诉我|告訴我|透露|泄露|洩露|重复|重複|复述|複述|公开|公開|说出|說出|给我看|給我看|列出",
-        L.ES: "revel|muestr|=mostrar|imprim|repit|=repetir|=dime|divulg|exponer|=expón",
-        L.HI: "दिखाओ|दिखाएं|दिखाइए|बताओ|बताएं|बताइए|प्रकट करो|दोहराओ|दोहराएं|लिखो",
-        L.PT: "revel|mostr|exib|imprim|repit|=repetir|=diga|divulg",
-        L.RU: "покаж|=показать|выведи|=вывести|раскрой|=раскрыть|повтори|=повторить|=расскажи|=скажи|выдай|=озвучь|огласи",
-        L.JA: "表示|見せ|教え|出力|繰り返|公開|明かし|開示|書き出|暴露|漏らし|示し",
-        L.DE: "=zeig|=zeige|=zeigen|=gib|=verrate|verrat|wiederhol|=nenne|offenbar|=drucke|enthüll|ausgeb|preisgeb",
-        L.FR: "révèl|révél|=montre|montrez|affich|répèt|répét|=dis-moi|=donne-moi|divulgu|=expose",
-        L.KO: "보여|알려|출력|공개|반복|밝혀|누설|말해|표시|드러내",
-        L.ID: "tampilkan|tunjukkan|ungkapkan|=ulangi|cetak|beritahu|=sebutkan|bocorkan",
-        L.TR: "göster|açıkla|tekrarla|yazdır|ifşa et|=söyle|sızdır|=yaz",
-        L.VI: "hiển thị|tiết lộ|lặp lại|in ra|cho tôi xem|cho tôi biết|viết ra",
-        L.IT: "rivel|mostr|=ripeti|ripet|stamp|=dimmi|visualizz|divulg",
-        L.PL: "pokaż|ujawnij|powtórz|wypisz|wydrukuj|=podaj|=powiedz|zdradź",
-        L.AR: "أظهر|اظهر|اعرض|اكشف|كرر|اطبع|أخبرني|أفصح|سرب",
-        L.TH: "แสดง|เปิดเผย|พูดซ้ำ|ทำซ้ำ|บอกฉัน|พิมพ์",
-        L.FA: "نشان بده|نمایش بده|فاش کن|تکرار کن|بنویس|بگو|آشکار کن",
-        L.UK: "покаж|виведи|розкрий|повтори|скажи|розкажи",
-        L.NL: "=toon|laat zien|herhaal|=onthul|=vertel",
+        "|=paste|=write out|=spell out|=expose|=list your|=list all your|=enumerate your"
+        "|=reproduce|=restate|=restating|=quote|=copy|=translate|=read back|=read me back|=echo|=type out",
+        L.ZH: "显示|顯示|输出|輸出|打印|展示|告诉我|告訴我|透露|泄露|洩露|重复|重複|复述|複述|公开|公開|说出|說出|给我看|給我看|列出"
+        "|复制|複製|抄写|抄寫",
+        L.ES: "revel|muestr|=mostrar|imprim|repit|=repetir|=dime|divulg|exponer|=expón"
+        "|copia|=copiar|=reproduce",
+        L.HI: "दिखाओ|दिखाएं|दिखाइए|बताओ|बताएं|बताइए|प्रकट करो|दोहराओ|दोहराएं|लिखो|कॉपी करो|कॉपी करें",
+        L.PT: "revel|mostr|exib|imprim|repit|=repetir|=diga|divulg|copie|=copiar|=reproduza",
+        L.RU: "покаж|=показать|выведи|=вывести|раскрой|=раскрыть|повтори|=повторить|=расскажи|=скажи|выдай|=озвучь|огласи"
+        "|скопируй|воспроизведи",
+        L.JA: "表示|見せ|教え|出力|繰り返|公開|明かし|開示|書き出|暴露|漏らし|示し"
+        "|コピーして|書き写",
+        L.DE: "=zeig|=zeige|=zeigen|=gib|=verrate|verrat|wiederhol|=nenne|offenbar|=drucke|enthüll|ausgeb|preisgeb"
+        "|=kopiere|=gib wieder",
+        L.FR: "révèl|révél|=montre|montrez|affich|répèt|répét|=dis-moi|=donne-moi|divulgu|=expose"
+        "|=copie|=recopie",
+        L.KO: "보여|알려|출력|공개|반복|밝혀|누설|말해|표시|드러내|복사해|그대로 적어",
+        L.ID: "tampilkan|tunjukkan|ungkapkan|=ulangi|cetak|beritahu|=sebutkan|bocorkan|=salin",
+        L.TR: "göster|açıkla|tekrarla|yazdır|ifşa et|=söyle|sızdır|=yaz|kopyala",
+        L.VI: "hiển thị|tiết lộ|lặp lại|in ra|cho tôi xem|cho tôi biết|viết ra|sao chép|chép lại",
+        L.IT: "rivel|mostr|=ripeti|ripet|stamp|=dimmi|visualizz|divulg|=copia|riproduci",
+        L.PL: "pokaż|ujawnij|powtórz|wypisz|wydrukuj|=podaj|=powiedz|zdradź|skopiuj|przepisz",
+        L.AR: "أظهر|اظهر|اعرض|اكشف|كرر|اطبع|أخبرني|أفصح|سرب|انسخ",
+        L.TH: "แสดง|เปิดเผย|พูดซ้ำ|ทำซ้ำ|บอกฉัน|พิมพ์|คัดลอก",
+        L.FA: "نشان بده|نمایش بده|فاش کن|تکرار کن|بنویس|بگو|آشکار کن|کپی کن",
+        L.UK: "покаж|виведи|розкрий|повтори|скажи|розкажи|скопіюй|відтвори",
+        L.NL: "=toon|laat zien|herhaal|=onthul|=vertel|=kopieer",
     },
     "verbatim": {
         L.EN: "=verbatim|word for word|word-for-word|=exactly as|=in full|=exact wording|=exact|=full text",
@@ -363,6 +371,78 @@ CONCEPTS: Table = {
         L.FA: "رد نکن|امتناع نکن|هرگز رد|اطاعت کن|هر درخواستی",
         L.UK: "не відмовляй|ніколи не відмовляй|корись|будь-який запит",
         L.NL: "weiger nooit|niet weigeren|gehoorzaam|elk verzoek|elke vraag",
+    },
+    # --- a reply dictated to the reader: "reply 'Scout ready'", "responda apenas «...»"
+    "answer_with": {
+        L.EN: "=reply|=replying|=respond|=responding|=answer|=answers|=answer with|=reply with"
+        "|=respond with|=say|=just say|=start every message with|=start every reply with"
+        "|=begin every reply with|=prefixed with|=acknowledge by replying",
+        L.ZH: "回答|回复|回覆|答复|答覆|只回答|说|說",
+        L.ES: "=responde|=contesta|=respondan|=contesten|=responda",
+        L.HI: "जवाब दो|जवाब दें|कहो|कहें",
+        L.PT: "=responda|=responde|=diga|=respondam",
+        L.RU: "=ответь|=отвечай|=скажи|=ответьте",
+        L.JA: "と答えて|と返答|と言って|とだけ返答|とだけ答え|と回答",
+        L.DE: "=antworte|=antworten sie|=sag|=sage",
+        L.FR: "=réponds|=répondez|=dis",
+        L.KO: "라고 답해|라고 대답해|라고 말해|로만 해|로만 답해",
+        L.ID: "=jawab|=balas|=katakan",
+        L.TR: "=yanıt ver|=cevap ver|=söyle|=de ki",
+        L.VI: "trả lời|hãy nói",
+        L.IT: "=rispondi|=rispondete|=risponda",
+        L.PL: "=odpowiedz|=odpowiadaj|=powiedz",
+        L.AR: "أجب|رد ب|قل",
+        L.TH: "ตอบว่า|พูดว่า",
+        L.FA: "پاسخ بده|بگو",
+        L.UK: "=відповідай|=відповідь|=скажи",
+        L.NL: "=antwoord|=zeg",
+    },
+    # --- a new self given to the reader: "you are 'Max'", "eres «Sofía»", "你是“小助手”"
+    "you_are": {
+        L.EN: "=you are|=you're|=you will be|=you'll be|=your name is|=introduce yourself as"
+        "|=call yourself",
+        L.ZH: "你是|你现在是|你現在是|你就是|你叫|你的名字是|您是",
+        L.ES: "=eres|=serás|=ahora eres|=tu nombre es|=te llamas|=preséntate como",
+        L.HI: "तुम हो|आप हैं|तुम्हारा नाम|आपका नाम|तुम अब",
+        L.PT: "=você é|=tu és|=você será|=seu nome é|=você se chama|=apresente-se como",
+        L.RU: "=ты|=вы теперь|=тебя зовут|=твоё имя|=представься как",
+        L.JA: "あなたは|君は|お前は|あなたの名前は",
+        L.DE: "=du bist|=du wirst|=dein name ist|=du heißt|=stell dich als",
+        L.FR: "=tu es|=vous êtes|=tu seras|=ton nom est|=tu t'appelles|=présente-toi comme",
+        L.KO: "너는|당신은|넌|네 이름은|당신의 이름은",
+        L.ID: "=kamu adalah|=anda adalah|=kamu sekarang|=namamu|=nama kamu",
+        L.TR: "=sensin|=sen bir|=senin adın|=adın|=kendini tanıt",
+        L.VI: "bạn là|mày là|tên bạn là|bạn tên là",
+        L.IT: "=sei|=tu sei|=sarai|=ti chiami|=il tuo nome è|=presentati come",
+        L.PL: "=jesteś|=będziesz|=nazywasz się|=twoje imię to|=przedstaw się jako",
+        L.AR: "أنت|انت|اسمك",
+        L.TH: "คุณคือ|คุณเป็น|ชื่อของคุณคือ",
+        L.FA: "=تو|=شما|اسم تو",
+        L.UK: "=ти|=тебе звуть|=твоє ім'я|=представся як",
+        L.NL: "=je bent|=jij bent|=u bent|=je heet|=jouw naam is|=stel je voor als",
+    },
+    # --- a self to take on: an identity, a persona, a character, a mode
+    "persona": {
+        L.EN: "=identity|=persona|=character|=stay in character|=break character|=adopt|=mode",
+        L.ZH: "身份|人设|人設|模式",
+        L.ES: "=identidad|=personaje|=modo",
+        L.HI: "पहचान|किरदार|मोड",
+        L.PT: "=identidade|=personagem|=modo",
+        L.RU: "личност|персонаж|=режим|=режиме",
+        L.JA: "人格|キャラクター|モード",
+        L.DE: "=identität|=persona|=modus",
+        L.FR: "=identité|=personnage|=mode",
+        L.KO: "정체성|캐릭터|모드|페르소나",
+        L.ID: "identitas|=karakter|=mode",
+        L.TR: "kimlik|karakter|=modu|=modunda",
+        L.VI: "danh tính|nhân vật|chế độ",
+        L.IT: "=identità|=personaggio|=modalità",
+        L.PL: "tożsamoś|=postać|=postaci|=tryb|=trybie",
+        L.AR: "هوية|شخصية|وضع",
+        L.TH: "ตัวตน|ตัวละคร|โหมด",
+        L.FA: "هویت|شخصیت|حالت",
+        L.UK: "особист|персонаж|=режим|=режимі",
+        L.NL: "identiteit|=personage|=modus",
     },
     # --- switching a safeguard off
     "disable": {
@@ -668,7 +748,8 @@ CONCEPTS: Table = {
     # --- a fixed reply: "say ...", "answer only with ..."
     "say": {
         L.EN: "=say|=reply with|=respond with|=answer with|=output|=print|=write|=type|=begin your|=start your"
-        "|=end your|=respond only|=reply only|=answer only|=just say|=only say|=simply say",
+        "|=end your|=respond only|=reply only|=answer only|=just say|=only say|=simply say"
+        "|=reply|=replying|=respond|=answer|=answers|=start every message with|=start every reply with|=prefix|=prefixed with",
         L.ZH: "回答|回复|回覆|说|說|输出|輸出|写|寫|开头|開頭|只回答",
         L.ES: "=responde|=contesta|escribe|=imprime|comienza tu|empieza tu",
         L.HI: "कहो|कहें|जवाब दो|उत्तर दो|लिखो|शुरू करो",
@@ -1009,7 +1090,8 @@ CONCEPTS: Table = {
     # --- instructions as something the reader was handed: "the instructions you were given"
     "given": {
         L.EN: "=you were given|=you've been given|=you have been given|=you received|=you were told"
-        "|=given to you|=provided to you|=you were programmed with|=were you given|=you are given",
+        "|=given to you|=provided to you|=you were programmed with|=were you given|=you are given"
+        "|=you were configured with|=you were set up with|=told you|=you've received|=you have received|=were you told|=did you receive|=you were originally given",
         L.ZH: "你收到的|给你的|給你的|你被赋予的|你被賦予的|你得到的|你被告知",
         L.ES: "te dieron|que recibiste|te han dado|se te dio|se te dieron",
         L.HI: "तुम्हें दिए गए|आपको दिए गए|आपको दी गई|तुम्हें दी गई",
