@@ -86,6 +86,8 @@ _WORD_CHAR = re.compile(r"[A-Za-z0-9@$]+")
 _LEET_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]*[013457$][A-Za-z013457$]*(?![A-Za-z0-9])")
 _LEET = str.maketrans("013457$", "oieasts")
 _NUMBER_JOINS = frozenset(":.-/,")
+_MEASURE = re.compile(r"\d+[smhdwykx]", re.IGNORECASE)
+
 # A word of letters; after a backslash the letter is an escape's ("\\n" written out), not the word's.
 _WORD = re.compile(r"(?<!\\)[^\W\d_]{2,}")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -238,6 +240,14 @@ def _spelled(text: str, word: re.Match) -> str:
     start, end = word.span()
     if word.group().isdigit() and (
         text[start - 1 : start] in _NUMBER_JOINS or text[end : end + 1] in _NUMBER_JOINS
+    ):
+        return word.group()
+    # A number with a one-letter unit standing alone ("3m", "4h", "5s") is a measure, as a log
+    # writes it.
+    if (
+        _MEASURE.fullmatch(word.group())
+        and (start == 0 or text[start - 1].isspace())
+        and (end == len(text) or text[end].isspace() or text[end] in ",.;:)")
     ):
         return word.group()
     return word.group().translate(_LEET)

@@ -35,7 +35,11 @@ PASSAGE = 320
 # alternatives (each behind a look-back at that character): a pattern that opens with a character
 # class is searched for in C, where an alternation is tried at every position.
 # A line that opens a part of its own: a list item, a numbered step, a label ("Second block:").
-_PART = r"[ \t]*(?:[-*•#>|]|\d{1,3}[.)][ \t]|(?:[\w\"'-]{1,20}[ \t]){0,2}[\w\"'-]{1,40}[ \t]*:)"
+# A log record, a commit or an event opens its line with a number-led token or a short hash.
+_PART = (
+    r"[ \t]*(?:[-*•#>|]|\d{1,3}[.)][ \t]|(?:[\w\"'-]{1,20}[ \t]){0,2}[\w\"'-]{1,40}[ \t]*:"
+    r"|\d[\w:.+-]*[ \t]|[0-9a-f]{7,12}[ \t])"
+)
 _PART_START = re.compile(rf"\n(?={_PART})")
 _CLAUSE_END = re.compile(
     r"[.!?;。！？；।॥؟\n\"{\[,|]"
@@ -288,6 +292,12 @@ RULES: tuple[Rule, ...] = (
 # Such a hit is not counted.
 _VERBS = frozenset({"send", "reveal", "run", "say", "answer_with", "ignore", "disable", "act"})
 _LABEL_COLON = re.compile(r"[\"']?[ \t]{0,2}:(?!//)")
+_PATH_AFTER = re.compile(r"[ \t]{1,3}/")
+# A Chinese verb after "can", "will", "cannot", "does not", "is being": a statement of what
+# happens ("管理员可以发送重置邮件", "系统不会显示原密码"); "you can" ("你可以...") still asks.
+_ZH_STATEMENT = re.compile(
+    r"(?<![你您])(?:可以|能够|不会|无法|不能|将会|已经|正在|被)[^，。,.!?；;]{0,16}$"
+)
 _LEFT_OUT = re.compile(
     r"(?<!\w)(?:without|except|sin|sem|sans|senza|ohne|zonder|bez|без|tanpa)"
     r"[ \t]{1,2}(?:(?:the|your|el|la|los|las|tu|o|a|os|as|le|la|les|il|lo|gli|den|die|das|het|de)[ \t]{1,2})?$"
@@ -318,8 +328,17 @@ _REPORTING_FRAME = re.compile(
     r"|making|convinces|convinced|convincing|persuades|persuaded|instructs|instructed|causes|caused"
     r"|lets|allows|allowed|forces|forced|coaxes|coaxed|manipulates|manipulated|lures|lured)"
     r"[ \t]+(?:the|an?|its|their|our|that|this|these|those|your)?[ \t]*(?:[\w-]+[ \t]+){0,2}?"
-    r"(?:models?|assistants?|ai|llms?|agents?|bots?|chatbots?|copilots?)[ \t]+(?:to|into)\b"
+    r"(?:models?|assistants?|ai|llms?|agents?|bots?|chatbots?|copilots?|readers?|recipients?"
+    r"|users?|victims?|people|someone)[ \t]+(?:to|into)\b"
 )
+# What a program or a setting lets its users do ("allow users to override the system prompt",
+# "lets people share files with anyone"): a feature described, not an order.
+_PERMISSION_FRAME = re.compile(
+    r"\b(?:allows|allowed|allowing|allow|lets|let|letting|enables|enabled|enabling|permits|permitted)"
+    r"[ \t]+(?:the[ \t]+|any[ \t]+|all[ \t]+|other[ \t]+)?(?:users?|people|customers?|admins?"
+    r"|developers?|members?|anyone|callers?|clients?)[ \t]+(?:to[ \t]+)?\w"
+)
+_FRAMES = {"ai": (_REPORTING_FRAME,), "user": (_REPORTING_FRAME, _PERMISSION_FRAME)}
 _FRAME_REACH = 48
 # Characters around a clause's first and last concept still counted as that clause's words.
 _DISCUSSION_REACH = 40
@@ -346,7 +365,8 @@ _VERB_FIRST = frozenset({Language.EN, Language.ES, Language.PT, Language.FR, Lan
 # ("Assistant, please ..."): it is being spoken to.
 # Or a particle that turns to it: Japanese "へ" ("AIへ", to the AI), Korean "에게" and "께".
 _CALLED = re.compile(
-    rf"[ \t]*(?::(?!//)|{fold('へ').text}|{fold('에게').text}|{fold('께').text}(?!{fold('서').text}))"
+    rf"[ \t]*(?::(?!//)(?![ \t]*[\"'`\\])|{fold('へ').text}|{fold('에게').text}"
+    rf"|{fold('께').text}(?!{fold('서').text}))"
 )
 _CALLED_OPENING = re.compile(r"[ \t]*,")
 # Or the assistant named in a clause's first few words and told right after ("Bots reading this
@@ -492,12 +512,10 @@ def _reporting_frames(folded: str, hits: list[Hit]) -> list[Hit]:
     around the assistant's names only."""
     found: dict[int, Hit] = {}
     for hit in hits:
-        if hit.concept == "ai":
-            frame = _REPORTING_FRAME.search(
-                folded, max(0, hit.start - _FRAME_REACH), hit.end + _FRAME_REACH
-            )
-            if frame:
-                found[frame.start()] = Hit("discussion", Language.EN, frame.start(), frame.end())
+        for frame in _FRAMES.get(hit.concept, ()):
+            match = frame.search(folded, max(0, hit.start - _FRAME_REACH), hit.end + _FRAME_REACH)
+            if match:
+                found[match.start()] = Hit("discussion", Language.EN, match.start(), match.end())
     return list(found.values())
 
 
@@ -770,6 +788,11 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     if concept in _VERBS:
         if _LABEL_COLON.match(folded, end) or _NOUN_ENDING.match(folded, end):
             return False
+        # A request line's method ("POST /v1/password/reset") or a value ("action=forward").
+        if _PATH_AFTER.match(folded, end) or folded[start - 1 : start] == "=":
+            return False
+        if hit.language is Language.ZH and _ZH_STATEMENT.search(folded, max(0, start - 20), start):
+            return False
         # The small words before it are English ones: Polish "i" is "and".
         return hit.language is not Language.EN or not _NOT_AN_ORDER_BEFORE.search(
             folded, max(0, start - 16), start
@@ -864,7 +887,7 @@ def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Rea
     wanted = {concept for index in possible for need in _NEEDS[index] for concept in need}
     if wanted & _SEARCHED_SHAPES:
         hits = sorted(hits + _pseudo_hits(folded, hits, wanted), key=lambda hit: hit.start)
-    if "ai" in concepts:
+    if concepts & _FRAMES.keys():
         hits = sorted(hits + _reporting_frames(folded, hits), key=lambda hit: hit.start)
     found: list[ConceptSignal] = []
     clauses = _clauses(folded, hits, low)

@@ -634,7 +634,7 @@ CONCEPTS: Table = {
         L.NL: "vertel niet|zeg niet|vermeld niet|niet vermelden|=stiekem|heimelijk|in het geheim",
     },
     "user": {
-        L.EN: "=user|=user's|=users|=the owner|=human",
+        L.EN: "=user|=user's|=users|=the owner|=human|=reader|=readers|=recipient|=recipients",
         L.ZH: "用户|用戶|使用者|主人",
         L.ES: "=usuario|=usuaria|=propietario",
         L.HI: "उपयोगकर्ता|यूज़र|मालिक",

@@ -57,13 +57,14 @@ def test_the_corpus_gets_the_same_matches():
 # Clause ends as one alternation, each alternative with its own first character.
 _PLAIN_CLAUSE_END = re.compile(
     r"[.!?;](?=\s|$)|(?<=[\u3040-\u9fff])[.!?;]|[。！？；।॥؟]|\n[ \t]*\n"
-    r"|\n(?=[ \t]*(?:[-*•#>|]|\d{1,3}[.)][ \t]|(?:[\w\"'-]{1,20}[ \t]){0,2}[\w\"'-]{1,40}[ \t]*:))"
+    r"|\n(?=[ \t]*(?:[-*•#>|]|\d{1,3}[.)][ \t]|(?:[\w\"'-]{1,20}[ \t]){0,2}[\w\"'-]{1,40}[ \t]*:"
+    r"|\d[\w:.+-]*[ \t]|[0-9a-f]{7,12}[ \t]))"
     r"|\"[ \t]*[,:}\]]|[{\[,][ \t]*\"|\|"
 )
 _CLAUSE_TEXT = st.lists(
     st.sampled_from(
         list("ab1 \t\n.!?;:,-*•#>|\"'{}[]()")
-        + ["。", "؟", "中", "の", "x:", "12) ", "12. ", "two words:"]
+        + ["。", "؟", "中", "の", "x:", "12) ", "12. ", "two words:", "3m ", "4e5f6a7 "]
     ),
     max_size=60,
 ).map("".join)
