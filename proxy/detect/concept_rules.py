@@ -324,8 +324,8 @@ _NOUN_ENDING = re.compile(r"\w*?(?:tions?|cion|ciones|cao|coes|zione|zioni|ung|u
 # the assistant into"): the writer reports it. The first person ("I ask the assistant to") and
 # the imperative ("ask the assistant to") are the writer's own requests and are not matched.
 _REPORTING_FRAME = re.compile(
-    r"\b(?:asks|asked|asking|tells|told|telling|tricks|tricked|tricking|gets|got|getting|makes|made"
-    r"|making|convinces|convinced|convincing|persuades|persuaded|instructs|instructed|causes|caused"
+    r"(?:asks|asked|asking|tells|told|telling|tricks|tricked|tricking|gets|makes"
+    r"|convinces|convinced|convincing|persuades|persuaded|instructs|instructed|causes|caused"
     r"|lets|allows|allowed|forces|forced|coaxes|coaxed|manipulates|manipulated|lures|lured)"
     r"[ \t]+(?:the|an?|its|their|our|that|this|these|those|your)?[ \t]*(?:[\w-]+[ \t]+){0,2}?"
     r"(?:models?|assistants?|ai|llms?|agents?|bots?|chatbots?|copilots?|readers?|recipients?"
@@ -334,12 +334,11 @@ _REPORTING_FRAME = re.compile(
 # What a program or a setting lets its users do ("allow users to override the system prompt",
 # "lets people share files with anyone"): a feature described, not an order.
 _PERMISSION_FRAME = re.compile(
-    r"\b(?:allows|allowed|allowing|allow|lets|let|letting|enables|enabled|enabling|permits|permitted)"
+    r"(?:allows|allowed|allowing|allow|lets|let|letting|enables|enabled|enabling|permits|permitted)"
     r"[ \t]+(?:the[ \t]+|any[ \t]+|all[ \t]+|other[ \t]+)?(?:users?|people|customers?|admins?"
     r"|developers?|members?|anyone|callers?|clients?)[ \t]+(?:to[ \t]+)?\w"
 )
-_FRAMES = {"ai": (_REPORTING_FRAME,), "user": (_REPORTING_FRAME, _PERMISSION_FRAME)}
-_FRAME_REACH = 48
+_FRAMES = (_REPORTING_FRAME, _PERMISSION_FRAME)
 # Characters around a clause's first and last concept still counted as that clause's words.
 _DISCUSSION_REACH = 40
 _IMPERATIVE_VERBS = frozenset({"act", "send"})
@@ -508,15 +507,18 @@ def _pseudo_hits(folded: str, hits: list[Hit], wanted: set[str]) -> list[Hit]:
 
 def _reporting_frames(folded: str, hits: list[Hit]) -> list[Hit]:
     """What someone else gets the model to do, told in the third person ("a jailbreak asks the
-    model to pretend ...", "tricked the assistant into leaking ..."): talk about an attack, found
-    around the assistant's names only."""
-    found: dict[int, Hit] = {}
+    model to pretend ...", "tricked the assistant into leaking ..."), or what a program lets its
+    users do ("allow users to override ..."): talk about an attack or a feature, read where the
+    tables found a verb of such a frame."""
+    found = []
     for hit in hits:
-        for frame in _FRAMES.get(hit.concept, ()):
-            match = frame.search(folded, max(0, hit.start - _FRAME_REACH), hit.end + _FRAME_REACH)
-            if match:
-                found[match.start()] = Hit("discussion", Language.EN, match.start(), match.end())
-    return list(found.values())
+        if hit.concept == "frame":
+            for frame in _FRAMES:
+                match = frame.match(folded, hit.start)
+                if match:
+                    found.append(Hit("discussion", Language.EN, match.start(), match.end()))
+                    break
+    return found
 
 
 def _clauses(folded: str, hits: list[Hit], low: int = 0) -> list[list[Hit]]:
@@ -887,8 +889,12 @@ def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Rea
     wanted = {concept for index in possible for need in _NEEDS[index] for concept in need}
     if wanted & _SEARCHED_SHAPES:
         hits = sorted(hits + _pseudo_hits(folded, hits, wanted), key=lambda hit: hit.start)
-    if concepts & _FRAMES.keys():
-        hits = sorted(hits + _reporting_frames(folded, hits), key=lambda hit: hit.start)
+    if "frame" in concepts:
+        # A frame's verb is looked at once, where it may report: it is no concept of a rule.
+        frames = _reporting_frames(folded, hits) if concepts & {"ai", "user"} else []
+        hits = [hit for hit in hits if hit.concept != "frame"]
+        if frames:
+            hits = sorted(hits + frames, key=lambda hit: hit.start)
     found: list[ConceptSignal] = []
     clauses = _clauses(folded, hits, low)
     discussed = [

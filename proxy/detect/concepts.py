@@ -1190,6 +1190,15 @@ CONCEPTS: Table = {
         L.UK: "=читаєш це|=що читає|=обробляє|=що відповідає|=який читає|=яка читає|=що обробляє",
         L.NL: "=die dit leest|=dit leest|=die dit verwerkt|=die deze|=die dit|=dat deze",
     },
+    # --- the verbs of a frame that reports what someone gets the model, or a program its users,
+    # to do ("asks the model to", "allows users to"; see `concept_rules._reporting_frames`)
+    "frame": {
+        L.EN: "=asks|=asked|=asking|=tells|=told|=telling|=tricks|=tricked|=tricking|=gets"
+        "|=makes|=convinces|=convinced|=convincing|=persuades|=persuaded"
+        "|=instructs|=instructed|=causes|=caused|=lets|=let|=letting|=allows|=allow|=allowed"
+        "|=allowing|=forces|=forced|=coaxes|=coaxed|=manipulates|=manipulated|=lures|=lured"
+        "|=enables|=enabled|=enabling|=permits|=permitted",
+    },
     # --- talk about attacks rather than an attack: "attackers ask the model to ..."
     "discussion": {
         L.EN: "=prompt injection|=prompt injections|=injection|=injections|=injected|=red-team|=red team"
