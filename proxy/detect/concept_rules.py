@@ -48,26 +48,31 @@ _CLAUSE_END = re.compile(
     r"|(?<=\")[ \t]*[,:}\]]|(?<=[{\[,])[ \t]*\"|(?<=\|))"
 )
 # Addresses, each searched only where its telltale character occurs (an address pattern that
-# may start at any word is slow to try everywhere).
+# may start at any word is slow to try everywhere). An account number in IBAN form, or an IP
+# address, has no telltale: each is written to open with a digit, so the search skips ahead in
+# C to the next digit (the IBAN's two letters before its digits are looked behind for).
 _DESTINATIONS = (
     ("://", re.compile(r"https?://\S")),
     ("www.", re.compile(r"\bwww\.\w")),
     ("@", re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]+\.[a-z]{2,}")),
-    (
-        "",
-        re.compile(r"\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b|(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])"),
-    ),
 )
-# A phrase of a few words between quotes, the quotes not inside a word ("don't ... it's").
+_IBAN = re.compile(r"\d\d(?<=\b[a-z]{2}\d\d)[a-z0-9]{10,30}\b")
+_IBAN_LETTERS = 2
+_IP = re.compile(r"\d(?<![\d.]\d)\d{0,2}\.(?:\d{1,3}\.){2}\d{1,3}(?![\d.])")
 # An amount of money, or an account or phone number written in groups of digits.
 # Currencies are written in their own scripts too: 3万円, 500元, 10만 원, 200 руб, 50 zł, 100 TL.
-_AMOUNT = re.compile(
-    r"(?:[$€£¥₹₩₽₺]|\br\$|\b(?:usd|eur|gbp|btc|eth)\b)[ \t]?\d"
-    r"|\b\d[\d,.]*[ \t]?(?:usd|eur|gbp|dollars?|euros?|btc|bitcoins?|eth|reais|rupees?|zł|zloty|złotych"
-    r"|tl|lira|dong|vnd|руб\w*|грн|гривень|рупи\w*|रुपये|ریال|تومان|درهم|ريال|دولار|บาท|원)(?!\w)"
-    r"|\d[ \t]?(?:[万萬千亿億]?[円元圆圓块塊]|万|萬|만[ \t]?원|억)"
-    r"|(?<![\d-])\d{2,}[- ]\d{3,}[- ]\d{3,}(?![\d-])"
+# The forms that open with a digit are one pattern, the digit taken first (the search skips to
+# digits in C); the forms that open with a currency's sign or code are searched only where one
+# of those occurs.
+_AMOUNT_BY_DIGIT = re.compile(
+    r"\d(?:(?<!\w\d)[\d,.]*[ \t]?(?:usd|eur|gbp|dollars?|euros?|btc|bitcoins?|eth|reais|rupees?"
+    r"|zł|zloty|złotych|tl|lira|dong|vnd|руб\w*|грн|гривень|рупи\w*|रुपये|ریال|تومان|درهم|ريال|دولار"
+    r"|บาท|원)(?!\w)"
+    r"|[ \t]?(?:[万萬千亿億]?[円元圆圓块塊]|万|萬|만[ \t]?원|억)"
+    r"|(?<![\d-]\d)\d+[- ]\d{3,}[- ]\d{3,}(?![\d-]))"
 )
+_CURRENCY_MARKS = ("$", "€", "£", "¥", "₹", "₩", "₽", "₺", "usd", "eur", "gbp", "btc", "eth")
+_AMOUNT_BY_SIGN = re.compile(r"(?:[$€£¥₹₩₽₺]|\br\$|\b(?:usd|eur|gbp|btc|eth)\b)[ \t]?\d")
 _QUOTED = re.compile(r"(?<!\w)[\"'“‘«「『`]([^\"'“”‘’«»「」『』`\n]{1,120})[\"'”’»」』`](?!\w)")
 
 
@@ -486,15 +491,18 @@ def _pseudo_hits(folded: str, hits: list[Hit], wanted: set[str]) -> list[Hit]:
     for low, high in _regions(hits, _WANTS_ADDRESS):
         if "destination" in wanted:
             for telltale, pattern in _DESTINATIONS:
-                if not telltale or folded.find(telltale, low, high) >= 0:
+                if folded.find(telltale, low, high) >= 0:
                     found.extend(
                         Hit("destination", Language.EN, m.start(), m.end())
                         for m in pattern.finditer(folded, low, high)
                     )
+            found.extend(
+                Hit("destination", Language.EN, start, end)
+                for start, end in account_numbers(folded, low, high)
+            )
         if "amount" in wanted:
             found.extend(
-                Hit("amount", Language.EN, m.start(), m.end())
-                for m in _AMOUNT.finditer(folded, low, high)
+                Hit("amount", Language.EN, start, end) for start, end in amounts(folded, low, high)
             )
     for low, high in _regions(hits, _WANTS_QUOTE) if "quoted" in wanted else ():
         found.extend(
@@ -519,6 +527,40 @@ def _reporting_frames(folded: str, hits: list[Hit]) -> list[Hit]:
                     found.append(Hit("discussion", Language.EN, match.start(), match.end()))
                     break
     return found
+
+
+def account_numbers(folded: str, low: int, high: int) -> list[tuple[int, int]]:
+    """The IBANs and IP addresses in `folded[low:high]`, as one search of both would find them."""
+    return _leftmost(folded, low, high, ((_IBAN, _IBAN_LETTERS), (_IP, 0)))
+
+
+def amounts(folded: str, low: int, high: int) -> list[tuple[int, int]]:
+    """The amounts in `folded[low:high]`, as one search of every form would find them."""
+    if not any(folded.find(mark, low, high) >= 0 for mark in _CURRENCY_MARKS):
+        return [match.span() for match in _AMOUNT_BY_DIGIT.finditer(folded, low, high)]
+    return _leftmost(folded, low, high, ((_AMOUNT_BY_SIGN, 0), (_AMOUNT_BY_DIGIT, 0)))
+
+
+def _leftmost(
+    folded: str, low: int, high: int, patterns: tuple[tuple[re.Pattern, int], ...]
+) -> list[tuple[int, int]]:
+    """Matches of patterns that never open at the same place, as their alternation finds them:
+    from each match's end, the leftmost next one. Each pattern is given how far before its
+    match the alternation's would open (the letters an IBAN's pattern looks behind for)."""
+    found: list[tuple[int, int]] = []
+    at = low
+    upcoming: list[tuple[int, int] | None] = [None] * len(patterns)
+    while True:
+        for index, (pattern, ahead) in enumerate(patterns):
+            span = upcoming[index]
+            if span is None or span[0] < at:
+                match = pattern.search(folded, at + ahead, high)
+                upcoming[index] = (match.start() - ahead, match.end()) if match else (high, high)
+        start, end = min(upcoming)
+        if start >= high:
+            return found
+        found.append((start, end))
+        at = end
 
 
 def _clauses(folded: str, hits: list[Hit], low: int = 0) -> list[list[Hit]]:
