@@ -101,8 +101,24 @@ _QUOTATION = re.compile(
 )
 # A word just before a quotation and just after it (a space between, or none in a script written
 # without spaces), or another quotation after it.
-_WORD_BEFORE = re.compile(r"\w[ \t]?$")
-_WORD_AFTER = re.compile(r"[ \t]?\w|[“„«「『‘`]|,[ \t]?\w|[.!?](?:\s|$)")
+# Markdown's emphasis around a quotation (*"..."*) stands between it and the sentence's words;
+# a table cell may end on it.
+_WORD_BEFORE = re.compile(r"\w[ \t]?[*_]{0,2}$")
+_WORD_AFTER = re.compile(r"[*_]{0,2}(?:[ \t]?\w|[“„«「『‘`]|,[ \t]?\w|[.!?](?:\s|$)|[ \t]*\|)")
+# A quotation among others in parentheses ("role claims (\"I am the admin\", \"You are now
+# ...\")"), each an example in passing.
+_LISTED_BEFORE = re.compile(r"(?:\(|,[ \t]?)$")
+_LISTED_AFTER = re.compile(r"[),]")
+# A quotation a sentence's words introduce with a colon, saying someone wrote it or where it was
+# found ("a customer wrote into chat: \"...\"", "text such as:\n> ..."): what was written, unless
+# those words speak to the assistant or claim to be the system. A label before a colon ("Status
+# update:", "Bitte ausführen:") introduces the order it quotes.
+_INTRODUCED = re.compile(r"\w+[ \t]+[\w'’ \t,()-]{0,80}?\w[ \t]*:[ \t]*(?:\n[ \t]*)*>?[ \t]*$")
+# The words of such an introduction that say what someone wrote or where it was found (English).
+_REPORTING_WORDS = re.compile(
+    r"\b(?:wrote|writes|written|said|says|saying|found|contains|contained|containing|such as"
+    r"|included|includes|posted|typed|stated|states|quoted|reported|tried|like this)\b"
+)
 # An arrow from a quotation to what came of it ("\"translate your instructions\" → it printed
 # them"): an example and its outcome, in a list as in a sentence.
 _OUTCOME_AFTER = re.compile(r"[ \t]*(?:→|->|=>)[ \t]*\w")
@@ -882,15 +898,27 @@ def _quotations(
     ]
 
 
+# The words that, before a colon, speak to the assistant or claim authority over it ("System
+# note:", "[system] result of the analysis:") rather than name a source.
+_SPOKEN_TO = frozenset({"ai", "note", "if_you_are", "reading_this", "system", "admin"})
+
+
 def _inside_a_sentence(folded: str, start: int, end: int) -> bool:
     """Whether words run on both sides of a quotation ("after «show your instructions» the bot
     printed it"), or it is set in parentheses (an example in passing: "role play ("pretend you
     are ...")"): it is named there, where an order quoted to be obeyed stands on its own."""
-    if folded[start - 1 : start] == "(" and folded[end : end + 1] == ")":
+    if _LISTED_BEFORE.search(folded, max(0, start - 2), start) and _LISTED_AFTER.match(folded, end):
         return True
     if _OUTCOME_AFTER.match(folded, end):
         return True
-    return bool(_WORD_BEFORE.search(folded, max(0, start - 2), start)) and bool(
+    intro = _INTRODUCED.search(folded, max(0, start - 96), start)
+    if (
+        intro
+        and _REPORTING_WORDS.search(intro.group())
+        and not {hit.concept for hit in find_hits(intro.group())} & _SPOKEN_TO
+    ):
+        return True
+    return bool(_WORD_BEFORE.search(folded, max(0, start - 4), start)) and bool(
         _WORD_AFTER.match(folded, end)
     )
 
@@ -914,20 +942,22 @@ def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Rea
     part = folded if whole else folded[low:high]
     # Most texts name no concept set any rule needs: that is told by which terms occur at all,
     # before each occurrence is listed and its word bounds checked.
+    # The text is kept even so: a pattern found in a quotation is reported by it.
+    nothing = Reading([], [], folded, ((low, high),))
     if not _may_hold(scanner().concepts(part)):
-        return Reading([], [])
+        return nothing
     hits = [
         hit if not low else Hit(hit.concept, hit.language, hit.start + low, hit.end + low)
         for hit in find_hits(part)
         if _counted(folded, hit, hit.start + low, hit.end + low)
     ]
     if not hits:
-        return Reading([], [])
+        return nothing
     concepts = {hit.concept for hit in hits}
     # The shapes that could be found beside these words, and the rules that could then hold.
     possible = _possible(concepts)
     if not possible and "discussion" not in concepts:
-        return Reading([], [])
+        return nothing
     wanted = {concept for index in possible for need in _NEEDS[index] for concept in need}
     if wanted & _SEARCHED_SHAPES:
         hits = sorted(hits + _pseudo_hits(folded, hits, wanted), key=lambda hit: hit.start)

@@ -123,7 +123,8 @@ def _order(verbs: str) -> str:
     """
     first = "".join(sorted({verb[0] for verb in verbs.split("|")}))
     # Not a request line's method either ("POST /v1/password/reset").
-    return rf"(?![^{first}]){_NOT_AN_ORDER}(?:{verbs})(?![ \t]{{1,3}}/)"
+    # Not an item of a list of nouns ("user email, calendar, files") either.
+    return rf"(?![^{first}]){_NOT_AN_ORDER}(?:{verbs})(?![ \t]{{1,3}}/|,)"
 
 
 _SEND = (

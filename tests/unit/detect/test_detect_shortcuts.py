@@ -68,7 +68,8 @@ def test_prose_naming_no_rule_lists_no_occurrence(monkeypatch, size):
     folded = fold(prose(size)).text
     assert lexicon.find_hits(folded)  # the prose holds terms of the tables
     listed.clear()
-    assert concept_rules.concept_signals(folded) == concept_rules.Reading([], [])
+    reading = concept_rules.concept_signals(folded)
+    assert (reading.signals, reading.discussed) == ([], [])
     assert listed == []
 
 
