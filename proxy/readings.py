@@ -85,6 +85,9 @@ _WORD_CHAR = re.compile(r"[A-Za-z0-9@$]+")
 # matching every word of a long text was most of this reading's work.
 _LEET_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]*[013457$][A-Za-z013457$]*(?![A-Za-z0-9])")
 _LEET = str.maketrans("013457$", "oieasts")
+_NUMBER_JOINS = frozenset(":.-/,")
+_MEASURE = re.compile(r"\d+[smhdwykx]", re.IGNORECASE)
+
 # A word of letters; after a backslash the letter is an escape's ("\\n" written out), not the word's.
 _WORD = re.compile(r"(?<!\\)[^\W\d_]{2,}")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -228,7 +231,26 @@ def _leet(text: str) -> str | None:
                 break
     if len(words) < _MARK_HITS:
         return None
-    return _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), text)
+    return _LEET_WORD.sub(lambda m: _spelled(text, m), text)
+
+
+def _spelled(text: str, word: re.Match) -> str:
+    """A leet word spelled out; a number that is part of a time, a date, a version or an id
+    ("14:00", "2023-11-10", "v1.4") stays a number, or "14:00" would read as "ia:oo"."""
+    start, end = word.span()
+    if word.group().isdigit() and (
+        text[start - 1 : start] in _NUMBER_JOINS or text[end : end + 1] in _NUMBER_JOINS
+    ):
+        return word.group()
+    # A number with a one-letter unit standing alone ("3m", "4h", "5s") is a measure, as a log
+    # writes it.
+    if (
+        _MEASURE.fullmatch(word.group())
+        and (start == 0 or text[start - 1].isspace())
+        and (end == len(text) or text[end].isspace() or text[end] in ",.;:)")
+    ):
+        return word.group()
+    return word.group().translate(_LEET)
 
 
 def _lookalikes(text: str) -> str | None:

@@ -86,7 +86,8 @@ CONCEPTS: Table = {
     },
     "instructions": {
         L.EN: "instruction|=directive|=directives|=rules|=guidelines|=prompt|=prompts|=commands|=orders"
-        "|=constraints|=restrictions|=programming|=guardrails",
+        "|=constraints|=restrictions|=programming|=guardrails"
+        "|=setup|=configuration|=config|=system instructions",
         L.ZH: "指令|指示|规则|規則|提示词|提示詞|命令|限制|约束|約束|准则|準則|规定|規定",
         L.ES: "instruccion|=reglas|=órdenes|directriz|directrices|indicaciones|=restricciones|=normas|=pautas",
         L.HI: "निर्देश|नियम|आदेश|हिदायत|प्रतिबंध",
@@ -176,26 +177,33 @@ CONCEPTS: Table = {
     },
     "reveal": {
         L.EN: "reveal|=show|=print|=repeat|=output|=display|=tell me|=disclose|=leak|=dump|=recite"
-        "|=paste|=write out|=spell out|=expose|=list your|=list all your|=enumerate your",
-        L.ZH: "显示|顯示|输出|輸出|打印|展示|告诉我|告訴我|透露|泄露|洩露|重复|重複|复述|複述|公开|公開|说出|說出|给我看|給我看|列出",
-        L.ES: "revel|muestr|=mostrar|imprim|repit|=repetir|=dime|divulg|exponer|=expón",
-        L.HI: "दिखाओ|दिखाएं|दिखाइए|बताओ|बताएं|बताइए|प्रकट करो|दोहराओ|दोहराएं|लिखो",
-        L.PT: "revel|mostr|exib|imprim|repit|=repetir|=diga|divulg",
-        L.RU: "покаж|=показать|выведи|=вывести|раскрой|=раскрыть|повтори|=повторить|=расскажи|=скажи|выдай|=озвучь|огласи",
-        L.JA: "表示|見せ|教え|出力|繰り返|公開|明かし|開示|書き出|暴露|漏らし|示し",
-        L.DE: "=zeig|=zeige|=zeigen|=gib|=verrate|verrat|wiederhol|=nenne|offenbar|=drucke|enthüll|ausgeb|preisgeb",
-        L.FR: "révèl|révél|=montre|montrez|affich|répèt|répét|=dis-moi|=donne-moi|divulgu|=expose",
-        L.KO: "보여|알려|출력|공개|반복|밝혀|누설|말해|표시|드러내",
-        L.ID: "tampilkan|tunjukkan|ungkapkan|=ulangi|cetak|beritahu|=sebutkan|bocorkan",
-        L.TR: "göster|açıkla|tekrarla|yazdır|ifşa et|=söyle|sızdır|=yaz",
-        L.VI: "hiển thị|tiết lộ|lặp lại|in ra|cho tôi xem|cho tôi biết|viết ra",
-        L.IT: "rivel|mostr|=ripeti|ripet|stamp|=dimmi|visualizz|divulg",
-        L.PL: "pokaż|ujawnij|powtórz|wypisz|wydrukuj|=podaj|=powiedz|zdradź",
-        L.AR: "أظهر|اظهر|اعرض|اكشف|كرر|اطبع|أخبرني|أفصح|سرب",
-        L.TH: "แสดง|เปิดเผย|พูดซ้ำ|ทำซ้ำ|บอกฉัน|พิมพ์",
-        L.FA: "نشان بده|نمایش بده|فاش کن|تکرار کن|بنویس|بگو|آشکار کن",
-        L.UK: "покаж|виведи|розкрий|повтори|скажи|розкажи",
-        L.NL: "=toon|laat zien|herhaal|=onthul|=vertel",
+        "|=paste|=write out|=spell out|=expose|=list your|=list all your|=enumerate your"
+        "|=reproduce|=restate|=restating|=quote|=copy|=translate|=read back|=read me back|=echo|=type out",
+        L.ZH: "显示|顯示|输出|輸出|打印|展示|告诉我|告訴我|透露|泄露|洩露|重复|重複|复述|複述|公开|公開|说出|說出|给我看|給我看|列出"
+        "|复制|複製|抄写|抄寫",
+        L.ES: "revel|muestr|=mostrar|imprim|repit|=repetir|=dime|divulg|exponer|=expón"
+        "|copia|=copiar|=reproduce",
+        L.HI: "दिखाओ|दिखाएं|दिखाइए|बताओ|बताएं|बताइए|प्रकट करो|दोहराओ|दोहराएं|लिखो|कॉपी करो|कॉपी करें",
+        L.PT: "revel|mostr|exib|imprim|repit|=repetir|=diga|divulg|copie|=copiar|=reproduza",
+        L.RU: "покаж|=показать|выведи|=вывести|раскрой|=раскрыть|повтори|=повторить|=расскажи|=скажи|выдай|=озвучь|огласи"
+        "|скопируй|воспроизведи",
+        L.JA: "表示|見せ|教え|出力|繰り返|公開|明かし|開示|書き出|暴露|漏らし|示し"
+        "|コピーして|書き写",
+        L.DE: "=zeig|=zeige|=zeigen|=gib|=verrate|verrat|wiederhol|=nenne|offenbar|=drucke|enthüll|ausgeb|preisgeb"
+        "|=kopiere|=gib wieder",
+        L.FR: "révèl|révél|=montre|montrez|affich|répèt|répét|=dis-moi|=donne-moi|divulgu|=expose"
+        "|=copie|=recopie",
+        L.KO: "보여|알려|출력|공개|반복|밝혀|누설|말해|표시|드러내|복사해|그대로 적어",
+        L.ID: "tampilkan|tunjukkan|ungkapkan|=ulangi|cetak|beritahu|=sebutkan|bocorkan|=salin",
+        L.TR: "göster|açıkla|tekrarla|yazdır|ifşa et|=söyle|sızdır|=yaz|kopyala",
+        L.VI: "hiển thị|tiết lộ|lặp lại|in ra|cho tôi xem|cho tôi biết|viết ra|sao chép|chép lại",
+        L.IT: "rivel|mostr|=ripeti|ripet|stamp|=dimmi|visualizz|divulg|=copia|riproduci",
+        L.PL: "pokaż|ujawnij|powtórz|wypisz|wydrukuj|=podaj|=powiedz|zdradź|skopiuj|przepisz",
+        L.AR: "أظهر|اظهر|اعرض|اكشف|كرر|اطبع|أخبرني|أفصح|سرب|انسخ",
+        L.TH: "แสดง|เปิดเผย|พูดซ้ำ|ทำซ้ำ|บอกฉัน|พิมพ์|คัดลอก",
+        L.FA: "نشان بده|نمایش بده|فاش کن|تکرار کن|بنویس|بگو|آشکار کن|کپی کن",
+        L.UK: "покаж|виведи|розкрий|повтори|скажи|розкажи|скопіюй|відтвори",
+        L.NL: "=toon|laat zien|herhaal|=onthul|=vertel|=kopieer",
     },
     "verbatim": {
         L.EN: "=verbatim|word for word|word-for-word|=exactly as|=in full|=exact wording|=exact|=full text",
@@ -243,26 +251,31 @@ CONCEPTS: Table = {
         L.NL: "=jouw|=uw",
     },
     "ai": {
-        L.EN: "=ai|=a.i.|assistant|language model|=llm|=llms|chatbot|=chatgpt|=gpt|=claude|=copilot",
-        L.ZH: "人工智能|助手|助理|语言模型|語言模型|机器人|機器人|大模型",
-        L.ES: "=asistente|=ia|modelo de lenguaje|inteligencia artificial",
-        L.HI: "सहायक|एआई|कृत्रिम बुद्धि|भाषा मॉडल",
-        L.PT: "=assistente|=ia|modelo de linguagem|inteligência artificial",
-        L.RU: "ассистент|помощник|=ии|искусственный интеллект|языков модел|нейросет|чат-бот",
-        L.JA: "アシスタント|人工知能|言語モデル|チャットボット",
-        L.DE: "=ki|assistent|sprachmodell|künstliche intelligenz",
-        L.FR: "=ia|assistant|modèle de langage|intelligence artificielle",
-        L.KO: "어시스턴트|비서|인공지능|언어 모델|챗봇|에이아이",
-        L.ID: "asisten|model bahasa|kecerdasan buatan",
-        L.TR: "asistan|yapay zeka|yapay zekâ|dil modeli",
-        L.VI: "trợ lý|trí tuệ nhân tạo|mô hình ngôn ngữ",
-        L.IT: "assistente|=ia|modello linguistico|intelligenza artificiale",
-        L.PL: "asystent|sztuczna inteligencja|sztucznej inteligencji|model językowy",
-        L.AR: "المساعد|مساعد|الذكاء الاصطناعي|نموذج لغوي",
-        L.TH: "ผู้ช่วย|ปัญญาประดิษฐ์|เอไอ|โมเดลภาษา",
-        L.FA: "دستیار|هوش مصنوعی|مدل زبانی",
-        L.UK: "асистент|помічник|=ші|штучний інтелект|мовна модель",
-        L.NL: "assistent|taalmodel|kunstmatige intelligentie",
+        L.EN: "=ai|=a.i.|assistant|language model|=llm|=llms|chatbot|=chatgpt|=gpt|=claude|=copilot"
+        "|=bot|=bots|=automation|=notetaker|=note-taker|=summariser|=summarizer|=summarisers|=summarizers|=copilots|=model|=models",
+        L.ZH: "人工智能|助手|助理|语言模型|語言模型|机器人|機器人|大模型|模型",
+        L.ES: "=asistente|=ia|modelo de lenguaje|inteligencia artificial|=modelo|=bot",
+        L.HI: "सहायक|एआई|कृत्रिम बुद्धि|भाषा मॉडल|मॉडल",
+        L.PT: "=assistente|=ia|modelo de linguagem|inteligência artificial"
+        "|=modelo|=modelos|=robô|=bot",
+        L.RU: "ассистент|помощник|=ии|искусственный интеллект|языков модел|нейросет|чат-бот"
+        "|модел|=бот",
+        L.JA: "アシスタント|人工知能|言語モデル|チャットボット|モデル|ボット",
+        L.DE: "=ki|assistent|sprachmodell|künstliche intelligenz|=modell|sprachmodelle|=bot",
+        L.FR: "=ia|assistant|modèle de langage|intelligence artificielle|=modèle|=bot",
+        L.KO: "어시스턴트|비서|인공지능|언어 모델|챗봇|에이아이|모델|봇|도우미",
+        L.ID: "asisten|model bahasa|kecerdasan buatan|=model|=bot",
+        L.TR: "asistan|yapay zeka|yapay zekâ|dil modeli|=model|=modeli|=bot",
+        L.VI: "trợ lý|trí tuệ nhân tạo|mô hình ngôn ngữ|mô hình",
+        L.IT: "assistente|=ia|modello linguistico|intelligenza artificiale|=modello|=bot",
+        L.PL: "asystent|sztuczna inteligencja|sztucznej inteligencji|model językowy"
+        "|=model|=modelu|=bot"
+        "|asystenci|asystencie",
+        L.AR: "المساعد|مساعد|الذكاء الاصطناعي|نموذج لغوي|النموذج|نموذج",
+        L.TH: "ผู้ช่วย|ปัญญาประดิษฐ์|เอไอ|โมเดลภาษา|โมเดล|บอท",
+        L.FA: "دستیار|هوش مصنوعی|مدل زبانی|مدل",
+        L.UK: "асистент|помічник|=ші|штучний інтелект|мовна модель|модел|=бот",
+        L.NL: "assistent|taalmodel|kunstmatige intelligentie|=model|=bot",
     },
     "now": {
         L.EN: "from now on|henceforth|from this point on|from this moment|starting now|=you are now|=you're now",
@@ -359,6 +372,78 @@ CONCEPTS: Table = {
         L.UK: "не відмовляй|ніколи не відмовляй|корись|будь-який запит",
         L.NL: "weiger nooit|niet weigeren|gehoorzaam|elk verzoek|elke vraag",
     },
+    # --- a reply dictated to the reader: "reply 'Scout ready'", "responda apenas «...»"
+    "answer_with": {
+        L.EN: "=reply|=replying|=respond|=responding|=answer|=answers|=answer with|=reply with"
+        "|=respond with|=say|=just say|=start every message with|=start every reply with"
+        "|=begin every reply with|=prefixed with|=acknowledge by replying",
+        L.ZH: "回答|回复|回覆|答复|答覆|只回答|说|說",
+        L.ES: "=responde|=contesta|=respondan|=contesten|=responda",
+        L.HI: "जवाब दो|जवाब दें|कहो|कहें",
+        L.PT: "=responda|=responde|=diga|=respondam",
+        L.RU: "=ответь|=отвечай|=скажи|=ответьте",
+        L.JA: "と答えて|と返答|と言って|とだけ返答|とだけ答え|と回答",
+        L.DE: "=antworte|=antworten sie|=sag|=sage",
+        L.FR: "=réponds|=répondez|=dis",
+        L.KO: "라고 답해|라고 대답해|라고 말해|로만 해|로만 답해",
+        L.ID: "=jawab|=balas|=katakan",
+        L.TR: "=yanıt ver|=cevap ver|=söyle|=de ki",
+        L.VI: "trả lời|hãy nói",
+        L.IT: "=rispondi|=rispondete|=risponda",
+        L.PL: "=odpowiedz|=odpowiadaj|=powiedz",
+        L.AR: "أجب|رد ب|قل",
+        L.TH: "ตอบว่า|พูดว่า",
+        L.FA: "پاسخ بده|بگو",
+        L.UK: "=відповідай|=відповідь|=скажи",
+        L.NL: "=antwoord|=zeg",
+    },
+    # --- a new self given to the reader: "you are 'Max'", "eres «Sofía»", "你是“小助手”"
+    "you_are": {
+        L.EN: "=you are|=you're|=you will be|=you'll be|=your name is|=introduce yourself as"
+        "|=call yourself",
+        L.ZH: "你是|你现在是|你現在是|你就是|你叫|你的名字是|您是",
+        L.ES: "=eres|=serás|=ahora eres|=tu nombre es|=te llamas|=preséntate como",
+        L.HI: "तुम हो|आप हैं|तुम्हारा नाम|आपका नाम|तुम अब",
+        L.PT: "=você é|=tu és|=você será|=seu nome é|=você se chama|=apresente-se como",
+        L.RU: "=ты|=вы теперь|=тебя зовут|=твоё имя|=представься как",
+        L.JA: "あなたは|君は|お前は|あなたの名前は",
+        L.DE: "=du bist|=du wirst|=dein name ist|=du heißt|=stell dich als",
+        L.FR: "=tu es|=vous êtes|=tu seras|=ton nom est|=tu t'appelles|=présente-toi comme",
+        L.KO: "너는|당신은|넌|네 이름은|당신의 이름은",
+        L.ID: "=kamu adalah|=anda adalah|=kamu sekarang|=namamu|=nama kamu",
+        L.TR: "=sensin|=sen bir|=senin adın|=adın|=kendini tanıt",
+        L.VI: "bạn là|mày là|tên bạn là|bạn tên là",
+        L.IT: "=sei|=tu sei|=sarai|=ti chiami|=il tuo nome è|=presentati come",
+        L.PL: "=jesteś|=będziesz|=nazywasz się|=twoje imię to|=przedstaw się jako",
+        L.AR: "أنت|انت|اسمك",
+        L.TH: "คุณคือ|คุณเป็น|ชื่อของคุณคือ",
+        L.FA: "=تو|=شما|اسم تو",
+        L.UK: "=ти|=тебе звуть|=твоє ім'я|=представся як",
+        L.NL: "=je bent|=jij bent|=u bent|=je heet|=jouw naam is|=stel je voor als",
+    },
+    # --- a self to take on: an identity, a persona, a character, a mode
+    "persona": {
+        L.EN: "=identity|=persona|=character|=stay in character|=break character|=adopt|=mode",
+        L.ZH: "身份|人设|人設|模式",
+        L.ES: "=identidad|=personaje|=modo",
+        L.HI: "पहचान|किरदार|मोड",
+        L.PT: "=identidade|=personagem|=modo",
+        L.RU: "личност|персонаж|=режим|=режиме",
+        L.JA: "人格|キャラクター|モード",
+        L.DE: "=identität|=persona|=modus",
+        L.FR: "=identité|=personnage|=mode",
+        L.KO: "정체성|캐릭터|모드|페르소나",
+        L.ID: "identitas|=karakter|=mode",
+        L.TR: "kimlik|karakter|=modu|=modunda",
+        L.VI: "danh tính|nhân vật|chế độ",
+        L.IT: "=identità|=personaggio|=modalità",
+        L.PL: "tożsamoś|=postać|=postaci|=tryb|=trybie",
+        L.AR: "هوية|شخصية|وضع",
+        L.TH: "ตัวตน|ตัวละคร|โหมด",
+        L.FA: "هویت|شخصیت|حالت",
+        L.UK: "особист|персонаж|=режим|=режимі",
+        L.NL: "identiteit|=personage|=modus",
+    },
     # --- switching a safeguard off
     "disable": {
         L.EN: "=disable|=deactivate|=turn off|=switch off|=remove all|=lift all|=drop all",
@@ -430,8 +515,10 @@ CONCEPTS: Table = {
     "secret": {
         L.EN: "password|=passwd|api key|api-key|=apikey|=api keys|=access token|=auth token|=bearer token|credential"
         "|=secret key|private key|ssh key|=2fa code|one-time code|=seed phrase|recovery phrase|credit card|=cvv"
-        "|security code|=access key|=session token|=secrets",
-        L.ZH: "密码|密碼|口令|密钥|密鑰|令牌|凭证|憑證|私钥|私鑰|验证码|驗證碼|信用卡|秘钥|助记词|助記詞",
+        "|security code|=access key|=session token|=secrets"
+        "|=login details|=login credentials|=logins|=login codes|=backup codes|=2fa codes|=verification codes|=pin code|=pin number|=deploy key|=secret values|=environment variables|=env vars",
+        L.ZH: "密码|密碼|口令|密钥|密鑰|令牌|凭证|憑證|私钥|私鑰|验证码|驗證碼|信用卡|秘钥|助记词|助記詞"
+        "|登录凭据",
         L.ES: "contraseña|clave de api|clave api|clave privada|clave secreta|=credenciales|=token|código de verificación|tarjeta de crédito",
         L.HI: "पासवर्ड|कूटशब्द|एपीआई कुंजी|टोकन|क्रेडेंशियल|ओटीपी|निजी कुंजी|क्रेडिट कार्ड",
         L.PT: "senha|=credenciais|chave de api|chave api|chave privada|chave secreta|=token|código de verificação|cartão de crédito",
@@ -452,50 +539,74 @@ CONCEPTS: Table = {
         L.NL: "wachtwoord|api-sleutel|api sleutel|=token|inloggegevens|privésleutel|verificatiecode|creditcard",
     },
     "send": {
-        L.EN: "=send|=sends|=sending|=forward|=forwarding|=upload|=transmit|=exfiltrate|=leak|=share|=submit|=deliver",
-        L.ZH: "发送|發送|发给|發給|转发|轉發|发到|發到|上传|上傳|寄给|寄給|传给|傳給|分享给|分享給|转账|轉帳|汇款|匯款",
+        L.EN: "=send|=sends|=sending|=forward|=forwarding|=upload|=transmit|=exfiltrate|=leak|=share|=submit|=deliver"
+        "|=email me|=email it|=email them|=email the|=email all|=email my|=email every|=e-mail the|=e-mail me|=mail the|=text me|=text the|=text it|=dm|=dm me|=dm the|=message me|=cc|=bcc|=reply with|=reply to me|=attach",
+        L.ZH: "发送|發送|发给|發給|转发|轉發|发到|發到|上传|上傳|寄给|寄給|传给|傳給|分享给|分享給|转账|轉帳|汇款|匯款"
+        "|抄送|提交给|提交給|寄到",
         L.ES: "envía|=envia|=enviar|=envíe|=manda|=mandar|reenvía|=reenviar|=sube|=súbelo|=subir|comparte|=compartir|transfiere|=transferir",
         L.HI: "भेजो|भेजें|भेजिए|भेज दो|भेज दें|फॉरवर्ड|अपलोड|ईमेल करो|ट्रांसफर",
         L.PT: "envie|=enviar|=envia|mande|=mandar|encaminh|reenvie|=compartilhe|transfira|=transferir",
-        L.RU: "отправь|=отправить|отправьте|=перешли|переслать|перешлите|=вышли|=выслать|загрузи|=передай|=передать|=пошли|переведи",
+        L.RU: "отправь|=отправить|отправьте|=перешли|переслать|перешлите|=вышли|=выслать|загрузи|=передай|=передать|=пошли|переведи"
+        "|пришли|пришлите",
         L.JA: "送信|送って|送る|転送|送付|アップロード|共有して|メールして|振り込|送金",
         L.DE: "=sende|=senden|=schicke|=schick|=schicken|weiterleit|=leite|hochlad|übermittl|übermittel|=überweise|=überweisen",
-        L.FR: "envoie|=envoyer|=envoyez|transfère|=transférer|=transmets|transmett|fais suivre|téléverse|=partage|=vire|=virer",
+        L.FR: "=envoie|=envoyer|=envoyez|transfère|=transférer|=transmets|transmett|fais suivre|téléverse|=partage|=vire|=virer",
         L.KO: "보내|전송|전달|송금|업로드|공유해|이체",
         L.ID: "=kirim|=kirimkan|=teruskan|unggah|=bagikan|=transfer|=transferkan",
-        L.TR: "gönder|ilet|yolla|=aktar|havale et|paylaş",
-        L.VI: "gửi cho|gửi tới|gửi đến|gửi tất cả|chuyển tiếp|tải lên|chuyển khoản|chuyển tiền",
+        L.TR: "gönder|ilet|yolla|=aktar|havale et|paylaş|=yönlendir|=yönlendirin",
+        L.VI: "gửi cho|gửi tới|gửi đến|gửi tất cả|chuyển tiếp|tải lên|chuyển khoản|chuyển tiền"
+        "|hãy gửi|gửi giúp|gửi qua|gửi lại",
         L.IT: "=invia|=inviare|=manda|=mandare|inoltra|condividi|=trasferisci|=bonifica",
-        L.PL: "wyślij|prześlij|przekaż|udostępnij|=wgraj|przelej",
+        L.PL: "wyślij|prześlij|przekaż|udostępnij|=wgraj|przelej|wklej",
         L.AR: "أرسل|ارسل|ابعث|حول|أعد توجيه|ارفع",
         L.TH: "ส่งต่อ|ส่งไป|ส่งให้|ส่งอีเมล|อัปโหลด|โอนเงิน|โอนไป",
         L.FA: "ارسال کن|بفرست|فوروارد کن|آپلود کن|انتقال بده|واریز کن",
-        L.UK: "надішли|відправ|перешли|=передай|переведи",
+        L.UK: "надішли|відправ|перешли|=передай|переведи|надішліть|пришли",
         L.NL: "=stuur|=verstuur|=verzend|=doorsturen|stuur door|=deel|=overmaken|maak over",
     },
     "user_data": {
         L.EN: "=emails|=e-mails|=messages|=files|=documents|=contacts|=conversation|=conversations|chat history"
         "|=inbox|personal data|personal information|=address book|=calendar|=photos|=attachments|customer data"
-        "|user data|=records|=invoices|=receipts|=bank statements|=browsing history|=chat log|=chat logs|=contact list|=phone number|=phone numbers|=saved addresses|=home address|=date of birth|=passport number|=location history",
-        L.ZH: "邮件|郵件|文件|文档|文檔|联系人|聯絡人|聯繫人|聊天记录|聊天記錄|对话|對話|个人信息|個人資料|个人资料|数据|數據|资料|資料|通讯录|通訊錄|电话号码|電話號碼|手机号|手機號|住址|身份证",
-        L.ES: "correos|=mensajes|=archivos|=documentos|=contactos|conversación|=historial|datos personales|=datos|información personal|número de teléfono|=direcciones|=dirección de casa|fecha de nacimiento",
-        L.HI: "ईमेल|संदेश|फ़ाइलें|फाइलें|दस्तावेज़|संपर्क|बातचीत|डेटा|जानकारी|फ़ोन नंबर|फोन नंबर",
-        L.PT: "e-mails|=mensagens|=arquivos|=ficheiros|=documentos|=contatos|=conversa|histórico|dados pessoais|=dados|número de telefone|=endereços|data de nascimento",
-        L.RU: "письма|сообщения|файлы|документы|контакты|переписк|историю|данные|личные данные|номер телефона|домашний адрес|паспорт",
-        L.JA: "メール|メッセージ|ファイル|文書|ドキュメント|連絡先|会話|履歴|個人情報|データ|電話番号|住所|生年月日",
-        L.DE: "e-mails|=mails|nachrichten|dateien|dokumente|kontakte|gesprächsverlauf|verlauf|=daten|persönliche daten|*daten|telefonnummer|=adressen|geburtsdatum",
-        L.FR: "e-mails|courriels|=messages|fichiers|documents|contacts|conversation|historique|données|numéro de téléphone|=adresses|date de naissance",
-        L.KO: "이메일|메시지|파일|문서|연락처|대화|기록|개인정보|데이터|전화번호|집 주소|생년월일",
-        L.ID: "=email|pesan|berkas|dokumen|kontak|percakapan|riwayat|data pribadi|=data saya|nomor telepon|alamat rumah",
-        L.TR: "e-posta|mesaj|dosya|belge|kişiler|konuşma|geçmiş|=veri|=verileri|=verilerini|=verilerimi|=verilerim|telefon numara|ev adres",
-        L.VI: "=email|tin nhắn|tệp|tài liệu|danh bạ|cuộc trò chuyện|lịch sử|dữ liệu|số điện thoại|địa chỉ nhà",
-        L.IT: "=email|messaggi|documenti|contatti|conversazion|cronologia|=dati|numero di telefono|=indirizzi|data di nascita",
-        L.PL: "e-maile|wiadomości|pliki|dokumenty|kontakty|rozmow|histori|=dane|numer telefonu|adres domowy",
-        L.AR: "رسائل|الرسائل|البريد|ملفات|الملفات|مستندات|جهات الاتصال|المحادثة|البيانات|بيانات|رقم الهاتف|عنوان المنزل",
-        L.TH: "อีเมล|ไฟล์|เอกสาร|รายชื่อติดต่อ|ประวัติ|ข้อมูล|เบอร์โทร|ที่อยู่บ้าน",
-        L.FA: "ایمیل|فایل|اسناد|مخاطبین|گفتگو|تاریخچه|داده|اطلاعات|شماره تلفن|آدرس منزل",
-        L.UK: "листи|повідомлення|файли|документи|контакти|листуван|історі|дані|номер телефону|домашня адреса",
-        L.NL: "e-mails|berichten|bestanden|documenten|contacten|gesprek|geschiedenis|gegevens|telefoonnummer|=adressen",
+        "|user data|=records|=invoices|=receipts|=bank statements|=browsing history|=chat log|=chat logs|=contact list|=phone number|=phone numbers|=saved addresses|=home address|=date of birth|=passport number|=location history"
+        "|=spreadsheet|=spreadsheets|=sheet|=roster|=customer list|=client list|=attendee list|=employee list|=member list|=contract|=contracts|=statement|=statements|=payroll|=salary|=tax id|=passport|=passport scan|=id card|=insurance|=scans|=database|=price list|=pricing|=media kit|=cap table|=deck|=slides",
+        L.ZH: "邮件|郵件|文件|文档|文檔|联系人|聯絡人|聯繫人|聊天记录|聊天記錄|对话|對話|个人信息|個人資料|个人资料|数据|數據|资料|資料|通讯录|通訊錄|电话号码|電話號碼|手机号|手機號|住址|身份证"
+        "|表格|报表|報表|报告|報告|合同|名单|名單|客户名单|客戶名單|工资|工資|薪资|薪資|价格表|價格表|成本|发票|發票",
+        L.ES: "correos|=mensajes|=archivos|=documentos|=contactos|conversación|=historial|datos personales|=datos|información personal|número de teléfono|=direcciones|=dirección de casa|fecha de nacimiento"
+        "|hoja de cálculo|=informe|=informes|contrato|lista de clientes|nómina|facturas|extractos",
+        L.HI: "ईमेल|संदेश|फ़ाइलें|फाइलें|दस्तावेज़|संपर्क|बातचीत|डेटा|जानकारी|फ़ोन नंबर|फोन नंबर"
+        "|स्प्रेडशीट|रिपोर्ट|अनुबंध|ग्राहकों की सूची|सूची|वेतन|चालान",
+        L.PT: "e-mails|=mensagens|=arquivos|=ficheiros|=documentos|=contatos|=conversa|histórico|dados pessoais|=dados|número de telefone|=endereços|data de nascimento"
+        "|planilha|relatório|contrato|lista de clientes|folha de pagamento|faturas|extratos|digitalizações",
+        L.RU: "письма|сообщения|файлы|документы|контакты|переписк|историю|данные|личные данные|номер телефона|домашний адрес|паспорт"
+        "|таблиц|отчёт|отчет|договор|контракт|список клиентов|прайс|зарплат|коммерческое предложение|выгрузк",
+        L.JA: "メール|メッセージ|ファイル|文書|ドキュメント|連絡先|会話|履歴|個人情報|データ|電話番号|住所|生年月日"
+        "|スプレッドシート|レポート|報告書|契約書|顧客リスト|名簿|給与|価格表|原価|請求書",
+        L.DE: "e-mails|=mails|nachrichten|dateien|dokumente|kontakte|gesprächsverlauf|verlauf|=daten|persönliche daten|*daten|telefonnummer|=adressen|geburtsdatum"
+        "|tabelle|bericht|vertrag|verträge|kundenliste|preisliste|gehalt|gehälter|gehaltsabrechnung|rechnungen|kontoauszüge|ausweis",
+        L.FR: "e-mails|courriels|=messages|fichiers|documents|contacts|conversation|historique|données|numéro de téléphone|=adresses|date de naissance"
+        "|tableur|feuille de calcul|rapport|contrat|liste des clients|fiche de paie|factures|relevés|=scans|pièces d'identité",
+        L.KO: "이메일|메시지|파일|문서|연락처|대화|기록|개인정보|데이터|전화번호|집 주소|생년월일"
+        "|스프레드시트|보고서|계약서|고객 목록|고객db|급여|청구서|명단|가격표",
+        L.ID: "=email|pesan|berkas|dokumen|kontak|percakapan|riwayat|data pribadi|=data saya|nomor telepon|alamat rumah"
+        "|=spreadsheet|laporan|kontrak|daftar pelanggan|=gaji|faktur",
+        L.TR: "e-posta|mesaj|dosya|belge|kişiler|konuşma|geçmiş|=veri|=verileri|=verilerini|=verilerimi|=verilerim|telefon numara|ev adres"
+        "|=tablo|rapor|sözleşme|müşteri listesi|fiyat listesi|maaş|fatura|fiyat teklif",
+        L.VI: "=email|tin nhắn|tệp|tài liệu|danh bạ|cuộc trò chuyện|lịch sử|dữ liệu|số điện thoại|địa chỉ nhà"
+        "|bảng tính|báo cáo|hợp đồng|danh sách khách hàng|bảng lương|mã số thuế|hóa đơn",
+        L.IT: "=email|messaggi|documenti|contatti|conversazion|cronologia|=dati|numero di telefono|=indirizzi|data di nascita"
+        "|foglio di calcolo|rapporto|contratto|elenco clienti|busta paga|fatture|storico fatture|estratti conto",
+        L.PL: "e-maile|wiadomości|pliki|dokumenty|kontakty|rozmow|histori|=dane|numer telefonu|adres domowy"
+        "|arkusz|raport|umow|listę klientów|lista klientów|cennik|wynagrodze|faktur|wyciąg",
+        L.AR: "رسائل|الرسائل|البريد|ملفات|الملفات|مستندات|جهات الاتصال|المحادثة|البيانات|بيانات|رقم الهاتف|عنوان المنزل"
+        "|جدول|تقرير|عقد|قائمة العملاء|راتب|فواتير|جواز السفر|الهوية",
+        L.TH: "อีเมล|ไฟล์|เอกสาร|รายชื่อติดต่อ|ประวัติ|ข้อมูล|เบอร์โทร|ที่อยู่บ้าน"
+        "|สเปรดชีต|รายงาน|สัญญา|รายชื่อลูกค้า|เงินเดือน|ใบแจ้งหนี้",
+        L.FA: "ایمیل|فایل|اسناد|مخاطبین|گفتگو|تاریخچه|داده|اطلاعات|شماره تلفن|آدرس منزل"
+        "|جدول|گزارش|قرارداد|فهرست مشتریان|حقوق|فاکتور|گذرنامه",
+        L.UK: "листи|повідомлення|файли|документи|контакти|листуван|історі|дані|номер телефону|домашня адреса"
+        "|таблиц|звіт|договір|контракт|список клієнтів|прайс|зарплат",
+        L.NL: "e-mails|berichten|bestanden|documenten|contacten|gesprek|geschiedenis|gegevens|telefoonnummer|=adressen"
+        "|=spreadsheet|rapport|contract|klantenlijst|salaris|facturen|afschriften|jaarrekening|btw-aangifte",
     },
     # --- keeping the person in the dark
     "conceal": {
@@ -523,7 +634,7 @@ CONCEPTS: Table = {
         L.NL: "vertel niet|zeg niet|vermeld niet|niet vermelden|=stiekem|heimelijk|in het geheim",
     },
     "user": {
-        L.EN: "=user|=user's|=users|=the owner|=human",
+        L.EN: "=user|=user's|=users|=the owner|=human|=reader|=readers|=recipient|=recipients",
         L.ZH: "用户|用戶|使用者|主人",
         L.ES: "=usuario|=usuaria|=propietario",
         L.HI: "उपयोगकर्ता|यूज़र|मालिक",
@@ -568,26 +679,26 @@ CONCEPTS: Table = {
         L.NL: "beheerder|ontwikkelaar",
     },
     "note": {
-        L.EN: "=note|=notice|=message|=reminder|=attention|=warning|=memo|=instruction|=directive|=notification",
+        L.EN: "=note|=notice|=reminder|=attention|=warning|=memo|=instruction|=directive|=notification",
         L.ZH: "注意|提醒|通知|备注|備註|留言|须知|須知",
-        L.ES: "=nota|=aviso|=mensaje|=atención|=recordatorio|=advertencia",
-        L.HI: "नोट|सूचना|संदेश|ध्यान दें|चेतावनी",
-        L.PT: "=nota|=aviso|=mensagem|=atenção|=lembrete",
-        L.RU: "примечани|=заметка|сообщение|внимание|напоминани|уведомлени|предупреждени",
+        L.ES: "=nota|=aviso|=atención|=recordatorio|=advertencia",
+        L.HI: "नोट|सूचना|ध्यान दें|चेतावनी",
+        L.PT: "=nota|=aviso|=atenção|=lembrete",
+        L.RU: "примечани|=заметка|внимание|напоминани|уведомлени|предупреждени",
         L.JA: "注意|お知らせ|メモ|通知|注記|連絡事項|警告",
-        L.DE: "=hinweis|*hinweis|=notiz|=nachricht|=achtung|=mitteilung|=warnung",
-        L.FR: "=note|=remarque|=avis|=message|=attention|=rappel|=avertissement",
+        L.DE: "=hinweis|*hinweis|=notiz|=achtung|=mitteilung|=warnung",
+        L.FR: "=note|=remarque|=avis|=attention|=rappel|=avertissement",
         L.KO: "알림|메모|참고|주의|공지|경고",
-        L.ID: "=catatan|pemberitahuan|=pesan|=perhatian|peringatan",
-        L.TR: "=notu|=uyarı|=dikkat|=mesaj|=bildirim|hatırlatma",
+        L.ID: "=catatan|pemberitahuan|=perhatian|peringatan",
+        L.TR: "=notu|=uyarı|=dikkat|=bildirim|hatırlatma",
         L.VI: "ghi chú|lưu ý|thông báo|chú ý|cảnh báo",
-        L.IT: "=nota|=avviso|=messaggio|=attenzione|promemoria",
-        L.PL: "=uwaga|notatka|wiadomość|komunikat|przypomnienie|ostrzeżenie",
-        L.AR: "ملاحظة|تنبيه|رسالة|إشعار|تحذير",
+        L.IT: "=nota|=avviso|=attenzione|promemoria",
+        L.PL: "=uwaga|notatka|komunikat|przypomnienie|ostrzeżenie",
+        L.AR: "ملاحظة|تنبيه|إشعار|تحذير",
         L.TH: "หมายเหตุ|ข้อความถึง|ประกาศ|คำเตือน",
-        L.FA: "یادداشت|توجه|پیام|اطلاعیه|هشدار",
-        L.UK: "примітк|увага|повідомлення|нагадуван",
-        L.NL: "=notitie|=opmerking|=bericht|=let op|=waarschuwing",
+        L.FA: "یادداشت|توجه|اطلاعیه|هشدار",
+        L.UK: "примітк|увага|нагадуван",
+        L.NL: "=notitie|=opmerking|=let op|=waarschuwing",
     },
     # --- making the agent act: tools and commands
     "run": {
@@ -637,7 +748,8 @@ CONCEPTS: Table = {
     # --- a fixed reply: "say ...", "answer only with ..."
     "say": {
         L.EN: "=say|=reply with|=respond with|=answer with|=output|=print|=write|=type|=begin your|=start your"
-        "|=end your|=respond only|=reply only|=answer only|=just say|=only say|=simply say",
+        "|=end your|=respond only|=reply only|=answer only|=just say|=only say|=simply say"
+        "|=reply|=replying|=respond|=answer|=answers|=start every message with|=start every reply with|=prefix|=prefixed with",
         L.ZH: "回答|回复|回覆|说|說|输出|輸出|写|寫|开头|開頭|只回答",
         L.ES: "=responde|=contesta|escribe|=imprime|comienza tu|empieza tu",
         L.HI: "कहो|कहें|जवाब दो|उत्तर दो|लिखो|शुरू करो",
@@ -844,51 +956,91 @@ CONCEPTS: Table = {
         L.EN: "=grant|=give access|=unlock|=transfer|=pay|=wire|=deposit|=withdraw|=delete|=erase|=wipe|=share"
         "|=forward|=move all|=sell|=buy|=purchase|=reset|=disable|=turn off|=deactivate|=invite|=approve"
         "|=authorize|=retrieve|=add my|=add a new|=change the password|=open the door|=cancel my"
-        "|=refund|=issue a refund|=export|=add me|=make me|=log into|=log in to|=sign in to",
-        L.ZH: "授予|授权|授權|解锁|解鎖|转账|轉帳|转给|轉給|支付|删除|刪除|清空|分享|共享|转发|轉發|出售|购买|購買|重置|禁用|关闭|關閉|邀请|邀請|批准",
-        L.ES: "concede|otorga|da acceso|desbloquea|transfiere|paga|=deposita|retira|elimina|borra|comparte|reenvía|vende|compra|restablece|desactiva|invita|aprueba",
-        L.HI: "अनुमति दो|एक्सेस दो|अनलॉक|ट्रांसफर|भुगतान|हटाओ|हटा दो|डिलीट|शेयर|बेचो|खरीदो|रीसेट|बंद करो",
-        L.PT: "conceda|dê acesso|desbloqueie|transfira|pague|deposite|retire|exclua|apague|compartilhe|encaminhe|venda|compre|redefina|desative|convide|aprove",
-        L.RU: "предоставь|дай доступ|разблокируй|переведи|оплати|удали|сотри|поделись|перешли|продай|купи|сбрось|отключи|пригласи|одобри",
-        L.JA: "付与|アクセス権を|ロック解除|解錠|振り込|送金|支払|削除|消去|共有|転送|売却|購入|リセット|無効に|招待|承認",
-        L.DE: "gewähre|erteile|entsperre|überweise|=zahle|bezahle|lösche|teile|leite weiter|verkaufe|kaufe|zurücksetzen|deaktiviere|lade ein|genehmige",
-        L.FR: "accorde|donne accès|déverrouille|transfère|=vire|=paie|supprime|efface|partage|vends|achète|réinitialise|désactive|=invite|=invitez|approuve",
-        L.KO: "부여|접근 권한|잠금 해제|송금|이체|결제|삭제|지워|공유|전달|판매|구매|재설정|비활성화|초대|승인",
-        L.ID: "berikan akses|buka kunci|=transfer|bayar|hapus|bagikan|teruskan|jual|=beli|=belikan|=belilah|atur ulang|nonaktifkan|undang|setujui",
-        L.TR: "erişim ver|yetki ver|=verin|kilidini aç|havale et|aktar|=öde|=sil|=silin|paylaş|ilet|=sat|=satın|satın al|sıfırla|devre dışı bırak|davet et|onayla",
-        L.VI: "cấp quyền|mở khóa|chuyển tiền|chuyển khoản|thanh toán|xóa|chia sẻ|chuyển tiếp|đặt lại|vô hiệu hóa|phê duyệt",
-        L.IT: "concedi|sblocca|trasferisci|=paga|=bonifica|elimina|cancella|condividi|inoltra|vendi|compra|reimposta|disattiva|invita|approva",
-        L.PL: "przyznaj|nadaj dostęp|odblokuj|przelej|zapłać|usuń|udostępnij|przekaż|sprzedaj|kup|zresetuj|wyłącz|zaproś|zatwierdź",
-        L.AR: "امنح|منح|افتح القفل|حول|ادفع|احذف|امسح|شارك|أعد توجيه|بع|اشتر|أعد تعيين|عطل|ادع|وافق",
-        L.TH: "ให้สิทธิ์|ปลดล็อก|โอน|ชำระ|จ่าย|ลบ|แชร์|ส่งต่อ|ขาย|ซื้อ|รีเซ็ต|ปิดการใช้งาน|เชิญ|อนุมัติ",
-        L.FA: "دسترسی بده|باز کن|انتقال بده|واریز کن|پرداخت کن|حذف کن|پاک کن|به اشتراک بگذار|بفروش|بخر|بازنشانی|غیرفعال کن|دعوت کن|تایید کن",
-        L.UK: "надай|дай доступ|розблокуй|переказ|сплати|видали|сотри|поділися|перешли|продай|купи|скинь|вимкни|запроси|схвали",
-        L.NL: "verleen|geef toegang|ontgrendel|maak over|betaal|verwijder|=wis|=wissen|deel|stuur door|verkoop|koop|=reset|schakel uit|nodig uit|keur goed",
+        "|=refund|=issue a refund|=export|=add me|=make me|=log into|=log in to|=sign in to"
+        "|=book|=reserve|=order|=cancel|=subscribe|=sign up|=add|=change|=update|=edit|=set|=mark|=confirm|=close|=register|=apply|=reimburse|=whitelist|=allowlist|=release|=enable|=remove|=assign|=renew",
+        L.ZH: "授予|授权|授權|解锁|解鎖|转账|轉帳|转给|轉給|支付|删除|刪除|清空|分享|共享|转发|轉發|出售|购买|購買|重置|禁用|关闭|關閉|邀请|邀請|批准"
+        "|预订|預訂|预定|預定|订购|訂購|下单|下單|取消|订阅|訂閱|添加|加入|更改|修改|更新|设置|設置|设为|設為|标记|標記|确认|確認|注册|註冊|登录|登錄|退款|报销|報銷",
+        L.ES: "concede|otorga|da acceso|desbloquea|transfiere|paga|=deposita|retira|elimina|borra|comparte|reenvía|vende|compra|restablece|desactiva|invita|aprueba"
+        "|reserva|=pide|=ordena|cancela|suscribe|añade|agrega|cambia|=cambiad|actualiza|modifica|=marca|confirma|registra|inicia sesión|reembolsa|aplica",
+        L.HI: "अनुमति दो|एक्सेस दो|अनलॉक|ट्रांसफर|भुगतान|हटाओ|हटा दो|डिलीट|शेयर|बेचो|खरीदो|रीसेट|बंद करो"
+        "|बुक करो|बुक करें|ऑर्डर करो|ऑर्डर करें|रद्द करो|रद्द करें|जोड़ दें|जोड़ो|जोड़ें|बदलो|बदलें|बदल दें|अपडेट करो|अपडेट करें|पुष्टि करें|रिफंड करें",
+        L.PT: "conceda|dê acesso|desbloqueie|transfira|pague|deposite|retire|exclua|apague|compartilhe|encaminhe|venda|compre|redefina|desative|convide|aprove"
+        "|reserve|=peça|encomende|cancele|adicione|inclua|altere|=mude|atualize|modifique|marque|confirme|registre|cadastre|reembolse|aplique|=efetuem|=efetue",
+        L.RU: "предоставь|дай доступ|разблокируй|переведи|оплати|удали|сотри|поделись|перешли|продай|купи|сбрось|отключи|пригласи|одобри"
+        "|забронируй|закажи|отмени|оформи|подпиши|добавь|измени|поменяй|обнови|отметь|подтверди|зарегистрируй|верни деньги|примени|выдай",
+        L.JA: "付与|アクセス権を|ロック解除|解錠|振り込|送金|支払|削除|消去|共有|転送|売却|購入|リセット|無効に|招待|承認"
+        "|予約して|注文して|キャンセルして|取り消して|登録して|追加して|変更して|更新して|設定して|返金して|申し込んで",
+        L.DE: "gewähre|erteile|entsperre|überweise|=zahle|bezahle|lösche|teile|leite weiter|verkaufe|kaufe|zurücksetzen|deaktiviere|lade ein|genehmige"
+        "|=buche|=bestelle|storniere|=sage ab|abonniere|=füge|ändere|aktualisiere|=setze|markiere|bestätige|registriere|=melde|erstatte|=trage|=buchen sie|=bestellen sie|=ändern sie|=melden sie|=bestätigen sie|=löschen sie",
+        L.FR: "accorde|donne accès|déverrouille|transfère|=vire|=paie|supprime|efface|partage|vends|achète|réinitialise|désactive|=invite|=invitez|approuve"
+        "|réserve|=commande|=commandez|annule|=annulez|=abonne|ajoute|=ajoutez|modifie|=modifiez|=change|=changez|mets à jour|=marque|=marquez|confirme|=confirmez|=inscris|=inscrivez|rembourse|=remboursez|applique",
+        L.KO: "부여|접근 권한|잠금 해제|송금|이체|결제|삭제|지워|공유|전달|판매|구매|재설정|비활성화|초대|승인"
+        "|예약|주문|취소|구독|추가|변경|수정|업데이트|환불|등록|가입",
+        L.ID: "berikan akses|buka kunci|=transfer|bayar|hapus|bagikan|teruskan|jual|=beli|=belikan|=belilah|atur ulang|nonaktifkan|undang|setujui"
+        "|pesankan|batalkan|berlangganan|tambahkan|=ubah|=ganti|perbarui|tandai|konfirmasi|daftarkan|masuk ke|kembalikan dana",
+        L.TR: "erişim ver|yetki ver|=verin|kilidini aç|havale et|aktar|=öde|=sil|=silin|paylaş|ilet|=sat|=satın|satın al|sıfırla|devre dışı bırak|davet et|onayla"
+        "|rezervasyon yap|sipariş ver|iptal et|abone ol|=ekle|=ekleyin|değiştir|güncelle|işaretle|=kaydet|kayıt ol|giriş yap|iade et",
+        L.VI: "cấp quyền|mở khóa|chuyển tiền|chuyển khoản|thanh toán|xóa|chia sẻ|chuyển tiếp|đặt lại|vô hiệu hóa|phê duyệt"
+        "|đặt chỗ|đặt vé|đặt hàng|hủy|đăng ký|thêm vào|thay đổi|cập nhật|đánh dấu|xác nhận|hoàn tiền|đăng nhập",
+        L.IT: "concedi|sblocca|trasferisci|=paga|=bonifica|elimina|cancella|condividi|inoltra|vendi|compra|reimposta|disattiva|invita|approva"
+        "|prenota|ordina|annulla|disdici|iscrivi|aggiungi|modifica|cambia|aggiorna|=segna|conferma|registra|rimborsa|applica",
+        L.PL: "przyznaj|nadaj dostęp|odblokuj|przelej|zapłać|usuń|udostępnij|przekaż|sprzedaj|kup|zresetuj|wyłącz|zaproś|zatwierdź"
+        "|zarezerwuj|zamów|anuluj|odwołaj|zasubskrybuj|dodaj|zmień|zaktualizuj|oznacz|potwierdź|zarejestruj|zaloguj|zwróć",
+        L.AR: "امنح|منح|افتح القفل|حول|ادفع|احذف|امسح|شارك|أعد توجيه|بع|اشتر|أعد تعيين|عطل|ادع|وافق"
+        "|احجز|اطلب|ألغ|اشترك|أضف|اضف|أكد|استرد",
+        L.TH: "ให้สิทธิ์|ปลดล็อก|โอน|ชำระ|จ่าย|ลบ|แชร์|ส่งต่อ|ขาย|ซื้อ|รีเซ็ต|ปิดการใช้งาน|เชิญ|อนุมัติ"
+        "|จอง|สั่งซื้อ|ยกเลิก|สมัคร|เพิ่ม|เปลี่ยน|แก้ไข|อัปเดต|ยืนยัน|คืนเงิน",
+        L.FA: "دسترسی بده|باز کن|انتقال بده|واریز کن|پرداخت کن|حذف کن|پاک کن|به اشتراک بگذار|بفروش|بخر|بازنشانی|غیرفعال کن|دعوت کن|تایید کن"
+        "|رزرو کن|سفارش بده|لغو کن|اضافه کن|تغییر بده|به‌روز کن|ثبت نام کن|بازپرداخت کن",
+        L.UK: "надай|дай доступ|розблокуй|переказ|сплати|видали|сотри|поділися|перешли|продай|купи|скинь|вимкни|запроси|схвали"
+        "|забронюй|замов|скасуй|оформи|додай|зміни|онови|познач|підтверди|зареєструй|поверни кошти|видай",
+        L.NL: "verleen|geef toegang|ontgrendel|maak over|betaal|verwijder|=wis|=wissen|deel|stuur door|verkoop|koop|=reset|schakel uit|nodig uit|keur goed"
+        "|bestel|annuleer|=zeg op|abonneer|voeg toe|=voeg|wijzig|verander|=update|markeer|bevestig|registreer|=log in|betaal terug|pas toe",
     },
     "asset": {
         L.EN: "=account|=accounts|=access|=permission|=permissions|=admin rights|=device|=devices|=lock|=smart lock"
         "|=door|=front door|=garage|=camera|=cameras|=alarm|=security system|=thermostat|=money|=funds|=payment"
         "|=bank|=wallet|=bitcoin|=btc|=crypto|=shares|=stock|=credit card|=repository|=repo|=folder|=drive"
-        "|=medical records|=prescription|=subscription|=order|=orders",
-        L.ZH: "账户|賬戶|帐户|帳戶|账号|帳號|权限|權限|访问|訪問|设备|設備|门锁|門鎖|大门|大門|摄像头|攝像頭|资金|資金|钱|錢|银行|銀行|钱包|錢包|比特币|比特幣|股票|文件夹|資料夾|仓库|倉庫",
-        L.ES: "cuenta|acceso|permiso|dispositivo|cerradura|=puerta|cámara|alarma|dinero|fondos|=pago|banco|billetera|bitcoin|acciones|carpeta|repositorio",
-        L.HI: "खाता|खाते|एक्सेस|अनुमति|डिवाइस|ताला|दरवाज़ा|दरवाजा|कैमरा|पैसे|रकम|बैंक|वॉलेट|बिटकॉइन|फ़ोल्डर",
-        L.PT: "conta|acesso|permissão|dispositivo|fechadura|=porta|câmera|alarme|dinheiro|fundos|pagamento|banco|carteira|bitcoin|ações|pasta|repositório",
-        L.RU: "аккаунт|учётн|учетн|счёт|счет|доступ|разрешени|устройств|замок|замка|двер|камер|сигнализаци|деньги|средств|банк|кошел|биткоин|акци|папк|репозитори",
-        L.JA: "アカウント|口座|アクセス権|権限|デバイス|スマートロック|ドア|カメラ|お金|資金|銀行|ウォレット|ビットコイン|株|フォルダ|リポジトリ",
-        L.DE: "konto|zugang|zugriff|berechtigung|gerät|schloss|=tür|haustür|kamera|alarmanlage|=geld|guthaben|bank|wallet|bitcoin|aktien|ordner|repository",
-        L.FR: "compte|accès|permission|appareil|serrure|=porte|caméra|alarme|argent|fonds|paiement|banque|portefeuille|bitcoin|actions|dossier|dépôt",
-        L.KO: "계정|계좌|접근|권한|기기|장치|도어락|현관문|카메라|돈|자금|은행|지갑|비트코인|주식|폴더|저장소",
-        L.ID: "akun|rekening|akses|izin|perangkat|kunci pintu|=pintu|kamera|uang|dana|bank|dompet|bitcoin|saham|folder|repositori",
-        L.TR: "hesab|erişim|yetki|izin|cihaz|kilit|kilid|=kapı|=kapıyı|=kapının|kamera|alarm|=parayı|=paramı|=parasını|para transferi|=fon|=fonu|=fonları|banka|cüzdan|bitcoin|hisse|klasör|=depo|=deposu",
-        L.VI: "tài khoản|quyền truy cập|thiết bị|khóa cửa|camera|số tiền|ngân hàng|ví tiền|bitcoin|cổ phiếu|thư mục|kho mã",
-        L.IT: "account|=conto|accesso|permess|dispositiv|serratura|=porta|telecamer|allarme|denaro|soldi|fondi|banca|portafoglio|bitcoin|azioni|cartella|repository",
-        L.PL: "konto|dostęp|uprawnie|urządzeni|zamek|drzwi|kamer|alarm|pieniądze|środki|bank|portfel|bitcoin|akcje|folder|repozytori",
-        L.AR: "الحساب|حساب|الوصول|صلاحية|الجهاز|جهاز|القفل|الباب|الكاميرا|المال|أموال|الأموال|البنك|المحفظة|بيتكوين|الأسهم|المجلد",
-        L.TH: "บัญชี|สิทธิ์การเข้าถึง|อุปกรณ์|กุญแจ|ประตู|กล้อง|เงิน|ธนาคาร|กระเป๋าเงิน|บิตคอยน์|หุ้น|โฟลเดอร์",
-        L.FA: "حساب|دسترسی|مجوز|دستگاه|قفل|درب|دوربین|پول|وجه|بانک|کیف پول|بیت کوین|سهام|پوشه",
-        L.UK: "акаунт|обліков|рахун|доступ|дозвол|пристр|замок|двер|камер|гроші|кошти|банк|гаманець|біткоїн|акці|папк",
-        L.NL: "account|rekening|toegang|toestemming|apparaat|=deurslot|=het slot|=slimme slot|=deur|voordeur|camera|alarm|=geld|=tegoed|bank|portemonnee|bitcoin|aandelen|=map|=mappen|repository",
+        "|=medical records|=prescription|=subscription|=order|=orders"
+        "|=meeting|=meetings|=appointment|=appointments|=invite|=invitation|=booking|=bookings|=reservation|=reservations|=flight|=flights|=hotel|=cart|=basket|=card|=cards|=saved card|=payment method|=payment methods|=bank details|=billing|=billing details|=billing contact|=payout|=payouts|=refund|=credit|=discount|=gift card|=gift cards|=voucher|=mailbox|=forwarding address|=delivery address|=shipping address|=email address|=workspace|=ownership|=dashboard|=channel|=membership|=license|=escalation policy|=mail filter|=workflow|=deploy key",
+        L.ZH: "账户|賬戶|帐户|帳戶|账号|帳號|权限|權限|访问|訪問|设备|設備|门锁|門鎖|大门|大門|摄像头|攝像頭|资金|資金|钱|錢|银行|銀行|钱包|錢包|比特币|比特幣|股票|文件夹|資料夾|仓库|倉庫"
+        "|会议|會議|预约|預約|订单|訂單|航班|酒店|购物车|購物車|银行卡|銀行卡|付款方式|收款账户|退款|优惠券|優惠券|礼品卡|禮品卡|邮箱|郵箱|收货地址|收貨地址|所有权|所有權|套装|套裝",
+        L.ES: "cuenta|acceso|permiso|dispositivo|cerradura|=puerta|cámara|alarma|dinero|fondos|=pago|banco|billetera|bitcoin|acciones|carpeta|repositorio"
+        "|reunión|reuniones|=cita|=citas|reserva|=vuelo|hotel|carrito|tarjeta|método de pago|datos bancarios|reembolso|descuento|tarjeta regalo|buzón|dirección de entrega|dirección de envío|suscripción|=envío",
+        L.HI: "खाता|खाते|एक्सेस|अनुमति|डिवाइस|ताला|दरवाज़ा|दरवाजा|कैमरा|पैसे|रकम|बैंक|वॉलेट|बिटकॉइन|फ़ोल्डर"
+        "|मीटिंग|बैठक|अपॉइंटमेंट|बुकिंग|फ्लाइट|होटल|कार्ट|कार्ड|भुगतान विधि|बैंक विवरण|रिफंड|छूट|गिफ्ट कार्ड|इनबॉक्स|डिलीवरी पता|सदस्यता|ऑर्डर|बिलिंग",
+        L.PT: "conta|acesso|permissão|dispositivo|fechadura|=porta|câmera|alarme|dinheiro|fundos|pagamento|banco|carteira|bitcoin|ações|pasta|repositório"
+        "|reunião|reuniões|agendamento|reserva|=voo|hotel|carrinho|cartão|forma de pagamento|dados bancários|reembolso|desconto|cartão-presente|caixa de entrada|endereço de entrega|assinatura|cobrança|=taxa|=pix",
+        L.RU: "аккаунт|учётн|учетн|счёт|счет|доступ|разрешени|устройств|замок|замка|двер|камер|сигнализаци|деньги|средств|банк|кошел|биткоин|акци|папк|репозитори"
+        "|встреч|совещани|брон|=рейс|отел|корзин|карт|способ оплаты|реквизит|возврат|скидк|подарочн|почтовый ящик|адрес доставки|подписк|=права",
+        L.JA: "アカウント|口座|アクセス権|権限|デバイス|スマートロック|ドア|カメラ|お金|資金|銀行|ウォレット|ビットコイン|株|フォルダ|リポジトリ"
+        "|会議|ミーティング|予約|フライト|航空券|ホテル|カート|カード|支払い方法|銀行情報|振込先|返金|割引|ギフトカード|受信トレイ|配送先|サブスク|定期購入|注文",
+        L.DE: "konto|zugang|zugriff|berechtigung|gerät|schloss|=tür|haustür|kamera|alarmanlage|=geld|guthaben|bank|wallet|bitcoin|aktien|ordner|repository"
+        "|=termin|=termine|besprechung|=meeting|buchung|reservierung|=flug|hotel|warenkorb|=karte|zahlungsmethode|bankverbindung|bankdaten|erstattung|rabatt|gutschein|postfach|lieferadresse|=abo|abonnement|mitgliedschaft",
+        L.FR: "compte|accès|permission|appareil|serrure|=porte|caméra|alarme|argent|fonds|paiement|banque|portefeuille|bitcoin|actions|dossier|dépôt"
+        "|réunion|rendez-vous|réservation|=vols|billet d'avion|hôtel|panier|=carte|moyen de paiement|coordonnées bancaires|=rib|remboursement|réduction|carte cadeau|boîte de réception|messagerie|adresse de livraison|abonnement",
+        L.KO: "계정|계좌|접근|권한|기기|장치|도어락|현관문|카메라|돈|자금|은행|지갑|비트코인|주식|폴더|저장소"
+        "|회의|미팅|예약|항공편|호텔|장바구니|카드|결제 수단|은행 정보|환불|할인|기프트 카드|받은편지함|배송지|구독|주문",
+        L.ID: "akun|rekening|akses|izin|perangkat|kunci pintu|=pintu|kamera|uang|dana|bank|dompet|bitcoin|saham|folder|repositori"
+        "|rapat|janji temu|pemesanan|reservasi|penerbangan|=hotel|keranjang|=kartu|metode pembayaran|data bank|pengembalian dana|diskon|kartu hadiah|kotak masuk|alamat pengiriman|langganan|pesanan",
+        L.TR: "hesab|erişim|yetki|izin|cihaz|kilit|kilid|=kapı|=kapıyı|=kapının|kamera|alarm|=parayı|=paramı|=parasını|para transferi|=fon|=fonu|=fonları|banka|cüzdan|bitcoin|hisse|klasör|=depo|=deposu"
+        "|toplantı|randevu|rezervasyon|uçuş|otel|sepet|=kart|=kartı|=kartın|ödeme yöntemi|banka bilgileri|=iade|indirim|hediye kartı|gelen kutusu|teslimat adresi|abonelik|sipariş",
+        L.VI: "tài khoản|quyền truy cập|thiết bị|khóa cửa|camera|số tiền|ngân hàng|ví tiền|bitcoin|cổ phiếu|thư mục|kho mã"
+        "|cuộc họp|lịch hẹn|đặt phòng|chuyến bay|khách sạn|giỏ hàng|thẻ ngân hàng|số thẻ|phương thức thanh toán|thông tin ngân hàng|giảm giá|phiếu quà tặng|hộp thư|địa chỉ giao hàng|gói đăng ký|đơn hàng|đơn này",
+        L.IT: "account|=conto|accesso|permess|dispositiv|serratura|=porta|telecamer|allarme|denaro|soldi|fondi|banca|portafoglio|bitcoin|azioni|cartella|repository"
+        "|riunione|appuntamento|prenotazione|=volo|hotel|carrello|=carta|metodo di pagamento|coordinate bancarie|rimborso|=sconto|buono regalo|casella|indirizzo di consegna|abbonamento",
+        L.PL: "konto|dostęp|uprawnie|urządzeni|zamek|drzwi|kamer|alarm|pieniądze|środki|bank|portfel|bitcoin|akcje|folder|repozytori"
+        "|spotkani|rezerwacj|=loty|hotel|koszyk|=karta|=karty|=kartę|metoda płatności|dane bankowe|=zwrot|rabat|karta podarunkowa|skrzynk|adres dostawy|subskrypcj|abonament",
+        L.AR: "الحساب|حساب|الوصول|صلاحية|الجهاز|جهاز|القفل|الباب|الكاميرا|المال|أموال|الأموال|البنك|المحفظة|بيتكوين|الأسهم|المجلد"
+        "|اجتماع|موعد|حجز|رحلة|فندق|سلة|بطاقة|طريقة الدفع|البيانات المصرفية|استرداد|خصم|بطاقة هدية|صندوق الوارد|عنوان التسليم|اشتراك",
+        L.TH: "บัญชี|สิทธิ์การเข้าถึง|อุปกรณ์|กุญแจ|ประตู|กล้อง|เงิน|ธนาคาร|กระเป๋าเงิน|บิตคอยน์|หุ้น|โฟลเดอร์"
+        "|การประชุม|นัดหมาย|การจอง|เที่ยวบิน|โรงแรม|ตะกร้า|บัตร|วิธีการชำระเงิน|ข้อมูลธนาคาร|การคืนเงิน|ส่วนลด|บัตรของขวัญ|กล่องจดหมาย|ที่อยู่จัดส่ง|การสมัครสมาชิก|คำสั่งซื้อ",
+        L.FA: "حساب|دسترسی|مجوز|دستگاه|قفل|درب|دوربین|پول|وجه|بانک|کیف پول|بیت کوین|سهام|پوشه"
+        "|جلسه|قرار ملاقات|رزرو|پرواز|هتل|سبد خرید|کارت|روش پرداخت|اطلاعات بانکی|بازپرداخت|تخفیف|کارت هدیه|صندوق ورودی|آدرس تحویل|اشتراک|سفارش",
+        L.UK: "акаунт|обліков|рахун|доступ|дозвол|пристр|замок|двер|камер|гроші|кошти|банк|гаманець|біткоїн|акці|папк"
+        "|зустріч|бронюванн|=рейс|готел|кошик|картк|спосіб оплати|реквізит|повернення коштів|знижк|підписк|=права",
+        L.NL: "account|rekening|toegang|toestemming|apparaat|=deurslot|=het slot|=slimme slot|=deur|voordeur|camera|alarm|=geld|=tegoed|bank|portemonnee|bitcoin|aandelen|=map|=mappen|repository"
+        "|vergadering|afspraak|boeking|reservering|vlucht|=hotel|winkelwagen|=kaart|betaalmethode|bankgegevens|terugbetaling|korting|cadeaukaart|=inbox|bezorgadres|abonnement|digid",
     },
     "please": {
         L.EN: "=please|=kindly|=can you|=could you|=would you|=i need you to|=make sure to|=be sure to|=you must|=you should",
@@ -938,7 +1090,8 @@ CONCEPTS: Table = {
     # --- instructions as something the reader was handed: "the instructions you were given"
     "given": {
         L.EN: "=you were given|=you've been given|=you have been given|=you received|=you were told"
-        "|=given to you|=provided to you|=you were programmed with|=were you given|=you are given",
+        "|=given to you|=provided to you|=you were programmed with|=were you given|=you are given"
+        "|=you were configured with|=you were set up with|=told you|=you've received|=you have received|=were you told|=did you receive|=you were originally given",
         L.ZH: "你收到的|给你的|給你的|你被赋予的|你被賦予的|你得到的|你被告知",
         L.ES: "te dieron|que recibiste|te han dado|se te dio|se te dieron",
         L.HI: "तुम्हें दिए गए|आपको दिए गए|आपको दी गई|तुम्हें दी गई",
@@ -1007,50 +1160,71 @@ CONCEPTS: Table = {
     },
     "reading_this": {
         L.EN: "=reading this|=processing this|=summarizing this|=summarising this|=parsing this|=that reads this"
-        "|=who reads this",
-        L.ZH: "读到这|讀到這|阅读这|閱讀這|处理这|處理這|总结这|總結這|看到这|看到這",
-        L.ES: "=que lea esto|=leyendo esto|=que procese|=que resuma|=lees esto",
-        L.HI: "इसे पढ़ रहे|इसे पढ़ने वाले|यह पढ़ रहे",
-        L.PT: "=lendo isto|=que ler isto|=lendo este|=que processar",
-        L.RU: "=читающий это|=читаешь это|=обрабатывающий|=читает это",
-        L.JA: "これを読んでいる|読んでいる|処理している|要約している",
-        L.DE: "=das liest|=dies liest|=diesen text liest|=diese e-mail liest|=diese nachricht liest|=verarbeitet",
-        L.FR: "=qui lit ceci|=lisant ceci|=qui lit ce|=qui traite|=qui résume",
-        L.KO: "읽고 있는|이 글을 읽는|처리하는|요약하는",
-        L.ID: "=yang membaca ini|=membaca ini|=yang memproses",
-        L.TR: "okuyan|işleyen|özetleyen",
-        L.VI: "đang đọc|đang xử lý|đang tóm tắt",
-        L.IT: "=che legge questo|=leggendo questo|=che elabora",
-        L.PL: "=czytający to|=czytasz to|=przetwarzający",
-        L.AR: "يقرأ هذا|تقرأ هذا|الذي يقرأ|الذي يعالج",
-        L.TH: "ที่อ่านข้อความนี้|กำลังอ่าน|ที่ประมวลผล",
-        L.FA: "که این را می‌خواند|این را می‌خوانی|پردازش می‌کند",
-        L.UK: "=читаєш це|=що читає|=обробляє",
-        L.NL: "=die dit leest|=dit leest|=die dit verwerkt",
+        "|=who reads this"
+        "|=reading my|=reading these|=reading your|=looking at|=processing these|=triaging|=handling|=managing|=that processes|=that handles|=that manages|=going through|=compiling|=summarizing|=summarising|=who handles|=who manages|=who processes|=picking this up|=picks this up|=applying this|=reviewing this|=working on this",
+        L.ZH: "读到这|讀到這|阅读这|閱讀這|处理这|處理這|总结这|總結這|看到这|看到這"
+        "|正在阅读|正在處理|正在处理|正在读|读到|负责处理",
+        L.ES: "=que lea esto|=leyendo esto|=que procese|=que resuma|=lees esto"
+        "|=que lee|=que gestiona|=que procesa|=que resume|=que revisa|=que maneja|=que lea|=que gestione",
+        L.HI: "इसे पढ़ रहे|इसे पढ़ने वाले|यह पढ़ रहे|पढ़ रहा|पढ़ने वाले|देख रहा|संभाल रहा|संभालने वाले",
+        L.PT: "=lendo isto|=que ler isto|=lendo este|=que processar"
+        "|=que leem|=que gerencia|=que processa|=que resume|=que cuida|=que ler",
+        L.RU: "=читающий это|=читаешь это|=обрабатывающий|=читает это"
+        "|=который читает|=которая читает|=которые читают|=который обрабатывает|=которая обрабатывает|читающ|обрабатывающ",
+        L.JA: "これを読んでいる|読んでいる|処理している|要約している|読み込んだ",
+        L.DE: "=das liest|=dies liest|=diesen text liest|=diese e-mail liest|=diese nachricht liest|=verarbeitet"
+        "|=die dieses|=der dieses|=die diese|=die diesen|=der diese|=der diesen|=das dieses|=wer diese|=wer dieses",
+        L.FR: "=qui lit ceci|=lisant ceci|=qui lit ce|=qui traite|=qui résume|=qui gère|=qui lit",
+        L.KO: "읽고 있는|이 글을 읽는|처리하는|요약하는|관리하는|보는",
+        L.ID: "=yang membaca ini|=membaca ini|=yang memproses"
+        "|=yang membaca|=yang merangkum|=yang mengelola|=yang menangani",
+        L.TR: "okuyan|işleyen|özetleyen|yöneten|inceleyen|derleyen",
+        L.VI: "đang đọc|đang xử lý|đang tóm tắt|đang xem|xử lý",
+        L.IT: "=che legge questo|=leggendo questo|=che elabora"
+        "|=che legge|=che leggi|=che gestisce|=che riassume|=che legga",
+        L.PL: "=czytający to|=czytasz to|=przetwarzający"
+        "|=streszczającego|=czytający|=który czyta|=która czyta|=obsługujący",
+        L.AR: "يقرأ هذا|تقرأ هذا|الذي يقرأ|الذي يعالج|التي تقرأ|الذي يدير|الذي يلخص",
+        L.TH: "ที่อ่านข้อความนี้|กำลังอ่าน|ที่ประมวลผล|ที่อ่าน|ที่กำลังอ่าน|ที่ดำเนินการ|ที่จัดการ|ที่สรุป",
+        L.FA: "که این را می‌خواند|این را می‌خوانی|پردازش می‌کند|که می‌خواند|که پردازش|که خلاصه",
+        L.UK: "=читаєш це|=що читає|=обробляє|=що відповідає|=який читає|=яка читає|=що обробляє",
+        L.NL: "=die dit leest|=dit leest|=die dit verwerkt|=die deze|=die dit|=dat deze",
+    },
+    # --- the verbs of a frame that reports what someone gets the model, or a program its users,
+    # to do ("asks the model to", "allows users to"; see `concept_rules._reporting_frames`)
+    "frame": {
+        L.EN: "=asks|=asked|=asking|=tells|=told|=telling|=tricks|=tricked|=tricking|=gets"
+        "|=makes|=convinces|=convinced|=convincing|=persuades|=persuaded"
+        "|=instructs|=instructed|=causes|=caused|=lets|=let|=letting|=allows|=allow|=allowed"
+        "|=allowing|=forces|=forced|=coaxes|=coaxed|=manipulates|=manipulated|=lures|=lured"
+        "|=enables|=enabled|=enabling|=permits|=permitted",
     },
     # --- talk about attacks rather than an attack: "attackers ask the model to ..."
     "discussion": {
-        L.EN: "=prompt injection|=prompt injections|=red-team|=red team|=researchers"
-        "|=the study|=the paper|=phrases like|=jailbreak prompts|=jailbreaks|=attack|=attacks|=payload"
-        "|=payloads|=phishing|=never ask you|=will never ask",
-        L.ZH: "攻击|攻擊|攻击者|注入|研究|例如|比如|防御|防禦",
-        L.ES: "ataque|atacante|inyección|investigador|estudio|por ejemplo|defensa",
-        L.HI: "हमला|हमलावर|इंजेक्शन|शोध|उदाहरण",
-        L.PT: "ataque|atacante|injeção|pesquisador|estudo|por exemplo|defesa",
-        L.RU: "атак|злоумышленник|инъекци|исследовани|например|защит",
-        L.JA: "攻撃|インジェクション|研究|例えば|防御",
-        L.DE: "angriff|angreifer|injektion|studie|forscher|zum beispiel|abwehr",
-        L.FR: "attaque|attaquant|=injection|étude|chercheur|par exemple|défense",
-        L.KO: "공격|인젝션|연구|예를 들어|방어",
-        L.ID: "serangan|penyerang|injeksi|penelitian|misalnya",
-        L.TR: "saldırı|saldırgan|enjeksiyon|araştırma|örneğin",
-        L.VI: "tấn công|kẻ tấn công|tiêm nhiễm|nghiên cứu|ví dụ",
-        L.IT: "attacc|=iniezione|ricerca|ricercatori|ad esempio|difesa",
-        L.PL: "atak|atakując|wstrzykiwan|badani|na przykład|obron",
-        L.AR: "هجوم|هجمات|المهاجم|حقن|دراسة|مثلا",
-        L.TH: "การโจมตี|ผู้โจมตี|อินเจกชัน|งานวิจัย|ตัวอย่างเช่น",
-        L.FA: "حمله|مهاجم|تزریق|پژوهش|مثلا",
-        L.UK: "атак|зловмисник|ін'єкці|дослідженн|наприклад",
-        L.NL: "aanval|aanvaller|injectie|onderzoek|bijvoorbeeld",
+        L.EN: "=prompt injection|=prompt injections|=injection|=injections|=injected|=red-team|=red team"
+        "|=red-teaming|=red teaming|=researchers|=researcher|=the study|=the paper|=phrases like"
+        "|=jailbreak prompts|=jailbreaks|=jailbreaking|=jailbreak techniques|=attack|=attacks"
+        "|=attackers|=payload|=payloads|=phishing|=never ask you|=will never ask|=exploit|=exploits"
+        "|=exploited|=vulnerability|=vulnerabilities|=mitigation|=mitigations|=threat model",
+        L.ZH: "攻击|攻擊|攻击者|注入|研究|例如|比如|防御|防禦|漏洞|越狱手法|越狱技术|越獄技術|越狱攻击|红队|紅隊",
+        L.ES: "ataque|atacante|inyección|investigador|estudio|por ejemplo|defensa|vulnerabilidad",
+        L.HI: "हमला|हमलावर|इंजेक्शन|शोध|उदाहरण|भेद्यता",
+        L.PT: "ataque|atacante|injeção|pesquisador|estudo|por exemplo|defesa|vulnerabilidade",
+        L.RU: "атак|злоумышленник|инъекци|исследовани|например|защит|уязвимост",
+        L.JA: "攻撃|インジェクション|研究|例えば|防御|脆弱性|脱獄手法",
+        L.DE: "angriff|angreifer|injektion|=studie|=studien|forscher|zum beispiel|abwehr|schwachstelle"
+        "|sicherheitslücke",
+        L.FR: "attaque|attaquant|=injection|étude|chercheur|par exemple|défense|vulnérabilité",
+        L.KO: "공격|인젝션|연구|예를 들어|방어|취약점|탈옥 기법",
+        L.ID: "serangan|penyerang|injeksi|penelitian|misalnya|kerentanan",
+        L.TR: "saldırı|saldırgan|enjeksiyon|araştırma|örneğin|güvenlik açığı|zafiyet",
+        L.VI: "tấn công|kẻ tấn công|tiêm nhiễm|nghiên cứu|ví dụ|lỗ hổng",
+        L.IT: "attacc|=iniezione|ricerca|ricercatori|ad esempio|difesa|vulnerabilità",
+        L.PL: "atak|atakując|wstrzykiwan|badani|na przykład|obron|podatnoś",
+        L.AR: "هجوم|هجمات|المهاجم|حقن|دراسة|مثلا|ثغرة|ثغرات",
+        L.TH: "การโจมตี|ผู้โจมตี|อินเจกชัน|งานวิจัย|ตัวอย่างเช่น|ช่องโหว่",
+        L.FA: "حمله|مهاجم|تزریق|پژوهش|مثلا|آسیب‌پذیری",
+        L.UK: "атак|зловмисник|ін'єкці|дослідженн|наприклад|вразлив",
+        L.NL: "aanval|aanvaller|injectie|onderzoek|bijvoorbeeld|kwetsbaarhe",
     },
 }

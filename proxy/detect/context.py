@@ -59,6 +59,55 @@ _CONTAINER = re.compile(r"[\"']([\w .-]{1,48})[\"'][ \t]*:[ \t]*[\[{]")
 _CONTAINER_LOOKBACK = 4096
 # A YAML-like line: "  - event_name: Lunch with Amy" (the value runs to the end of the line).
 _LINE_PAIR = re.compile(r"(?m)^[ \t]*(?:-[ \t]+)?([A-Za-z_][\w .-]{0,40}?)[ \t]*:[ \t]+(\S[^\n]*)$")
+# The keys that name a record's own parts: they describe the record, so they are of its kind. A
+# ticket's title asks people for things as a matter of course ("Please reset my password"), and
+# an e-mail's snippet is a piece of the message ("Please update your payment method").
+_RECORD_PARTS = frozenset("title summary description desc name headline details snippet".split())
+# Keys only a ticket has, and keys a ticket has with others (a calendar event has a status, an
+# address a state): one of the first or two of the second make the record a ticket.
+_TICKET_KEYS = frozenset(
+    "issuetype issue_type assignee assignees reporter milestone resolution pull_request".split()
+)
+_TICKET_LIKE_KEYS = frozenset("state status labels priority comments comment number".split())
+# An e-mail has a subject and a sender or a recipient.
+_SENDER_KEYS = frozenset("from sender to recipients".split())
+# A JSON string, or a brace: what is read to find the object a value sits in.
+_JSON_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"(?:[ \t]*(:))?|[{}]')
+# The JSON objects of a text: where each opens and closes, its parent's index, its kind.
+_Objects = tuple[list[int], list[int], list[int], list[FieldKind | None]]
+
+
+def _objects(text: str) -> _Objects:
+    """Every JSON object of `text` with its kind of record, in one pass over its strings and
+    braces (a brace inside a string is the string's)."""
+    starts: list[int] = []
+    ends: list[int] = []
+    parents: list[int] = []
+    keys: list[set[str]] = []
+    opened: list[int] = []
+    for token in _JSON_TOKEN.finditer(text):
+        found = token.group()
+        if found == "{":
+            parents.append(opened[-1] if opened else -1)
+            opened.append(len(starts))
+            starts.append(token.end())
+            ends.append(len(text))
+            keys.append(set())
+        elif found == "}":
+            if opened:
+                ends[opened.pop()] = token.start()
+        elif token.group(1) and opened:
+            keys[opened[-1]].add(found[1 : found.index('"', 1)])
+    return starts, ends, parents, [_kind_of_record(names) for names in keys]
+
+
+def _kind_of_record(keys: set[str]) -> FieldKind | None:
+    """A ticket or an e-mail, by the keys an object holds (None: neither)."""
+    if "subject" in keys and keys & _SENDER_KEYS:
+        return FieldKind.MESSAGE
+    if keys & _TICKET_KEYS or len(keys & _TICKET_LIKE_KEYS) >= 2:
+        return FieldKind.WORK_ITEM
+    return None
 
 
 def _words(key: str) -> list[str]:
@@ -117,6 +166,7 @@ class Shapes:
         self._text, self._outer = text, outer
         self._spans: list[tuple[int, int, str]] | None = None
         self._starts: list[int] = []
+        self._objects: _Objects | None = None
 
     def _read(self) -> list[tuple[int, int, str]]:
         """The keyed values, read on the first question (most texts never ask one)."""
@@ -143,9 +193,24 @@ class Shapes:
                 best = (end - start, key)
         if best is not None:
             kind = kind_of_key(best[1])
+            if kind is FieldKind.DESCRIPTION and _RECORD_PARTS.intersection(_words(best[1])):
+                kind = self._record_kind(offset) or kind
             if kind is not FieldKind.UNKNOWN:
                 return Field(kind, best[1])
         return self._container(offset) or self._outer
+
+    def _record_kind(self, offset: int) -> FieldKind | None:
+        """The kind of the JSON object holding `offset`, where its keys tell: a ticket or an
+        e-mail (the text's objects are read once, on the first question)."""
+        if self._objects is None:
+            self._objects = _objects(self._text)
+        starts, ends, parents, kinds = self._objects
+        # The innermost object holding `offset` is the last one opened before it, or one of
+        # that one's parents (the last one may have closed already).
+        index = bisect_right(starts, offset) - 1
+        while index >= 0 and ends[index] < offset:
+            index = parents[index]
+        return kinds[index] if index >= 0 else None
 
     def _container(self, offset: int) -> Field | None:
         """The field named by the nearest still-open JSON container holding `offset`, if telling.

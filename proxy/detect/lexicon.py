@@ -165,7 +165,8 @@ class Scanner:
         """The concepts of every term that occurs in the folded text, word bounds unchecked: a
         superset of the concepts of `find_hits`, found without listing each occurrence."""
         haystack = spaced(folded)
-        return {term.concept for term in self.table if term.needle in haystack}
+        found = {term.concept for term in self.table if term.needle in haystack}
+        return found | {hit.concept for hit in glued_hits(folded)}
 
 
 class HyperscanScanner(Scanner):
@@ -184,7 +185,9 @@ class HyperscanScanner(Scanner):
         found: list[int] = []
         engine.scan_block(self._first_only, _spaced_bytes(folded), lambda i, *_: found.append(i))
         table = self.table
-        return {table[index].concept for index in found}
+        return {table[index].concept for index in found} | {
+            hit.concept for hit in glued_hits(folded)
+        }
 
     def occurrences(self, haystack: str) -> list[tuple[int, int]]:
         data = haystack.encode()
@@ -268,11 +271,45 @@ def _spaced_bytes(folded: str) -> bytes:
     return spaced(folded).encode()
 
 
+# The assistant named in Latin letters inside text of a script without spaces ("AIへ",
+# "读到这里的AI", "AI비서"): the word is bounded by the change of script, which the scan's
+# spaces do not mark. Only the names of the `GLUED` concepts are looked for so, and only in a
+# text that is not all ASCII.
+GLUED = frozenset({"ai"})
+_UNSPACED_CLASS = "\u0e00-\u0eff\u1000-\u109f\u1100-\u11ff\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+
+
+@cache
+def _glued() -> tuple[re.Pattern, dict[str, Term]]:
+    names = {
+        term.text: term
+        for term in terms()
+        if term.concept in GLUED and term.bounds is Bounds.WORD and term.text.isascii()
+    }
+    words = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+    pattern = re.compile(
+        rf"(?<![a-z0-9])({words})(?=[{_UNSPACED_CLASS}])|(?<=[{_UNSPACED_CLASS}])({words})(?![a-z0-9])"
+    )
+    return pattern, names
+
+
+def glued_hits(folded: str) -> list[Hit]:
+    """The `GLUED` concepts' Latin names found where they touch a script without spaces."""
+    if folded.isascii():
+        return []
+    pattern, names = _glued()
+    found = []
+    for match in pattern.finditer(folded):
+        term = names[match.group(match.lastindex or 0)]
+        found.append(Hit(term.concept, term.language, match.start(), match.end()))
+    return found
+
+
 def find_hits(folded: str, scan: Scanner | None = None) -> list[Hit]:
     """Every term occurrence in the folded text whose word bounds hold, in text order."""
     scan = scan or scanner()
     haystack = spaced(folded)
-    hits = []
+    hits = glued_hits(folded)
     table, shifts, lengths = scan.table, scan.shifts, scan.lengths
     for index, found in scan.occurrences(haystack):
         term = table[index]

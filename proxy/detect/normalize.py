@@ -50,6 +50,12 @@ _SPACED_SHAPE_RUN = re.compile(rb"\.a\.a(?:\.|\Z)")
 _OUTSIDE_SPACED = re.compile(r"[^a-z0-9 ._*\-/|]")
 SUBSTITUTION_PIECE = 1 << 13
 _ESCAPED_BREAK = re.compile(r"\\[nrt]")
+
+
+def _unescaped_break(match: re.Match) -> str:
+    return " \n" if match.group() == "\\n" else "  "
+
+
 # ASCII control characters other than tab and newline, which some terminals act on (ANSI escapes).
 _ASCII_INVISIBLE = "".join(map(chr, [*range(0x09), *range(0x0B, 0x20), 0x7F]))
 _ASCII_INVISIBLE_SHAPE = Shape({_ASCII_INVISIBLE: "c"})
@@ -214,10 +220,11 @@ def fold(text: str) -> Folded:
     text, characters = _fold_characters(text)
     if characters is not None:
         stages.append(characters)
-    # Escaped line breaks (text JSON- or repr-encoded once too often) read as spaces, so the
-    # word after them still starts a word; same length, so nothing to record.
+    # Escaped line breaks (text JSON- or repr-encoded once too often) read as what they encode:
+    # a tab as spaces, a line break as a space and a line break, so the word after them still
+    # starts a word and a line still ends a clause; same length, so nothing to record.
     if "\\" in text:
-        text = _ESCAPED_BREAK.sub("  ", text)
+        text = _ESCAPED_BREAK.sub(_unescaped_break, text)
     if _SPACED_SHAPE.search(_SPACED_SHAPE_RUN, text, 5) and _SPACED_LETTERS_END.search(text):
         text, edits = _substitute(_SPACED_LETTERS, text, lambda m: m.group()[::2], _OUTSIDE_SPACED)
         stages.append(edits)

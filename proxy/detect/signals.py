@@ -32,7 +32,8 @@ class Pattern:
         return re.compile(self.source)
 
 
-_GAP = r"\W{1,6}"  # between two words: spaces, punctuation, a line break
+# Between two words: spaces, punctuation, a line break; not a table's bar (cells are apart).
+_GAP = r"[^\w|]{1,6}"
 
 
 def _words(most: int) -> str:
@@ -91,11 +92,12 @@ _WORDS_BEFORE = (
     *_SUBJECTS,
     *(f"{subject} {modal}" for subject in _SUBJECTS for modal in _MODALS),
     *(f"{subject}'ll" for subject in _SUBJECTS),
-    *"never usually the a an this each every no".split(),
+    *"never usually the a an this each every no of via per".split(),
 )
 # (what stands before the verb, as a regex; its width in characters)
 _NOT_BEFORE = (
     ("e-", 2),  # the "mail" of "e-mail"
+    ("=", 1),  # a value: "action=forward"
     *((rf"\b{re.escape(words)} ", len(words) + 1) for words in _WORDS_BEFORE),
     # A programmer's note after a comment marker ("// forward every metric to ...").
     *(
@@ -120,7 +122,9 @@ def _order(verbs: str) -> str:
     engine's tests) need not spell it.
     """
     first = "".join(sorted({verb[0] for verb in verbs.split("|")}))
-    return rf"(?![^{first}]){_NOT_AN_ORDER}(?:{verbs})"
+    # Not a request line's method either ("POST /v1/password/reset").
+    # Not an item of a list of nouns ("user email, calendar, files") either.
+    return rf"(?![^{first}]){_NOT_AN_ORDER}(?:{verbs})(?![ \t]{{1,3}}/|,)"
 
 
 _SEND = (
@@ -148,7 +152,9 @@ _TABLE: list[tuple[str, float, str]] = [
     (
         "addressed_to_ai",
         0.7,
-        rf"\b(?:note|message|instructions?|notice|reminder|memo|warning|attention){_GAP}(?:for|to){_GAP}"
+        # A label, not a thing named with its article ("send a message to the assistant").
+        rf"(?<!\ba )(?<!\bthe )\b(?:note|message|instructions?|notice|reminder|memo|warning|attention)"
+        rf"{_GAP}(?:for|to){_GAP}"
         rf"(?:the{_GAP}|any{_GAP}|all{_GAP}|an{_GAP})?{_AI}\b",
     ),
     (
@@ -553,9 +559,14 @@ _TABLE: list[tuple[str, float, str]] = [
     (
         "fake_dialogue",
         0.5,
-        r"(?:^|\n)[ \t>#*\-]{0,4}(?:assistant|ai|bot|gpt|model)\W{0,2}:[ \t]{0,3}(?=\S)",
+        # Not a key of code or config given a string ("model: \"gpt-4o\"").
+        r"(?:^|\n)[ \t>#*\-]{0,4}(?:assistant|ai|bot|gpt|model)\W{0,2}:[ \t]{0,3}(?=[^\s\"'`\\])",
     ),
-    ("fake_dialogue", 0.3, r"(?:^|\n)[ \t>#*\-]{0,4}(?:user|human)\W{0,2}:[ \t]{0,3}(?=\S)"),
+    (
+        "fake_dialogue",
+        0.3,
+        r"(?:^|\n)[ \t>#*\-]{0,4}(?:user|human)\W{0,2}:[ \t]{0,3}(?=[^\s\"'`\\])",
+    ),
     # --- concealment from the person
     (
         "concealment",

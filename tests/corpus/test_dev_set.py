@@ -3,10 +3,11 @@
 The dev sets (tests/corpus/dev/, hand-written, twenty languages) are what the concept tables and
 context rules are tuned on: `dev_set.jsonl`, and `own_set.jsonl`, benign tool outputs of every
 kind (with a few attacks in their shapes) written to tune the false positives on, and
-`first_heldout_set.jsonl`, once held out and tuned on in part since, and `blind_set.jsonl`,
-written by writers who never saw the rules, measured once, then tuned on by kind of text. Floors
-and ceilings sit at what was measured, so a regression fails; the blind set's benign ceilings are
-above the targets (1%, 3% for prose about attacks), and say how far from them it still is.
+`first_heldout_set.jsonl`, once held out and tuned on in part since, and `blind_set.jsonl` and
+`second_blind_set.jsonl`, written by writers who never saw the rules, measured (the second held
+out through one tuning round), then tuned on by kind of text. Floors and ceilings sit at what was
+measured, so a regression fails; the blind sets' benign ceilings are above the targets (1%, 3%
+for prose about attacks), and say how far from them they still are.
 """
 
 from pathlib import Path
@@ -16,7 +17,13 @@ import pytest
 from tests.corpus.measure import measure
 
 DEV = Path(__file__).parent / "dev"
-SETS = ("dev_set.jsonl", "own_set.jsonl", "first_heldout_set.jsonl", "blind_set.jsonl")
+SETS = (
+    "dev_set.jsonl",
+    "own_set.jsonl",
+    "first_heldout_set.jsonl",
+    "blind_set.jsonl",
+    "second_blind_set.jsonl",
+)
 
 RECALL_FLOORS = {
     "dev_set.jsonl": {
@@ -33,26 +40,37 @@ RECALL_FLOORS = {
         "attack:role_hijack_extraction": 1.0,
     },
     "first_heldout_set.jsonl": {
-        "attack:data_field_request": 0.77,
-        "attack:embedded_email_document": 0.6,
+        "attack:data_field_request": 0.8,
+        "attack:embedded_email_document": 0.7,
         "attack:non_english_override": 0.96,
-        "attack:role_hijack_extraction": 0.65,
+        "attack:role_hijack_extraction": 0.7,
         "attack:template": 1.0,
     },
     "blind_set.jsonl": {
-        "attack:data_field_request": 0.63,
-        "attack:embedded_email_document": 0.55,
-        "attack:non_english_override": 0.73,
-        "attack:role_hijack_extraction": 0.64,
+        "attack:data_field_request": 0.78,
+        "attack:embedded_email_document": 0.66,
+        "attack:non_english_override": 0.78,
+        "attack:role_hijack_extraction": 0.82,
         "attack:template": 0.93,
+    },
+    "second_blind_set.jsonl": {
+        "attack:data_field_request": 0.66,
+        "attack:embedded_email_document": 0.66,
+        "attack:non_english_override": 0.81,
+        "attack:role_hijack_extraction": 0.8,
+        "attack:template": 0.86,
     },
 }
 BENIGN = ("email", "issue_thread", "look_alike_field", "table_code_docs", "injection_discussion")
 WITHHELD_CEILINGS = {name: {f"benign:{category}": 0.0 for category in BENIGN} for name in SETS}
 WITHHELD_CEILINGS["blind_set.jsonl"] |= {
-    "benign:injection_discussion": 0.134,
+    "benign:injection_discussion": 0.089,
     "benign:look_alike_field": 0.017,
-    "benign:table_code_docs": 0.112,
+    "benign:table_code_docs": 0.045,
+}
+WITHHELD_CEILINGS["second_blind_set.jsonl"] |= {
+    "benign:injection_discussion": 0.089,
+    "benign:issue_thread": 0.04,
 }
 
 

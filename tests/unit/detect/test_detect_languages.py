@@ -13,7 +13,7 @@ from lazaretto.proxy.detect.concepts import CONCEPTS
 from lazaretto.proxy.detect.languages import Language as L
 
 # Concepts that are shapes of the text, not words.
-_SHAPES = {"destination", "quoted", "amount", "imperative", "vocative"}
+_SHAPES = {"destination", "quoted", "amount", "imperative", "vocative", "told"}
 
 # (language, attack, everyday twin): the twin shares the attack's words where it can.
 CASES = [

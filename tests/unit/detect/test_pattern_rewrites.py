@@ -56,12 +56,15 @@ def test_the_corpus_gets_the_same_matches():
 
 # Clause ends as one alternation, each alternative with its own first character.
 _PLAIN_CLAUSE_END = re.compile(
-    r"[.!?;](?=\s|$)|(?<=[\u3040-\u9fff])[.!?;]|[。！？；।॥؟]|\n[ \t]*\n|\n(?=[ \t]*(?:[-*•#>|]|\d{1,3}[.)][ \t]|[\w\"'-]{1,40}[ \t]*:))"
+    r"[.!?;](?=\s|$)|(?<=[\u3040-\u9fff])[.!?;]|[。！？；।॥؟]|\n[ \t]*\n"
+    r"|\n(?=[ \t]*(?:[-*•#>|]|\d{1,3}[.)][ \t]|(?:[\w\"'-]{1,20}[ \t]){0,2}[\w\"'-]{1,40}[ \t]*:"
+    r"|\d[\w:.+-]*[ \t]|[0-9a-f]{7,12}[ \t]))"
     r"|\"[ \t]*[,:}\]]|[{\[,][ \t]*\"|\|"
 )
 _CLAUSE_TEXT = st.lists(
     st.sampled_from(
-        list("ab1 \t\n.!?;:,-*•#>|\"'{}[]()") + ["。", "؟", "中", "の", "x:", "12) ", "12. "]
+        list("ab1 \t\n.!?;:,-*•#>|\"'{}[]()")
+        + ["。", "؟", "中", "の", "x:", "12) ", "12. ", "two words:", "3m ", "4e5f6a7 "]
     ),
     max_size=60,
 ).map("".join)
@@ -85,3 +88,46 @@ def test_the_corpus_has_the_same_clause_ends():
         for number, record in enumerate(records(name)):
             if number % 4 == 0:
                 _same_clause_ends(fold(record["text"]).text)
+
+
+# The address and amount shapes as single alternations, before they were split for speed.
+_PLAIN_ACCOUNT = re.compile(
+    r"\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b|(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])"
+)
+_PLAIN_AMOUNT = re.compile(
+    r"(?:[$€£¥₹₩₽₺]|\br\$|\b(?:usd|eur|gbp|btc|eth)\b)[ \t]?\d"
+    r"|\b\d[\d,.]*[ \t]?(?:usd|eur|gbp|dollars?|euros?|btc|bitcoins?|eth|reais|rupees?|zł|zloty|złotych"
+    r"|tl|lira|dong|vnd|руб\w*|грн|гривень|рупи\w*|रुपये|ریال|تومان|درهم|ريال|دولار|บาท|원)(?!\w)"
+    r"|\d[ \t]?(?:[万萬千亿億]?[円元圆圓块塊]|万|萬|만[ \t]?원|억)"
+    r"|(?<![\d-])\d{2,}[- ]\d{3,}[- ]\d{3,}(?![\d-])"
+)
+_SHAPE_TEXT = st.lists(
+    st.sampled_from(
+        list("ab1 9.-,$€")
+        + ["de44", "500107", "1234567890", "192.168.", "usd", " 5万円", "10만 원"]
+    ),
+    max_size=40,
+).map("".join)
+
+
+def _same_shapes(text: str) -> None:
+    for low, high in ((0, len(text)), (len(text) // 3, len(text) - len(text) // 4)):
+        assert concept_rules.account_numbers(text, low, high) == [
+            m.span() for m in _PLAIN_ACCOUNT.finditer(text, low, high)
+        ], text[:80]
+        assert concept_rules.amounts(text, low, high) == [
+            m.span() for m in _PLAIN_AMOUNT.finditer(text, low, high)
+        ], text[:80]
+
+
+@settings(max_examples=500, deadline=None)
+@given(_SHAPE_TEXT)
+def test_the_shape_searches_are_the_plain_alternations(text):
+    _same_shapes(text)
+
+
+def test_the_corpus_has_the_same_shapes():
+    for name in NAMES:
+        for number, record in enumerate(records(name)):
+            if number % 4 == 0:
+                _same_shapes(fold(record["text"]).text)
