@@ -577,11 +577,11 @@ def _leftmost(
     match the alternation's would open (the letters an IBAN's pattern looks behind for)."""
     found: list[tuple[int, int]] = []
     at = low
-    upcoming: list[tuple[int, int] | None] = [None] * len(patterns)
+    # Each pattern's next match from `at` on; (-1, -1) until it is searched for.
+    upcoming = [(-1, -1)] * len(patterns)
     while True:
         for index, (pattern, ahead) in enumerate(patterns):
-            span = upcoming[index]
-            if span is None or span[0] < at:
+            if upcoming[index][0] < at:
                 match = pattern.search(folded, at + ahead, high)
                 upcoming[index] = (match.start() - ahead, match.end()) if match else (high, high)
         start, end = min(upcoming)
