@@ -516,7 +516,7 @@ CONCEPTS: Table = {
         L.EN: "password|=passwd|api key|api-key|=apikey|=api keys|=access token|=auth token|=bearer token|credential"
         "|=secret key|private key|ssh key|=2fa code|one-time code|=seed phrase|recovery phrase|credit card|=cvv"
         "|security code|=access key|=session token|=secrets"
-        "|=login details|=login credentials|=logins|=login codes|=backup codes|=2fa codes|=verification codes|=pin code|=pin number|=deploy key|=secret values|=environment variables|=env vars",
+        "|=login details|=login credentials|=logins|=login codes|=backup codes|=2fa codes|=verification codes|=pin code|=pin number|=deploy key|=secret values",
         L.ZH: "密码|密碼|口令|密钥|密鑰|令牌|凭证|憑證|私钥|私鑰|验证码|驗證碼|信用卡|秘钥|助记词|助記詞"
         "|登录凭据",
         L.ES: "contraseña|clave de api|clave api|clave privada|clave secreta|=credenciales|=token|código de verificación|tarjeta de crédito",
