@@ -82,6 +82,11 @@ def test_a_tool_listing_read_as_one_document_asks_for_nothing():
                 "description": "Returns all environment variables, helpful for debugging.",
             },
             {"name": "echo", "title": "Echo Tool", "description": "Echoes back the input."},
+            {
+                "name": "longRun",
+                "title": "Trigger Long Running Operation Tool",
+                "description": "Demonstrates a long running operation with progress updates.",
+            },
         ]
     }
     verdicts = judge_message(tools, lambda text, path: scan_text(text, ScanRules(), path), 1.0)
