@@ -21,7 +21,7 @@ from functools import cached_property, lru_cache
 
 from .context import UNKNOWN_FIELD, Field, FieldKind, Shapes
 from .languages import Language
-from .lexicon import Hit, find_hits, scanner
+from .lexicon import Hit, find_hits, listed, scanner
 from .normalize import fold
 
 WINDOW = 90
@@ -36,8 +36,10 @@ PASSAGE = 320
 # class is searched for in C, where an alternation is tried at every position.
 # A line that opens a part of its own: a list item, a numbered step, a label ("Second block:").
 # A log record, a commit or an event opens its line with a number-led token or a short hash.
+# (A word's repeats are possessive: giving back its letters never lets a colon or a space match,
+# and the search is tried after every line break.)
 _PART = (
-    r"[ \t]*(?:[-*•#>|]|\d{1,3}[.)][ \t]|(?:[\w\"'-]{1,20}[ \t]){0,2}[\w\"'-]{1,40}[ \t]*:"
+    r"[ \t]*(?:[-*•#>|]|\d{1,3}[.)][ \t]|(?:[\w\"'-]{1,20}+[ \t]){0,2}[\w\"'-]{1,40}+[ \t]*:"
     r"|\d[\w:.+-]*[ \t]|[0-9a-f]{7,12}[ \t])"
 )
 _PART_START = re.compile(rf"\n(?={_PART})")
@@ -413,6 +415,9 @@ _WANTS_QUOTE = frozenset({"say", "reply", "answer_with", "you_are", "persona"})
 _OPENING = re.compile(r"[\W_]*(?:[^\W\d][\w .-]{0,40}:[ \t]+)?[\W_]*")
 
 
+# The longest text whose term occurrences are listed before asking whether it names any rule's
+# concepts (a longer one is asked first, which needs no list of its occurrences).
+_LISTED_AT_ONCE = 2048
 # How much text is read at once, and how far a passage rule's hits may spread (with room).
 SEGMENT = 1 << 16
 _OVERLAP = PASSAGE * 2
@@ -467,6 +472,13 @@ def _possible_with(concepts: frozenset[str]) -> tuple[int, ...]:
     return tuple(
         index for index, masks in enumerate(_NEED_MASKS) if all(map(present_mask.__and__, masks))
     )
+
+
+# Clauses name the same few concepts again and again: each set's rules are found once.
+@lru_cache(maxsize=8192)
+def _rules_held_by(mask: int, candidates: tuple[int, ...]) -> tuple[int, ...]:
+    """The rules among `candidates` each of whose needs has a concept in `mask`."""
+    return tuple(index for index in candidates if all(map(mask.__and__, _NEED_MASKS[index])))
 
 
 def _may_hold(concepts: set[str]) -> bool:
@@ -565,7 +577,8 @@ def _leftmost(
     match the alternation's would open (the letters an IBAN's pattern looks behind for)."""
     found: list[tuple[int, int]] = []
     at = low
-    upcoming = [(-1, -1)] * len(patterns)  # each pattern's next match; before `at`: search again
+    # Each pattern's next match from `at` on; (-1, -1) until it is searched for.
+    upcoming = [(-1, -1)] * len(patterns)
     while True:
         for index, (pattern, ahead) in enumerate(patterns):
             if upcoming[index][0] < at:
@@ -897,6 +910,11 @@ def _quotations(
     ]
 
 
+def _colon_before(folded: str, start: int) -> bool:
+    """Whether a colon (then spaces, line breaks or a blockquote's mark) stands before `start`."""
+    return folded[max(0, start - 12) : start].rstrip(" \t\n>").endswith(":")
+
+
 # The words that, before a colon, speak to the assistant or claim authority over it ("System
 # note:", "[system] result of the analysis:") rather than name a source.
 _SPOKEN_TO = frozenset({"ai", "note", "if_you_are", "reading_this", "system", "admin"})
@@ -910,7 +928,7 @@ def _inside_a_sentence(folded: str, start: int, end: int) -> bool:
         return True
     if _OUTCOME_AFTER.match(folded, end):
         return True
-    intro = _INTRODUCED.search(folded, max(0, start - 96), start)
+    intro = _colon_before(folded, start) and _INTRODUCED.search(folded, max(0, start - 96), start)
     if (
         intro
         and _REPORTING_WORDS.search(intro.group())
@@ -940,23 +958,24 @@ def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Rea
     whole = not low and high == len(folded)
     part = folded if whole else folded[low:high]
     # Most texts name no concept set any rule needs: that is told by which terms occur at all,
-    # before each occurrence is listed and its word bounds checked.
-    # The text is kept even so: a pattern found in a quotation is reported by it.
-    nothing = Reading([], [], folded, ((low, high),))
-    if not _may_hold(scanner().concepts(part)):
-        return nothing
+    # before each occurrence is listed and its word bounds checked. A short text's occurrences
+    # are few, and it names some concept set more often than not: they are listed at once, and
+    # both questions answered from the one scan.
+    seen = listed(part) if len(part) <= _LISTED_AT_ONCE else None
+    if not _may_hold(seen.concepts() if seen else scanner().concepts(part)):
+        return Reading([], [])
     hits = [
         hit if not low else Hit(hit.concept, hit.language, hit.start + low, hit.end + low)
-        for hit in find_hits(part)
+        for hit in find_hits(part, seen=seen)
         if _counted(folded, hit, hit.start + low, hit.end + low)
     ]
     if not hits:
-        return nothing
+        return Reading([], [])
     concepts = {hit.concept for hit in hits}
     # The shapes that could be found beside these words, and the rules that could then hold.
     possible = _possible(concepts)
     if not possible and "discussion" not in concepts:
-        return nothing
+        return Reading([], [])
     wanted = {concept for index in possible for need in _NEEDS[index] for concept in need}
     if wanted & _SEARCHED_SHAPES:
         hits = sorted(hits + _pseudo_hits(folded, hits, wanted), key=lambda hit: hit.start)
@@ -973,19 +992,16 @@ def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Rea
         for clause in clauses
         if any(hit.concept == "discussion" for hit in clause)
     ]
-    in_clause = [index for index in possible if not RULES[index].passage]
-    in_passage = [index for index in possible if RULES[index].passage]
+    in_clause = tuple(index for index in possible if not RULES[index].passage)
+    in_passage = tuple(index for index in possible if RULES[index].passage)
     # A passage rule reads every clause's hits, the shapes found in each clause among them.
     every = [hit for clause in clauses for hit in clause]
     for clause in [*clauses, every]:
         passage = clause is every
-        clause_mask = _mask({hit.concept for hit in clause})
         # Most clauses hold one or two concepts and no rule: they are left before any more work.
-        rules = [
-            index
-            for index in (in_passage if passage else in_clause)
-            if all(map(clause_mask.__and__, _NEED_MASKS[index]))
-        ]
+        rules = _rules_held_by(
+            _mask({hit.concept for hit in clause}), in_passage if passage else in_clause
+        )
         if not rules:
             continue
         by_concept: dict[str, list[Hit]] = {}

@@ -540,7 +540,7 @@ CONCEPTS: Table = {
     },
     "send": {
         L.EN: "=send|=sends|=sending|=forward|=forwarding|=upload|=transmit|=exfiltrate|=leak|=share|=submit|=deliver"
-        "|=email me|=email it|=email them|=email the|=email all|=email my|=email every|=e-mail the|=e-mail me|=mail the|=text me|=text the|=text it|=dm|=dm me|=dm the|=message me|=cc|=bcc|=reply with|=reply to me|=attach",
+        "|=email me|=email it|=email them|=email the|=email all|=email my|=email every|=e-mail the|=e-mail me|=mail the|=text me|=text the|=text it|=dm|=dm me|=dm the|=message me|=reply with|=reply to me|=attach",
         L.ZH: "发送|發送|发给|發給|转发|轉發|发到|發到|上传|上傳|寄给|寄給|传给|傳給|分享给|分享給|转账|轉帳|汇款|匯款"
         "|抄送|提交给|提交給|寄到",
         L.ES: "envía|=envia|=enviar|=envíe|=manda|=mandar|reenvía|=reenviar|=sube|=súbelo|=subir|comparte|=compartir|transfiere|=transferir",
@@ -568,7 +568,7 @@ CONCEPTS: Table = {
         L.EN: "=emails|=e-mails|=messages|=files|=documents|=contacts|=conversation|=conversations|chat history"
         "|=inbox|personal data|personal information|=address book|=calendar|=photos|=attachments|customer data"
         "|user data|=records|=invoices|=receipts|=bank statements|=browsing history|=chat log|=chat logs|=contact list|=phone number|=phone numbers|=saved addresses|=home address|=date of birth|=passport number|=location history"
-        "|=spreadsheet|=spreadsheets|=sheet|=roster|=customer list|=client list|=attendee list|=employee list|=member list|=contract|=contracts|=statement|=statements|=payroll|=salary|=tax id|=passport|=passport scan|=id card|=insurance|=scans|=database|=price list|=pricing|=media kit|=cap table|=deck|=slides",
+        "|=spreadsheet|=spreadsheets|=sheet|=roster|=customer list|=client list|=attendee list|=employee list|=member list|=contract|=contracts|=statement|=statements|=payroll|=salary|=tax id|=passport|=passport scan|=id card|=insurance|=scans|=price list|=pricing|=media kit|=cap table|=deck|=slides",
         L.ZH: "邮件|郵件|文件|文档|文檔|联系人|聯絡人|聯繫人|聊天记录|聊天記錄|对话|對話|个人信息|個人資料|个人资料|数据|數據|资料|資料|通讯录|通訊錄|电话号码|電話號碼|手机号|手機號|住址|身份证"
         "|表格|报表|報表|报告|報告|合同|名单|名單|客户名单|客戶名單|工资|工資|薪资|薪資|价格表|價格表|成本|发票|發票",
         L.ES: "correos|=mensajes|=archivos|=documentos|=contactos|conversación|=historial|datos personales|=datos|información personal|número de teléfono|=direcciones|=dirección de casa|fecha de nacimiento"
@@ -634,7 +634,7 @@ CONCEPTS: Table = {
         L.NL: "vertel niet|zeg niet|vermeld niet|niet vermelden|=stiekem|heimelijk|in het geheim",
     },
     "user": {
-        L.EN: "=user|=user's|=users|=the owner|=human|=reader|=readers|=recipient|=recipients",
+        L.EN: "=user|=user's|=users|=the owner|=human|=reader|=readers",
         L.ZH: "用户|用戶|使用者|主人",
         L.ES: "=usuario|=usuaria|=propietario",
         L.HI: "उपयोगकर्ता|यूज़र|मालिक",
@@ -957,35 +957,37 @@ CONCEPTS: Table = {
         "|=forward|=move all|=sell|=buy|=purchase|=reset|=disable|=turn off|=deactivate|=invite|=approve"
         "|=authorize|=retrieve|=add my|=add a new|=change the password|=open the door|=cancel my"
         "|=refund|=issue a refund|=export|=add me|=make me|=log into|=log in to|=sign in to"
-        "|=book|=reserve|=order|=cancel|=subscribe|=sign up|=add|=change|=update|=edit|=set|=mark|=confirm|=close|=register|=apply|=reimburse|=whitelist|=allowlist|=release|=enable|=remove|=assign|=renew",
+        "|=book|=reserve|=order|=cancel|=subscribe|=sign up|=add|=change|=update the|=update my|=update your|=update all|=update their|=update this|=edit|=set|=mark the|=mark this|=mark it|=mark all|=mark my|=mark whole|=mark them|=mark every|=mark as"
+        "|=confirm|=close|=register|=apply|=reimburse|=whitelist|=allowlist|=release|=enable|=remove"
+        "|=assign|=renew",
         L.ZH: "授予|授权|授權|解锁|解鎖|转账|轉帳|转给|轉給|支付|删除|刪除|清空|分享|共享|转发|轉發|出售|购买|購買|重置|禁用|关闭|關閉|邀请|邀請|批准"
-        "|预订|預訂|预定|預定|订购|訂購|下单|下單|取消|订阅|訂閱|添加|加入|更改|修改|更新|设置|設置|设为|設為|标记|標記|确认|確認|注册|註冊|登录|登錄|退款|报销|報銷",
+        "|预订|預訂|预定|預定|订购|訂購|下单|下單|取消|订阅|訂閱|添加|更改|修改|设为|設為|注册|註冊|退款|报销|報銷",
         L.ES: "concede|otorga|da acceso|desbloquea|transfiere|paga|=deposita|retira|elimina|borra|comparte|reenvía|vende|compra|restablece|desactiva|invita|aprueba"
-        "|reserva|=pide|=ordena|cancela|suscribe|añade|agrega|cambia|=cambiad|actualiza|modifica|=marca|confirma|registra|inicia sesión|reembolsa|aplica",
+        "|=reserva|=pide|=ordena|=cancela|=cancelad|suscribe|añade|agrega|=cambia|=cambiad|=actualiza|=modifica|=marca|=confirma|=registra|inicia sesión|reembolsa|=aplica",
         L.HI: "अनुमति दो|एक्सेस दो|अनलॉक|ट्रांसफर|भुगतान|हटाओ|हटा दो|डिलीट|शेयर|बेचो|खरीदो|रीसेट|बंद करो"
         "|बुक करो|बुक करें|ऑर्डर करो|ऑर्डर करें|रद्द करो|रद्द करें|जोड़ दें|जोड़ो|जोड़ें|बदलो|बदलें|बदल दें|अपडेट करो|अपडेट करें|पुष्टि करें|रिफंड करें",
         L.PT: "conceda|dê acesso|desbloqueie|transfira|pague|deposite|retire|exclua|apague|compartilhe|encaminhe|venda|compre|redefina|desative|convide|aprove"
-        "|reserve|=peça|encomende|cancele|adicione|inclua|altere|=mude|atualize|modifique|marque|confirme|registre|cadastre|reembolse|aplique|=efetuem|=efetue",
+        "|=reserve|=peça|encomende|=cancele|adicione|inclua|=altere|=mude|atualize|modifique|=marque|=confirme|=registre|cadastre|reembolse|aplique|=efetuem|=efetue",
         L.RU: "предоставь|дай доступ|разблокируй|переведи|оплати|удали|сотри|поделись|перешли|продай|купи|сбрось|отключи|пригласи|одобри"
-        "|забронируй|закажи|отмени|оформи|подпиши|добавь|измени|поменяй|обнови|отметь|подтверди|зарегистрируй|верни деньги|примени|выдай",
+        "|забронируй|закажи|=отмени|=оформи|=подпиши|добавь|=измени|поменяй|=обнови|отметь|=подтверди|зарегистрируй|верни деньги|=примени|выдай",
         L.JA: "付与|アクセス権を|ロック解除|解錠|振り込|送金|支払|削除|消去|共有|転送|売却|購入|リセット|無効に|招待|承認"
         "|予約して|注文して|キャンセルして|取り消して|登録して|追加して|変更して|更新して|設定して|返金して|申し込んで",
         L.DE: "gewähre|erteile|entsperre|überweise|=zahle|bezahle|lösche|teile|leite weiter|verkaufe|kaufe|zurücksetzen|deaktiviere|lade ein|genehmige"
-        "|=buche|=bestelle|storniere|=sage ab|abonniere|=füge|ändere|aktualisiere|=setze|markiere|bestätige|registriere|=melde|erstatte|=trage|=buchen sie|=bestellen sie|=ändern sie|=melden sie|=bestätigen sie|=löschen sie",
+        "|=buche|=bestelle|storniere|=sage ab|abonniere|=füge|aktualisiere|=setze|markiere|bestätige|registriere|=melde|erstatte|=trage|=buchen sie|=bestellen sie|=ändern sie|=melden sie|=bestätigen sie|=löschen sie",
         L.FR: "accorde|donne accès|déverrouille|transfère|=vire|=paie|supprime|efface|partage|vends|achète|réinitialise|désactive|=invite|=invitez|approuve"
-        "|réserve|=commande|=commandez|annule|=annulez|=abonne|ajoute|=ajoutez|modifie|=modifiez|=change|=changez|mets à jour|=marque|=marquez|confirme|=confirmez|=inscris|=inscrivez|rembourse|=remboursez|applique",
+        "|=réserve|=commande|=commandez|=annule|=annulez|=abonne|=ajoute|=ajoutez|=modifie|=modifiez|=changez|mets à jour|=marquez|=confirme|=confirmez|=inscris|=inscrivez|=rembourse|=remboursez|=applique",
         L.KO: "부여|접근 권한|잠금 해제|송금|이체|결제|삭제|지워|공유|전달|판매|구매|재설정|비활성화|초대|승인"
-        "|예약|주문|취소|구독|추가|변경|수정|업데이트|환불|등록|가입",
+        "|예약해|주문해|취소해|구독해|추가해|변경해|수정해|업데이트해|환불해|등록해|가입해",
         L.ID: "berikan akses|buka kunci|=transfer|bayar|hapus|bagikan|teruskan|jual|=beli|=belikan|=belilah|atur ulang|nonaktifkan|undang|setujui"
         "|pesankan|batalkan|berlangganan|tambahkan|=ubah|=ganti|perbarui|tandai|konfirmasi|daftarkan|masuk ke|kembalikan dana",
         L.TR: "erişim ver|yetki ver|=verin|kilidini aç|havale et|aktar|=öde|=sil|=silin|paylaş|ilet|=sat|=satın|satın al|sıfırla|devre dışı bırak|davet et|onayla"
-        "|rezervasyon yap|sipariş ver|iptal et|abone ol|=ekle|=ekleyin|değiştir|güncelle|işaretle|=kaydet|kayıt ol|giriş yap|iade et",
+        "|rezervasyon yap|=sipariş ver|=iptal et|abone ol|=ekle|=ekleyin|=değiştir|=değiştirin|=güncelle|=güncelleyin|=işaretle|=kaydet|kayıt ol|=giriş yap|=iade et",
         L.VI: "cấp quyền|mở khóa|chuyển tiền|chuyển khoản|thanh toán|xóa|chia sẻ|chuyển tiếp|đặt lại|vô hiệu hóa|phê duyệt"
         "|đặt chỗ|đặt vé|đặt hàng|hủy|đăng ký|thêm vào|thay đổi|cập nhật|đánh dấu|xác nhận|hoàn tiền|đăng nhập",
         L.IT: "concedi|sblocca|trasferisci|=paga|=bonifica|elimina|cancella|condividi|inoltra|vendi|compra|reimposta|disattiva|invita|approva"
-        "|prenota|ordina|annulla|disdici|iscrivi|aggiungi|modifica|cambia|aggiorna|=segna|conferma|registra|rimborsa|applica",
+        "|=prenota|=ordina|=annulla|disdici|=iscrivi|aggiungi|=modifica|=cambia|=aggiorna|=segna|=conferma|=registra|=rimborsa|=applica",
         L.PL: "przyznaj|nadaj dostęp|odblokuj|przelej|zapłać|usuń|udostępnij|przekaż|sprzedaj|kup|zresetuj|wyłącz|zaproś|zatwierdź"
-        "|zarezerwuj|zamów|anuluj|odwołaj|zasubskrybuj|dodaj|zmień|zaktualizuj|oznacz|potwierdź|zarejestruj|zaloguj|zwróć",
+        "|zarezerwuj|=zamów|=anuluj|=odwołaj|zasubskrybuj|=dodaj|=zmień|zaktualizuj|=oznacz|=potwierdź|zarejestruj|=zaloguj|=zwróć",
         L.AR: "امنح|منح|افتح القفل|حول|ادفع|احذف|امسح|شارك|أعد توجيه|بع|اشتر|أعد تعيين|عطل|ادع|وافق"
         "|احجز|اطلب|ألغ|اشترك|أضف|اضف|أكد|استرد",
         L.TH: "ให้สิทธิ์|ปลดล็อก|โอน|ชำระ|จ่าย|ลบ|แชร์|ส่งต่อ|ขาย|ซื้อ|รีเซ็ต|ปิดการใช้งาน|เชิญ|อนุมัติ"
@@ -993,23 +995,23 @@ CONCEPTS: Table = {
         L.FA: "دسترسی بده|باز کن|انتقال بده|واریز کن|پرداخت کن|حذف کن|پاک کن|به اشتراک بگذار|بفروش|بخر|بازنشانی|غیرفعال کن|دعوت کن|تایید کن"
         "|رزرو کن|سفارش بده|لغو کن|اضافه کن|تغییر بده|به‌روز کن|ثبت نام کن|بازپرداخت کن",
         L.UK: "надай|дай доступ|розблокуй|переказ|сплати|видали|сотри|поділися|перешли|продай|купи|скинь|вимкни|запроси|схвали"
-        "|забронюй|замов|скасуй|оформи|додай|зміни|онови|познач|підтверди|зареєструй|поверни кошти|видай",
+        "|забронюй|=замов|скасуй|=оформи|додай|=онови|=познач|=підтверди|зареєструй|поверни кошти|видай",
         L.NL: "verleen|geef toegang|ontgrendel|maak over|betaal|verwijder|=wis|=wissen|deel|stuur door|verkoop|koop|=reset|schakel uit|nodig uit|keur goed"
-        "|bestel|annuleer|=zeg op|abonneer|voeg toe|=voeg|wijzig|verander|=update|markeer|bevestig|registreer|=log in|betaal terug|pas toe",
+        "|=bestel|=annuleer|=zeg op|abonneer|voeg toe|=voeg|=wijzig|=verander|markeer|=bevestig|=registreer|=log in|betaal terug|pas toe",
     },
     "asset": {
         L.EN: "=account|=accounts|=access|=permission|=permissions|=admin rights|=device|=devices|=lock|=smart lock"
         "|=door|=front door|=garage|=camera|=cameras|=alarm|=security system|=thermostat|=money|=funds|=payment"
         "|=bank|=wallet|=bitcoin|=btc|=crypto|=shares|=stock|=credit card|=repository|=repo|=folder|=drive"
         "|=medical records|=prescription|=subscription|=order|=orders"
-        "|=meeting|=meetings|=appointment|=appointments|=invite|=invitation|=booking|=bookings|=reservation|=reservations|=flight|=flights|=hotel|=cart|=basket|=card|=cards|=saved card|=payment method|=payment methods|=bank details|=billing|=billing details|=billing contact|=payout|=payouts|=refund|=credit|=discount|=gift card|=gift cards|=voucher|=mailbox|=forwarding address|=delivery address|=shipping address|=email address|=workspace|=ownership|=dashboard|=channel|=membership|=license|=escalation policy|=mail filter|=workflow|=deploy key",
+        "|=meetings|=appointment|=appointments|=invite|=invitation|=booking|=bookings|=reservation|=reservations|=flight|=flights|=cart|=basket|=card|=cards|=saved card|=payment method|=payment methods|=bank details|=billing|=billing details|=billing contact|=payout|=payouts|=refund|=credit|=discount|=gift card|=gift cards|=voucher|=mailbox|=forwarding address|=delivery address|=shipping address|=email address|=workspace|=ownership|=dashboard|=channel|=membership|=license|=escalation policy|=mail filter|=workflow|=deploy key",
         L.ZH: "账户|賬戶|帐户|帳戶|账号|帳號|权限|權限|访问|訪問|设备|設備|门锁|門鎖|大门|大門|摄像头|攝像頭|资金|資金|钱|錢|银行|銀行|钱包|錢包|比特币|比特幣|股票|文件夹|資料夾|仓库|倉庫"
         "|会议|會議|预约|預約|订单|訂單|航班|酒店|购物车|購物車|银行卡|銀行卡|付款方式|收款账户|退款|优惠券|優惠券|礼品卡|禮品卡|邮箱|郵箱|收货地址|收貨地址|所有权|所有權|套装|套裝",
         L.ES: "cuenta|acceso|permiso|dispositivo|cerradura|=puerta|cámara|alarma|dinero|fondos|=pago|banco|billetera|bitcoin|acciones|carpeta|repositorio"
         "|reunión|reuniones|=cita|=citas|reserva|=vuelo|hotel|carrito|tarjeta|método de pago|datos bancarios|reembolso|descuento|tarjeta regalo|buzón|dirección de entrega|dirección de envío|suscripción|=envío",
         L.HI: "खाता|खाते|एक्सेस|अनुमति|डिवाइस|ताला|दरवाज़ा|दरवाजा|कैमरा|पैसे|रकम|बैंक|वॉलेट|बिटकॉइन|फ़ोल्डर"
         "|मीटिंग|बैठक|अपॉइंटमेंट|बुकिंग|फ्लाइट|होटल|कार्ट|कार्ड|भुगतान विधि|बैंक विवरण|रिफंड|छूट|गिफ्ट कार्ड|इनबॉक्स|डिलीवरी पता|सदस्यता|ऑर्डर|बिलिंग",
-        L.PT: "conta|acesso|permissão|dispositivo|fechadura|=porta|câmera|alarme|dinheiro|fundos|pagamento|banco|carteira|bitcoin|ações|pasta|repositório"
+        L.PT: "=conta|=contas|acesso|permissão|dispositivo|fechadura|=porta|câmera|alarme|dinheiro|fundos|pagamento|banco|carteira|bitcoin|ações|pasta|repositório"
         "|reunião|reuniões|agendamento|reserva|=voo|hotel|carrinho|cartão|forma de pagamento|dados bancários|reembolso|desconto|cartão-presente|caixa de entrada|endereço de entrega|assinatura|cobrança|=taxa|=pix",
         L.RU: "аккаунт|учётн|учетн|счёт|счет|доступ|разрешени|устройств|замок|замка|двер|камер|сигнализаци|деньги|средств|банк|кошел|биткоин|акци|папк|репозитори"
         "|встреч|совещани|брон|=рейс|отел|корзин|карт|способ оплаты|реквизит|возврат|скидк|подарочн|почтовый ящик|адрес доставки|подписк|=права",

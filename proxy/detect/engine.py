@@ -143,8 +143,11 @@ def _loosen_class(body: str) -> str:
         # A negated class takes `?` unless it names `?` itself or a non-ASCII character (either
         # could be what the stand-in replaced): those are dropped from what it refuses.
         rest = "".join(ch for ch in body[1:] if ch.isascii() and ch != "?")
-        if re.search(r"\\[wds]", rest):
-            return r"[\s\S]"  # a negated shorthand cannot be widened exactly: take anything
+        shorthands = re.findall(r"\\[wds]", rest)
+        if shorthands:
+            # Refusing fewer characters only widens it: the ASCII shorthands alone, which never
+            # refuse the stand-in `?` ("[^\w|]" becomes "[^\w]").
+            return f"[^{''.join(shorthands)}]"
         return f"[^{rest}]" if rest else r"[\s\S]"
     widened = re.sub(r"\\([wds])", lambda m: _SHORTHAND[m[1]], body)
     return "[" + "".join(ch if ch.isascii() else "?" for ch in widened) + "]"

@@ -17,7 +17,7 @@ import sys
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -279,6 +279,9 @@ GLUED = frozenset({"ai"})
 _UNSPACED_CLASS = "\u0e00-\u0eff\u1000-\u109f\u1100-\u11ff\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 
 
+_UNSPACED_CHAR = re.compile(f"[{_UNSPACED_CLASS}]")
+
+
 @cache
 def _glued() -> tuple[re.Pattern, dict[str, Term]]:
     names = {
@@ -295,23 +298,52 @@ def _glued() -> tuple[re.Pattern, dict[str, Term]]:
 
 def glued_hits(folded: str) -> list[Hit]:
     """The `GLUED` concepts' Latin names found where they touch a script without spaces."""
-    if folded.isascii():
+    if folded.isascii() or not _UNSPACED_CHAR.search(folded):
         return []
+    return list(_glued_in(folded))
+
+
+# A text is asked twice in a row (which concepts it names, then where): once is read.
+@lru_cache(maxsize=1)
+def _glued_in(folded: str) -> tuple[Hit, ...]:
     pattern, names = _glued()
     found = []
     for match in pattern.finditer(folded):
         term = names[match.group(match.lastindex or 0)]
         found.append(Hit(term.concept, term.language, match.start(), match.end()))
-    return found
+    return tuple(found)
 
 
-def find_hits(folded: str, scan: Scanner | None = None) -> list[Hit]:
-    """Every term occurrence in the folded text whose word bounds hold, in text order."""
-    scan = scan or scanner()
+class Listed(NamedTuple):
+    """A text's term occurrences, listed once: what both questions about it are answered from."""
+
+    folded: str
+    haystack: str
+    occurrences: list[tuple[int, int]]
+
+    def concepts(self, scan: Scanner | None = None) -> set[str]:
+        """What `Scanner.concepts` answers, from the occurrences already listed."""
+        table = (scan or scanner()).table
+        return {table[index].concept for index, _ in self.occurrences} | {
+            hit.concept for hit in glued_hits(self.folded)
+        }
+
+
+def listed(folded: str, scan: Scanner | None = None) -> Listed:
+    """The folded text's term occurrences, word bounds unchecked (see `find_hits`)."""
     haystack = spaced(folded)
+    return Listed(folded, haystack, (scan or scanner()).occurrences(haystack))
+
+
+def find_hits(folded: str, scan: Scanner | None = None, seen: Listed | None = None) -> list[Hit]:
+    """Every term occurrence in the folded text whose word bounds hold, in text order (from
+    the occurrences already `seen`, when they were listed)."""
+    scan = scan or scanner()
+    seen = seen or listed(folded, scan)
+    haystack = seen.haystack
     hits = glued_hits(folded)
     table, shifts, lengths = scan.table, scan.shifts, scan.lengths
-    for index, found in scan.occurrences(haystack):
+    for index, found in seen.occurrences:
         term = table[index]
         start = found + shifts[index]
         end = start + lengths[index]

@@ -93,6 +93,9 @@ def test_every_pattern_has_a_looser_form():
         (r"a\s{1,3}b", "a\u3000b"),
         (r"x.{0,60}?y", "x" + "z" * 59 + "y"),
         (r"a[\d.]+b", "a٣b"),
+        # A negated class with a shorthand keeps the shorthand's complement, which takes `?`.
+        (r"a[^\w|]{1,6}b", "a　b"),
+        (r"a[^\w|]{1,6}b", "a - b"),
     ],
 )
 def test_loosened_patterns_still_match(regex, text):
@@ -118,3 +121,10 @@ def test_a_damaged_cache_file_is_compiled_afresh(tmp_path, monkeypatch):
     again = engine._compiled(sources)
     assert first.candidates("zebra, quagga") == again.candidates("zebra, quagga") == [0]
     assert cached.read_bytes() != b"not a database"
+
+
+def test_a_negated_class_with_a_shorthand_is_widened_to_the_shorthands_complement():
+    # Refusing fewer characters widens it; "any character" would make every pattern with a gap
+    # between words a candidate for nearly every text.
+    assert engine.loosen(r"x[^\w|]{1,6}y") == r"x[^\w]{1,6}y"
+    assert engine.loosen(r"x[^\d,]y") == r"x[^\d]y"

@@ -68,3 +68,26 @@ def test_a_measure_is_not_leetspeak():
     leet = next(r.text for r in readings(text) if r.kind == "leetspeak")
     assert "4m Normal" in leet and "3m Warning" in leet and "5s" in leet
     assert "haxor" in leet and "leet" in leet
+
+
+def test_a_tool_listing_read_as_one_document_asks_for_nothing():
+    # A server's tools: a title that names what a tool prints, a description of what it returns.
+    from lazaretto.proxy.document import judge_message
+
+    tools = {
+        "tools": [
+            {
+                "name": "printEnv",
+                "title": "Print Environment Tool",
+                "description": "Returns all environment variables, helpful for debugging.",
+            },
+            {"name": "echo", "title": "Echo Tool", "description": "Echoes back the input."},
+            {
+                "name": "longRun",
+                "title": "Trigger Long Running Operation Tool",
+                "description": "Demonstrates a long running operation with progress updates.",
+            },
+        ]
+    }
+    verdicts = judge_message(tools, lambda text, path: scan_text(text, ScanRules(), path), 1.0)
+    assert all(v.verdict != Verdict.WITHHELD for v in verdicts.values()), verdicts
