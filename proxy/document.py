@@ -7,11 +7,12 @@ document scores at or above the threshold, the fields holding a part of a signal
 each with the joined parts shown to the reviewer beside it.
 """
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any
 
-from .detect import Signal, detect
+from .detect import HOMOGLYPHS, Signal, detect
 from .scan import Decoded, FieldVerdict, Verdict
 from .surfaces import walk_surfaces
 
@@ -23,6 +24,10 @@ DECODED_KIND = "split-fields"
 # A content block's `type` names its kind: it is no prose of the message, and a part of a split
 # sentence on either side of it still joins its other part.
 _BLOCK_TYPES = frozenset({"text", "image", "audio", "resource", "resource_link"})
+# How much of a mirrored document's second half is read (see `_read_text`): four times a
+# concept segment, far past the reach of any signal that starts in the first half.
+MIRROR_HEAD = 1 << 18
+_SPACE = re.compile(r"\s")
 
 
 def judge_message(
@@ -43,6 +48,26 @@ def judge_message(
     if threshold is not None:
         verdicts.update(split_matches(values, threshold))
     return verdicts
+
+
+def _read_text(texts: list[str], verdicts: list[FieldVerdict]) -> str:
+    """The text to score as the document of `texts`: all of them joined, or less of a mirror.
+
+    The SDKs put a tool's return value both in the content blocks and in `structuredContent`, so
+    a message's texts are often one run told twice: its document is D, a line break, D. Evidence
+    counts once per pattern or rule however often it recurs, so all the second D adds is what
+    runs across the seam between the two; it is read to the first whitespace past MIRROR_HEAD,
+    not to its end. The exception is the homoglyph count, which counts recurrences: a text with
+    such words is read whole.
+    """
+    half, odd = divmod(len(texts), 2)
+    if odd or texts[:half] != texts[half:]:
+        return _JOINER.join(texts)
+    first = _JOINER.join(texts[:half])
+    cut = _SPACE.search(first, MIRROR_HEAD)
+    if cut is None or any(s.name == HOMOGLYPHS for v in verdicts for s in v.signals):
+        return _JOINER.join(texts)
+    return first + _JOINER + first[: cut.start()]
 
 
 def split_matches(
@@ -67,7 +92,7 @@ def split_matches(
     for text in texts:
         starts.append(offset)
         offset += len(text) + len(_JOINER)
-    document = _JOINER.join(texts)
+    document = _read_text(texts, [verdict for _, verdict in kept])
     found = detect(document)
     if found.score < threshold:
         return {}
@@ -81,6 +106,23 @@ def split_matches(
         last = bisect_right(starts, signal.end - 1) - 1
         for index in range(first, last + 1):
             touched.setdefault(index, []).append(signal)
+    # A text withheld as part of the document is withheld wherever the message repeats it, with
+    # the same evidence in the same places: its twins are what the unread rest of a mirrored
+    # document holds, and a mirror (content and structuredContent) must not let a part through.
+    places: dict[str, list[int]] = {}
+    for index, text in enumerate(texts):
+        places.setdefault(text, []).append(index)
+    for index in list(touched):
+        for twin in places[texts[index]]:
+            if twin == index:
+                continue
+            shift = starts[twin] - starts[index]
+            moved = [
+                Signal(s.name, s.weight, s.excerpt, s.start + shift, s.end + shift, s.key)
+                for s in touched[index]
+            ]
+            held = touched.setdefault(twin, [])
+            held.extend(signal for signal in moved if signal not in held)
     if not touched:
         return {}
     # A result's structuredContent often repeats its content blocks: each part is shown once.
@@ -115,3 +157,23 @@ def split_matches(
             ((own.cleaned, tuple((s.start, s.end) for s in own_signals)), *own.passages[1:]),
         )
     return verdicts
+
+
+def _read_text(texts: list[str], verdicts: list[FieldVerdict]) -> str:
+    """The text to score as the document of `texts`: all of them joined, or less of a mirror.
+
+    The SDKs put a tool's return value both in the content blocks and in `structuredContent`, so
+    a message's texts are often one run told twice: its document is D, a line break, D. Evidence
+    counts once per pattern or rule however often it recurs, so all the second D adds is what
+    runs across the seam between the two; it is read to the first whitespace past MIRROR_HEAD,
+    not to its end. The exception is the homoglyph count, which counts recurrences: a text with
+    such words is read whole.
+    """
+    half, odd = divmod(len(texts), 2)
+    if odd or texts[:half] != texts[half:]:
+        return _JOINER.join(texts)
+    first = _JOINER.join(texts[:half])
+    cut = _SPACE.search(first, MIRROR_HEAD)
+    if cut is None or any(s.name == HOMOGLYPHS for v in verdicts for s in v.signals):
+        return _JOINER.join(texts)
+    return first + _JOINER + first[: cut.start()]

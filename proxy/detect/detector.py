@@ -8,7 +8,7 @@ from . import engine
 from .concept_rules import concept_signals
 from .context import UNKNOWN_FIELD, Field, kind_of_key
 from .normalize import fold, mixed_script_words
-from .signals import PATTERNS, Pattern
+from .signals import HOMOGLYPHS, PATTERNS, Pattern
 
 DEFAULT_THRESHOLD = 1.0
 # Further distinct patterns of one signal kind count less and less: the second half, the third
@@ -139,8 +139,8 @@ def detect(text: str, scan: engine.Engine | None = None, key: str = "") -> Detec
     if mixed:
         # One odd word can be a typo or a loanword; several are a deliberate disguise.
         weight = (0.3, 0.6, 1.0)[len(mixed) - 1]
-        weights["homoglyphs"] = [weight]
-        signals.extend(Signal("homoglyphs", weight, _excerpt(text, s, e), s, e) for s, e in mixed)
+        weights[HOMOGLYPHS] = [weight]
+        signals.extend(Signal(HOMOGLYPHS, weight, _excerpt(text, s, e), s, e) for s, e in mixed)
     score = 0.0
     for kind_weights in weights.values():
         kind_weights.sort(reverse=True)

@@ -16,6 +16,9 @@ from functools import cached_property
 
 from .concept_rules import RULES
 
+# The signal of words that mix scripts; unlike the others it weighs more for each recurrence.
+HOMOGLYPHS = "homoglyphs"
+
 
 @dataclass(frozen=True)
 class Pattern:
@@ -712,7 +715,7 @@ PATTERNS: tuple[Pattern, ...] = tuple(
     Pattern(name, weight, regex) for name, weight, regex in _TABLE
 )
 SIGNAL_NAMES: frozenset[str] = (
-    frozenset(p.name for p in PATTERNS) | {rule.signal for rule in RULES} | {"homoglyphs"}
+    frozenset(p.name for p in PATTERNS) | {rule.signal for rule in RULES} | {HOMOGLYPHS}
 )
 
 # How each signal is named to a person (notices, the review pane, `lazaretto scan`).
