@@ -50,26 +50,6 @@ def judge_message(
     return verdicts
 
 
-def _read_text(texts: list[str], verdicts: list[FieldVerdict]) -> str:
-    """The text to score as the document of `texts`: all of them joined, or less of a mirror.
-
-    The SDKs put a tool's return value both in the content blocks and in `structuredContent`, so
-    a message's texts are often one run told twice: its document is D, a line break, D. Evidence
-    counts once per pattern or rule however often it recurs, so all the second D adds is what
-    runs across the seam between the two; it is read to the first whitespace past MIRROR_HEAD,
-    not to its end. The exception is the homoglyph count, which counts recurrences: a text with
-    such words is read whole.
-    """
-    half, odd = divmod(len(texts), 2)
-    if odd or texts[:half] != texts[half:]:
-        return _JOINER.join(texts)
-    first = _JOINER.join(texts[:half])
-    cut = _SPACE.search(first, MIRROR_HEAD)
-    if cut is None or any(s.name == HOMOGLYPHS for v in verdicts for s in v.signals):
-        return _JOINER.join(texts)
-    return first + _JOINER + first[: cut.start()]
-
-
 def split_matches(
     parts: list[tuple[str, FieldVerdict]], threshold: float
 ) -> dict[str, FieldVerdict]:
