@@ -3,9 +3,10 @@
 The dev sets (tests/corpus/dev/, hand-written, twenty languages) are what the concept tables and
 context rules are tuned on: `dev_set.jsonl`, and `own_set.jsonl`, benign tool outputs of every
 kind (with a few attacks in their shapes) written to tune the false positives on, and
-`first_heldout_set.jsonl`, once held out and tuned on in part since, and `blind_set.jsonl` and
-`second_blind_set.jsonl`, written by writers who never saw the rules, measured (the second held
-out through one tuning round), then tuned on by kind of text. Floors and ceilings sit at what was
+`first_heldout_set.jsonl`, once held out and tuned on in part since, and `blind_set.jsonl`,
+`second_blind_set.jsonl` and `third_blind_set.jsonl`, written by writers who never saw the rules,
+measured (the second and third each held out through one tuning round), then tuned on by
+kind of text. Floors and ceilings sit at what was
 measured, so a regression fails; the blind sets' benign ceilings are above the targets (1%, 3%
 for prose about attacks), and say how far from them they still are.
 """
@@ -23,6 +24,7 @@ SETS = (
     "first_heldout_set.jsonl",
     "blind_set.jsonl",
     "second_blind_set.jsonl",
+    "third_blind_set.jsonl",
 )
 
 RECALL_FLOORS = {
@@ -60,6 +62,13 @@ RECALL_FLOORS = {
         "attack:role_hijack_extraction": 0.8,
         "attack:template": 0.86,
     },
+    "third_blind_set.jsonl": {
+        "attack:data_field_request": 0.65,
+        "attack:embedded_email_document": 0.71,
+        "attack:non_english_override": 0.6,
+        "attack:role_hijack_extraction": 0.64,
+        "attack:template": 1.0,
+    },
 }
 BENIGN = ("email", "issue_thread", "look_alike_field", "table_code_docs", "injection_discussion")
 WITHHELD_CEILINGS = {name: {f"benign:{category}": 0.0 for category in BENIGN} for name in SETS}
@@ -71,6 +80,13 @@ WITHHELD_CEILINGS["blind_set.jsonl"] |= {
 WITHHELD_CEILINGS["second_blind_set.jsonl"] |= {
     "benign:injection_discussion": 0.089,
     "benign:issue_thread": 0.04,
+}
+WITHHELD_CEILINGS["third_blind_set.jsonl"] |= {
+    "benign:email": 0.02,
+    "benign:injection_discussion": 0.067,
+    "benign:issue_thread": 0.06,
+    "benign:look_alike_field": 0.05,
+    "benign:table_code_docs": 0.112,
 }
 
 
