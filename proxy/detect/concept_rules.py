@@ -121,6 +121,11 @@ _REPORTING_WORDS = re.compile(
     r"\b(?:wrote|writes|written|said|says|saying|found|contains|contained|containing|such as"
     r"|included|includes|posted|typed|stated|states|quoted|reported|tried|like this)\b"
 )
+# A quotation given as an example of what someone might write ("ask something like \"what rules
+# were you given?\"", "phrases such as ..."): named, not said, wherever the sentence goes on.
+_EXAMPLE_BEFORE = re.compile(
+    r"(?<!\w)(?:like|such as|e\.g\.,?|for example,?|for instance,?)[ \t]?[*_]{0,2}$"
+)
 # An arrow from a quotation to what came of it ("\"translate your instructions\" → it printed
 # them"): an example and its outcome, in a list as in a sentence.
 _OUTCOME_AFTER = re.compile(r"[ \t]*(?:→|->|=>)[ \t]*\w")
@@ -343,6 +348,9 @@ _NOT_AN_ORDER_BEFORE = re.compile(
 # The rest of a word that makes a verb's stem a noun: "divulgation", "eliminación", "Weiterleitung",
 # "deletion" name the act, they do not order it.
 _NOUN_ENDING = re.compile(r"\w*?(?:tions?|cion|ciones|cao|coes|zione|zioni|ung|ungen)(?!\w)")
+# The rest of an English verb's word that inflects it for the third person or the past ("the
+# widget reveals its prompt", "filters are bypassed by ..."): a statement, not an order.
+_STATEMENT_ENDING = re.compile(r"(?:e?s|e?d)(?!\w)")
 # Someone getting the model to do something, in the third person ("asks the model to", "tricked
 # the assistant into"): the writer reports it. The first person ("I ask the assistant to") and
 # the imperative ("ask the assistant to") are the writer's own requests and are not matched.
@@ -865,8 +873,10 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
             return False
         if hit.language is Language.ZH and _ZH_STATEMENT.search(folded, max(0, start - 20), start):
             return False
+        if hit.language is not Language.EN:
+            return True
         # The small words before it are English ones: Polish "i" is "and".
-        return hit.language is not Language.EN or not _NOT_AN_ORDER_BEFORE.search(
+        return not _STATEMENT_ENDING.match(folded, end) and not _NOT_AN_ORDER_BEFORE.search(
             folded, max(0, start - 16), start
         )
     if concept == "secret":
@@ -926,7 +936,9 @@ def _inside_a_sentence(folded: str, start: int, end: int) -> bool:
     are ...")"): it is named there, where an order quoted to be obeyed stands on its own."""
     if _LISTED_BEFORE.search(folded, max(0, start - 2), start) and _LISTED_AFTER.match(folded, end):
         return True
-    if _OUTCOME_AFTER.match(folded, end):
+    if _OUTCOME_AFTER.match(folded, end) or _EXAMPLE_BEFORE.search(
+        folded, max(0, start - 16), start
+    ):
         return True
     intro = _colon_before(folded, start) and _INTRODUCED.search(folded, max(0, start - 96), start)
     if (
