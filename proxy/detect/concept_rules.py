@@ -295,7 +295,9 @@ RULES: tuple[Rule, ...] = (
         window=24,
     ),
     Rule("authority_claim", 0.6, ("i_am", "admin")),
-    Rule("authority_claim", 0.5, ("admin", "authority")),
+    # Naming a permission ("admin rights", "관리자 권한") is what help pages on roles do: a claim
+    # to hold one needs more beside it.
+    Rule("authority_claim", 0.4, ("admin", "authority")),
     Rule("authority_claim", 0.4, (("system", "admin"), ("note", "message")), window=12),
     Rule("secret_request", 0.5, (("reveal", "send"), "secret"), verb=0),
     Rule("exfiltration", 1.0, ("send", "secret", "destination"), verb=0),

@@ -524,7 +524,12 @@ _TABLE: list[tuple[str, float, str]] = [
         r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\|?>",
     ),
     ("role_marker", 0.7, r"\[/?inst\]|<</?sys>>"),
-    ("role_marker", 0.4, r"(?:^|\n|[:.>\]]\s{1,3})[ \t>#*\-]{0,4}system\W{0,3}:[ \t]{0,3}(?=\S)"),
+    # Not a YAML key opening a block ("system: |"): a config file's field, not a turn.
+    (
+        "role_marker",
+        0.4,
+        r"(?:^|\n|[:.>\]]\s{1,3})[ \t>#*\-]{0,4}system\W{0,3}:[ \t]{0,3}(?=\S)(?![|>][-+]?[ \t]*(?:\n|$))",
+    ),
     (
         "role_marker",
         0.5,
@@ -563,8 +568,10 @@ _TABLE: list[tuple[str, float, str]] = [
     (
         "fake_dialogue",
         0.5,
-        # Not a key of code or config given a string ("model: \"gpt-4o\"").
-        r"(?:^|\n)[ \t>#*\-]{0,4}(?:assistant|ai|bot|gpt|model)\W{0,2}:[ \t]{0,3}(?=[^\s\"'`\\])",
+        # Not a key of code or config given a string ("model: \"gpt-4o\"") or an identifier
+        # alone on its line ("model: claude-3-5-sonnet").
+        r"(?:^|\n)[ \t>#*\-]{0,4}(?:assistant|ai|bot|gpt|model)\W{0,2}:[ \t]{0,3}(?=[^\s\"'`\\])"
+        r"(?![\w.:/-]*[\d./-][\w.:/-]*[ \t]*(?:\n|$))",
     ),
     (
         "fake_dialogue",
