@@ -460,6 +460,13 @@ _SUBJECT_PARTICLE = re.compile(_SUBJECT_PARTICLES)
 _SUBJECT_PARTICLE_END = re.compile(rf"(?:{_SUBJECT_PARTICLES})[ \t]*$")
 _DETERMINER_BEFORE = re.compile(r"(?<!\w)(?:the|a|an|this|that|our|my|your|his|her|their)[ \t]+$")
 _ADDRESS_TAIL = re.compile(r"[\w/]*(?:[ \t]+[\w'/-]+){0,6}?[ \t]*(:(?!//)|,|[ \t]-[ \t]|—)")
+# In English the words between the assistant's name and a comma go on speaking to it or about
+# what it does ("Bots reading this channel,", "@assistant next time you edit this,", "If your
+# AI is buying for you,"): else the name is a noun's modifier ("AI category, 400 points").
+_ADDRESS_GOES_ON = re.compile(
+    r"(?<!\w)(?:\w+ing|you|your|yours|this|these|that|who|which|when|whenever|if|is|are|will|can"
+    r"|must|should|here|there|agents?|assistants?|bots?|models?|tools?)(?!\w)"
+)
 _OPENERS = _IMPERATIVE_VERBS | {"ai"}
 # How far after the words spoken to the assistant its order may start, and what ends a sentence.
 _TOLD_REACH = 60
@@ -705,6 +712,13 @@ def _addressed(folded: str, clause_start: int, hit: Hit) -> re.Match | None:
         return None
     tail = _ADDRESS_TAIL.match(folded, hit.end)
     if tail is None or _SUBJECT_PARTICLE_END.search(folded, hit.end, tail.start(1)):
+        return None
+    if (
+        tail.group(1) == ","
+        and hit.language is Language.EN
+        and tail.start(1) > hit.end
+        and not _ADDRESS_GOES_ON.search(folded, hit.end, tail.start(1))
+    ):
         return None
     if tail.group(1) == ":" or not _DETERMINER_BEFORE.search(folded, clause_start, hit.start):
         return tail
