@@ -59,6 +59,14 @@ _DESTINATIONS = (
     ("://", re.compile(r"https?://\S")),
     ("www.", re.compile(r"\bwww\.\w")),
     ("@", re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]+\.[a-z]{2,}")),
+    # An account given by its number after its label ("acct 000123987654", "routing 111000025").
+    *(
+        (
+            label,
+            re.compile(rf"\b{label}\w*\W{{1,4}}(?:(?:no|nr|number|#)\W{{1,3}})?\d[\d -]{{5,}}\d"),
+        )
+        for label in ("acct", "account", "routing", "konto", "cuenta", "conta", "compte", "conto")
+    ),
 )
 _IBAN = re.compile(r"\d\d(?<=\b[a-z]{2}\d\d)[a-z0-9]{10,30}\b")
 _IBAN_LETTERS = 2
@@ -174,6 +182,7 @@ class Rule:
 # Strongest first: one clause yields at most one signal per kind, the first rule that holds.
 _DESCRIBING = frozenset({FieldKind.DESCRIPTION})
 _WORK = frozenset({FieldKind.WORK_ITEM})
+_TODO = frozenset({FieldKind.TASK})
 _RECORDS = frozenset({FieldKind.DESCRIPTION, FieldKind.WORK_ITEM})
 _ACTION = ("act", "send")
 _THINGS = ("asset", "user_data", "secret", "amount")
@@ -197,6 +206,9 @@ RULES: tuple[Rule, ...] = (
         fields=_DESCRIBING,
     ),
     Rule("out_of_place_request", 1.0, (_ACTION, _THINGS, ("destination", "amount")), fields=_WORK),
+    # A to-do is the person's own order to themselves: only money or data sent to an address
+    # ("Send the tax files to ...@...") is out of place there.
+    Rule("out_of_place_request", 1.0, (_ACTION, _THINGS, "destination"), fields=_TODO),
     Rule(
         "out_of_place_request", 0.3, (_ACTION, _THINGS, ("please", "imperative")), fields=_RECORDS
     ),
@@ -332,7 +344,8 @@ _ZH_STATEMENT = re.compile(
 )
 _LEFT_OUT = re.compile(
     r"(?<!\w)(?:without|except|sin|sem|sans|senza|ohne|zonder|bez|без|tanpa)"
-    r"[ \t]{1,2}(?:(?:the|your|el|la|los|las|tu|o|a|os|as|le|la|les|il|lo|gli|den|die|das|het|de)[ \t]{1,2})?$"
+    r"[ \t]{1,2}(?:(?:the|your|el|la|los|las|tu|o|a|os|as|le|la|les|il|lo|gli|den|die|das|het|de)[ \t]{1,2})?"
+    r"(?:[\w-]{1,16}[ \t]{1,2})?$"
 )
 # A secret word naming the process around it, not the secret: "a password-reset link", "비밀번호
 # 재설정 메일" (a password reset mail), "el enlace de restablecimiento de contraseña".
@@ -946,11 +959,12 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     if concept in _PROMPT_CONCEPTS and hit.language is Language.EN:
         # "The app will prompt you for the new password": the verb, asking its user something.
         return not (folded.endswith("prompt", start, end) and _PROMPT_AS_VERB.match(folded, end))
+    # "without the token", "works without the cloud account": the thing is left out.
+    if concept in _THINGS and _LEFT_OUT.search(folded, max(0, start - 40), start):
+        return False
     if concept == "secret":
-        # "without the token", "sin el token": the secret is left out.
         return not (
-            _LEFT_OUT.search(folded, max(0, start - 16), start)
-            or _PROCESS_AFTER.match(folded, end)
+            _PROCESS_AFTER.match(folded, end)
             or _PROCESS_BEFORE.search(folded, max(0, start - 40), start)
         )
     if concept == "ai":
