@@ -407,6 +407,8 @@ _NEGATION_BEFORE = {
         (Language.PL, "nie|nigdy"),
     )
 }
+_POSSESSIVES = frozenset({"my", "your"})
+_TIME_AFTER = re.compile(r"[ \t]+\d{1,2}[:.h]\d\d")
 # "Prompt" as a verb with its object ("will prompt you", "prompts the user for"), or after a
 # word that makes it one ("will prompt", "to prompt"): a program asking, not instructions.
 _PROMPT_CONCEPTS = frozenset({"prompt", "instructions"})
@@ -959,6 +961,10 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     if concept in _PROMPT_CONCEPTS and hit.language is Language.EN:
         # "The app will prompt you for the new password": the verb, asking its user something.
         return not (folded.endswith("prompt", start, end) and _PROMPT_AS_VERB.match(folded, end))
+    # A weekday's short name before a time ("Mon 09:00", "Tue 14:30") is French "mon" or Italian
+    # "tue" only by its letters.
+    if concept in _POSSESSIVES and _TIME_AFTER.match(folded, end):
+        return False
     # "without the token", "works without the cloud account": the thing is left out.
     if concept in _THINGS and _LEFT_OUT.search(folded, max(0, start - 40), start):
         return False

@@ -65,7 +65,7 @@ CONCEPTS: Table = {
     "all": {
         L.EN: "=all|=any|=every|=everything|=entire",
         L.ZH: "所有|一切|全部|任何",
-        L.ES: "=todas|=todos|=toda|=todo|=cualquier",
+        L.ES: "=todas|=todos|=toda|=todo el|=todo lo|=todo mi|=todo tu|=todo su|=todo esto|=cualquier",
         L.HI: "सभी|सारे|सारी|सब|किसी भी",
         L.PT: "=todas|=todos|=tudo|=qualquer",
         L.RU: "=все|=всё|=всех|=всю|=весь|=любые",
@@ -140,7 +140,7 @@ CONCEPTS: Table = {
         L.RU: "промпт|подсказк",
         L.JA: "プロンプト",
         L.DE: "=prompt|eingabeaufforderung|systemprompt|=system-prompt",
-        L.FR: "=prompt|=invite",
+        L.FR: "=prompt|=l'invite|=ton invite|=votre invite|=invite système|=invite initiale",
         L.KO: "프롬프트",
         L.ID: "=prompt",
         L.TR: "istem|=prompt",
@@ -242,7 +242,7 @@ CONCEPTS: Table = {
         L.ID: "=anda|=kamu|=milikmu",
         L.TR: "=senin|talimatlarını|kurallarını|istemini|yönergelerini",
         L.VI: "của bạn|của mày|của anh",
-        L.IT: "=tuo|=tua|=tuoi|=tue|=vostro|=vostre",
+        L.IT: "=tuo|=tua|=tuoi|=le tue|=delle tue|=alle tue|=nelle tue|=vostro|=vostre",
         L.PL: "=twoje|=twój|=twoja|=twoich|=swoje|=swój|=swoich|=wasze",
         L.AR: "الخاص بك|الخاصة بك|تعليماتك|أوامرك",
         L.TH: "ของคุณ|ของเธอ|ของนาย",
@@ -721,7 +721,7 @@ CONCEPTS: Table = {
         L.TH: "เรียกใช้|รัน|ดำเนินการ",
         L.FA: "اجرا کن|فراخوانی کن",
         L.UK: "запусти|виконай|виклич",
-        L.NL: "=voer uit|=roep aan|=start",
+        L.NL: "=voer uit|=roep aan",
     },
     "tool": {
         L.EN: "=tool|=function|=command|=script|=shell|=terminal",
@@ -801,8 +801,8 @@ CONCEPTS: Table = {
         L.PT: "ocult|=interna|=internas|=internos|=secreta|=secretas|confidencia",
         L.RU: "скрыт|внутренн|секретн|конфиденциальн|тайн",
         L.JA: "隠され|隠し|内部|秘密|機密|非公開",
-        L.DE: "versteckt|verborgen|intern|geheim|vertraulich",
-        L.FR: "caché|cachée|cachées|=interne|=internes|=secrète|=secrètes|confidentiel",
+        L.DE: "versteckt|verborgen|=intern|=interne|=internen|=interner|=internes|geheim|vertraulich",
+        L.FR: "=caché|cachée|=interne|=internes|=secrète|=secrètes|confidentiel",
         L.KO: "숨겨진|숨은|내부|비밀|기밀",
         L.ID: "tersembunyi|=internal|=rahasia",
         L.TR: "gizli|=iç|dahili|saklı",
@@ -966,7 +966,7 @@ CONCEPTS: Table = {
         "|=reserva|=pide|=ordena|=cancela|=cancelad|suscribe|añade|agrega|=cambia|=cambiad|=actualiza|=modifica|=marca|=confirma|=registra|inicia sesión|reembolsa|=aplica",
         L.HI: "अनुमति दो|एक्सेस दो|अनलॉक|ट्रांसफर|भुगतान|हटाओ|हटा दो|डिलीट|शेयर|बेचो|खरीदो|रीसेट|बंद करो"
         "|बुक करो|बुक करें|ऑर्डर करो|ऑर्डर करें|रद्द करो|रद्द करें|जोड़ दें|जोड़ो|जोड़ें|बदलो|बदलें|बदल दें|अपडेट करो|अपडेट करें|पुष्टि करें|रिफंड करें",
-        L.PT: "conceda|dê acesso|desbloqueie|transfira|pague|deposite|retire|exclua|apague|compartilhe|encaminhe|venda|compre|redefina|desative|convide|aprove"
+        L.PT: "conceda|dê acesso|desbloqueie|transfira|pague|deposite|retire|exclua|apague|compartilhe|encaminhe|venda|=compre|redefina|desative|convide|aprove"
         "|=reserve|=peça|encomende|=cancele|adicione|inclua|=altere|=mude|atualize|modifique|=marque|=confirme|=registre|cadastre|reembolse|aplique|=efetuem|=efetue",
         L.RU: "предоставь|дай доступ|разблокируй|переведи|оплати|удали|сотри|поделись|перешли|продай|купи|сбрось|отключи|пригласи|одобри"
         "|забронируй|закажи|=отмени|=оформи|=подпиши|добавь|=измени|поменяй|=обнови|отметь|=подтверди|зарегистрируй|верни деньги|=примени|выдай",
@@ -1007,11 +1007,11 @@ CONCEPTS: Table = {
         "|=meetings|=appointment|=appointments|=invite|=invitation|=booking|=bookings|=reservation|=reservations|=flight|=flights|=cart|=basket|=card|=cards|=saved card|=payment method|=payment methods|=bank details|=billing|=billing details|=billing contact|=payout|=payouts|=refund|=credit|=discount|=gift card|=gift cards|=voucher|=mailbox|=forwarding address|=delivery address|=shipping address|=email address|=workspace|=ownership|=dashboard|=channel|=membership|=license|=escalation policy|=mail filter|=workflow|=deploy key",
         L.ZH: "账户|賬戶|帐户|帳戶|账号|帳號|权限|權限|访问|訪問|设备|設備|门锁|門鎖|大门|大門|摄像头|攝像頭|资金|資金|钱|錢|银行|銀行|钱包|錢包|比特币|比特幣|股票|文件夹|資料夾|仓库|倉庫"
         "|会议|會議|预约|預約|订单|訂單|航班|酒店|购物车|購物車|银行卡|銀行卡|付款方式|收款账户|退款|优惠券|優惠券|礼品卡|禮品卡|邮箱|郵箱|收货地址|收貨地址|所有权|所有權|套装|套裝",
-        L.ES: "cuenta|acceso|permiso|dispositivo|cerradura|=puerta|cámara|alarma|dinero|fondos|=pago|banco|billetera|bitcoin|acciones|carpeta|repositorio"
-        "|reunión|reuniones|=cita|=citas|reserva|=vuelo|hotel|carrito|tarjeta|método de pago|datos bancarios|reembolso|descuento|tarjeta regalo|buzón|dirección de entrega|dirección de envío|suscripción|=envío",
+        L.ES: "cuenta|acceso|permiso|dispositivo|cerradura|=puerta|=cámara|=cámaras|alarma|dinero|fondos|=pago|banco|billetera|bitcoin|acciones|carpeta|repositorio"
+        "|=la reunión|=mi reunión|=tu reunión|=su reunión|=reuniones|=cita|=citas|reserva|=vuelo|hotel|carrito|tarjeta|método de pago|datos bancarios|reembolso|descuento|tarjeta regalo|buzón|dirección de entrega|dirección de envío|suscripción|=envío",
         L.HI: "खाता|खाते|एक्सेस|अनुमति|डिवाइस|ताला|दरवाज़ा|दरवाजा|कैमरा|पैसे|रकम|बैंक|वॉलेट|बिटकॉइन|फ़ोल्डर"
         "|मीटिंग|बैठक|अपॉइंटमेंट|बुकिंग|फ्लाइट|होटल|कार्ट|कार्ड|भुगतान विधि|बैंक विवरण|रिफंड|छूट|गिफ्ट कार्ड|इनबॉक्स|डिलीवरी पता|सदस्यता|ऑर्डर|बिलिंग",
-        L.PT: "=conta|=contas|acesso|permissão|dispositivo|fechadura|=porta|câmera|alarme|dinheiro|fundos|pagamento|banco|carteira|bitcoin|ações|pasta|repositório"
+        L.PT: "=conta|=contas|acesso|permissão|dispositivo|fechadura|=porta|câmera|alarme|dinheiro|fundos|pagamento|banco|carteira|bitcoin|ações|=minha pasta|=sua pasta|=pasta de|=pasta do|=pastas de|=pastas do|repositório"
         "|reunião|reuniões|agendamento|reserva|=voo|hotel|carrinho|cartão|forma de pagamento|dados bancários|reembolso|desconto|cartão-presente|caixa de entrada|endereço de entrega|assinatura|cobrança|=taxa|=pix",
         L.RU: "аккаунт|учётн|учетн|счёт|счет|доступ|разрешени|устройств|замок|замка|двер|камер|сигнализаци|деньги|средств|банк|кошел|биткоин|акци|папк|репозитори"
         "|встреч|совещани|брон|=рейс|отел|корзин|карт|способ оплаты|реквизит|возврат|скидк|подарочн|почтовый ящик|адрес доставки|подписк|=права",
@@ -1019,11 +1019,11 @@ CONCEPTS: Table = {
         "|会議|ミーティング|予約|フライト|航空券|ホテル|カート|カード|支払い方法|銀行情報|振込先|返金|割引|ギフトカード|受信トレイ|配送先|サブスク|定期購入|注文",
         L.DE: "konto|zugang|zugriff|berechtigung|gerät|schloss|=tür|haustür|kamera|alarmanlage|=geld|guthaben|bank|wallet|bitcoin|aktien|ordner|repository"
         "|=termin|=termine|besprechung|=meeting|buchung|reservierung|=flug|hotel|warenkorb|=karte|zahlungsmethode|bankverbindung|bankdaten|erstattung|rabatt|gutschein|postfach|lieferadresse|=abo|abonnement|mitgliedschaft",
-        L.FR: "compte|accès|permission|appareil|serrure|=porte|caméra|alarme|argent|fonds|paiement|banque|portefeuille|bitcoin|actions|dossier|dépôt"
-        "|réunion|rendez-vous|réservation|=vols|billet d'avion|hôtel|panier|=carte|moyen de paiement|coordonnées bancaires|=rib|remboursement|réduction|carte cadeau|boîte de réception|messagerie|adresse de livraison|abonnement",
+        L.FR: "compte|accès|permission|appareil|serrure|=porte|caméra|alarme|argent|fonds|paiement|banque|portefeuille|bitcoin|=mes actions|=tes actions|=vos actions|=ses actions|dossier|dépôt de|dépôt git"
+        "|=la réunion|=ma réunion|=ta réunion|=votre réunion|=les réunions|=mes réunions|=vos réunions|rendez-vous|réservation|=vols|billet d'avion|hôtel|panier|=carte|moyen de paiement|coordonnées bancaires|=rib|remboursement|réduction|carte cadeau|boîte de réception|messagerie|adresse de livraison|abonnement",
         L.KO: "계정|계좌|접근|권한|기기|장치|도어락|현관문|카메라|돈|자금|은행|지갑|비트코인|주식|폴더|저장소"
         "|회의|미팅|예약|항공편|호텔|장바구니|카드|결제 수단|은행 정보|환불|할인|기프트 카드|받은편지함|배송지|구독|주문",
-        L.ID: "akun|rekening|akses|izin|perangkat|kunci pintu|=pintu|kamera|uang|dana|bank|dompet|bitcoin|saham|folder|repositori"
+        L.ID: "akun|rekening|akses|izin|perangkat|kunci pintu|=pintu|kamera|uang|=dana saya|=dana anda|=dana ke|=dana di|bank|dompet|bitcoin|saham|folder|repositori"
         "|rapat|janji temu|pemesanan|reservasi|penerbangan|=hotel|keranjang|=kartu|metode pembayaran|data bank|pengembalian dana|diskon|kartu hadiah|kotak masuk|alamat pengiriman|langganan|pesanan",
         L.TR: "hesab|erişim|yetki|izin|cihaz|kilit|kilid|=kapı|=kapıyı|=kapının|kamera|alarm|=parayı|=paramı|=parasını|para transferi|=fon|=fonu|=fonları|banka|cüzdan|bitcoin|hisse|klasör|=depo|=deposu"
         "|toplantı|randevu|rezervasyon|uçuş|otel|sepet|=kart|=kartı|=kartın|ödeme yöntemi|banka bilgileri|=iade|indirim|hediye kartı|gelen kutusu|teslimat adresi|abonelik|sipariş",
@@ -1041,7 +1041,7 @@ CONCEPTS: Table = {
         "|جلسه|قرار ملاقات|رزرو|پرواز|هتل|سبد خرید|کارت|روش پرداخت|اطلاعات بانکی|بازپرداخت|تخفیف|کارت هدیه|صندوق ورودی|آدرس تحویل|اشتراک|سفارش",
         L.UK: "акаунт|обліков|рахун|доступ|дозвол|пристр|замок|двер|камер|гроші|кошти|банк|гаманець|біткоїн|акці|папк"
         "|зустріч|бронюванн|=рейс|готел|кошик|картк|спосіб оплати|реквізит|повернення коштів|знижк|підписк|=права",
-        L.NL: "account|rekening|toegang|toestemming|apparaat|=deurslot|=het slot|=slimme slot|=deur|voordeur|camera|alarm|=geld|=tegoed|bank|portemonnee|bitcoin|aandelen|=map|=mappen|repository"
+        L.NL: "account|rekening|toegang|toestemming|apparaat|=deurslot|=het slot|=slimme slot|=deur|voordeur|camera|alarm|=geld|=tegoed|bank|portemonnee|bitcoin|aandelen|=mijn map|=de map|=deze map|=mappen|repository"
         "|vergadering|afspraak|boeking|reservering|vlucht|=hotel|winkelwagen|=kaart|betaalmethode|bankgegevens|terugbetaling|korting|cadeaukaart|=inbox|bezorgadres|abonnement|digid",
     },
     "please": {
@@ -1081,7 +1081,7 @@ CONCEPTS: Table = {
         L.ID: "=saya|=milikku",
         L.TR: "=benim|hesabım|kilidim|dosyalarım",
         L.VI: "của tôi|của mình",
-        L.IT: "=mio|=mia|=miei|=mie|=nostro",
+        L.IT: "=mio|=la mia|=della mia|=nella mia|=alla mia|=dalla mia|=sulla mia|=miei|=mie|=nostro",
         L.PL: "=mój|=moja|=moje|=mojego|=mojej|=moich|=nasz",
         L.AR: "الخاص بي|حسابي|ملفاتي|رسائلي",
         L.TH: "ของฉัน|ของผม",
@@ -1135,7 +1135,7 @@ CONCEPTS: Table = {
         L.TH: "ทันที|เดี๋ยวนี้|ด่วน",
         L.FA: "فورا|فوراً|همین الان|سریعا",
         L.UK: "негайно|терміново|=одразу",
-        L.NL: "=onmiddellijk|=meteen|=direct|=dringend",
+        L.NL: "=onmiddellijk|=meteen|=direct nu|=dringend",
     },
     # --- the reader singled out: "if you are an AI", "to any assistant reading this"
     "if_you_are": {
