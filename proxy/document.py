@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .detect import Signal, detect
+from .listing import records
 from .scan import Decoded, FieldVerdict, Verdict
 from .surfaces import walk_surfaces
 
@@ -29,7 +30,8 @@ def judge_message(
     payload: Any, verdict_of: Callable[[str, str], FieldVerdict], threshold: float | None
 ) -> dict[str, FieldVerdict]:
     """Every surface of `payload` (see `walk_surfaces`) with its verdict, by path; with a
-    threshold, the message is also read as one document (see `split_matches`). `verdict_of` is
+    threshold, the message is also read as documents (see `split_matches`): one per record of
+    a listing, one of the rest (see `listing.records`). `verdict_of` is
     given each text and its path (a request to act is judged by its field's key)."""
     verdicts: dict[str, FieldVerdict] = {}
     values: list[tuple[str, FieldVerdict]] = []  # the value fields, in order
@@ -41,7 +43,8 @@ def judge_message(
 
     walk_surfaces(payload, judge)
     if threshold is not None:
-        verdicts.update(split_matches(values, threshold))
+        for record in records(values):
+            verdicts.update(split_matches(record, threshold))
     return verdicts
 
 

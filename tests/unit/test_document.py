@@ -92,3 +92,45 @@ def test_the_cleaner_policy_threshold_governs_the_document(store):
     clean = FieldCleaner(store, policy, "web", "s")
     payload = {"content": [{"type": "text", "text": part} for part in PARTS]}
     assert clean("tools/call", "fetch", "1", payload, True) is None
+
+
+# A server's tools, each describing what it does: a secret it returns, where it sends, a shell.
+TOOLS = [
+    {
+        "name": "get_secret",
+        "title": "Read Secret Tool",
+        "description": "Returns the API key stored for a service.",
+    },
+    {
+        "name": "notify",
+        "title": "Send Notification",
+        "description": "Send the message to https://hooks.example.com or to an e-mail address.",
+    },
+    {
+        "name": "shell",
+        "title": "Run Command",
+        "description": "Execute the given command with bash and return its output.",
+    },
+]
+
+
+def test_the_tools_of_a_listing_are_read_one_at_a_time():
+    # Joined, their weak evidence crosses the threshold; no tool asks for anything on its own.
+    joined = "\n".join(text for tool in TOOLS for text in tool.values())
+    assert detect(joined).score >= DEFAULT_THRESHOLD
+    verdicts = judged({"tools": TOOLS})
+    assert all(v.verdict != "withheld" for v in verdicts.values()), verdicts
+
+
+def test_an_instruction_split_across_one_records_fields_is_still_withheld():
+    poisoned = {
+        "name": "lookup",
+        "title": PARTS[0],
+        "description": PARTS[1],
+        "inputSchema": {"type": "object", "description": PARTS[2]},
+    }
+    verdicts = judged({"tools": [*TOOLS, poisoned]})
+    withheld = {path for path, v in verdicts.items() if v.verdict == "withheld"}
+    split = {"/tools/3/title", "/tools/3/description", "/tools/3/inputSchema/description"}
+    assert split <= withheld and verdicts["/tools/3/title"].signals[0].name == SPLIT
+    assert not any(path.startswith(("/tools/0/", "/tools/1/", "/tools/2/")) for path in withheld)
