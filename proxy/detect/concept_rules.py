@@ -378,6 +378,9 @@ _ID_AFTER = re.compile(r"-[\w-]*\d")
 _NOTE_NOT_LABEL = re.compile(
     r"(?<!\w)(?:a|an|the|this|that|my|your|our|please|should|must|will|would|can|could|to)[ \t]{1,2}$"
 )
+_NAMED_KIND_BEFORE = re.compile(
+    r"(?<!\w)(?:a|an|the|this|that|such)[ \t]{1,2}(?:ai|assistant|chatbot|bot|model|agent|llm)[ \t]{1,2}$"
+)
 _ELISION = frozenset("'’")
 _ADDRESS_AROUND = re.compile(r"[@./:_-]\w")
 _KEY_AFTER = re.compile(r"[\"'][ \t]*:")
@@ -982,8 +985,12 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
             return folded[start - 1 : start] not in _ELISION
         return True
     if concept == "note" and hit.language is Language.EN:
-        # "a note", "should note", "please note": a thing or a verb, not a label for its reader.
-        return not _NOTE_NOT_LABEL.search(folded, max(0, start - 8), start)
+        # "a note", "should note", "please note": a thing or a verb, not a label for its reader;
+        # "an assistant instruction", "the AI note": a kind of text named, not one written to it.
+        return not (
+            _NOTE_NOT_LABEL.search(folded, max(0, start - 8), start)
+            or _NAMED_KIND_BEFORE.search(folded, max(0, start - 24), start)
+        )
     if concept == "discussion":
         # Not inside an address (attacker@...), and not a key of data ("payload": {...}).
         return (
