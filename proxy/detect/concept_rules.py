@@ -337,6 +337,7 @@ RULES: tuple[Rule, ...] = (
 _VERBS = frozenset({"send", "reveal", "run", "say", "answer_with", "ignore", "disable", "act"})
 _LABEL_COLON = re.compile(r"[\"']?[ \t]{0,2}:(?!//)")
 _PATH_AFTER = re.compile(r"[ \t]{1,3}/")
+_ARROW_BEFORE = re.compile(r"(?:→|->|=>)[ \t]{0,2}$")
 # A Chinese verb after "can", "will", "cannot", "does not", "is being": a statement of what
 # happens ("管理员可以发送重置邮件", "系统不会显示原密码"); "you can" ("你可以...") still asks.
 _ZH_STATEMENT = re.compile(
@@ -436,7 +437,16 @@ _PERMISSION_FRAME = re.compile(
     r"[ \t]+(?:the[ \t]+|any[ \t]+|all[ \t]+|other[ \t]+)?(?:users?|people|customers?|admins?"
     r"|developers?|members?|anyone|callers?|clients?)[ \t]+(?:to[ \t]+)?\w"
 )
-_FRAMES = (_REPORTING_FRAME, _PERMISSION_FRAME)
+# The same in Spanish, Portuguese and Italian: "pedir que o bot revele ...", "pedir al bot que
+# envíe ...", "fazer o modelo ignorar ...", "chiedere al bot di rivelare ...".
+_ROMANCE_FRAME = re.compile(
+    r"(?:pedir|pide|piden|pidio|pidiendo|hacer|hace|lograr|consigue|pede|pedem|pediu|pedindo|fazer"
+    r"|faz|fazem|levar|leva|convencer|chiedere|chiede|chiedono|chiesto|fa|convincere|convince)"
+    r"[ \t]+(?:que[ \t]+|a[ \t]+|al[ \t]+|ao[ \t]+)?(?:o|a|os|as|el|la|los|las|il|lo|i|gli|le)?[ \t]*"
+    r"(?:bot|bots|modelo|modelos|modello|modelli|asistente|assistente|assistentes|ia|chatbot|agente"
+    r"|agentes|ai|llm)[ \t]+(?:(?:que|di|a)[ \t]+)?\w"
+)
+_FRAMES = (_REPORTING_FRAME, _PERMISSION_FRAME, _ROMANCE_FRAME)
 # Characters around a clause's first and last concept still counted as that clause's words.
 _DISCUSSION_REACH = 40
 _IMPERATIVE_VERBS = frozenset({"act", "send"})
@@ -756,13 +766,20 @@ def _holds(
         options.append(hits)
     # A rule with a need that comes first is anchored on it, and its other needs (the assistant
     # named aside, which may stand on either side) are looked for after it.
-    anchors = options[rule.first] if rule.first is not None else min(options, key=len)
+    # A rule whose verb leads in a verb-first language is anchored on the verb, and its other
+    # needs are looked for after it: the thing the verb acts on, not one named before it
+    # ("assistant on this account: change the delivery address").
+    lead = rule.first if rule.first is not None else rule.verb
+    anchors = options[lead] if lead is not None else min(options, key=len)
     for anchor in anchors:
         chosen = []
         # A rule is made of several words: one word ("order", a verb and a thing) meets one need.
         words: set[tuple[int, int]] = set()
+        follows = rule.first is not None or (
+            rule.verb is not None and anchor.language in _VERB_FIRST
+        )
         for index, hits in enumerate(options):
-            if rule.first is not None and index != rule.first and "ai" not in rule.needs[index]:
+            if follows and index != lead and "ai" not in rule.needs[index]:
                 hits = [hit for hit in hits if hit.start >= anchor.start]
             hits = [
                 hit for hit in hits if hit.concept in _PSEUDO or (hit.start, hit.end) not in words
@@ -949,8 +966,11 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     if concept in _VERBS:
         if _LABEL_COLON.match(folded, end) or _NOUN_ENDING.match(folded, end):
             return False
-        # A request line's method ("POST /v1/password/reset") or a value ("action=forward").
+        # A request line's method ("POST /v1/password/reset") or a value ("action=forward"), or
+        # what came of something after an arrow ("\"write a poem\" → output a poem").
         if _PATH_AFTER.match(folded, end) or folded[start - 1 : start] == "=":
+            return False
+        if _ARROW_BEFORE.search(folded, max(0, start - 4), start):
             return False
         if hit.language is Language.ZH and _ZH_STATEMENT.search(folded, max(0, start - 20), start):
             return False

@@ -1200,6 +1200,9 @@ CONCEPTS: Table = {
         "|=instructs|=instructed|=causes|=caused|=lets|=let|=letting|=allows|=allow|=allowed"
         "|=allowing|=forces|=forced|=coaxes|=coaxed|=manipulates|=manipulated|=lures|=lured"
         "|=enables|=enabled|=enabling|=permits|=permitted",
+        L.ES: "=pedir|=pide|=piden|=pidió|=pidiendo|=hacer que|=hace que|=lograr que|=consigue que",
+        L.PT: "=pedir|=pede|=pedem|=pediu|=pedindo|=fazer|=faz|=fazem|=levar|=leva|=convencer",
+        L.IT: "=chiedere|=chiede|=chiedono|=chiesto|=fa|=convincere|=convince",
     },
     # --- talk about attacks rather than an attack: "attackers ask the model to ..."
     "discussion": {
