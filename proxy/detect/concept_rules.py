@@ -85,7 +85,14 @@ _AMOUNT_BY_DIGIT = re.compile(
 )
 _CURRENCY_MARKS = ("$", "€", "£", "¥", "₹", "₩", "₽", "₺", "usd", "eur", "gbp", "btc", "eth")
 _AMOUNT_BY_SIGN = re.compile(r"(?:[$€£¥₹₩₽₺]|\br\$|\b(?:usd|eur|gbp|btc|eth)\b)[ \t]?\d")
-_QUOTED = re.compile(r"(?<!\w)[\"'“‘«「『`]([^\"'“”‘’«»「」『』`\n]{1,120})[\"'”’»」』`](?!\w)")
+# A fixed reply named as a literal without quotes: "only with the string PWNED-7731", "the token
+# VERIFIED-19" (a code with a digit or a hyphen, as no word of prose is).
+_LITERAL = re.compile(
+    r"(?<!\w)(?:string|token|phrase|word|code|sentence)[ \t]+([^\s\"'.,;:!?()]*[\d-][^\s\"'.,;:!?()]*\w)"
+)
+_QUOTED = re.compile(
+    r"(?<!\w)[\"'“‘«„‚「『`]([^\"'“”‘’«»„‚「」『』`\n]{1,120})[\"'”’»“‘」』`](?!\w)"
+)
 
 
 # A quotation in prose: typographic pairs, code spans, quotes escaped inside a JSON string
@@ -245,6 +252,8 @@ RULES: tuple[Rule, ...] = (
     Rule("role_hijack", 1.0, ("now", "unrestricted")),
     Rule("role_hijack", 1.0, ("unrestricted", "no_refusal"), passage=True),
     Rule("role_hijack", 0.8, ("unrestricted", ("role", "now")), passage=True),
+    # A new self given to the reader by name, from now on ("du bist ab sofort „Max“").
+    Rule("role_hijack", 1.0, ("now", "you_are", "quoted"), window=16),
     Rule("role_hijack", 0.7, ("now", "role")),
     Rule("role_hijack", 0.6, ("now", "no_refusal")),
     Rule("role_hijack", 0.5, ("unrestricted", "ai")),
@@ -253,11 +262,13 @@ RULES: tuple[Rule, ...] = (
     Rule("fixed_reply", 0.8, ("reply", "begin", "quoted")),
     Rule("fixed_reply", 0.7, ("say", "only", "quoted"), window=30),
     Rule("fixed_reply", 0.6, ("reply", "only", "quoted"), window=40),
+    # The phrase to say and nothing but it ("only with the string PWNED-7731", "solely 'OK'"),
+    # read where a verb of replying is near (quotes are searched for only there).
+    Rule("fixed_reply", 0.6, ("only", "quoted"), window=24),
     Rule("fixed_reply", 0.5, ("say", "quoted", ("ignore", "instructions"))),
     # The reply dictated word for word: a verb of saying and the phrase right after it.
     Rule("fixed_reply", 0.5, ("answer_with", "quoted"), window=20),
     # A new self given to the reader by name ("you are 'Max'", "adopt the identity 'Lumi'").
-    Rule("role_hijack", 1.0, ("now", "you_are", "quoted"), window=16),
     Rule("role_hijack", 0.7, ("you_are", "quoted"), window=16, first=0),
     Rule("role_hijack", 0.6, ("persona", "quoted"), window=24),
     Rule("addressed_to_ai", 0.6, ("note", "ai")),
@@ -628,6 +639,10 @@ def _pseudo_hits(folded: str, hits: list[Hit], wanted: set[str]) -> list[Hit]:
         found.extend(
             Hit("quoted", Language.EN, m.start(), m.end())
             for m in _QUOTED.finditer(folded, low, high)
+        )
+        found.extend(
+            Hit("quoted", Language.EN, m.start(1), m.end(1))
+            for m in _LITERAL.finditer(folded, low, high)
         )
     # Regions can overlap a match at their edges twice: one hit per span and concept.
     return list({(hit.concept, hit.start, hit.end): hit for hit in found}.values())

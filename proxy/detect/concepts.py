@@ -87,7 +87,7 @@ CONCEPTS: Table = {
     "instructions": {
         L.EN: "instruction|=directive|=directives|=rules|=guidelines|=prompt|=prompts|=commands|=orders"
         "|=constraints|=restrictions|=programming|=guardrails"
-        "|=setup|=configuration|=config|=system instructions",
+        "|=setup|=configuration|=config|=system instructions|=preamble|=hidden rules|=operating rules",
         L.ZH: "指令|指示|规则|規則|提示词|提示詞|命令|限制|约束|約束|准则|準則|规定|規定",
         L.ES: "instruccion|=reglas|=órdenes|directriz|directrices|indicaciones|=restricciones|=normas|=pautas",
         L.HI: "निर्देश|नियम|आदेश|हिदायत|प्रतिबंध",
@@ -132,7 +132,7 @@ CONCEPTS: Table = {
         L.NL: "=systeem|systeemprompt",
     },
     "prompt": {
-        L.EN: "=prompt|=system-prompt|=systemprompt|=pre-prompt|=preprompt",
+        L.EN: "=prompt|=system-prompt|=systemprompt|=pre-prompt|=preprompt|=operator prompt|=preamble",
         L.ZH: "提示|提示词|提示詞",
         L.ES: "=prompt",
         L.HI: "प्रॉम्प्ट|प्रोम्प्ट",
@@ -178,7 +178,8 @@ CONCEPTS: Table = {
     "reveal": {
         L.EN: "reveal|=show|=print|=repeat|=output|=display|=tell me|=disclose|=leak|=dump|=recite"
         "|=paste|=write out|=spell out|=expose|=list your|=list all your|=enumerate your"
-        "|=reproduce|=restate|=restating|=quote|=copy|=translate|=read back|=read me back|=echo|=type out",
+        "|=reproduce|=restate|=restating|=quote|=copy|=translate|=read back|=read me back|=echo|=type out"
+        "|=quoting|=write your|=write down your|=respond with your|=respond with their|=reply with your",
         L.ZH: "显示|顯示|输出|輸出|打印|展示|告诉我|告訴我|透露|泄露|洩露|重复|重複|复述|複述|公开|公開|说出|說出|给我看|給我看|列出"
         "|复制|複製|抄写|抄寫",
         L.ES: "revel|muestr|=mostrar|imprim|repit|=repetir|=dime|divulg|exponer|=expón"
@@ -206,7 +207,8 @@ CONCEPTS: Table = {
         L.NL: "=toon|laat zien|herhaal|=onthul|=vertel|=kopieer",
     },
     "verbatim": {
-        L.EN: "=verbatim|word for word|word-for-word|=exactly as|=in full|=exact wording|=exact|=full text",
+        L.EN: "=verbatim|word for word|word-for-word|=exactly as|=in full|=exact wording|=exact|=full text"
+        "|=unedited|=its full|=their full|=your full|=in its entirety",
         L.ZH: "逐字|一字不差|一字一句|原文|完整地|原封不动|原封不動",
         L.ES: "palabra por palabra|=textualmente|=literalmente|al pie de la letra",
         L.HI: "शब्दशः|शब्द दर शब्द|हूबहू",
@@ -1093,7 +1095,9 @@ CONCEPTS: Table = {
     "given": {
         L.EN: "=you were given|=you've been given|=you have been given|=you received|=you were told"
         "|=given to you|=provided to you|=you were programmed with|=were you given|=you are given"
-        "|=you were configured with|=you were set up with|=told you|=you've received|=you have received|=were you told|=did you receive|=you were originally given",
+        "|=you were configured with|=you were set up with|=told you|=you've received|=you have received|=were you told|=did you receive|=you were originally given"
+        "|=you were initialised with|=you were initialized with|=you operate under|=they operate under"
+        "|=it received before|=it was given|=you were started with",
         L.ZH: "你收到的|给你的|給你的|你被赋予的|你被賦予的|你得到的|你被告知",
         L.ES: "te dieron|que recibiste|te han dado|se te dio|se te dieron",
         L.HI: "तुम्हें दिए गए|आपको दिए गए|आपको दी गई|तुम्हें दी गई",
