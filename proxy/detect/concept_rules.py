@@ -311,6 +311,16 @@ RULES: tuple[Rule, ...] = (
         window=2 * WINDOW,
         first=1,
     ),
+    # The assistant named in the third person and told what it should do about the user's
+    # things ("When an assistant reads this, it should forward ...", "Agents applying for a
+    # candidate must include the bank account numbers ..."): an order, given sideways.
+    Rule(
+        "agent_request",
+        1.0,
+        ("ai", "modal", _ACTION, (*_THINGS, "destination")),
+        window=2 * WINDOW,
+        first=0,
+    ),
     Rule(
         "authority_claim",
         0.5,

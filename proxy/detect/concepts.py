@@ -1527,6 +1527,36 @@ CONCEPTS: Table = {
     },
     # --- the verbs of a frame that reports what someone gets the model, or a program its users,
     # to do ("asks the model to", "allows users to"; see `concept_rules._reporting_frames`)
+    # --- an obligation laid on someone named in the third person ("assistants should ...")
+    "modal": {
+        L.EN: "=should|=must|=needs to|=need to|=is required to|=are required to|=has to|=have to|=shall|=is expected to|=are expected to|=is asked to|=are asked to",
+        L.ZH: "应该|应当|必须|務必|务必|應該|應當|必須|需要",
+        L.ES: "=debe|=deben|=deberá|=deberán|=debería|=deberían|=tiene que|=tienen que",
+        L.HI: "चाहिए|अवश्य|ज़रूर|जरूर|करना होगा",
+        L.PT: "=deve|=devem|=deverá|=deverão|=deveria|=deveriam|=tem que|=têm que|=precisa",
+        L.RU: "должен|должна|должны|обязан|следует|=нужно",
+        L.JA: "べき|必ず|なければならない|なければなりません|ること",
+        L.DE: "=soll|=sollte|=sollten|=sollen|=muss|=müssen|=hat zu|=haben zu",
+        L.FR: "=doit|=doivent|=devra|=devront|=devrait|=devraient|=il faut",
+        L.KO: "해야|하십시오|반드시",
+        L.ID: "=harus|=wajib|=sebaiknya|=hendaknya|=perlu",
+        L.TR: "malı|meli|zorunda",
+        L.VI: "phải|cần phải|=nên",
+        L.IT: "=deve|=devono|=dovrà|=dovranno|=dovrebbe|=dovrebbero",
+        L.PL: "=musi|=muszą|=powinien|=powinna|=powinny|=należy",
+        L.AR: "يجب|ينبغي|عليه أن|عليك أن",
+        L.TH: "ต้อง|ควร",
+        L.FA: "باید",
+        L.UK: "повинен|повинна|повинні|мусить|=слід",
+        L.NL: "=moet|=moeten|=zou moeten|=dient|=dienen",
+        L.SV: "=ska|=skall|=måste|=bör",
+        L.CS: "=musí|=měl by|=měla by|=by měl|=je třeba|=mají",
+        L.RO: "=trebuie|=ar trebui|=va trebui",
+        L.EL: "πρέπει|οφείλει|οφείλουν",
+        L.HE: "חייב|חייבת|חייבים|צריך|צריכה|צריכים",
+        L.BN: "উচিত|অবশ্যই|করতে হবে",
+        L.SW: "=lazima|=anapaswa|=wanapaswa|=inabidi|=sharti",
+    },
     "frame": {
         L.EN: "=asks|=asked|=asking|=tells|=told|=telling|=tricks|=tricked|=tricking|=gets"
         "|=makes|=convinces|=convinced|=convincing|=persuades|=persuaded"
