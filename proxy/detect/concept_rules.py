@@ -492,9 +492,10 @@ _VERB_FIRST = frozenset({Language.EN, Language.ES, Language.PT, Language.FR, Lan
 # The assistant named and then a colon ("Note for the AI:"), or a comma where it opens its clause
 # ("Assistant, please ..."): it is being spoken to.
 # Or a particle that turns to it: Japanese "へ" ("AIへ", to the AI), Korean "에게" and "께".
+# Or named as the one an action item is for ("- [AI assistant] Change the sharing of ...").
 _CALLED = re.compile(
     rf"[ \t]*(?::(?!//)(?![ \t]*[\"'`\\])|{fold('へ').text}|{fold('에게').text}"
-    rf"|{fold('께').text}(?!{fold('서').text}))"
+    rf"|{fold('께').text}(?!{fold('서').text})|\](?=[ \t]+\w))"
 )
 _CALLED_OPENING = re.compile(r"[ \t]*,")
 # Or the assistant named in a clause's first few words and told right after ("Bots reading this

@@ -1282,7 +1282,7 @@ CONCEPTS: Table = {
         L.SW: "=toa ruhusa|=fungua|=hamisha|=lipa|=futa|=shiriki|=uza|=nunua|=weka upya|=zima|=alika|=idhinisha|=weka nafasi|=badilisha|=ongeza",
     },
     "asset": {
-        L.EN: "=account|=accounts|=access|=permission|=permissions|=admin rights|=device|=devices|=lock|=smart lock"
+        L.EN: "=account|=accounts|=access|=sharing|=link sharing|=sharing settings|=permission|=permissions|=admin rights|=device|=devices|=lock|=smart lock"
         "|=door|=front door|=garage|=camera|=cameras|=alarm|=security system|=thermostat|=money|=funds|=payment"
         "|=bank|=wallet|=bitcoin|=btc|=crypto|=shares|=stock|=credit card|=repository|=repo|=folder|=drive"
         "|=medical records|=prescription|=subscription|=order|=orders"
