@@ -771,8 +771,8 @@ CONCEPTS: Table = {
         L.NL: "e-mails|berichten|bestanden|documenten|contacten|gesprek|geschiedenis|gegevens|telefoonnummer|=adressen"
         "|=spreadsheet|rapport|contract|klantenlijst|salaris|facturen|afschriften|jaarrekening|btw-aangifte",
         L.SV: "mejl|e-post|meddelanden|filer|dokument|kontakter|konversation|inkorg|personuppgifter|adressbok|kalender|bilagor",
-        L.CS: "e-mail|zprávy|soubor|dokument|kontakt|konverzac|schránk|osobní údaje|adresář|kalendář|přílohy",
-        L.RO: "e-mail|mesajele|fișier|=documentele|=documentul|=documente|=contactele|=contacte|conversați|=inbox|date personale|=agenda mea|=agenda ta|=calendar|=calendarul|atașament",
+        L.CS: "=e-maily|=e-mailů|=e-mailech|zprávy|soubor|dokument|kontakt|konverzac|schránk|osobní údaje|adresář|kalendář|přílohy",
+        L.RO: "=e-mailurile|=e-mailuri|mesajele|fișier|=documentele|=documentul|=documente|=contactele|=contacte|conversați|=inbox|date personale|=agenda mea|=agenda ta|=calendar|=calendarul|atașament",
         L.EL: "=email|μηνύματα|αρχεία|έγγραφα|επαφ|συνομιλ|εισερχόμενα|προσωπικά δεδομένα|ημερολόγιο|συνημμέν",
         L.HE: "מיילים|המיילים|הודעות|קבצים|הקבצים|מסמכים|אנשי קשר|שיחות|תיבת הדואר|בתיבה|מידע אישי|יומן|צרופות",
         L.BN: "ইমেইল|বার্তা|ফাইল|নথি|ডকুমেন্ট|যোগাযোগ|কন্টাক্ট|ইনবক্স|ব্যক্তিগত তথ্য|ক্যালেন্ডার|স্টেটমেন্ট",

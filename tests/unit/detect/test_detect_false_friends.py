@@ -6,15 +6,12 @@ only as a phrase or a whole word English does not write, so English text is not 
 another language's words; Italian "tue" and French "mon" before a time are weekdays.
 """
 
-import re
-from collections import Counter
-
 import pytest
 
 from lazaretto.proxy.detect import detect
 from lazaretto.proxy.detect.concept_rules import _counted
-from lazaretto.proxy.detect.languages import Bounds, Language
-from lazaretto.proxy.detect.lexicon import find_hits, terms
+from lazaretto.proxy.detect.languages import Language
+from lazaretto.proxy.detect.lexicon import find_hits, spaced, terms
 from lazaretto.proxy.detect.normalize import fold
 from tests.corpus.records import records
 
@@ -41,29 +38,27 @@ SAME_SENSE = {
 
 
 @pytest.fixture(scope="module")
-def english_words() -> Counter:
-    """Words of the vendored English benign tool outputs, with their counts."""
-    words: Counter = Counter()
-    for name in ("agentdojo_benign.jsonl", "garak_benign.jsonl"):
-        for record in records(name):
-            words.update(re.findall(r"[a-z]+", record["text"].lower()))
-    return words
+def english_text() -> str:
+    """The vendored English benign tool outputs, folded and spaced as the concept scan reads them."""
+    text = " ".join(
+        record["text"]
+        for name in ("agentdojo_benign.jsonl", "garak_benign.jsonl")
+        for record in records(name)
+    )
+    return spaced(fold(text).text)
 
 
-def test_no_other_columns_term_reads_a_common_english_word(english_words):
-    common = {word for word, count in english_words.items() if count >= 3}
-    clashes = []
-    for term in terms():
-        if term.language is Language.EN or " " in term.text or not term.text.isascii():
-            continue
-        if term.text in SAME_SENSE:
-            continue
-        if term.bounds is Bounds.WORD:
-            read = {term.text} & common
-        else:
-            read = {word for word in common if word.startswith(term.text)}
-        if read:
-            clashes.append((term.concept, term.language.name, term.text, sorted(read)[:3]))
+def test_no_other_columns_term_reads_common_english(english_text):
+    # A term is looked for as the scan looks for it: a whole word or phrase between spaces, or a
+    # word start; one found three times or more in English prose reads English.
+    clashes = [
+        (term.concept, term.language.name, term.text)
+        for term in terms()
+        if term.language is not Language.EN
+        and term.text.isascii()
+        and term.text not in SAME_SENSE
+        and english_text.count(term.needle) >= 3
+    ]
     assert not clashes, clashes
 
 
