@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .detect import HOMOGLYPHS, Signal, detect
+from .listing import records
 from .scan import Decoded, FieldVerdict, Verdict
 from .surfaces import walk_surfaces
 
@@ -34,7 +35,9 @@ def judge_message(
     payload: Any, verdict_of: Callable[[str, str], FieldVerdict], threshold: float | None
 ) -> dict[str, FieldVerdict]:
     """Every surface of `payload` (see `walk_surfaces`) with its verdict, by path; with a
-    threshold, the message is also read as one document (see `split_matches`). `verdict_of` is
+    threshold, the message is also read as documents (see `split_matches`): one per record of
+    a listing, one of the rest (see `listing.records`), and the whole for evidence that runs
+    across records. `verdict_of` is
     given each text and its path (a request to act is judged by its field's key)."""
     verdicts: dict[str, FieldVerdict] = {}
     values: list[tuple[str, FieldVerdict]] = []  # the value fields, in order
@@ -46,18 +49,30 @@ def judge_message(
 
     walk_surfaces(payload, judge)
     if threshold is not None:
-        verdicts.update(split_matches(values, threshold))
+        groups = records(values)
+        for record in groups:
+            verdicts.update(split_matches(record, threshold))
+        if len(groups) > 1:
+            # Unrelated records' weak evidence does not add up, but an instruction split across
+            # records does: the whole message is read once more, and counts where its evidence
+            # runs across two of them.
+            record_of = {path: n for n, record in enumerate(groups) for path, _ in record}
+            verdicts.update(split_matches(values, threshold, record_of))
     return verdicts
 
 
 def split_matches(
-    parts: list[tuple[str, FieldVerdict]], threshold: float
+    parts: list[tuple[str, FieldVerdict]],
+    threshold: float,
+    record_of: dict[str, int] | None = None,
 ) -> dict[str, FieldVerdict]:
     """The value fields (path, verdict) to withhold because the message read as one document
     crosses the threshold, each with the verdict it is withheld under (by path); empty when the
     document is harmless.
 
-    Fields already withheld on their own take no part: they never reach the model.
+    Fields already withheld on their own take no part: they never reach the model. Given each
+    part's record (by path), the document counts only when some of its evidence runs across the
+    parts of two records.
     """
     kept = [
         (path, verdict)
@@ -79,6 +94,7 @@ def split_matches(
     # Which fields each signal's span touches; a signal inside one field that scored under the
     # threshold on its own still counts, since the document's score is what crossed it.
     touched: dict[int, list[Signal]] = {}
+    crossed: set[int] = set()  # the records some evidence runs across
     for signal in found.signals:
         if signal.end <= signal.start:
             continue
@@ -86,6 +102,11 @@ def split_matches(
         last = bisect_right(starts, signal.end - 1) - 1
         for index in range(first, last + 1):
             touched.setdefault(index, []).append(signal)
+        if record_of is not None and record_of[kept[first][0]] != record_of[kept[last][0]]:
+            crossed.update(record_of[path] for path, _ in kept[first : last + 1])
+    if record_of is not None:
+        # Only the records an instruction runs across: the others' evidence is their own.
+        touched = {i: found for i, found in touched.items() if record_of[kept[i][0]] in crossed}
     # A text withheld as part of the document is withheld wherever the message repeats it, with
     # the same evidence in the same places: its twins are what the unread rest of a mirrored
     # document holds, and a mirror (content and structuredContent) must not let a part through.

@@ -35,9 +35,16 @@ CONCEPTS: Table = {
         L.PL: "zignoruj|ignoruj|zapomnij|pomiń|nie zwracaj uwagi|zlekceważ",
         L.AR: "تجاهل|انسى|انس كل|تناسى|لا تلتزم|لا تتبع",
         L.TH: "เพิกเฉย|ไม่ต้องสนใจ|ละเว้น|ลืม|ไม่ต้องทำตาม",
-        L.FA: "نادیده|فراموش کن|فراموش|اعتنا نکن|پیروی نکن",
+        L.FA: "نادیده|فراموش کن|فراموش|اعتنا نکن|پیروی نکن|کنار بگذار",
         L.UK: "ігнору|проігнору|забудь|не зважай|знехтуй",
         L.NL: "negeer|=negeren|vergeet|=omzeil|sla over",
+        L.SV: "ignorera|=strunta i|=bortse från|=glöm|glöm bort|=struntar i|=bry dig inte om|=följ inte",
+        L.CS: "ignoruj|ignorovat|zapomeň|zapomenout|nevšímej si|nedbej|přehlížej|neřiď se",
+        L.RO: "ignoră|ignorați|ignora|uită|uitați|nu ține cont|nu țineți cont|nu respecta",
+        L.EL: "αγνόησε|αγνοήστε|αγνόηση|ξέχασε|ξεχάστε|μην ακολουθείς|παράβλεψε|παραβλέψτε",
+        L.HE: "התעלם|התעלמי|התעלמו|שכח|שכחי|תשכח|אל תציית|אל תקשיב",
+        L.BN: "উপেক্ষা|ভুলে যাও|ভুলে যান|ভুলে যাও|অগ্রাহ্য|মেনো না|মানবে না|পাত্তা দিও না",
+        L.SW: "puuza|=puuzeni|sahau|=usifuate|=usizingatie|=achana na",
     },
     # --- what came before: "previous", "above", "original"
     "previous": {
@@ -61,11 +68,18 @@ CONCEPTS: Table = {
         L.FA: "قبلی|پیشین|قبل|بالا",
         L.UK: "попередн|=вище|раніш|початков",
         L.NL: "=vorige|eerdere|bovenstaande|voorgaande|oorspronkelijk",
+        L.SV: "tidigare|föregående|=ovan|=ovanstående|ursprunglig|hittills",
+        L.CS: "předchozí|předešl|=výše|původní|dosavadní|dřívější",
+        L.RO: "anterioar|=precedente|=precedentele|=de mai sus|=inițiale|=originale|=primite până acum|până acum",
+        L.EL: "προηγούμεν|παραπάνω|αρχικ|πρότερ",
+        L.HE: "קודמות|הקודמות|הקודם|הקודמים|קודמים|לעיל|המקוריות|מקוריות|=עד כה",
+        L.BN: "আগের|পূর্ববর্তী|উপরের|আগেকার|মূল",
+        L.SW: "=awali|=zilizopita|=za awali|=zilizotangulia|=hapo juu|=za mwanzo|=uliyopewa awali",
     },
     "all": {
         L.EN: "=all|=any|=every|=everything|=entire",
         L.ZH: "所有|一切|全部|任何",
-        L.ES: "=todas|=todos|=toda|=todo|=cualquier",
+        L.ES: "=todas|=todos|=toda|=todo el|=todo lo|=todo mi|=todo tu|=todo su|=todo esto|=cualquier",
         L.HI: "सभी|सारे|सारी|सब|किसी भी",
         L.PT: "=todas|=todos|=tudo|=qualquer",
         L.RU: "=все|=всё|=всех|=всю|=весь|=любые",
@@ -83,11 +97,18 @@ CONCEPTS: Table = {
         L.FA: "=همه|=تمام|=تمامی",
         L.UK: "=всі|=усі|=все|будь-які",
         L.NL: "=alle|=alles|=elke",
+        L.SV: "=alla|=allt|=samtliga|=varje|=hela",
+        L.CS: "=všechny|=všechno|=vše|=veškeré|=celý|=celou|=každý",
+        L.RO: "=toate|=tot|=toți|=orice|=întreg|=întreaga",
+        L.EL: "όλες|όλα|όλους|όλη|κάθε|οποιαδήποτε",
+        L.HE: "כל|=כולן|=כולם|=הכל",
+        L.BN: "সব|সমস্ত|সকল|যেকোনো|পুরো",
+        L.SW: "=zote|=yote|=wote|=kila|=vyote|=lote",
     },
     "instructions": {
         L.EN: "instruction|=directive|=directives|=rules|=guidelines|=prompt|=prompts|=commands|=orders"
         "|=constraints|=restrictions|=programming|=guardrails"
-        "|=setup|=configuration|=config|=system instructions",
+        "|=setup|=configuration|=config|=system instructions|=preamble|=hidden rules|=operating rules",
         L.ZH: "指令|指示|规则|規則|提示词|提示詞|命令|限制|约束|約束|准则|準則|规定|規定",
         L.ES: "instruccion|=reglas|=órdenes|directriz|directrices|indicaciones|=restricciones|=normas|=pautas",
         L.HI: "निर्देश|नियम|आदेश|हिदायत|प्रतिबंध",
@@ -106,7 +127,14 @@ CONCEPTS: Table = {
         L.TH: "คำสั่ง|ข้อกำหนด|ข้อจำกัด|กฎ",
         L.FA: "دستور|قوانین|قواعد|محدودیت|رهنمود",
         L.UK: "інструкці|вказівк|правил|директив|обмежен",
-        L.NL: "instructie|=regels|richtlijn|opdrachten|=beperkingen",
+        L.NL: "*instructie|=regels|richtlijn|opdrachten|=beperkingen",
+        L.SV: "instruktion|=regler|=reglerna|riktlinje|direktiv|=kommandon|begränsning|anvisning",
+        L.CS: "instrukc|pokyn|=pravidla|=pravidel|směrnic|příkaz|omezení|nařízení",
+        L.RO: "instrucțiun|=reguli|=regulile|directiv|=comenzi|=comenzile|=restricții|=restricțiile|=ordine|=indicații|=indicațiile",
+        L.EL: "οδηγί|κανόν|εντολ|περιορισμ|κατευθυντήρι",
+        L.HE: "הוראות|ההוראות|הנחיות|ההנחיות|כללים|הכללים|פקודות|הגבלות|ההגבלות",
+        L.BN: "নির্দেশ|নির্দেশনা|নিয়ম|আদেশ|বিধিনিষেধ|নির্দেশাবলী",
+        L.SW: "maagizo|maelekezo|=sheria|amri|vikwazo|=masharti",
     },
     # --- the assistant's own configuration
     "system": {
@@ -129,10 +157,17 @@ CONCEPTS: Table = {
         L.TH: "ระบบ",
         L.FA: "سیستم",
         L.UK: "системн",
-        L.NL: "=systeem|systeemprompt",
+        L.NL: "systeem|systeemprompt",
+        L.SV: "=system|=systemet|systeminstruktion|systemmeddelande",
+        L.CS: "=systém|=systému|=systémem|systémov",
+        L.RO: "=sistem|=sistemului|=sistemul",
+        L.EL: "σύστημα|συστήματ",
+        L.HE: "מערכת|המערכת",
+        L.BN: "সিস্টেম",
+        L.SW: "=mfumo|=wa mfumo|=ya mfumo",
     },
     "prompt": {
-        L.EN: "=prompt|=system-prompt|=systemprompt|=pre-prompt|=preprompt",
+        L.EN: "=prompt|=system-prompt|=systemprompt|=pre-prompt|=preprompt|=operator prompt|=preamble",
         L.ZH: "提示|提示词|提示詞",
         L.ES: "=prompt",
         L.HI: "प्रॉम्प्ट|प्रोम्प्ट",
@@ -140,7 +175,7 @@ CONCEPTS: Table = {
         L.RU: "промпт|подсказк",
         L.JA: "プロンプト",
         L.DE: "=prompt|eingabeaufforderung|systemprompt|=system-prompt",
-        L.FR: "=prompt|=invite",
+        L.FR: "=prompt|=l'invite|=ton invite|=votre invite|=invite système|=invite initiale",
         L.KO: "프롬프트",
         L.ID: "=prompt",
         L.TR: "istem|=prompt",
@@ -152,6 +187,13 @@ CONCEPTS: Table = {
         L.FA: "پرامپت|=اعلان",
         L.UK: "промпт|підказк",
         L.NL: "=prompt",
+        L.SV: "=prompt|=prompten|systemprompt",
+        L.CS: "=prompt|=promptu|=výzva|systémový prompt",
+        L.RO: "=prompt|=promptul|=promptului",
+        L.EL: "=prompt|προτροπή|μήνυμα συστήματος",
+        L.HE: "פרומפט|הפרומפט|הנחיית המערכת",
+        L.BN: "প্রম্পট",
+        L.SW: "=prompt|=kidokezo",
     },
     "message": {
         L.EN: "=message|=messages",
@@ -174,11 +216,19 @@ CONCEPTS: Table = {
         L.FA: "پیام",
         L.UK: "повідомлен",
         L.NL: "=bericht",
+        L.SV: "meddelande",
+        L.CS: "zpráv",
+        L.RO: "mesaj",
+        L.EL: "μήνυμα|μηνύματ",
+        L.HE: "הודעה|ההודעה|הודעות",
+        L.BN: "বার্তা|মেসেজ",
+        L.SW: "ujumbe",
     },
     "reveal": {
         L.EN: "reveal|=show|=print|=repeat|=output|=display|=tell me|=disclose|=leak|=dump|=recite"
         "|=paste|=write out|=spell out|=expose|=list your|=list all your|=enumerate your"
-        "|=reproduce|=restate|=restating|=quote|=copy|=translate|=read back|=read me back|=echo|=type out",
+        "|=reproduce|=restate|=restating|=quote|=copy|=translate|=read back|=read me back|=echo|=type out"
+        "|=quoting|=write your|=write down your|=respond with your|=respond with their|=reply with your",
         L.ZH: "显示|顯示|输出|輸出|打印|展示|告诉我|告訴我|透露|泄露|洩露|重复|重複|复述|複述|公开|公開|说出|說出|给我看|給我看|列出"
         "|复制|複製|抄写|抄寫",
         L.ES: "revel|muestr|=mostrar|imprim|repit|=repetir|=dime|divulg|exponer|=expón"
@@ -187,26 +237,34 @@ CONCEPTS: Table = {
         L.PT: "revel|mostr|exib|imprim|repit|=repetir|=diga|divulg|copie|=copiar|=reproduza",
         L.RU: "покаж|=показать|выведи|=вывести|раскрой|=раскрыть|повтори|=повторить|=расскажи|=скажи|выдай|=озвучь|огласи"
         "|скопируй|воспроизведи",
-        L.JA: "表示|見せ|教え|出力|繰り返|公開|明かし|開示|書き出|暴露|漏らし|示し"
+        L.JA: "表示|引用して|貼り付け|貼りつけ|見せ|教え|出力|繰り返|公開|明かし|開示|書き出|暴露|漏らし|示し"
         "|コピーして|書き写",
         L.DE: "=zeig|=zeige|=zeigen|=gib|=verrate|verrat|wiederhol|=nenne|offenbar|=drucke|enthüll|ausgeb|preisgeb"
         "|=kopiere|=gib wieder",
         L.FR: "révèl|révél|=montre|montrez|affich|répèt|répét|=dis-moi|=donne-moi|divulgu|=expose"
-        "|=copie|=recopie",
+        "|=copie|=recopie|recopier|=recopiez",
         L.KO: "보여|알려|출력|공개|반복|밝혀|누설|말해|표시|드러내|복사해|그대로 적어",
         L.ID: "tampilkan|tunjukkan|ungkapkan|=ulangi|cetak|beritahu|=sebutkan|bocorkan|=salin",
         L.TR: "göster|açıkla|tekrarla|yazdır|ifşa et|=söyle|sızdır|=yaz|kopyala",
         L.VI: "hiển thị|tiết lộ|lặp lại|in ra|cho tôi xem|cho tôi biết|viết ra|sao chép|chép lại",
-        L.IT: "rivel|mostr|=ripeti|ripet|stamp|=dimmi|visualizz|divulg|=copia|riproduci",
+        L.IT: "rivel|mostr|=ripeti|ripet|stamp|=dimmi|visualizz|divulg|=copia|riproduci|=riporta|=riportare|=trascrivi",
         L.PL: "pokaż|ujawnij|powtórz|wypisz|wydrukuj|=podaj|=powiedz|zdradź|skopiuj|przepisz",
         L.AR: "أظهر|اظهر|اعرض|اكشف|كرر|اطبع|أخبرني|أفصح|سرب|انسخ",
         L.TH: "แสดง|เปิดเผย|พูดซ้ำ|ทำซ้ำ|บอกฉัน|พิมพ์|คัดลอก",
         L.FA: "نشان بده|نمایش بده|فاش کن|تکرار کن|بنویس|بگو|آشکار کن|کپی کن",
         L.UK: "покаж|виведи|розкрий|повтори|скажи|розкажи|скопіюй|відтвори",
-        L.NL: "=toon|laat zien|herhaal|=onthul|=vertel|=kopieer",
+        L.NL: "=toon|laat zien|herhaal|=onthul|=vertel|=kopieer|=plak|=plakken",
+        L.SV: "=visa|=skriv ut|=avslöja|=upprepa|=återge|=kopiera|=klistra in|=berätta|=dela med dig av",
+        L.CS: "=ukaž|=zobraz|=vypiš|=prozraď|=odhal|=zopakuj|=zkopíruj|=vlož|=napiš|=řekni mi|=sděl",
+        L.RO: "=arată|=afișează|=dezvăluie|=repetă|=scrie|=copiază|=lipește|=spune-mi|=tipărește|=reproduce",
+        L.EL: "δείξε|εμφάνισε|αποκάλυψε|επανάλαβε|γράψε|αντίγραψε|τύπωσε|πες μου|επικόλλησε|παράθεσε",
+        L.HE: "הצג|תציג|חשוף|תחשוף|הדפס|תדפיס|חזור על|כתוב|תכתוב|העתק|תעתיק|ספר לי|גלה",
+        L.BN: "দেখাও|দেখান|প্রকাশ কর|লিখে দাও|লেখো|পুনরাবৃত্তি|কপি কর|বলো|জানাও|হুবহু লিখ",
+        L.SW: "=onyesha|=fichua|=rudia|=andika|=nakili|=niambie|=bandika|=chapisha",
     },
     "verbatim": {
-        L.EN: "=verbatim|word for word|word-for-word|=exactly as|=in full|=exact wording|=exact|=full text",
+        L.EN: "=verbatim|word for word|word-for-word|=exactly as|=in full|=exact wording|=exact|=full text"
+        "|=unedited|=its full|=their full|=your full|=in its entirety",
         L.ZH: "逐字|一字不差|一字一句|原文|完整地|原封不动|原封不動",
         L.ES: "palabra por palabra|=textualmente|=literalmente|al pie de la letra",
         L.HI: "शब्दशः|शब्द दर शब्द|हूबहू",
@@ -226,6 +284,13 @@ CONCEPTS: Table = {
         L.FA: "کلمه به کلمه|عینا|عیناً|کامل",
         L.UK: "дослівно|слово в слово|повністю",
         L.NL: "woord voor woord|=letterlijk|volledig",
+        L.SV: "ordagrant|ord för ord|=i sin helhet|=fullständig|=hela texten",
+        L.CS: "doslova|slovo od slova|=v plném znění|=celý text|=kompletní|doslovně",
+        L.RO: "=cuvânt cu cuvânt|textual|=integral|=complet|=în întregime",
+        L.EL: "αυτολεξεί|λέξη προς λέξη|αυτούσι|ολόκληρ|πλήρ",
+        L.HE: "מילה במילה|במלואן|במלואו|במלואה|כלשונן|כלשונו|המלא|המלאות",
+        L.BN: "হুবহু|শব্দে শব্দে|সম্পূর্ণ|পুরোপুরি",
+        L.SW: "=neno kwa neno|=kamili|=yote kama yalivyo",
     },
     # --- the one being addressed: "your" (instructions), "you" (are now ...)
     "your": {
@@ -242,13 +307,20 @@ CONCEPTS: Table = {
         L.ID: "=anda|=kamu|=milikmu",
         L.TR: "=senin|talimatlarını|kurallarını|istemini|yönergelerini",
         L.VI: "của bạn|của mày|của anh",
-        L.IT: "=tuo|=tua|=tuoi|=tue|=vostro|=vostre",
+        L.IT: "=tuo|=tua|=tuoi|=le tue|=delle tue|=alle tue|=nelle tue|=vostro|=vostre",
         L.PL: "=twoje|=twój|=twoja|=twoich|=swoje|=swój|=swoich|=wasze",
         L.AR: "الخاص بك|الخاصة بك|تعليماتك|أوامرك",
         L.TH: "ของคุณ|ของเธอ|ของนาย",
         L.FA: "=خود|=خودت|=شما",
         L.UK: "=свої|=свій|=твої|=твій|=ваші",
         L.NL: "=jouw|=uw",
+        L.SV: "=din|=ditt|=dina|=er|=ert|=era",
+        L.CS: "=tvůj|=tvoje|=tvé|=tvá|=tvých|=svůj|=svoje|=své|=vaše|=váš",
+        L.RO: "=tău|=ta|=tale|=tăi|=vostru|=voastre|=dumneavoastră",
+        L.EL: "σου|σας",
+        L.HE: "שלך|שלכם|שלכן",
+        L.BN: "তোমার|আপনার|তোর",
+        L.SW: "=yako|=zako|=wako|=lako|=chako|=vyako",
     },
     "ai": {
         L.EN: "=ai|=a.i.|assistant|language model|=llm|=llms|chatbot|=chatgpt|=gpt|=claude|=copilot"
@@ -276,6 +348,13 @@ CONCEPTS: Table = {
         L.FA: "دستیار|هوش مصنوعی|مدل زبانی|مدل",
         L.UK: "асистент|помічник|=ші|штучний інтелект|мовна модель|модел|=бот",
         L.NL: "assistent|taalmodel|kunstmatige intelligentie|=model|=bot",
+        L.SV: "=ai|ai-assistent|assistent|språkmodell|=bot|=boten|chattbot|=modell|=modellen",
+        L.CS: "=ai|=ui|asistent|jazykový model|=bot|=robot|=robota|=robote|chatbot|=model",
+        L.RO: "=ai|=ia|asistent|model lingvistic|=bot|=botul|chatbot|=modelul|inteligență artificială",
+        L.EL: "τεχνητή νοημοσύνη|τεχνητής νοημοσύνης|βοηθ|γλωσσικό μοντέλο|μοντέλο|=ai|=bot|=μποτ|chatbot",
+        L.HE: "בינה מלאכותית|הבינה המלאכותית|עוזר|העוזר|לעוזר|בוט|הבוט|מודל שפה|צ'אטבוט",
+        L.BN: "এআই|সহকারী|কৃত্রিম বুদ্ধিমত্তা|ভাষা মডেল|বট|চ্যাটবট|মডেল",
+        L.SW: "=ai|msaidizi|=roboti|=bot|modeli ya lugha|akili bandia",
     },
     "now": {
         L.EN: "from now on|henceforth|from this point on|from this moment|starting now|=you are now|=you're now",
@@ -298,6 +377,13 @@ CONCEPTS: Table = {
         L.FA: "از این به بعد|از حالا|از اکنون|تو اکنون|تو الان|تو حالا",
         L.UK: "=віднині|з цього моменту|=тепер ти|=ти тепер",
         L.NL: "vanaf nu|=voortaan|van nu af aan|je bent nu|jij bent nu",
+        L.SV: "från och med nu|=från nu|hädanefter|=du är nu|=nu är du",
+        L.CS: "od teď|od této chvíle|odteď|=nyní jsi|=teď jsi|od nynějška",
+        L.RO: "de acum înainte|de acum|=acum ești|din acest moment",
+        L.EL: "από τώρα και στο εξής|από τώρα|στο εξής|=τώρα είσαι",
+        L.HE: "מעכשיו|מהיום|מעתה|מרגע זה|=אתה עכשיו",
+        L.BN: "এখন থেকে|এই মুহূর্ত থেকে|=তুমি এখন|আজ থেকে",
+        L.SW: "=kuanzia sasa|=tangu sasa|=sasa wewe ni|=kuanzia leo",
     },
     "role": {
         L.EN: "=act as|=acting as|=pretend|=roleplay|=role-play|=role play|=persona|=play the role|=behave as"
@@ -321,6 +407,13 @@ CONCEPTS: Table = {
         L.FA: "نقش|وانمود کن|تظاهر کن|رفتار کن",
         L.UK: "прикинься|поводься як|=роль|дій як|грай роль",
         L.NL: "doe alsof|gedraag je als|speel de rol|=rol",
+        L.SV: "=agera som|=låtsas|=rollspel|=din nya roll|=spela rollen|=bete dig som",
+        L.CS: "=chovej se jako|=předstírej|=hraj roli|=tvoje nová role|=vystupuj jako|=jednej jako",
+        L.RO: "=comportă-te ca|=prefă-te|=joacă rolul|=noul tău rol|=acționează ca",
+        L.EL: "υποδύσου|προσποιήσου|συμπεριφέρσου σαν|ο νέος σου ρόλος|παίξε τον ρόλο",
+        L.HE: "התנהג כמו|תעמיד פנים|העמד פנים|גלם את|התפקיד החדש שלך|תפקידך",
+        L.BN: "ভান কর|অভিনয় কর|এর মতো আচরণ|তোমার নতুন ভূমিকা|ভূমিকা পালন",
+        L.SW: "=jifanye|=igiza|=fanya kama|=jukumu lako jipya|=cheza nafasi ya",
     },
     "unrestricted": {
         L.EN: "unrestricted|unfiltered|uncensored|jailbreak|jailbroken|no restrictions|no limits|without restrictions"
@@ -348,6 +441,13 @@ CONCEPTS: Table = {
         L.FA: "بدون محدودیت|بی‌محدودیت|بدون سانسور|بدون فیلتر|بدون قانون|حالت توسعه‌دهنده",
         L.UK: "без обмежень|без цензури|без фільтр|без правил|необмежен|режим розробника",
         L.NL: "zonder beperkingen|zonder grenzen|zonder filter|zonder censuur|ongecensureerd|ongefilterd|geen regels",
+        L.SV: "utan begränsningar|utan några regler|utan regler|inga regler|obegränsad|ocensurerad|utan filter|utvecklarläge",
+        L.CS: "bez omezení|bez pravidel|žádná pravidla|neomezen|necenzurovan|bez filtrů|vývojářský režim",
+        L.RO: "fără restricții|fără reguli|nicio regulă|nerestricționat|necenzurat|fără filtre|modul dezvoltator",
+        L.EL: "χωρίς περιορισμούς|χωρίς κανόνες|χωρίς φίλτρα|χωρίς λογοκρισία|απεριόριστ",
+        L.HE: "ללא הגבלות|בלי הגבלות|ללא כללים|בלי כללים|ללא צנזורה|ללא מסננים",
+        L.BN: "কোনো বিধিনিষেধ ছাড়া|কোনো নিয়ম ছাড়া|নিয়ম ছাড়া|সীমাহীন|সেন্সরবিহীন|বিধিনিষেধ ছাড়া",
+        L.SW: "=bila vikwazo|=bila sheria|=bila mipaka|=hakuna sheria|=bila udhibiti",
     },
     "no_refusal": {
         L.EN: "never refuse|don't refuse|do not refuse|cannot refuse|can't refuse|without refusing|obey every"
@@ -371,6 +471,13 @@ CONCEPTS: Table = {
         L.FA: "رد نکن|امتناع نکن|هرگز رد|اطاعت کن|هر درخواستی",
         L.UK: "не відмовляй|ніколи не відмовляй|корись|будь-який запит",
         L.NL: "weiger nooit|niet weigeren|gehoorzaam|elk verzoek|elke vraag",
+        L.SV: "vägra aldrig|vägrar aldrig|säg aldrig nej|varje begäran|alla förfrågningar",
+        L.CS: "nikdy neodmítej|nikdy neodmítne|neodmítej|každý požadavek|každou žádost",
+        L.RO: "nu refuza niciodată|nu refuza|orice cerere|fiecare cerere",
+        L.EL: "μην αρνείσαι|ποτέ μην αρνηθείς|κάθε αίτημα|οποιοδήποτε αίτημα",
+        L.HE: "לעולם אל תסרב|אל תסרב|כל בקשה",
+        L.BN: "কখনো অস্বীকার করবে না|না বলবে না|প্রত্যাখ্যান করবে না|যেকোনো অনুরোধ",
+        L.SW: "=usikatae kamwe|=usikatae|=kila ombi|=ombi lolote",
     },
     # --- a reply dictated to the reader: "reply 'Scout ready'", "responda apenas «...»"
     "answer_with": {
@@ -396,6 +503,13 @@ CONCEPTS: Table = {
         L.FA: "پاسخ بده|بگو",
         L.UK: "=відповідай|=відповідь|=скажи",
         L.NL: "=antwoord|=zeg",
+        L.SV: "=svara|=svara med|=säg|=skriv bara",
+        L.CS: "=odpověz|=odpovídej|=řekni|=odpověz pouze",
+        L.RO: "=răspunde|=răspundeți|=spune",
+        L.EL: "απάντησε|απαντήστε|πες",
+        L.HE: "ענה|תענה|עני|השב|תגיד|אמור",
+        L.BN: "উত্তর দাও|উত্তর দিন|জবাব দাও|বলো",
+        L.SW: "=jibu|=sema|=jibu kwa",
     },
     # --- a new self given to the reader: "you are 'Max'", "eres «Sofía»", "你是“小助手”"
     "you_are": {
@@ -420,6 +534,13 @@ CONCEPTS: Table = {
         L.FA: "=تو|=شما|اسم تو",
         L.UK: "=ти|=тебе звуть|=твоє ім'я|=представся як",
         L.NL: "=je bent|=jij bent|=u bent|=je heet|=jouw naam is|=stel je voor als",
+        L.SV: "=du är|=du blir|=ditt namn är|=du heter",
+        L.CS: "=jsi|=ty jsi|=budeš|=jmenuješ se|=tvoje jméno je",
+        L.RO: "=ești|=tu ești|=vei fi|=numele tău este|=te numești",
+        L.EL: "είσαι|θα είσαι|το όνομά σου είναι|λέγεσαι",
+        L.HE: "אתה|=שמך|=שמך הוא",
+        L.BN: "তুমি|তুই|আপনি|তোমার নাম",
+        L.SW: "=wewe ni|=jina lako ni|=utakuwa",
     },
     # --- a self to take on: an identity, a persona, a character, a mode
     "persona": {
@@ -443,6 +564,13 @@ CONCEPTS: Table = {
         L.FA: "هویت|شخصیت|حالت",
         L.UK: "особист|персонаж|=режим|=режимі",
         L.NL: "identiteit|=personage|=modus",
+        L.SV: "identitet|=persona|=karaktär|=läge",
+        L.CS: "=identitu|=identita|=identitou|=persona|=postava|=režim",
+        L.RO: "=identitate|=identitatea|=persona|=personaj|=modul",
+        L.EL: "ταυτότητα|περσόνα|χαρακτήρα|λειτουργία",
+        L.HE: "זהות|פרסונה|דמות",
+        L.BN: "পরিচয়|চরিত্র|মোড",
+        L.SW: "utambulisho|=mhusika|=hali ya",
     },
     # --- switching a safeguard off
     "disable": {
@@ -466,6 +594,13 @@ CONCEPTS: Table = {
         L.FA: "غیرفعال|خاموش کن|حذف کن|بردار",
         L.UK: "вимкни|відключи|зніми|прибери",
         L.NL: "schakel uit|zet uit|=verwijder|deactiveer",
+        L.SV: "=stäng av|inaktivera|=ta bort|=slå av",
+        L.CS: "vypni|deaktivuj|=odstraň|=zruš",
+        L.RO: "dezactivează|=oprește|=elimină|=scoate",
+        L.EL: "απενεργοποίησε|κλείσε|αφαίρεσε",
+        L.HE: "השבת|תשבית|כבה|תכבה|הסר|תסיר",
+        L.BN: "বন্ধ কর|নিষ্ক্রিয় কর|সরিয়ে দাও",
+        L.SW: "=zima|=ondoa",
     },
     "safeguard": {
         L.EN: "=safety|=filter|=filters|=guardrails|=restrictions|=censorship|=content policy|=safeguards|=moderation",
@@ -488,6 +623,13 @@ CONCEPTS: Table = {
         L.FA: "امنیت|ایمنی|فیلتر|سانسور|محدودیت",
         L.UK: "безпек|фільтр|цензур|обмежен",
         L.NL: "veiligheid|=filter|=filters|censuur|beperkingen",
+        L.SV: "säkerhet|filter|censur|begränsning",
+        L.CS: "bezpečnost|filtr|cenzur|omezení",
+        L.RO: "siguranț|securitate|filtr|cenzur",
+        L.EL: "ασφάλει|φίλτρ|λογοκρισ",
+        L.HE: "בטיחות|אבטחה|מסננ|צנזורה",
+        L.BN: "নিরাপত্তা|ফিল্টার|সেন্সর",
+        L.SW: "=usalama|=vichujio|=udhibiti",
     },
     "new": {
         L.EN: "=new|=updated|=real|=actual|=true",
@@ -510,6 +652,13 @@ CONCEPTS: Table = {
         L.FA: "=جدید|=تازه",
         L.UK: "=нові|=нова|=новий|=справжні",
         L.NL: "=nieuwe|=echte",
+        L.SV: "=nya|=nytt|=verkliga|=riktiga",
+        L.CS: "=nový|=nové|=nová|=skutečné|=pravé",
+        L.RO: "=noi|=noua|=noul|=nou|=adevărate",
+        L.EL: "=νέα|=νέες|=νέο|=νέος|=νέους|=νέων|καινούρ|πραγματικ",
+        L.HE: "חדש|חדשה|חדשות|האמיתי",
+        L.BN: "নতুন|আসল",
+        L.SW: "=mpya|=halisi",
     },
     # --- secrets and data
     "secret": {
@@ -537,6 +686,13 @@ CONCEPTS: Table = {
         L.FA: "رمز عبور|گذرواژه|کلید api|توکن|رمز یکبار|کلید خصوصی|کارت اعتباری",
         L.UK: "пароль|паролі|токен|ключ api|облікові дані|приватний ключ|код підтвердження",
         L.NL: "wachtwoord|api-sleutel|api sleutel|=token|inloggegevens|privésleutel|verificatiecode|creditcard",
+        L.SV: "lösenord|api-nyckel|=token|privat nyckel|inloggningsuppgifter|kreditkort|engångskod|säkerhetskod",
+        L.CS: "hesl|=heslo|api klíč|api-klíč|=token|soukromý klíč|přihlašovací údaje|platební kart|jednorázový kód|=cnp",
+        L.RO: "=parola ta|=parola mea|=parola contului|=parolele|=parolei|cheia api|cheie api|=token|cheia privată|date de autentificare|card de credit|cod unic|=cnp|codul de securitate",
+        L.EL: "κωδικ|κλειδί api|=token|ιδιωτικό κλειδί|στοιχεία σύνδεσης|πιστωτικ|κάρτ",
+        L.HE: "סיסמ|מפתח api|=token|מפתח פרטי|פרטי התחברות|כרטיס אשראי|כרטיסי האשראי|כרטיסי אשראי|קוד אימות",
+        L.BN: "পাসওয়ার্ড|এপিআই কী|টোকেন|প্রাইভেট কী|ক্রেডিট কার্ড|ওটিপি|লগইন তথ্য",
+        L.SW: "nenosiri|=nywila|=ufunguo wa api|=tokeni|=token|=otp|=kadi ya mkopo|=nambari ya siri",
     },
     "send": {
         L.EN: "=send|=sends|=sending|=forward|=forwarding|=upload|=transmit|=exfiltrate|=leak|=share|=submit|=deliver"
@@ -563,6 +719,13 @@ CONCEPTS: Table = {
         L.FA: "ارسال کن|بفرست|فوروارد کن|آپلود کن|انتقال بده|واریز کن",
         L.UK: "надішли|відправ|перешли|=передай|переведи|надішліть|пришли",
         L.NL: "=stuur|=verstuur|=verzend|=doorsturen|stuur door|=deel|=overmaken|maak over",
+        L.SV: "=skicka|=skickar|vidarebefordra|=ladda upp|=dela|=mejla|=överför",
+        L.CS: "=pošli|=pošlete|=odešli|=přepošli|přesměruj|=nahraj|=sdílej|=sdílejte|=převeď",
+        L.RO: "=trimite|=trimiteți|=redirecționează|=încarcă|=partajează|=transferă|=trimite-mi",
+        L.EL: "στείλε|στείλτε|προώθησε|προωθήστε|ανέβασε|μοιράσου|μετάφερε",
+        L.HE: "שלח|תשלח|שלחי|לשלוח|העבר את|תעביר|להעביר|העלה|שתף|תשתף",
+        L.BN: "পাঠাও|পাঠিয়ে দাও|পাঠান|ফরওয়ার্ড কর|আপলোড কর|শেয়ার কর|পাঠিয়ে দিন",
+        L.SW: "=tuma|=tumeni|=peleka|=pakia|=shiriki|=hamisha|=nitumie",
     },
     "user_data": {
         L.EN: "=emails|=e-mails|=messages|=files|=documents|=contacts|=conversation|=conversations|chat history"
@@ -607,6 +770,13 @@ CONCEPTS: Table = {
         "|таблиц|звіт|договір|контракт|список клієнтів|прайс|зарплат",
         L.NL: "e-mails|berichten|bestanden|documenten|contacten|gesprek|geschiedenis|gegevens|telefoonnummer|=adressen"
         "|=spreadsheet|rapport|contract|klantenlijst|salaris|facturen|afschriften|jaarrekening|btw-aangifte",
+        L.SV: "mejl|e-post|meddelanden|filer|dokument|kontakter|konversation|inkorg|personuppgifter|adressbok|kalender|bilagor",
+        L.CS: "=e-maily|=e-mailů|=e-mailech|zprávy|soubor|dokument|kontakt|konverzac|schránk|osobní údaje|adresář|kalendář|přílohy",
+        L.RO: "=e-mailurile|=e-mailuri|mesajele|fișier|=documentele|=documentul|=documente|=contactele|=contacte|conversați|=inbox|date personale|=agenda mea|=agenda ta|=calendar|=calendarul|atașament",
+        L.EL: "=email|μηνύματα|αρχεία|έγγραφα|επαφ|συνομιλ|εισερχόμενα|προσωπικά δεδομένα|ημερολόγιο|συνημμέν",
+        L.HE: "מיילים|המיילים|הודעות|קבצים|הקבצים|מסמכים|אנשי קשר|שיחות|תיבת הדואר|בתיבה|מידע אישי|יומן|צרופות",
+        L.BN: "ইমেইল|বার্তা|ফাইল|নথি|ডকুমেন্ট|যোগাযোগ|কন্টাক্ট|ইনবক্স|ব্যক্তিগত তথ্য|ক্যালেন্ডার|স্টেটমেন্ট",
+        L.SW: "=barua pepe|=ujumbe|=mafaili|=faili|=nyaraka|=mawasiliano|=namba za simu|=taarifa binafsi|=kalenda",
     },
     # --- keeping the person in the dark
     "conceal": {
@@ -632,6 +802,13 @@ CONCEPTS: Table = {
         L.FA: "نگو|اشاره نکن|مخفیانه|پنهانی|بدون اطلاع",
         L.UK: "не кажи|не повідомляй|не згадуй|=таємно|непомітно|потай",
         L.NL: "vertel niet|zeg niet|vermeld niet|niet vermelden|=stiekem|heimelijk|in het geheim",
+        L.SV: "säg inget|berätta inte|nämn inte|utan att berätta|utan att säga|=i hemlighet|=tyst",
+        L.CS: "neříkej|nic neříkej|nezmiňuj|bez vědomí|aniž bys řekl|potají|=tajně",
+        L.RO: "nu spune|nu-i spune|nu menționa|fără să spui|fără să anunți|în secret|=pe ascuns",
+        L.EL: "μην πεις|μην το πεις|μην αναφέρεις|χωρίς να πεις|κρυφά|μυστικά",
+        L.HE: "אל תספר|אל תגיד|אל תזכיר|בלי לספר|בלי להודיע|בסתר|בשקט",
+        L.BN: "বলবে না|বলো না|জানিয়ে না|না জানিয়ে|গোপনে|চুপচাপ|উল্লেখ করবে না",
+        L.SW: "=usimwambie|=usiseme|=usimjulishe|=bila kumwambia|=kwa siri|=usitaje",
     },
     "user": {
         L.EN: "=user|=user's|=users|=the owner|=human|=reader|=readers",
@@ -654,6 +831,13 @@ CONCEPTS: Table = {
         L.FA: "کاربر|مالک",
         L.UK: "користувач|власник",
         L.NL: "gebruiker|eigenaar",
+        L.SV: "användar|ägaren|=ägare",
+        L.CS: "uživatel|majitel|vlastník",
+        L.RO: "utilizator|proprietar",
+        L.EL: "χρήστ|κάτοχ|ιδιοκτήτ",
+        L.HE: "משתמש|המשתמש|למשתמש|הבעלים|בעל החשבון",
+        L.BN: "ব্যবহারকারী|মালিক|গ্রাহক",
+        L.SW: "mtumiaji|=mmiliki",
     },
     # --- who claims to speak
     "admin": {
@@ -677,6 +861,13 @@ CONCEPTS: Table = {
         L.FA: "مدیر سیستم|مدیر|توسعه‌دهنده|ادمین",
         L.UK: "адміністратор|розробник",
         L.NL: "beheerder|ontwikkelaar",
+        L.SV: "administratör|=admin|utvecklare|säkerhetsteam|=operatör",
+        L.CS: "administrátor|=admin|vývojář|bezpečnostní tým|=operátor|správce",
+        L.RO: "administrator|=admin|dezvoltator|echipa de securitate|=operator",
+        L.EL: "διαχειριστ|προγραμματιστ|ομάδα ασφαλείας|=admin",
+        L.HE: "מנהל|המנהל|מפתח|המפתחים|צוות האבטחה|=admin",
+        L.BN: "অ্যাডমিন|প্রশাসক|ডেভেলপার|নিরাপত্তা দল",
+        L.SW: "=msimamizi|=admin|=wasanidi|=timu ya usalama",
     },
     "note": {
         L.EN: "=note|=notice|=reminder|=attention|=warning|=memo|=instruction|=directive|=notification",
@@ -699,6 +890,13 @@ CONCEPTS: Table = {
         L.FA: "یادداشت|توجه|اطلاعیه|هشدار",
         L.UK: "примітк|увага|нагадуван",
         L.NL: "=notitie|=opmerking|=let op|=waarschuwing",
+        L.SV: "=notering|=obs|=meddelande till|=påminnelse|=varning",
+        L.CS: "=poznámka|=upozornění|=pozor|=vzkaz",
+        L.RO: "=notă|=atenție|=mesaj pentru|=avertisment",
+        L.EL: "σημείωση|προσοχή|υπενθύμιση|προειδοποίηση",
+        L.HE: "הערה|שים לב|תזכורת|אזהרה",
+        L.BN: "নোট|মনোযোগ|সতর্কতা|বিজ্ঞপ্তি",
+        L.SW: "=kumbuka|=tahadhari|=onyo|=ujumbe kwa",
     },
     # --- making the agent act: tools and commands
     "run": {
@@ -721,7 +919,14 @@ CONCEPTS: Table = {
         L.TH: "เรียกใช้|รัน|ดำเนินการ",
         L.FA: "اجرا کن|فراخوانی کن",
         L.UK: "запусти|виконай|виклич",
-        L.NL: "=voer uit|=roep aan|=start",
+        L.NL: "=voer uit|=roep aan",
+        L.SV: "=kör|=exekvera|=anropa|=starta",
+        L.CS: "=spusť|=proveď|=zavolej|=vykonej",
+        L.RO: "=rulează|=execută|=apelează|=lansează",
+        L.EL: "εκτέλεσε|τρέξε|κάλεσε",
+        L.HE: "הרץ|תריץ|בצע|תבצע|הפעל|תפעיל",
+        L.BN: "চালাও|চালান|এক্সিকিউট কর|রান কর",
+        L.SW: "=endesha|=tekeleza|=ita",
     },
     "tool": {
         L.EN: "=tool|=function|=command|=script|=shell|=terminal",
@@ -744,6 +949,13 @@ CONCEPTS: Table = {
         L.FA: "ابزار|تابع|فرمان|اسکریپت",
         L.UK: "інструмент|функці|команд|скрипт",
         L.NL: "=tool|=functie|=commando|=script",
+        L.SV: "verktyg|=funktion|=kommando|=skript",
+        L.CS: "nástroj|funkc|příkaz|=skript|=skriptu",
+        L.RO: "instrument|=funcția|=funcție|=funcții|comand|=script|=scriptul",
+        L.EL: "εργαλεί|συνάρτηση|εντολή|σκριπτ",
+        L.HE: "כלי|הכלי|פונקציה|פקודה|סקריפט",
+        L.BN: "টুল|ফাংশন|কমান্ড|স্ক্রিপ্ট",
+        L.SW: "=zana|=chombo|=amri|=skripti",
     },
     # --- a fixed reply: "say ...", "answer only with ..."
     "say": {
@@ -769,6 +981,13 @@ CONCEPTS: Table = {
         L.FA: "بگو|پاسخ بده|جواب بده|بنویس|شروع کن",
         L.UK: "скажи|відповідай|відповідь|напиши|почни",
         L.NL: "=zeg|antwoord|=schrijf|=begin je",
+        L.SV: "=säg|=svara|=skriv|=börja ditt svar",
+        L.CS: "=řekni|=odpověz|=napiš|=začni svou odpověď",
+        L.RO: "=spune|=răspunde|=scrie|=începe răspunsul",
+        L.EL: "πες|απάντησε|γράψε|ξεκίνα την απάντηση",
+        L.HE: "אמור|תגיד|ענה|תענה|כתוב|תכתוב|השב",
+        L.BN: "বলো|বলুন|উত্তর দাও|লেখো|লিখুন",
+        L.SW: "=sema|=jibu|=andika",
     },
     "only": {
         L.EN: "=only|=nothing else|=and nothing more|=exactly|=solely",
@@ -791,6 +1010,13 @@ CONCEPTS: Table = {
         L.FA: "فقط|تنها|هیچ چیز دیگری",
         L.UK: "=тільки|=лише|більше нічого",
         L.NL: "=alleen|=enkel|verder niets|niets anders",
+        L.SV: "=bara|=endast|=enbart|=inget annat",
+        L.CS: "=jen|=pouze|=výhradně|=nic jiného",
+        L.RO: "=doar|=numai|=exclusiv|=nimic altceva",
+        L.EL: "μόνο|τίποτα άλλο|αποκλειστικά",
+        L.HE: "רק|בלבד|שום דבר אחר",
+        L.BN: "শুধু|কেবল|শুধুমাত্র|আর কিছু না",
+        L.SW: "=pekee|=peke yake|=si kingine",
     },
     # --- what is kept from view: hidden, internal, confidential
     "hidden": {
@@ -801,8 +1027,8 @@ CONCEPTS: Table = {
         L.PT: "ocult|=interna|=internas|=internos|=secreta|=secretas|confidencia",
         L.RU: "скрыт|внутренн|секретн|конфиденциальн|тайн",
         L.JA: "隠され|隠し|内部|秘密|機密|非公開",
-        L.DE: "versteckt|verborgen|intern|geheim|vertraulich",
-        L.FR: "caché|cachée|cachées|=interne|=internes|=secrète|=secrètes|confidentiel",
+        L.DE: "versteckt|verborgen|=intern|=interne|=internen|=interner|=internes|geheim|vertraulich",
+        L.FR: "=caché|cachée|=interne|=internes|=secrète|=secrètes|confidentiel",
         L.KO: "숨겨진|숨은|내부|비밀|기밀",
         L.ID: "tersembunyi|=internal|=rahasia",
         L.TR: "gizli|=iç|dahili|saklı",
@@ -814,6 +1040,13 @@ CONCEPTS: Table = {
         L.FA: "مخفی|پنهان|داخلی|محرمانه",
         L.UK: "прихован|внутрішн|таємн|секретн",
         L.NL: "verborgen|=interne|=geheime|vertrouwelijk",
+        L.SV: "dold|dolda|=interna|hemlig|konfidentiell",
+        L.CS: "skryt|=interní|tajn|důvěrn",
+        L.RO: "ascuns|=interne|=secret|=secrete|=secretă|=confidențial|=confidențiale",
+        L.EL: "κρυφ|εσωτερικ|μυστικ|εμπιστευτικ",
+        L.HE: "נסתר|הנסתרות|חסוי|פנימי|סודי",
+        L.BN: "লুকানো|গোপন|অভ্যন্তরীণ",
+        L.SW: "=iliyofichwa|=zilizofichwa|=siri|=za ndani",
     },
     # --- a claim of standing: "with admin authority", "authorized by"
     "authority": {
@@ -837,6 +1070,13 @@ CONCEPTS: Table = {
         L.FA: "اختیار|اختیارات|مجوز|دسترسی کامل",
         L.UK: "повноважен|права адміністратора|привілеї",
         L.NL: "bevoegdheid|geautoriseerd|rechten",
+        L.SV: "behörighet|befogenhet|auktoriserad|administratörsrättigheter|fullständig åtkomst",
+        L.CS: "oprávnění|pravomoc|autorizovan|administrátorská práva|plný přístup",
+        L.RO: "autoritate|autorizat|privilegii|drepturi de administrator|acces complet",
+        L.EL: "εξουσιοδότηση|εξουσιοδοτημέν|δικαιώματα διαχειριστή|προνόμια",
+        L.HE: "הרשאה|הרשאות|סמכות|מורשה|גישה מלאה",
+        L.BN: "অনুমতি|কর্তৃত্ব|অনুমোদিত|অ্যাডমিন অধিকার|পূর্ণ অ্যাক্সেস",
+        L.SW: "=mamlaka|=ruhusa|=idhini|=ufikiaji kamili",
     },
     # --- the agent's answer, and the start of it ("begin your reply with ...")
     "reply": {
@@ -860,6 +1100,13 @@ CONCEPTS: Table = {
         L.FA: "پاسخ|جواب",
         L.UK: "відповід",
         L.NL: "antwoord",
+        L.SV: "=ditt svar|=svaret|=varje svar",
+        L.CS: "=tvoje odpověď|=odpověď|=každá odpověď",
+        L.RO: "=răspunsul tău|=răspunsul|=fiecare răspuns",
+        L.EL: "την απάντησή σου|απάντηση|κάθε απάντηση",
+        L.HE: "תשובתך|התשובה שלך|התשובה|כל תשובה|בשדה התשובה",
+        L.BN: "তোমার উত্তর|উত্তর|প্রতিটি উত্তর",
+        L.SW: "=jibu lako|=kila jibu",
     },
     "begin": {
         L.EN: "=begin|=start|=starting|=open with|=prefix",
@@ -882,6 +1129,13 @@ CONCEPTS: Table = {
         L.FA: "شروع",
         L.UK: "почни|починай",
         L.NL: "=begin|=start",
+        L.SV: "=börja|=inled",
+        L.CS: "=začni|=začínej",
+        L.RO: "=începe|=începeți",
+        L.EL: "ξεκίνα|άρχισε",
+        L.HE: "התחל|תתחיל",
+        L.BN: "শুরু কর|শুরু করো",
+        L.SW: "=anza|=anzisha",
     },
     # --- instructions declared void
     "cancel": {
@@ -905,6 +1159,13 @@ CONCEPTS: Table = {
         L.FA: "لغو|باطل|دیگر معتبر نیست",
         L.UK: "скасован|недійсн|більше не діють",
         L.NL: "geannuleerd|ongeldig|vervallen|ingetrokken|gelden niet meer",
+        L.SV: "ogiltig|upphävd|gäller inte längre|=återkallad",
+        L.CS: "neplatn|zrušen|již neplatí|odvolán",
+        L.RO: "anulat|nu mai sunt valabile|nu mai sunt valide|revocat|invalid",
+        L.EL: "ακυρώθηκ|δεν ισχύουν πλέον|άκυρ|ανακλήθηκ",
+        L.HE: "בוטלו|מבוטלות|אינן בתוקף|כבר לא בתוקף|לא תקפות",
+        L.BN: "বাতিল|আর প্রযোজ্য নয়|অকার্যকর",
+        L.SW: "=zimefutwa|=hazitumiki tena|=si halali tena|=zimebatilishwa",
     },
     "task": {
         L.EN: "=task|=goal|=objective|=mission|=assignment|=job|=purpose",
@@ -927,6 +1188,13 @@ CONCEPTS: Table = {
         L.FA: "وظیفه|ماموریت|هدف",
         L.UK: "завдання|=мета|=мету|місія",
         L.NL: "=taak|=doel|=opdracht",
+        L.SV: "=uppgift|=uppgiften|=mål|=uppdrag",
+        L.CS: "=úkol|=úloha|=cíl|=poslání",
+        L.RO: "=sarcina|=sarcină|=scopul|=misiunea|=obiectivul",
+        L.EL: "εργασία|καθήκον|στόχος|αποστολή",
+        L.HE: "משימה|המשימה|משימתך|מטרה|המטרה|תפקידך",
+        L.BN: "কাজ|লক্ষ্য|দায়িত্ব",
+        L.SW: "=kazi|=lengo|=jukumu",
     },
     # --- a speaker presenting themselves: "I am the administrator"
     "i_am": {
@@ -950,6 +1218,13 @@ CONCEPTS: Table = {
         L.FA: "=من|به عنوان",
         L.UK: "=я є|=я —|говорю як",
         L.NL: "=ik ben|=hier is de|=namens",
+        L.SV: "=jag är|=här talar|=för räkning",
+        L.CS: "=jsem|=já jsem|=zde mluví|=jménem",
+        L.RO: "=sunt|=eu sunt|=aici vorbește|=în numele",
+        L.EL: "είμαι|εκ μέρους",
+        L.HE: "אני|מדבר בשם|בשם",
+        L.BN: "আমি|পক্ষ থেকে",
+        L.SW: "=mimi ni|=kwa niaba ya",
     },
     # --- acting on the user's things: the request a review, bio or event name has no reason to make
     "act": {
@@ -966,7 +1241,7 @@ CONCEPTS: Table = {
         "|=reserva|=pide|=ordena|=cancela|=cancelad|suscribe|añade|agrega|=cambia|=cambiad|=actualiza|=modifica|=marca|=confirma|=registra|inicia sesión|reembolsa|=aplica",
         L.HI: "अनुमति दो|एक्सेस दो|अनलॉक|ट्रांसफर|भुगतान|हटाओ|हटा दो|डिलीट|शेयर|बेचो|खरीदो|रीसेट|बंद करो"
         "|बुक करो|बुक करें|ऑर्डर करो|ऑर्डर करें|रद्द करो|रद्द करें|जोड़ दें|जोड़ो|जोड़ें|बदलो|बदलें|बदल दें|अपडेट करो|अपडेट करें|पुष्टि करें|रिफंड करें",
-        L.PT: "conceda|dê acesso|desbloqueie|transfira|pague|deposite|retire|exclua|apague|compartilhe|encaminhe|venda|compre|redefina|desative|convide|aprove"
+        L.PT: "conceda|dê acesso|desbloqueie|transfira|pague|deposite|retire|exclua|apague|compartilhe|encaminhe|venda|=compre|redefina|desative|convide|aprove"
         "|=reserve|=peça|encomende|=cancele|adicione|inclua|=altere|=mude|atualize|modifique|=marque|=confirme|=registre|cadastre|reembolse|aplique|=efetuem|=efetue",
         L.RU: "предоставь|дай доступ|разблокируй|переведи|оплати|удали|сотри|поделись|перешли|продай|купи|сбрось|отключи|пригласи|одобри"
         "|забронируй|закажи|=отмени|=оформи|=подпиши|добавь|=измени|поменяй|=обнови|отметь|=подтверди|зарегистрируй|верни деньги|=примени|выдай",
@@ -998,20 +1273,27 @@ CONCEPTS: Table = {
         "|забронюй|=замов|скасуй|=оформи|додай|=онови|=познач|=підтверди|зареєструй|поверни кошти|видай",
         L.NL: "verleen|geef toegang|ontgrendel|maak over|betaal|verwijder|=wis|=wissen|deel|stuur door|verkoop|koop|=reset|schakel uit|nodig uit|keur goed"
         "|=bestel|=annuleer|=zeg op|abonneer|voeg toe|=voeg|=wijzig|=verander|markeer|=bevestig|=registreer|=log in|betaal terug|pas toe",
+        L.SV: "=bevilja|=ge åtkomst|=lås upp|=överför|=betala|=radera|=ta bort|=dela|=sälj|=köp|=återställ|=inaktivera|=bjud in|=godkänn|=boka|=ändra|=lägg till|=byt ut",
+        L.CS: "=uděl|=odemkni|=převeď|=zaplať|=smaž|=vymaž|=sdílej|=prodej|=kup|=resetuj|=deaktivuj|=pozvi|=schval|=zarezervuj|=změň|=přidej|=vytvoř|=nastav",
+        L.RO: "=acordă|=deblochează|=transferă|=plătește|=șterge|=partajează|=vinde|=cumpără|=resetează|=dezactivează|=invită|=aprobă|=rezervă|=schimbă|=adaugă|=modifică",
+        L.EL: "χορήγησε|ξεκλείδωσε|μετάφερε|πλήρωσε|διάγραψε|σβήσε|μοιράσου|πούλησε|αγόρασε|επαναφορά|απενεργοποίησε|προσκάλεσε|έγκρινε|κράτηση|άλλαξε|πρόσθεσε",
+        L.HE: "תן גישה|הענק|פתח את|העבר את|שלם|מחק|תמחק|למחוק|שתף|מכור|קנה|אפס|השבת|הזמן|אשר|שנה|תשנה|הוסף|תוסיף",
+        L.BN: "অনুমতি দাও|আনলক কর|স্থানান্তর কর|ট্রান্সফার কর|পরিশোধ কর|মুছে ফেল|মুছে দাও|শেয়ার কর|বিক্রি কর|কিনে|রিসেট কর|বন্ধ কর|আমন্ত্রণ|অনুমোদন কর|বুক কর|পরিবর্তন কর|যোগ কর",
+        L.SW: "=toa ruhusa|=fungua|=hamisha|=lipa|=futa|=shiriki|=uza|=nunua|=weka upya|=zima|=alika|=idhinisha|=weka nafasi|=badilisha|=ongeza",
     },
     "asset": {
-        L.EN: "=account|=accounts|=access|=permission|=permissions|=admin rights|=device|=devices|=lock|=smart lock"
+        L.EN: "=account|=accounts|=access|=sharing|=link sharing|=sharing settings|=permission|=permissions|=admin rights|=device|=devices|=lock|=smart lock"
         "|=door|=front door|=garage|=camera|=cameras|=alarm|=security system|=thermostat|=money|=funds|=payment"
         "|=bank|=wallet|=bitcoin|=btc|=crypto|=shares|=stock|=credit card|=repository|=repo|=folder|=drive"
         "|=medical records|=prescription|=subscription|=order|=orders"
         "|=meetings|=appointment|=appointments|=invite|=invitation|=booking|=bookings|=reservation|=reservations|=flight|=flights|=cart|=basket|=card|=cards|=saved card|=payment method|=payment methods|=bank details|=billing|=billing details|=billing contact|=payout|=payouts|=refund|=credit|=discount|=gift card|=gift cards|=voucher|=mailbox|=forwarding address|=delivery address|=shipping address|=email address|=workspace|=ownership|=dashboard|=channel|=membership|=license|=escalation policy|=mail filter|=workflow|=deploy key",
         L.ZH: "账户|賬戶|帐户|帳戶|账号|帳號|权限|權限|访问|訪問|设备|設備|门锁|門鎖|大门|大門|摄像头|攝像頭|资金|資金|钱|錢|银行|銀行|钱包|錢包|比特币|比特幣|股票|文件夹|資料夾|仓库|倉庫"
         "|会议|會議|预约|預約|订单|訂單|航班|酒店|购物车|購物車|银行卡|銀行卡|付款方式|收款账户|退款|优惠券|優惠券|礼品卡|禮品卡|邮箱|郵箱|收货地址|收貨地址|所有权|所有權|套装|套裝",
-        L.ES: "cuenta|acceso|permiso|dispositivo|cerradura|=puerta|cámara|alarma|dinero|fondos|=pago|banco|billetera|bitcoin|acciones|carpeta|repositorio"
-        "|reunión|reuniones|=cita|=citas|reserva|=vuelo|hotel|carrito|tarjeta|método de pago|datos bancarios|reembolso|descuento|tarjeta regalo|buzón|dirección de entrega|dirección de envío|suscripción|=envío",
+        L.ES: "cuenta|acceso|permiso|dispositivo|cerradura|=puerta|=cámara|=cámaras|alarma|dinero|fondos|=pago|banco|billetera|bitcoin|acciones|carpeta|repositorio"
+        "|=la reunión|=mi reunión|=tu reunión|=su reunión|=reuniones|=cita|=citas|reserva|=vuelo|hotel|carrito|tarjeta|método de pago|datos bancarios|reembolso|descuento|tarjeta regalo|buzón|dirección de entrega|dirección de envío|suscripción|=envío",
         L.HI: "खाता|खाते|एक्सेस|अनुमति|डिवाइस|ताला|दरवाज़ा|दरवाजा|कैमरा|पैसे|रकम|बैंक|वॉलेट|बिटकॉइन|फ़ोल्डर"
         "|मीटिंग|बैठक|अपॉइंटमेंट|बुकिंग|फ्लाइट|होटल|कार्ट|कार्ड|भुगतान विधि|बैंक विवरण|रिफंड|छूट|गिफ्ट कार्ड|इनबॉक्स|डिलीवरी पता|सदस्यता|ऑर्डर|बिलिंग",
-        L.PT: "=conta|=contas|acesso|permissão|dispositivo|fechadura|=porta|câmera|alarme|dinheiro|fundos|pagamento|banco|carteira|bitcoin|ações|pasta|repositório"
+        L.PT: "=conta|=contas|acesso|permissão|dispositivo|fechadura|=porta|câmera|alarme|dinheiro|fundos|pagamento|banco|carteira|bitcoin|ações|=minha pasta|=sua pasta|=pasta de|=pasta do|=pastas de|=pastas do|repositório"
         "|reunião|reuniões|agendamento|reserva|=voo|hotel|carrinho|cartão|forma de pagamento|dados bancários|reembolso|desconto|cartão-presente|caixa de entrada|endereço de entrega|assinatura|cobrança|=taxa|=pix",
         L.RU: "аккаунт|учётн|учетн|счёт|счет|доступ|разрешени|устройств|замок|замка|двер|камер|сигнализаци|деньги|средств|банк|кошел|биткоин|акци|папк|репозитори"
         "|встреч|совещани|брон|=рейс|отел|корзин|карт|способ оплаты|реквизит|возврат|скидк|подарочн|почтовый ящик|адрес доставки|подписк|=права",
@@ -1019,11 +1301,11 @@ CONCEPTS: Table = {
         "|会議|ミーティング|予約|フライト|航空券|ホテル|カート|カード|支払い方法|銀行情報|振込先|返金|割引|ギフトカード|受信トレイ|配送先|サブスク|定期購入|注文",
         L.DE: "konto|zugang|zugriff|berechtigung|gerät|schloss|=tür|haustür|kamera|alarmanlage|=geld|guthaben|bank|wallet|bitcoin|aktien|ordner|repository"
         "|=termin|=termine|besprechung|=meeting|buchung|reservierung|=flug|hotel|warenkorb|=karte|zahlungsmethode|bankverbindung|bankdaten|erstattung|rabatt|gutschein|postfach|lieferadresse|=abo|abonnement|mitgliedschaft",
-        L.FR: "compte|accès|permission|appareil|serrure|=porte|caméra|alarme|argent|fonds|paiement|banque|portefeuille|bitcoin|actions|dossier|dépôt"
-        "|réunion|rendez-vous|réservation|=vols|billet d'avion|hôtel|panier|=carte|moyen de paiement|coordonnées bancaires|=rib|remboursement|réduction|carte cadeau|boîte de réception|messagerie|adresse de livraison|abonnement",
+        L.FR: "compte|accès|permission|appareil|serrure|=porte|caméra|alarme|argent|fonds|paiement|banque|portefeuille|bitcoin|=mes actions|=tes actions|=vos actions|=ses actions|dossier|dépôt de|dépôt git"
+        "|=la réunion|=ma réunion|=ta réunion|=votre réunion|=les réunions|=mes réunions|=vos réunions|rendez-vous|réservation|=vols|billet d'avion|hôtel|panier|=carte|moyen de paiement|coordonnées bancaires|=rib|remboursement|réduction|carte cadeau|boîte de réception|messagerie|adresse de livraison|abonnement",
         L.KO: "계정|계좌|접근|권한|기기|장치|도어락|현관문|카메라|돈|자금|은행|지갑|비트코인|주식|폴더|저장소"
         "|회의|미팅|예약|항공편|호텔|장바구니|카드|결제 수단|은행 정보|환불|할인|기프트 카드|받은편지함|배송지|구독|주문",
-        L.ID: "akun|rekening|akses|izin|perangkat|kunci pintu|=pintu|kamera|uang|dana|bank|dompet|bitcoin|saham|folder|repositori"
+        L.ID: "akun|rekening|akses|izin|perangkat|kunci pintu|=pintu|kamera|uang|=dana saya|=dana anda|=dana ke|=dana di|bank|dompet|bitcoin|saham|folder|repositori"
         "|rapat|janji temu|pemesanan|reservasi|penerbangan|=hotel|keranjang|=kartu|metode pembayaran|data bank|pengembalian dana|diskon|kartu hadiah|kotak masuk|alamat pengiriman|langganan|pesanan",
         L.TR: "hesab|erişim|yetki|izin|cihaz|kilit|kilid|=kapı|=kapıyı|=kapının|kamera|alarm|=parayı|=paramı|=parasını|para transferi|=fon|=fonu|=fonları|banka|cüzdan|bitcoin|hisse|klasör|=depo|=deposu"
         "|toplantı|randevu|rezervasyon|uçuş|otel|sepet|=kart|=kartı|=kartın|ödeme yöntemi|banka bilgileri|=iade|indirim|hediye kartı|gelen kutusu|teslimat adresi|abonelik|sipariş",
@@ -1041,8 +1323,15 @@ CONCEPTS: Table = {
         "|جلسه|قرار ملاقات|رزرو|پرواز|هتل|سبد خرید|کارت|روش پرداخت|اطلاعات بانکی|بازپرداخت|تخفیف|کارت هدیه|صندوق ورودی|آدرس تحویل|اشتراک|سفارش",
         L.UK: "акаунт|обліков|рахун|доступ|дозвол|пристр|замок|двер|камер|гроші|кошти|банк|гаманець|біткоїн|акці|папк"
         "|зустріч|бронюванн|=рейс|готел|кошик|картк|спосіб оплати|реквізит|повернення коштів|знижк|підписк|=права",
-        L.NL: "account|rekening|toegang|toestemming|apparaat|=deurslot|=het slot|=slimme slot|=deur|voordeur|camera|alarm|=geld|=tegoed|bank|portemonnee|bitcoin|aandelen|=map|=mappen|repository"
+        L.NL: "account|rekening|toegang|toestemming|apparaat|=deurslot|=het slot|=slimme slot|=deur|voordeur|camera|alarm|=geld|=tegoed|bank|portemonnee|bitcoin|aandelen|=mijn map|=de map|=deze map|=mappen|repository"
         "|vergadering|afspraak|boeking|reservering|vlucht|=hotel|winkelwagen|=kaart|betaalmethode|bankgegevens|terugbetaling|korting|cadeaukaart|=inbox|bezorgadres|abonnement|digid",
+        L.SV: "=konto|=kontot|åtkomst|behörighet|=enhet|=låset|=dörr|kamera|larm|=pengar|betalning|=bank|plånbok|bitcoin|=aktier|mapp|bankgiro|=bokning|=möte|kort",
+        L.CS: "účet|účtu|přístup|oprávnění|zařízení|zámek|=dveře|kamer|alarm|peníze|platb|=banka|peněženk|bitcoin|akcie|složk|rezervac|schůzk|=kartu|=karta|=karty",
+        L.RO: "=cont|=contul|acces|permisiun|dispozitiv|încuietoare|=ușa de la intrare|=ușii|=camera|=camerele|alarm|=bani|plată|=banca|portofel|bitcoin|acțiuni|dosar|rezervar|întâlnir|=card|=cardul",
+        L.EL: "λογαριασμ|πρόσβαση|άδει|συσκευ|κλειδαριά|πόρτα|κάμερ|συναγερμ|χρήματα|πληρωμ|τράπεζα|πορτοφόλι|bitcoin|μετοχ|φάκελ|κράτησ|ραντεβού|κάρτα",
+        L.HE: "חשבון|החשבון|גישה|הרשאה|מכשיר|מנעול|דלת|מצלמ|אזעקה|כסף|תשלום|בנק|ארנק|ביטקוין|מניות|תיקייה|הזמנה|פגישה|כרטיס",
+        L.BN: "অ্যাকাউন্ট|অ্যাক্সেস|অনুমতি|ডিভাইস|তালা|দরজা|ক্যামেরা|অ্যালার্ম|টাকা|পেমেন্ট|ব্যাংক|ওয়ালেট|বিটকয়েন|শেয়ার|ফোল্ডার|বুকিং|মিটিং|কার্ড",
+        L.SW: "=akaunti|=ufikiaji|=ruhusa|=kifaa|=kufuli|=mlango|=kamera|=pesa|=fedha|=malipo|=benki|=pochi|=bitcoin|=hisa|=folda|=nafasi|=mkutano|=kadi",
     },
     "please": {
         L.EN: "=please|=kindly|=can you|=could you|=would you|=i need you to|=make sure to|=be sure to|=you must|=you should",
@@ -1065,6 +1354,13 @@ CONCEPTS: Table = {
         L.FA: "لطفا|لطفاً|حتما|حتماً",
         L.UK: "будь ласка|=можеш|=можете|обов'язково",
         L.NL: "=alsjeblieft|=alstublieft|=graag|=kun je|=zorg dat",
+        L.SV: "=snälla|=vänligen|=kan du|=skulle du kunna|=du måste|=var god",
+        L.CS: "=prosím|=prosíme|=můžeš|=mohl bys|=mohla bys|=musíš",
+        L.RO: "=te rog|=vă rog|=poți|=ați putea|=trebuie să",
+        L.EL: "παρακαλώ|μπορείς να|θα μπορούσες|πρέπει να",
+        L.HE: "בבקשה|אנא|תוכל|האם תוכל|עליך",
+        L.BN: "অনুগ্রহ করে|দয়া করে|প্লিজ|কৃপয়া|পারবে|করবেন",
+        L.SW: "=tafadhali|=naomba|=unaweza|=lazima",
     },
     # --- the owner's own: "my account", "mein Konto", "私の口座"
     "my": {
@@ -1081,19 +1377,28 @@ CONCEPTS: Table = {
         L.ID: "=saya|=milikku",
         L.TR: "=benim|hesabım|kilidim|dosyalarım",
         L.VI: "của tôi|của mình",
-        L.IT: "=mio|=mia|=miei|=mie|=nostro",
+        L.IT: "=mio|=la mia|=della mia|=nella mia|=alla mia|=dalla mia|=sulla mia|=miei|=mie|=nostro",
         L.PL: "=mój|=moja|=moje|=mojego|=mojej|=moich|=nasz",
         L.AR: "الخاص بي|حسابي|ملفاتي|رسائلي",
         L.TH: "ของฉัน|ของผม",
         L.FA: "خودم|=من",
         L.UK: "=мій|=моя|=моє|=мої|=мого|=моєї|=моїх",
         L.NL: "=mijn|=onze|=ons",
+        L.SV: "=mitt|=mina|=vår|=vårt|=våra",
+        L.CS: "=můj|=moje|=mých|=naše|=náš",
+        L.RO: "=meu|=mea|=mele|=mei|=nostru|=noastre",
+        L.EL: "μου|μας",
+        L.HE: "שלי|שלנו",
+        L.BN: "আমার|আমাদের",
+        L.SW: "=yangu|=zangu|=wangu|=langu|=changu|=vyangu|=yetu",
     },
     # --- instructions as something the reader was handed: "the instructions you were given"
     "given": {
         L.EN: "=you were given|=you've been given|=you have been given|=you received|=you were told"
         "|=given to you|=provided to you|=you were programmed with|=were you given|=you are given"
-        "|=you were configured with|=you were set up with|=told you|=you've received|=you have received|=were you told|=did you receive|=you were originally given",
+        "|=you were configured with|=you were set up with|=told you|=you've received|=you have received|=were you told|=did you receive|=you were originally given"
+        "|=you were initialised with|=you were initialized with|=you operate under|=they operate under"
+        "|=it received before|=it was given|=you were started with",
         L.ZH: "你收到的|给你的|給你的|你被赋予的|你被賦予的|你得到的|你被告知",
         L.ES: "te dieron|que recibiste|te han dado|se te dio|se te dieron",
         L.HI: "तुम्हें दिए गए|आपको दिए गए|आपको दी गई|तुम्हें दी गई",
@@ -1101,7 +1406,7 @@ CONCEPTS: Table = {
         L.RU: "тебе дали|вам дали|ты получил|вы получили|были даны",
         L.JA: "与えられた|受け取った|渡された|指示された",
         L.DE: "du erhalten hast|dir gegeben|man dir gegeben|sie erhalten haben|ihnen gegeben",
-        L.FR: "qu'on t'a donné|que tu as reçu|qui t'ont été donné|qu'on vous a donné|que vous avez reçu",
+        L.FR: "qu'on t'a donné|que tu as reçu|qui t'ont été donné|qu'on vous a donné|que vous avez reçu|=qui t'a été fourni|=qui t'ont été fournies|=qui vous a été fourni|=fourni au démarrage",
         L.KO: "받은 지시|받은 지침|주어진 지시|주어진 지침|받은 프롬프트|받은 명령",
         L.ID: "yang diberikan kepadamu|yang kamu terima|yang diberikan kepada anda|yang anda terima",
         L.TR: "sana verilen|size verilen|aldığın talimat",
@@ -1113,6 +1418,13 @@ CONCEPTS: Table = {
         L.FA: "که به تو داده شده|که دریافت کردی|که به شما داده شده",
         L.UK: "тобі дали|ти отримав|вам дали|ви отримали",
         L.NL: "die je hebt gekregen|die je kreeg|die jou gegeven|die u hebt gekregen",
+        L.SV: "=du fick|=du har fått|=som du fått|=givits dig|=du fått höra",
+        L.CS: "=jsi dostal|=jsi dostala|=ti byly dány|=ti byl dán|=dostal jsi|=kterými ses řídil",
+        L.RO: "=primite|=ai primit|=ți-au fost date|=care ți-au fost date|=primit",
+        L.EL: "σου έχουν δοθεί|σου δόθηκαν|έλαβες|σου δώσανε|που σου έδωσαν",
+        L.HE: "שקיבלת|שניתנו לך|שנתנו לך|קיבלת",
+        L.BN: "তোমাকে দেওয়া|আপনাকে দেওয়া|দেওয়া হয়েছে|পেয়েছ",
+        L.SW: "=uliyopewa|=ulizopewa|=ulipewa|=uliyoambiwa",
     },
     # --- haste: "right away", "sofort", "立即" (an order in a review does not wait)
     "urgent": {
@@ -1135,7 +1447,14 @@ CONCEPTS: Table = {
         L.TH: "ทันที|เดี๋ยวนี้|ด่วน",
         L.FA: "فورا|فوراً|همین الان|سریعا",
         L.UK: "негайно|терміново|=одразу",
-        L.NL: "=onmiddellijk|=meteen|=direct|=dringend",
+        L.NL: "=onmiddellijk|=meteen|=direct nu|=dringend",
+        L.SV: "=omedelbart|=genast|=direkt nu|=brådskande|=med en gång",
+        L.CS: "=okamžitě|=ihned|=hned|=naléhavě|=urgentně",
+        L.RO: "=imediat|=urgent|=de îndată",
+        L.EL: "αμέσως|επειγόντως|τώρα αμέσως",
+        L.HE: "מיד|מייד|דחוף|בדחיפות|עכשיו",
+        L.BN: "এখনই|অবিলম্বে|জরুরি|তাড়াতাড়ি",
+        L.SW: "=mara moja|=haraka|=sasa hivi",
     },
     # --- the reader singled out: "if you are an AI", "to any assistant reading this"
     "if_you_are": {
@@ -1159,6 +1478,13 @@ CONCEPTS: Table = {
         L.FA: "اگر تو|اگر شما",
         L.UK: "=якщо ти|=якщо ви",
         L.NL: "=als je|=als jij|=indien u|=als u",
+        L.SV: "=om du är|=eftersom du är|=när du är",
+        L.CS: "=pokud jsi|=jestli jsi|=když jsi",
+        L.RO: "=dacă ești|=fiindcă ești|=când ești",
+        L.EL: "αν είσαι|εάν είσαι|αφού είσαι",
+        L.HE: "אם אתה|אם את|=אם הנך",
+        L.BN: "যদি তুমি|তুমি যদি|আপনি যদি",
+        L.SW: "=kama wewe ni|=ikiwa wewe ni|=kama u",
     },
     "reading_this": {
         L.EN: "=reading this|=processing this|=summarizing this|=summarising this|=parsing this|=that reads this"
@@ -1191,22 +1517,62 @@ CONCEPTS: Table = {
         L.FA: "که این را می‌خواند|این را می‌خوانی|پردازش می‌کند|که می‌خواند|که پردازش|که خلاصه",
         L.UK: "=читаєш це|=що читає|=обробляє|=що відповідає|=який читає|=яка читає|=що обробляє",
         L.NL: "=die dit leest|=dit leest|=die dit verwerkt|=die deze|=die dit|=dat deze",
+        L.SV: "=som läser|=läser den här|=som bearbetar|=som sammanfattar|=som hanterar|=som går igenom",
+        L.CS: "=který čte|=která čte|=který zpracovává|=který tohle zpracovává|=který shrnuje|=čteš tohle",
+        L.RO: "=care citește|=care citești|=care procesează|=care rezumă|=care gestionează",
+        L.EL: "που διαβάζει|που διαβάζεις|που επεξεργάζεται|που συνοψίζει|που διαχειρίζεται",
+        L.HE: "שקורא|שקוראת|שמעבד|שמסכם|שמטפל|שקורא את",
+        L.BN: "পড়ছ|পড়ছেন|পড়ছে|যে পড়ছে|প্রক্রিয়া করছ|সারাংশ করছ",
+        L.SW: "=anayesoma|=unayesoma|=anayeshughulikia|=anayefupisha",
     },
     # --- the verbs of a frame that reports what someone gets the model, or a program its users,
     # to do ("asks the model to", "allows users to"; see `concept_rules._reporting_frames`)
+    # --- an obligation laid on someone named in the third person ("assistants should ...")
+    "modal": {
+        L.EN: "=should|=must|=needs to|=need to|=is required to|=are required to|=has to|=have to|=shall|=is expected to|=are expected to|=is asked to|=are asked to",
+        L.ZH: "应该|应当|必须|務必|务必|應該|應當|必須|需要",
+        L.ES: "=debe|=deben|=deberá|=deberán|=debería|=deberían|=tiene que|=tienen que",
+        L.HI: "चाहिए|अवश्य|ज़रूर|जरूर|करना होगा",
+        L.PT: "=deve|=devem|=deverá|=deverão|=deveria|=deveriam|=tem que|=têm que|=precisa",
+        L.RU: "должен|должна|должны|обязан|следует|=нужно",
+        L.JA: "べき|必ず|なければならない|なければなりません|ること",
+        L.DE: "=soll|=sollte|=sollten|=sollen|=muss|=müssen|=hat zu|=haben zu",
+        L.FR: "=doit|=doivent|=devra|=devront|=devrait|=devraient|=il faut",
+        L.KO: "해야|하십시오|반드시",
+        L.ID: "=harus|=wajib|=sebaiknya|=hendaknya|=perlu",
+        L.TR: "malı|meli|zorunda",
+        L.VI: "phải|cần phải|=nên",
+        L.IT: "=deve|=devono|=dovrà|=dovranno|=dovrebbe|=dovrebbero",
+        L.PL: "=musi|=muszą|=powinien|=powinna|=powinny|=należy",
+        L.AR: "يجب|ينبغي|عليه أن|عليك أن",
+        L.TH: "ต้อง|ควร",
+        L.FA: "باید",
+        L.UK: "повинен|повинна|повинні|мусить|=слід",
+        L.NL: "=moet|=moeten|=zou moeten|=dient|=dienen",
+        L.SV: "=ska|=skall|=måste|=bör",
+        L.CS: "=musí|=měl by|=měla by|=by měl|=je třeba|=mají",
+        L.RO: "=trebuie|=ar trebui|=va trebui",
+        L.EL: "πρέπει|οφείλει|οφείλουν",
+        L.HE: "חייב|חייבת|חייבים|צריך|צריכה|צריכים",
+        L.BN: "উচিত|অবশ্যই|করতে হবে",
+        L.SW: "=lazima|=anapaswa|=wanapaswa|=inabidi|=sharti",
+    },
     "frame": {
         L.EN: "=asks|=asked|=asking|=tells|=told|=telling|=tricks|=tricked|=tricking|=gets"
         "|=makes|=convinces|=convinced|=convincing|=persuades|=persuaded"
         "|=instructs|=instructed|=causes|=caused|=lets|=let|=letting|=allows|=allow|=allowed"
         "|=allowing|=forces|=forced|=coaxes|=coaxed|=manipulates|=manipulated|=lures|=lured"
         "|=enables|=enabled|=enabling|=permits|=permitted",
+        L.ES: "=pedir|=pide|=piden|=pidió|=pidiendo|=hacer que|=hace que|=lograr que|=consigue que",
+        L.PT: "=pedir|=pede|=pedem|=pediu|=pedindo|=fazer|=faz|=fazem|=levar|=leva|=convencer",
+        L.IT: "=chiedere|=chiede|=chiedono|=chiesto|=fa|=convincere|=convince",
     },
     # --- talk about attacks rather than an attack: "attackers ask the model to ..."
     "discussion": {
         L.EN: "=prompt injection|=prompt injections|=injection|=injections|=injected|=red-team|=red team"
         "|=red-teaming|=red teaming|=researchers|=researcher|=the study|=the paper|=phrases like"
         "|=jailbreak prompts|=jailbreaks|=jailbreaking|=jailbreak techniques|=attack|=attacks"
-        "|=attackers|=payload|=payloads|=phishing|=never ask you|=will never ask|=exploit|=exploits"
+        "|=attackers|=payload|=payloads|=phishing|=never ask you|=will never ask|=ever ask you|=exploit|=exploits"
         "|=exploited|=vulnerability|=vulnerabilities|=mitigation|=mitigations|=threat model",
         L.ZH: "攻击|攻擊|攻击者|注入|研究|例如|比如|防御|防禦|漏洞|越狱手法|越狱技术|越獄技術|越狱攻击|红队|紅隊",
         L.ES: "ataque|atacante|inyección|investigador|estudio|por ejemplo|defensa|vulnerabilidad",
@@ -1228,5 +1594,12 @@ CONCEPTS: Table = {
         L.FA: "حمله|مهاجم|تزریق|پژوهش|مثلا|آسیب‌پذیری",
         L.UK: "атак|зловмисник|ін'єкці|дослідженн|наприклад|вразлив",
         L.NL: "aanval|aanvaller|injectie|onderzoek|bijvoorbeeld|kwetsbaarhe",
+        L.SV: "=attacken|=attackerna|angripare|injektion|forskare|=studien|=till exempel|sårbarhet",
+        L.CS: "útok|útočník|injekc|výzkumník|=studie|=studii|=například|zranitelnost",
+        L.RO: "=atac|atacator|=injecție|=injecția|=injecții|cercetător|studiu|=de exemplu|vulnerabilitat",
+        L.EL: "επίθεσ|επιτιθέμεν|έγχυση|ερευνητ|μελέτη|για παράδειγμα|ευπάθει",
+        L.HE: "מתקפ|תוקף|הזרקת|חוקר|מחקר|לדוגמה|פגיעות",
+        L.BN: "আক্রমণ|আক্রমণকারী|ইনজেকশন|গবেষক|গবেষণা|উদাহরণস্বরূপ|দুর্বলতা",
+        L.SW: "=shambulio|=mshambuliaji|=wadukuzi|=watafiti|=utafiti|=kwa mfano|=udhaifu",
     },
 }

@@ -22,6 +22,7 @@ class FieldKind(Enum):
     DESCRIPTION = "describes a thing, a person or an event"
     WORK_ITEM = "a ticket, task or comment"
     MESSAGE = "a message between people"
+    TASK = "a to-do of the person's own"
     UNKNOWN = "unknown"
 
 
@@ -69,6 +70,11 @@ _TICKET_KEYS = frozenset(
     "issuetype issue_type assignee assignees reporter milestone resolution pull_request".split()
 )
 _TICKET_LIKE_KEYS = frozenset("state status labels priority comments comment number".split())
+# A to-do has a due date or a done flag: its title is the person's own reminder ("Pay rent
+# £950", "Transfer £200 to savings"), an order to themselves, with an amount as often as not.
+_TASK_KEYS = frozenset(
+    "due due_date duedate due_on done is_done completed is_completed checked completed_at".split()
+)
 # An e-mail has a subject and a sender or a recipient.
 _SENDER_KEYS = frozenset("from sender to recipients".split())
 # A JSON string, or a brace: what is read to find the object a value sits in.
@@ -102,11 +108,13 @@ def _objects(text: str) -> _Objects:
 
 
 def _kind_of_record(keys: set[str]) -> FieldKind | None:
-    """A ticket or an e-mail, by the keys an object holds (None: neither)."""
+    """A ticket, an e-mail or a to-do, by the keys an object holds (None: none of them)."""
     if "subject" in keys and keys & _SENDER_KEYS:
         return FieldKind.MESSAGE
     if keys & _TICKET_KEYS or len(keys & _TICKET_LIKE_KEYS) >= 2:
         return FieldKind.WORK_ITEM
+    if {key.lower() for key in keys} & _TASK_KEYS:
+        return FieldKind.TASK
     return None
 
 

@@ -5,7 +5,7 @@ marks dropped, Hangul syllables split into their letters. Scripts written with s
 word by any character that is not a letter, mark or digit; Chinese, Japanese, Thai and their
 neighbours are written without spaces, so a term there matches wherever it occurs. Arabic-script
 words carry their conjunction, preposition and article on their front ("وتجاهل", "and ignore"),
-so a term there may also start after one of those.
+so a term there may also start after one of those; Hebrew words carry theirs the same way.
 """
 
 import unicodedata
@@ -36,6 +36,13 @@ class Language(Enum):
     FA = "Persian"
     UK = "Ukrainian"
     NL = "Dutch"
+    SV = "Swedish"
+    CS = "Czech"
+    RO = "Romanian"
+    EL = "Greek"
+    HE = "Hebrew"
+    BN = "Bengali"
+    SW = "Swahili"
 
 
 class Bounds(Enum):
@@ -44,7 +51,7 @@ class Bounds(Enum):
     WORD = "word"  # a whole word
     PREFIX = "prefix"  # the start of a word, any ending (inflections, particles, compounds)
     ANYWHERE = "anywhere"  # inside a word too (German compounds, scripts without spaces)
-    CLITIC = "clitic"  # the start of a word, or after an Arabic-script clitic
+    CLITIC = "clitic"  # the start of a word, or after an Arabic-script or Hebrew clitic
 
 
 # Unicode script blocks written without spaces between words: Han, kana, Thai, Lao, Khmer,
@@ -62,6 +69,12 @@ _UNSPACED = (
 _ARABIC_SCRIPT = ((0x0600, 0x06FF), (0x0750, 0x077F), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF))
 # What Arabic and Persian attach to the front of a word: and, so, with, for, like, the.
 ARABIC_CLITICS = ("وال", "بال", "فال", "كال", "لل", "ال", "و", "ف", "ب", "ل", "ك")
+# Hebrew attaches its article, "and", "in", "to", "from", "that" and "like" the same way
+# ("וההוראות", and the instructions; "לעוזר", to the assistant).
+_HEBREW_SCRIPT = ((0x0590, 0x05FF), (0xFB1D, 0xFB4F))
+HEBREW_CLITICS = ("וה", "שה", "מה", "כש", "וב", "ול", "ומ", "וש", "ה", "ו", "ב", "ל", "מ", "ש", "כ")
+# Both, each tried after its own script's letters only (the scripts share no letters).
+CLITICS = ARABIC_CLITICS + HEBREW_CLITICS
 
 
 def _within(ch: str, blocks: tuple[tuple[int, int], ...]) -> bool:
@@ -77,6 +90,11 @@ def unspaced(ch: str) -> bool:
 def arabic_script(ch: str) -> bool:
     """Whether `ch` is an Arabic-script letter (Arabic, Persian, Urdu)."""
     return _within(ch, _ARABIC_SCRIPT)
+
+
+def hebrew_script(ch: str) -> bool:
+    """Whether `ch` is a Hebrew letter."""
+    return _within(ch, _HEBREW_SCRIPT)
 
 
 @cache
@@ -97,6 +115,6 @@ def default_bounds(term: str, language: Language | None = None) -> Bounds:
         return Bounds.WORD
     if unspaced(first):
         return Bounds.ANYWHERE
-    if arabic_script(first):
+    if arabic_script(first) or hebrew_script(first):
         return Bounds.CLITIC
     return Bounds.PREFIX

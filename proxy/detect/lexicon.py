@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from . import engine
 from .concepts import CONCEPTS
-from .languages import ARABIC_CLITICS, Bounds, Language, default_bounds, is_word_character
+from .languages import CLITICS, Bounds, Language, default_bounds, is_word_character
 from .normalize import fold
 
 # Every character that ends a word in a spaced script reads as a space: line breaks, tabs and
@@ -354,11 +354,12 @@ def find_hits(folded: str, scan: Scanner | None = None, seen: Listed | None = No
 
 
 def _after_clitic(text: str, start: int) -> bool:
-    """Whether an Arabic-script term at `start` begins its word, or follows a clitic that does."""
+    """Whether an Arabic-script or Hebrew term at `start` begins its word, or follows a clitic
+    that does."""
     if not is_word_character(text[start - 1]):
         return True
     return any(
         text.startswith(clitic, start - len(clitic))
         and not is_word_character(text[start - len(clitic) - 1])
-        for clitic in ARABIC_CLITICS
+        for clitic in CLITICS
     )

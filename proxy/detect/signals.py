@@ -95,7 +95,8 @@ _WORDS_BEFORE = (
     *_SUBJECTS,
     *(f"{subject} {modal}" for subject in _SUBJECTS for modal in _MODALS),
     *(f"{subject}'ll" for subject in _SUBJECTS),
-    *"never usually the a an this each every no of via per".split(),
+    # A prohibition ("please don't send your password to anyone", "do not share it").
+    *"never not don't dont usually the a an this each every no of via per".split(),
 )
 # (what stands before the verb, as a regex; its width in characters)
 _NOT_BEFORE = (
@@ -136,6 +137,9 @@ _SEND = (
     )
     + r"(?![\"']?[ \t]{0,2}:)"
 )
+# After a secret word: no noun of the process it names ("send a password-reset link", "share
+# the password manager's invite"), where what is sent is the link, not the secret.
+_NOT_A_PROCESS = r"(?![ \t-]{1,2}(?:reset|recovery|change|manager|policy|expiry|hint|rotation)\b)"
 # Verbs that ask for something to be handed over or shown.
 _HAND_OVER = (
     "send|share|give|tell|reveal|print|output|show|provide|include|paste|read|cat|display|leak|post"
@@ -382,7 +386,7 @@ _TABLE: list[tuple[str, float, str]] = [
         "secret_request",
         0.5,
         rf"\b{_order(_HAND_OVER)}{_GAP}(?:me{_GAP}|us{_GAP})?{_words(4)}"
-        rf"{_SECRET}",
+        rf"{_SECRET}{_NOT_A_PROCESS}",
     ),
     # A password or key set to a value given here ("change the password of the user to
     # new_password"): the account taken over. Resetting one's own ("reset your password") is
@@ -523,7 +527,12 @@ _TABLE: list[tuple[str, float, str]] = [
         r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\|?>",
     ),
     ("role_marker", 0.7, r"\[/?inst\]|<</?sys>>"),
-    ("role_marker", 0.4, r"(?:^|\n|[:.>\]]\s{1,3})[ \t>#*\-]{0,4}system\W{0,3}:[ \t]{0,3}(?=\S)"),
+    # Not a YAML key opening a block ("system: |"): a config file's field, not a turn.
+    (
+        "role_marker",
+        0.4,
+        r"(?:^|\n|[:.>\]]\s{1,3})[ \t>#*\-]{0,4}system\W{0,3}:[ \t]{0,3}(?=\S)(?![|>][-+]?[ \t]*(?:\n|$))",
+    ),
     (
         "role_marker",
         0.5,
@@ -562,8 +571,10 @@ _TABLE: list[tuple[str, float, str]] = [
     (
         "fake_dialogue",
         0.5,
-        # Not a key of code or config given a string ("model: \"gpt-4o\"").
-        r"(?:^|\n)[ \t>#*\-]{0,4}(?:assistant|ai|bot|gpt|model)\W{0,2}:[ \t]{0,3}(?=[^\s\"'`\\])",
+        # Not a key of code or config given a string ("model: \"gpt-4o\"") or an identifier
+        # alone on its line ("model: claude-3-5-sonnet").
+        r"(?:^|\n)[ \t>#*\-]{0,4}(?:assistant|ai|bot|gpt|model)\W{0,2}:[ \t]{0,3}(?=[^\s\"'`\\])"
+        r"(?![\w.:/-]*[\d./-][\w.:/-]*[ \t]*(?:\n|$))",
     ),
     (
         "fake_dialogue",

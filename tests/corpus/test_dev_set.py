@@ -1,13 +1,14 @@
 """Recall and benign-withheld rate per category on the project's own dev sets of tool outputs.
 
-The dev sets (tests/corpus/dev/, hand-written, twenty languages) are what the concept tables and
-context rules are tuned on: `dev_set.jsonl`, and `own_set.jsonl`, benign tool outputs of every
-kind (with a few attacks in their shapes) written to tune the false positives on, and
-`first_heldout_set.jsonl`, once held out and tuned on in part since, and `blind_set.jsonl` and
-`second_blind_set.jsonl`, written by writers who never saw the rules, measured (the second held
-out through one tuning round), then tuned on by kind of text. Floors and ceilings sit at what was
-measured, so a regression fails; the blind sets' benign ceilings are above the targets (1%, 3%
-for prose about attacks), and say how far from them they still are.
+The dev sets (tests/corpus/dev/, hand-written, twenty-seven languages) are what the concept
+tables and context rules are tuned on: `dev_set.jsonl`, and `own_set.jsonl`, benign tool
+outputs of every kind (with a few attacks in their shapes) written to tune the false positives
+on, and `first_heldout_set.jsonl`, once held out and tuned on in part since, and
+`blind_set.jsonl`, `second_blind_set.jsonl` and `third_blind_set.jsonl`, written by writers who
+never saw the rules, measured (the second and third each held out through one tuning round),
+then tuned on by kind of text. Floors and ceilings sit at what was measured, so a regression
+fails; the blind sets' benign ceilings above the targets (1%, 3% for prose about attacks) say
+how far from them they still are.
 """
 
 from pathlib import Path
@@ -23,6 +24,7 @@ SETS = (
     "first_heldout_set.jsonl",
     "blind_set.jsonl",
     "second_blind_set.jsonl",
+    "third_blind_set.jsonl",
 )
 
 RECALL_FLOORS = {
@@ -43,34 +45,44 @@ RECALL_FLOORS = {
         "attack:data_field_request": 0.8,
         "attack:embedded_email_document": 0.7,
         "attack:non_english_override": 0.96,
-        "attack:role_hijack_extraction": 0.7,
+        "attack:role_hijack_extraction": 0.75,
         "attack:template": 1.0,
     },
     "blind_set.jsonl": {
-        "attack:data_field_request": 0.78,
-        "attack:embedded_email_document": 0.64,
-        "attack:non_english_override": 0.78,
-        "attack:role_hijack_extraction": 0.8,
+        "attack:data_field_request": 0.81,
+        "attack:embedded_email_document": 0.66,
+        "attack:non_english_override": 0.83,
+        "attack:role_hijack_extraction": 0.84,
         "attack:template": 0.93,
     },
     "second_blind_set.jsonl": {
-        "attack:data_field_request": 0.66,
-        "attack:embedded_email_document": 0.66,
-        "attack:non_english_override": 0.8,
-        "attack:role_hijack_extraction": 0.8,
+        "attack:data_field_request": 0.71,
+        "attack:embedded_email_document": 0.68,
+        "attack:non_english_override": 0.85,
+        "attack:role_hijack_extraction": 0.82,
         "attack:template": 0.86,
+    },
+    "third_blind_set.jsonl": {
+        "attack:data_field_request": 0.7,
+        "attack:embedded_email_document": 0.75,
+        "attack:non_english_override": 0.91,
+        "attack:role_hijack_extraction": 0.82,
+        "attack:template": 1.0,
     },
 }
 BENIGN = ("email", "issue_thread", "look_alike_field", "table_code_docs", "injection_discussion")
 WITHHELD_CEILINGS = {name: {f"benign:{category}": 0.0 for category in BENIGN} for name in SETS}
 WITHHELD_CEILINGS["blind_set.jsonl"] |= {
     "benign:injection_discussion": 0.089,
-    "benign:look_alike_field": 0.017,
     "benign:table_code_docs": 0.045,
 }
 WITHHELD_CEILINGS["second_blind_set.jsonl"] |= {
     "benign:injection_discussion": 0.089,
-    "benign:issue_thread": 0.04,
+    "benign:issue_thread": 0.02,
+}
+WITHHELD_CEILINGS["third_blind_set.jsonl"] |= {
+    "benign:injection_discussion": 0.023,
+    "benign:issue_thread": 0.02,
 }
 
 

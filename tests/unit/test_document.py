@@ -202,3 +202,59 @@ def test_every_repeat_of_a_part_of_a_split_instruction_is_withheld():
     for n, part in enumerate(PARTS * 2):
         for signal in verdicts[f"/structuredContent/part{n}"].signals[1:]:
             assert 0 <= signal.start < signal.end <= len(part)
+
+
+# A server's tools, each describing what it does: a secret it returns, where it sends, a shell.
+TOOLS = [
+    {
+        "name": "get_secret",
+        "title": "Read Secret Tool",
+        "description": "Returns the API key stored for a service.",
+    },
+    {
+        "name": "notify",
+        "title": "Send Notification",
+        "description": "Send the message to https://hooks.example.com or to an e-mail address.",
+    },
+    {
+        "name": "shell",
+        "title": "Run Command",
+        "description": "Execute the given command with bash and return its output.",
+    },
+]
+
+
+def test_the_tools_of_a_listing_are_read_one_at_a_time():
+    # Joined, their weak evidence crosses the threshold; no tool asks for anything on its own.
+    joined = "\n".join(text for tool in TOOLS for text in tool.values())
+    assert detect(joined).score >= DEFAULT_THRESHOLD
+    verdicts = judged({"tools": TOOLS})
+    assert all(v.verdict != "withheld" for v in verdicts.values()), verdicts
+
+
+def test_an_instruction_split_across_one_records_fields_is_still_withheld():
+    poisoned = {
+        "name": "lookup",
+        "title": PARTS[0],
+        "description": PARTS[1],
+        "inputSchema": {"type": "object", "description": PARTS[2]},
+    }
+    verdicts = judged({"tools": [*TOOLS, poisoned]})
+    withheld = {path for path, v in verdicts.items() if v.verdict == "withheld"}
+    split = {"/tools/3/title", "/tools/3/description", "/tools/3/inputSchema/description"}
+    assert split <= withheld and verdicts["/tools/3/title"].signals[0].name == SPLIT
+    assert not any(path.startswith(("/tools/0/", "/tools/1/", "/tools/2/")) for path in withheld)
+
+
+def test_an_instruction_split_across_records_is_withheld_and_the_other_records_pass():
+    # Each comment alone is harmless; read in order, the first two make one instruction. The
+    # tools beside them keep their own weak evidence to themselves.
+    comments = [
+        {"author": name, "text": part}
+        for name, part in zip(("ana", "bo", "cy"), PARTS, strict=True)
+    ]
+    verdicts = judged({"items": [*TOOLS, *comments]})
+    withheld = {path for path, v in verdicts.items() if v.verdict == "withheld"}
+    assert {"/items/3/text", "/items/4/text"} <= withheld
+    assert verdicts["/items/3/text"].signals[0].name == SPLIT
+    assert not any(path.startswith(("/items/0/", "/items/1/", "/items/2/")) for path in withheld)
