@@ -785,7 +785,7 @@ def _holds(
     rule: Rule, by_concept: dict[str, list[Hit]], window: int, folded: str
 ) -> tuple[int, int, set[Language]] | None:
     """The span and languages of the hits that satisfy `rule` within `window`, if any do."""
-    options = []
+    options: list[list[Hit]] = []
     for need in rule.needs:
         alternatives = need if isinstance(need, tuple) else (need,)
         hits = [hit for concept in alternatives for hit in by_concept.get(concept, ())]
