@@ -788,7 +788,7 @@ def _holds(
     options: list[list[Hit]] = []
     for need in rule.needs:
         alternatives = need if isinstance(need, tuple) else (need,)
-        hits = [hit for concept in alternatives for hit in by_concept.get(concept, ())]
+        hits: list[Hit] = [hit for concept in alternatives for hit in by_concept.get(concept, [])]
         if not hits:
             return None
         options.append(hits)
