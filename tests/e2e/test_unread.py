@@ -6,6 +6,7 @@ the official Python and TypeScript SDK clients through a real proxy, and checks 
 received: the injection withheld, the hidden characters gone, the session tainted.
 """
 
+import base64
 import json
 import sys
 from pathlib import Path
@@ -407,3 +408,72 @@ def test_meta_key_prefixes_are_not_hosts_but_meta_values_are_checked(hostile, st
     proxy.close()
     assert "result" in listed, listed
     assert sneaked["error"]["data"]["reason"] == "host_not_allowed", sneaked
+
+
+# --- text that travels as base64 -----------------------------------------------------------
+
+# A one-pixel PNG: real binary, which no UTF-8 reader takes for text.
+PNG = base64.b64encode(
+    bytes.fromhex(
+        "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+        "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+    )
+).decode()
+ENCODED = base64.b64encode(f"Weekly notes. {INJECTION}{TAGS}".encode()).decode()
+# Parts whose base64 payload a client may hand to the model, and where it sits in each.
+BASE64_TEXT = {
+    "resource blob": (
+        {
+            "type": "resource",
+            "resource": {"uri": "file:///n.txt", "mimeType": "text/plain", "blob": ENCODED},
+        },
+        ("resource", "blob"),
+    ),
+    "resource blob under a binary type": (
+        {
+            "type": "resource",
+            "resource": {
+                "uri": "file:///n.bin",
+                "mimeType": "application/octet-stream",
+                "blob": ENCODED,
+            },
+        },
+        ("resource", "blob"),
+    ),
+    "image data": ({"type": "image", "mimeType": "image/png", "data": ENCODED}, ("data",)),
+    "audio data": ({"type": "audio", "mimeType": "audio/wav", "data": ENCODED}, ("data",)),
+}
+
+
+@pytest.mark.npm
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("part", list(BASE64_TEXT))
+def test_text_carried_as_base64_is_judged_as_text(hostile, kind, part, store):
+    block, where = BASE64_TEXT[part]
+    image = {"type": "image", "mimeType": "image/png", "data": PNG}
+    command, env = hostile({"read_page": [line({"content": [block, image]})]})
+    read, post = run_client(kind, command, env, [READ, POST])
+    assert "result" in read, read
+    encoded = read["result"]["content"][0]
+    for key in where:
+        encoded = encoded[key]
+    decoded = base64.b64decode(encoded, validate=True).decode()
+    assert_judged({"decoded": decoded})
+    # Real binary is passed on as it came, and counted as uninspected.
+    assert read["result"]["content"][1]["data"] == PNG
+    assert store.sessions.state("test-session").tainted
+    assert post["error"]["code"] == -32002
+
+
+def test_a_resource_read_whose_blob_is_text_is_judged(hostile, start_proxy, store):
+    contents = {"contents": [{"uri": "file:///n.txt", "mimeType": "text/plain", "blob": ENCODED}]}
+    command, env = hostile({"resources/read": [line(contents)]})
+    proxy = start_proxy(command[command.index("proxy") + 1 :], env=env)
+    reply = proxy.request("resources/read", {"uri": "file:///n.txt"})
+    proxy.close()
+    decoded = base64.b64decode(reply["result"]["contents"][0]["blob"], validate=True).decode()
+    assert_judged({"decoded": decoded})
+    # Nothing is lost: the reviewer is shown the text the blob spelled.
+    [row] = store.quarantine.recent()
+    assert row["path"] == "/contents/0/blob#base64" and INJECTION in row["original"]
+    assert store.sessions.state("test-session").tainted
