@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lazaretto.store import StoreUnavailable
+from lazaretto.store.sessions import TaintState
 from lazaretto.store.states import PinKind
 
 if TYPE_CHECKING:
@@ -43,6 +44,10 @@ from .pins import INSTRUCTIONS, LISTS, PinGuard
 from .policy import Policy
 from .requests import SESSION_NOTIFICATIONS, call_of
 from .spill import SPILL_BYTES, Arrived
+
+# Server requests passed to the client and not yet answered; past this many, the oldest is
+# forgotten (its late answer is dropped), so a server that never hears back cannot grow the map.
+SERVER_REQUESTS_KEPT = 4096
 
 # After this many dropped messages, only every DROP_SAMPLE-th one gets an audit row of its own
 # (with the count since the last): a server spewing garbage cannot fill the store with rows.
@@ -122,6 +127,8 @@ class Mediator:
         # first under this lock; the ids answered by a timeout drop the server's late reply.
         self._answer_lock = threading.Lock()
         self._timed_out: set[int | str] = set()
+        # The server's requests the client was shown and has not answered: key -> method.
+        self._server_requests: dict[int | str, str] = {}
         self.annotations: dict[str, dict | None] = {}
         self.task_tools: dict[str, str] = {}
         self._verdicts: dict[str, ToolVerdict] = {}
@@ -198,9 +205,58 @@ class Mediator:
         if shape.kind is Kind.NOTIFICATION:
             return self._client_notification(message), None
         if shape.is_response:
-            # The client answering a request of the server's (sampling, elicitation, roots).
-            return enveloped(message, shape.kind), None
+            return self._client_answer(message, shape.kind), None
         return None, self._invalid_client(message, shape.problem)
+
+    def _client_answer(self, message: dict, kind: Kind) -> dict | None:
+        """The client answering a request of the server's (sampling, elicitation, roots): what
+        to send the server. An answer carries data to it, so it must answer a request the
+        server is waiting for, and the model's words go only while no other read tainted the
+        session, judged when they leave (the session may have read something since it was asked)."""
+        method = None
+        with self._answer_lock:
+            for key in response_keys(message["id"]):
+                method = self._server_requests.pop(key, None)
+                if method is not None:
+                    break
+        if method is None:
+            self._dropped(
+                "client",
+                f"an answer to {message['id']!r}: the server is not waiting for it"
+                " (it never asked, or the proxy did not pass its request on)",
+                None,
+            )
+            return None
+        if kind is Kind.RESULT and method in MODEL_READ_REQUESTS:
+            refusal = self._model_answer_refusal(method)
+            if refusal is not None:
+                return error_response(message["id"], REFUSED, refusal)
+        return enveloped(message, kind)
+
+    def _model_answer_refusal(self, method: str) -> str | None:
+        """Why the model's answer to the server's `method` may not leave now, or None."""
+        try:
+            state = self.store.sessions.state(
+                self.session, idle_expiry_minutes=self.policy.idle_expiry_minutes
+            )
+        except StoreUnavailable as exc:
+            self._dropped("client", f"the answer to {method}: the taint cannot be read", method)
+            return f"lazaretto refused the answer to {method}: the session's taint cannot be read ({exc})"
+        # The request's own prompt (an untrusted server's) tainted the session as it was passed
+        # on: that read is what the answer is for, and it goes back to its own writer.
+        others = [
+            reason
+            for reason in state.reasons
+            if reason["server"] != self.server or reason["method"] not in MODEL_READ_REQUESTS
+        ]
+        if not others:
+            return None
+        self._dropped("client", f"the answer to {method}: the session is tainted", method)
+        return (
+            f"lazaretto refused the answer to {method} from {self.server}: since it was asked, this"
+            f" session read untrusted content ({TaintState(True, others).summary()}), and the"
+            " model's answer would go to the server"
+        )
 
     def _invalid_client(self, message: Any, problem: str) -> dict | None:
         """Refuse a client message: an error for a request, nothing for what expects no answer."""
@@ -368,18 +424,30 @@ class Mediator:
                     self._rechecking = {"notice": dump_line(message), "deferred": []}
                     out.to_server.append(self._own_request("tools/list"))
                     return None
-        params = message.get("params")
-        if not isinstance(params, dict):
-            return message
-        untrusted, why = untrusted_tool(self.server_policy, None)
         request_id = message.get("id")
+        if shape.kind is not Kind.REQUEST:
+            return self._server_params(message, method, out, plain, line)
+        if self._server_request_waiting(request_id, method, out):
+            return None
+        passed = self._server_params(message, method, out, plain, line)
+        if passed is not None:
+            self._await_client(request_id, method)
+        return passed
+
+    def _server_params(
+        self, message: dict, method: str, out: Outgoing, plain: bool, line: bytes | None
+    ) -> dict | None:
+        """A server request or notification with its params judged, or None (dropped or refused)."""
+        request_id = message.get("id")
+        params = message.get("params")
+        untrusted, why = untrusted_tool(self.server_policy, None)
         try:
             if method in MODEL_READ_REQUESTS and "id" in message:
                 refusal = self._model_request_refusal(method)
                 if refusal is not None:
                     out.to_server.append(dump_line(error_response(request_id, REFUSED, refusal)))
                     return None
-                if untrusted:
+                if untrusted and isinstance(params, dict):
                     self.exposure.record(
                         server=self.server,
                         tool=None,
@@ -387,6 +455,8 @@ class Mediator:
                         reason=f"{self.server} sent {method} with untrusted text ({why})",
                         request_id=str(request_id),
                     )
+            if not isinstance(params, dict):
+                return message  # no text to judge
             cleaned = self.cleaner(method, None, None, params, untrusted, plain, line)
         except Exception as exc:
             self._dropped("server", f"a {method} that could not be inspected: {exc}", method)
@@ -398,6 +468,35 @@ class Mediator:
                 )
             return None
         return message if cleaned is None else {**message, "params": cleaned}
+
+    def _server_request_waiting(self, request_id: Any, method: str, out: Outgoing) -> bool:
+        """Whether a server request reuses the id of one the client has yet to answer (then it
+        is refused to the server: the client's answer would be judged as either request's)."""
+        with self._answer_lock:
+            waiting = any(key in self._server_requests for key in response_keys(request_id))
+        if not waiting:
+            return False
+        self._dropped("server", f"a {method} reusing the waiting id {request_id!r}", method)
+        out.to_server.append(
+            dump_line(
+                error_response(
+                    request_id,
+                    INVALID_REQUEST,
+                    f"lazaretto: refused: request id {request_id!r} is already waiting for the"
+                    " client's answer; use a new id",
+                )
+            )
+        )
+        return True
+
+    def _await_client(self, request_id: Any, method: str) -> None:
+        """Remember a server request passed to the client, for its answer."""
+        key = request_key(request_id)
+        assert key is not None  # shape_of accepted the id
+        with self._answer_lock:
+            if len(self._server_requests) >= SERVER_REQUESTS_KEPT:
+                self._server_requests.pop(next(iter(self._server_requests)))
+            self._server_requests[key] = method
 
     def _model_request_refusal(self, method: str) -> str | None:
         """Why a server's request for the model's own words is refused (while tainted), or None:

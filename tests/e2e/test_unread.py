@@ -477,3 +477,89 @@ def test_a_resource_read_whose_blob_is_text_is_judged(hostile, start_proxy, stor
     [row] = store.quarantine.recent()
     assert row["path"] == "/contents/0/blob#base64" and INJECTION in row["original"]
     assert store.sessions.state("test-session").tainted
+
+
+# --- the client's answers to the server ----------------------------------------------------
+
+ASK = json.dumps(
+    {
+        "jsonrpc": "2.0",
+        "id": "s-1",
+        "method": "sampling/createMessage",
+        "params": {
+            "messages": [{"role": "user", "content": {"type": "text", "text": "Summarise."}}],
+            "maxTokens": 50,
+        },
+    }
+)
+MODEL_ANSWER = {
+    "role": "assistant",
+    "content": {"type": "text", "text": "the summary, with what the session read"},
+    "model": "m",
+}
+# The sampling request comes from a server surface the policy trusts; read_page taints.
+PARTLY_TRUSTED = '[servers.hostile]\nuntrusted = ["read_page"]\noutbound = ["post_message"]\n'
+
+
+def answers_seen(env: dict, request_id) -> list[dict]:
+    """The client's answers to a server request, as the server received them."""
+    return [m for m in seen_by_server(env) if m.get("id") == request_id and "method" not in m]
+
+
+@pytest.mark.parametrize("read_meanwhile", [False, True])
+def test_a_sampling_answer_is_judged_when_it_leaves_not_when_it_was_asked(
+    hostile, start_proxy, store, read_meanwhile
+):
+    # Asked on a clean session; the model reads untrusted text before it answers.
+    script = {"ask": [ASK], "read_page": [line(json.loads(TEXT_RESULT))]}
+    proxy, env = started(hostile, start_proxy, script, PARTLY_TRUSTED)
+    proxy.send({"jsonrpc": "2.0", "id": 100, "method": "tools/call", "params": {"name": "ask"}})
+    asked = proxy.recv()
+    assert asked["method"] == "sampling/createMessage" and asked["id"] == "s-1", asked
+    if read_meanwhile:
+        proxy.request("tools/call", {"name": "read_page", "arguments": {}})
+    proxy.send({"jsonrpc": "2.0", "id": "s-1", "result": MODEL_ANSWER})
+    proxy.request("ping")
+    proxy.close()
+    [answer] = answers_seen(env, "s-1")
+    if not read_meanwhile:
+        assert answer["result"] == MODEL_ANSWER
+        return
+    assert "result" not in answer and "the summary" not in json.dumps(answer), answer
+    assert answer["error"]["code"] == -32002
+    assert "read untrusted content" in answer["error"]["message"]
+    assert any(
+        row["action"] == "drop" and "sampling/createMessage" in (row["reason"] or "")
+        for row in store.audit.rows()
+    )
+
+
+def test_a_client_answer_to_no_server_request_never_reaches_the_server(hostile, start_proxy, store):
+    # An answer carries data to the server like a request does: one that answers nothing the
+    # server asked (or the proxy refused to pass on) is an ungated channel, and is dropped.
+    proxy, env = started(hostile, start_proxy, {})
+    proxy.send({"jsonrpc": "2.0", "id": 77, "result": {"stolen": "what the session read"}})
+    proxy.send({"jsonrpc": "2.0", "id": 78, "error": {"code": -1, "message": "the secret"}})
+    proxy.request("ping")
+    proxy.close()
+    assert not answers_seen(env, 77) and not answers_seen(env, 78)
+    drops = [row for row in store.audit.rows() if row["action"] == "drop"]
+    assert len(drops) == 2 and all("the server is not waiting" in r["reason"] for r in drops)
+
+
+def test_a_server_request_reusing_a_waiting_id_is_refused(hostile, start_proxy, store):
+    # Asked as a ping and again as sampling under one id, the answer could be judged as either.
+    ping = '{"jsonrpc":"2.0","id":"s-1","method":"ping"}'
+    proxy, env = started(hostile, start_proxy, {"ask": [ping, ASK]}, PARTLY_TRUSTED)
+    proxy.send({"jsonrpc": "2.0", "id": 100, "method": "tools/call", "params": {"name": "ask"}})
+    first = proxy.recv()
+    proxy.request("tools/call", {"name": "read_page", "arguments": {}})
+    proxy.send({"jsonrpc": "2.0", "id": "s-1", "result": {}})
+    proxy.request("ping")
+    proxy.close()
+    assert first["method"] == "ping"  # the sampling request never reached the client
+    refusals = [a for a in answers_seen(env, "s-1") if "error" in a]
+    assert refusals and "already waiting" in refusals[0]["error"]["message"]
+    assert [a for a in answers_seen(env, "s-1") if "result" in a] == [
+        {"jsonrpc": "2.0", "id": "s-1", "result": {}}
+    ]
