@@ -129,7 +129,8 @@ class Mediator:
         self._timed_out: set[int | str] = set()
         # The server's requests the client was shown and has not answered: key -> method.
         self._server_requests: dict[int | str, str] = {}
-        self.annotations: dict[str, dict | None] = {}
+        self.annotations: dict[str, dict | None] = {}  # by name, for every tool ever listed
+        self._tools_listed = False  # whether the server has listed its tools at all
         self.task_tools: dict[str, str] = {}
         self._verdicts: dict[str, ToolVerdict] = {}
         self._drops = 0
@@ -292,8 +293,16 @@ class Mediator:
             )
         tool = None
         if method in ("tools/call", "prompts/get"):
-            name = params.get("name")
-            tool = name if isinstance(name, str) else ""
+            tool = params.get("name")
+            if not isinstance(tool, str):
+                # A server may still read one (a JavaScript object's lookup takes ["post"] for
+                # "post"), and the gate would have judged another name.
+                self.log(f"refused request {request_id!r}: its {method} names no string")
+                return None, error_response(
+                    request_id,
+                    INVALID_REQUEST,
+                    f"lazaretto: refused: the {method} request's name is not a string",
+                )
             drifted = self.pins and self.pins.refusal(
                 PinKind.TOOL if method == "tools/call" else PinKind.PROMPT, tool, request_id
             )
@@ -331,7 +340,10 @@ class Mediator:
         verdict = self._verdicts.get(tool)
         if verdict is None:
             verdict = self._verdicts[tool] = classify(
-                self.server_policy, tool, self.annotations.get(tool)
+                self.server_policy,
+                tool,
+                self.annotations.get(tool),
+                listed=not self._tools_listed or tool in self.annotations,
             )
         return verdict
 
@@ -719,6 +731,10 @@ class Mediator:
         tools = result.get("tools")
         if not isinstance(tools, list):
             return
+        if not self._tools_listed:
+            # Names classified before any list was seen were taken as listed.
+            self._tools_listed = True
+            self._verdicts.clear()
         verdicts = []
         for tool in tools:
             if isinstance(tool, dict) and isinstance(tool.get("name"), str):

@@ -563,3 +563,39 @@ def test_a_server_request_reusing_a_waiting_id_is_refused(hostile, start_proxy, 
     assert [a for a in answers_seen(env, "s-1") if "result" in a] == [
         {"jsonrpc": "2.0", "id": "s-1", "result": {}}
     ]
+
+
+# --- the name the gate judges is the name the server runs ------------------------------------
+
+
+@pytest.mark.parametrize("name", [["post_message"], {"0": "post_message"}, 5, None])
+def test_a_call_whose_name_is_no_string_is_refused(hostile, start_proxy, name):
+    # A server that looks its tools up in a JavaScript object reads ["post_message"] as
+    # "post_message"; the gate, which judged some other name, must not let it through.
+    proxy, env = started(hostile, start_proxy, {})
+    for method in ("tools/call", "prompts/get"):
+        reply = proxy.request(method, {"name": name, "arguments": {"text": "hi"}})
+        assert reply["error"]["code"] == -32600 and "name" in reply["error"]["message"], reply
+    proxy.close()
+    methods = [m.get("method") for m in seen_by_server(env)]
+    assert "tools/call" not in methods and "prompts/get" not in methods
+
+
+@pytest.mark.parametrize("name", ["READ_PAGE", "read_page ", "read_page\u200b", "Read_Page"])
+def test_a_tool_the_server_did_not_list_is_outbound_while_tainted(
+    hostile, start_proxy, store, name
+):
+    # Once the server listed its tools, a name not on the list is no tool the gate knows: a
+    # lenient server may run it as a listed one (case or spaces folded), so it is outbound.
+    read = line(json.loads(TEXT_RESULT))
+    proxy, env = started(hostile, start_proxy, {"read_page": [read], "*": [line({})]})
+    proxy.request("tools/list")
+    proxy.call("read_page")  # taints
+    again = proxy.call("read_page")
+    variant = proxy.call(name, {"text": "what the session read"})
+    proxy.close()
+    assert "result" in again, again  # the listed read is still a read
+    assert variant["error"]["data"]["reason"] == "tainted_outbound", variant
+    assert "did not list" in variant["error"]["message"]
+    called = [m["params"]["name"] for m in seen_by_server(env) if m.get("method") == "tools/call"]
+    assert name not in called
