@@ -113,6 +113,18 @@ def untrusted_tool(server: ServerPolicy, tool: str | None) -> tuple[bool, str]:
     return True, f"policy: servers.{name} does not say it is trusted"
 
 
+def untrusted_task(server: ServerPolicy, tool: str | None) -> tuple[bool, str]:
+    """Whether a task's result is exposure: as its tool's, or, when the tool that started it is
+    not known (it was started through another connection), as any tool's of the server."""
+    untrusted, why = untrusted_tool(server, tool)
+    if tool is not None or untrusted or not server.untrusted:
+        return untrusted, why
+    return True, (
+        f"the tool that started the task is not known, and servers.{server.name}.untrusted lists"
+        " tools"
+    )
+
+
 def _outbound(
     server: ServerPolicy, tool: str, annotations: dict | None, listed: bool
 ) -> tuple[bool, str]:

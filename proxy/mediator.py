@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
 
 from .bounds import affordable
-from .classify import ToolVerdict, classify, untrusted_tool
+from .classify import ToolVerdict, classify, untrusted_task, untrusted_tool
 from .envelope import Kind, enveloped, request_key, response_keys, shape_of
 from .exposure import EXPOSURE_METHODS, MODEL_READ_REQUESTS, Exposure
 from .gate import Gate
@@ -48,6 +48,9 @@ from .spill import SPILL_BYTES, Arrived
 # Server requests passed to the client and not yet answered; past this many, the oldest is
 # forgotten (its late answer is dropped), so a server that never hears back cannot grow the map.
 SERVER_REQUESTS_KEPT = 4096
+
+# Requests that read one task: their answers are judged as the task's tool's.
+TASK_READS = frozenset({"tasks/result", "tasks/get"})
 
 # After this many dropped messages, only every DROP_SAMPLE-th one gets an audit row of its own
 # (with the count since the last): a server spewing garbage cannot fill the store with rows.
@@ -309,7 +312,7 @@ class Mediator:
             if drifted:
                 self.log(f"refused {tool}: pin drift")
                 return None, drifted
-        elif method == "tasks/result":
+        elif method in TASK_READS:
             tool = self.task_tools.get(str(params.get("taskId")))
         call = call_of(self.server_policy, method, params, self.verdict)
         refusal = self.gate.check(call.verdict, call.arguments, request_id, scanned=call.scanned)
@@ -669,7 +672,8 @@ class Mediator:
     ) -> dict:
         """The response with its `result` or `error` cleaned; an untrusted answer taints first."""
         request_id = str(message["id"])
-        untrusted, why = untrusted_tool(self.server_policy, pending.tool)
+        judge = untrusted_task if pending.method in TASK_READS else untrusted_tool
+        untrusted, why = judge(self.server_policy, pending.tool)
         try:
             if untrusted and pending.method in EXPOSURE_METHODS:
                 subject = f"{self.server}/{pending.tool or pending.method}"

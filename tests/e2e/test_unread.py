@@ -599,3 +599,27 @@ def test_a_tool_the_server_did_not_list_is_outbound_while_tainted(
     assert "did not list" in variant["error"]["message"]
     called = [m["params"]["name"] for m in seen_by_server(env) if m.get("method") == "tools/call"]
     assert name not in called
+
+
+# --- a task's result is its tool's --------------------------------------------------------
+
+TASK_RESULT = line(json.loads(TEXT_RESULT))
+
+
+@pytest.mark.parametrize("seen", ["created through this proxy", "created before a reconnect"])
+def test_a_tasks_result_is_judged_as_its_untrusted_tools(hostile, start_proxy, store, seen):
+    # The client may fetch a task's result from a proxy that never saw the call that started it
+    # (the server keeps tasks across connections): its tool is then unknown, and may be one the
+    # policy does not trust.
+    created = line({"task": {"taskId": "t-7", "status": "working", "createdAt": "2026-01-01"}})
+    script = {"read_page": [created], "tasks/result": [TASK_RESULT]}
+    proxy, env = started(hostile, start_proxy, script, PARTLY_TRUSTED)
+    if seen == "created through this proxy":
+        started_call = proxy.request(
+            "tools/call", {"name": "read_page", "arguments": {}, "task": {"ttl": 60000}}
+        )
+        assert started_call["result"]["task"]["taskId"] == "t-7"
+    reply = proxy.request("tasks/result", {"taskId": "t-7"})
+    proxy.close()
+    assert_judged(reply)
+    assert store.sessions.state("test-session").tainted
