@@ -62,7 +62,10 @@ def _pre(ctx: HookContext, data: dict) -> Reply:
         if refused:
             return deny(refused)
     elif tool in SHELL_TOOLS:
-        command = str(tool_input.get("command", ""))
+        command = tool_input.get("command")
+        if not isinstance(command, str):
+            # Read as an empty line, whatever it runs would pass unread: refused (see `fail`).
+            raise ValueError(f"the {tool} tool's input holds no command line the hook can read")
         refused = ctx.shell_refusal(CLIENT, tool, command, ctx.cwd, request_id)
         if refused:
             return deny(refused)
