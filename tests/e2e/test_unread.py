@@ -624,7 +624,7 @@ def test_a_tasks_result_is_judged_as_its_untrusted_tools(hostile, start_proxy, s
     # policy does not trust.
     created = line({"task": {"taskId": "t-7", "status": "working", "createdAt": "2026-01-01"}})
     script = {"read_page": [created], "tasks/result": [TASK_RESULT]}
-    proxy, env = started(hostile, start_proxy, script, PARTLY_TRUSTED)
+    proxy, _env = started(hostile, start_proxy, script, PARTLY_TRUSTED)
     if seen == "created through this proxy":
         started_call = proxy.request(
             "tools/call", {"name": "read_page", "arguments": {}, "task": {"ttl": 60000}}
