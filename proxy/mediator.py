@@ -217,12 +217,7 @@ class Mediator:
         to send the server. An answer carries data to it, so it must answer a request the
         server is waiting for, and the model's words go only while no other read tainted the
         session, judged when they leave (the session may have read something since it was asked)."""
-        method = None
-        with self._answer_lock:
-            for key in response_keys(message["id"]):
-                method = self._server_requests.pop(key, None)
-                if method is not None:
-                    break
+        method = self._pop_answered(self._server_requests, message["id"])
         if method is None:
             self._dropped(
                 "client",
@@ -548,13 +543,11 @@ class Mediator:
     def _answered(self, response_id: Any) -> Pending | None:
         """The pending request a response answers, matched as clients match it; None (and the
         response dropped with a reason) when it answers none."""
-        keys = response_keys(response_id)
+        pending = self._pop_answered(self.pending, response_id)
+        if pending is not None:
+            return pending
         with self._answer_lock:
-            for key in keys:
-                pending = self.pending.pop(key, None)
-                if pending is not None:
-                    return pending
-            late = next((key for key in keys if key in self._timed_out), None)
+            late = next((key for key in response_keys(response_id) if key in self._timed_out), None)
             if late is not None:
                 self._timed_out.discard(late)
         if late is not None:
@@ -571,12 +564,7 @@ class Mediator:
         if not isinstance(message, dict) or "id" not in message:
             return
         if "result" in message or "error" in message:
-            pending = None
-            with self._answer_lock:
-                for key in response_keys(message["id"]):
-                    pending = self.pending.pop(key, None)
-                    if pending is not None:
-                        break
+            pending = self._pop_answered(self.pending, message["id"])
             if pending is not None and not pending.own:
                 out.to_client.append(
                     dump_line(
@@ -772,12 +760,17 @@ class Mediator:
 
     def _pop_recovered(self, head: bytes) -> Pending | None:
         """The client request an unreadable line seems to answer (by the id at its start), if any."""
-        request_id = recover_id(head)
+        pending = self._pop_answered(self.pending, recover_id(head))
+        return None if pending is None or pending.own else pending
+
+    def _pop_answered(self, waiting: dict, response_id: Any) -> Any:
+        """What `waiting` holds under the first key a client would match `response_id` to,
+        taken out (one answer each, whoever pops it first); None when nothing matches."""
         with self._answer_lock:
-            for key in response_keys(request_id):
-                pending = self.pending.pop(key, None)
-                if pending is not None:
-                    return None if pending.own else pending
+            for key in response_keys(response_id):
+                found = waiting.pop(key, None)
+                if found is not None:
+                    return found
         return None
 
     # -- time limits ----------------------------------------------------------------------
