@@ -44,6 +44,7 @@ from .pins import INSTRUCTIONS, LISTS, PinGuard
 from .policy import Policy
 from .requests import NAMING_PARAMS, SESSION_NOTIFICATIONS, call_of
 from .spill import SPILL_BYTES, Arrived
+from .surfaces import may_hold_base64_text
 
 # Server requests passed to the client and not yet answered; past this many, the oldest is
 # forgotten (its late answer is dropped), so a server that never hears back cannot grow the map.
@@ -79,7 +80,8 @@ class Pending:
 
 
 # Cleans one payload: (method, tool, request_id, payload, untrusted, plain, line) -> new payload or None.
-# `plain`: the line was ASCII without \u escapes, so it cannot hold an invisible character;
+# `plain`: the line was ASCII without \u escapes and without a base64 part that may spell text, so it
+# cannot hold an invisible character;
 # `line`: the line itself when plain and smaller than SPILL_BYTES (a cheap look before any walk).
 Cleaner = Callable[
     [str, "str | None", "str | None", dict, bool, bool, "bytes | None"], "dict | None"
@@ -367,7 +369,7 @@ class Mediator:
     def _from_server(self, handed: list[bytes], head: bytes, size: int) -> Outgoing:
         out = Outgoing()
         raw = handed.pop()
-        plain = raw.isascii() and b"\\u" not in raw
+        plain = raw.isascii() and b"\\u" not in raw and not may_hold_base64_text(raw)
         line = raw if plain and size < SPILL_BYTES else None  # small: Arrived keeps it anyway
         if not affordable(raw):
             self._unreadable_from_server(

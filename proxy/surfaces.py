@@ -106,6 +106,12 @@ def _shallow(value: Any) -> Any:
     )
 
 
+def may_hold_base64_text(line: bytes) -> bool:
+    """Whether a JSON line may carry a base64 payload that spells text (see the module docstring):
+    then its being ASCII says nothing of the characters that text holds."""
+    return b'"blob"' in line or b'"data"' in line
+
+
 def walk_surfaces(payload: Any, visit: Visit) -> SurfaceResult:
     """Apply `visit` to every string of `payload`; see the module docstring."""
     if not isinstance(payload, (dict, list)):

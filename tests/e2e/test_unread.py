@@ -465,6 +465,22 @@ def test_text_carried_as_base64_is_judged_as_text(hostile, kind, part, store):
     assert post["error"]["code"] == -32002
 
 
+def test_base64_text_from_a_trusted_server_loses_its_hidden_characters(hostile, start_proxy, store):
+    # An ASCII line holds no invisible character, but the text its base64 spells can.
+    hidden = base64.b64encode(f"Release notes.{HIDDEN}".encode()).decode()
+    block = {"type": "resource", "resource": {"uri": "file:///n.txt", "blob": hidden}}
+    command, env = hostile({"read_page": [line({"content": [block]})]})
+    Path(env["LAZARETTO_POLICY"]).write_text('[servers.hostile]\ntrust = "trusted"\n')
+    proxy = start_proxy(command[command.index("proxy") + 1 :], env=env)
+    reply = proxy.call("read_page")
+    proxy.close()
+    blob = reply["result"]["content"][0]["resource"]["blob"]
+    decoded = base64.b64decode(blob, validate=True).decode()
+    assert decoded.startswith("Release notes.") and "\u200b" not in decoded, decoded
+    assert not any(0xE0000 <= ord(c) <= 0xE007F for c in decoded)
+    assert not store.sessions.state("test-session").tainted
+
+
 def test_a_resource_read_whose_blob_is_text_is_judged(hostile, start_proxy, store):
     contents = {"contents": [{"uri": "file:///n.txt", "mimeType": "text/plain", "blob": ENCODED}]}
     command, env = hostile({"resources/read": [line(contents)]})
