@@ -38,6 +38,12 @@ TEXT_KEYS: dict[str, frozenset[str]] = {
     "Grep": frozenset({"content"}),
 }
 EVENTS = ("pre-tool-use", "post-tool-use")
+# Claude Code's own tools that read an MCP server's resources (outside any `mcp__` name), and the
+# request each one makes of the server named by its `server` input.
+MCP_RESOURCE_TOOLS = {
+    "ReadMcpResourceTool": "resources/read",
+    "ListMcpResourcesTool": "resources/list",
+}
 
 
 def handle(event: str, data: dict) -> Reply:
@@ -90,6 +96,14 @@ def _post(ctx: HookContext, data: dict) -> Reply:
     mcp = split_mcp_name(tool)
     if mcp:
         return _updated("updatedMCPToolOutput", ctx.clean_mcp(mcp[0], mcp[1], response, request_id))
+    if tool in MCP_RESOURCE_TOOLS:
+        # Without a server named, resources of every server are listed: judged as one the policy
+        # does not know (untrusted).
+        server = str(tool_input_object(data).get("server") or "mcp-resources")
+        method = MCP_RESOURCE_TOOLS[tool]
+        return _updated(
+            "updatedToolOutput", ctx.clean_mcp(server, None, response, request_id, method)
+        )
     keys = TEXT_KEYS.get(tool)
     if keys is None:
         return Reply({})
@@ -143,7 +157,8 @@ def fail(event: str, data: Any, error: BaseException) -> Reply:
         if replaced is not None:
             return _updated("updatedToolOutput", Cleaned(replaced, True))
         return Reply({})  # no outside text in this output
-    if isinstance(data, dict) and tool:
+    if isinstance(data, dict) and tool and tool not in MCP_RESOURCE_TOOLS:
         return Reply({})  # a tool whose output carries no outside text
-    # Not even the tool is known: stop the agent rather than let an unread output through.
+    # Not even the tool is known, or its output is a server's resource that could not be read:
+    # stop the agent rather than let an unread output through.
     return Reply({"continue": False, "stopReason": notice, "decision": "block", "reason": notice})

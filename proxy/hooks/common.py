@@ -113,18 +113,32 @@ class HookContext:
 
     # -- cleaning -----------------------------------------------------------------------------
 
-    def clean_mcp(self, server: str, tool: str, output: Any, request_id: str | None) -> Cleaned:
-        """An MCP tool's output (text, content blocks, a result, or structured JSON) through the proxy's cleaner."""
+    def clean_mcp(
+        self,
+        server: str,
+        tool: str | None,
+        output: Any,
+        request_id: str | None,
+        method: str = "tools/call",
+    ) -> Cleaned:
+        """An MCP tool's output (text, content blocks, a result, or structured JSON) through the
+        proxy's cleaner; with `method` and no tool, the answer to that request of the server's
+        (a resource read)."""
         untrusted, why = untrusted_tool(self.policy.server(server), tool)
+        subject = f"{server}/{tool or method}"
         if untrusted:
-            self.expose(
-                server, tool, f"{server}/{tool} returned untrusted content ({why})", request_id
+            self.exposure.record(
+                server=server,
+                tool=tool,
+                method=method,
+                reason=f"{subject} returned untrusted content ({why})",
+                request_id=request_id,
             )
         shaped = _as_call_result(output)
         if shaped is None:
             return Cleaned(output, False)
         payload, unwrap = shaped
-        cleaned = self._clean(server, tool, request_id, payload, untrusted)
+        cleaned = self._clean(server, tool, request_id, payload, untrusted, method)
         return Cleaned(output, False) if cleaned is None else Cleaned(unwrap(cleaned), True)
 
     def clean_fields(
@@ -154,14 +168,20 @@ class HookContext:
         return Cleaned(_merge(output, cleaned["structuredContent"], keys), True)
 
     def _clean(
-        self, server: str, tool: str, request_id: str | None, payload: dict, untrusted: bool
+        self,
+        server: str,
+        tool: str | None,
+        request_id: str | None,
+        payload: dict,
+        untrusted: bool,
+        method: str = "tools/call",
     ) -> dict | None:
         # Imported here: a hook that only checks a call never cleans, and importing the cleaning
         # pipeline was a third of such a hook's start-up.
         from ..cleaner import FieldCleaner
 
         return FieldCleaner(self.store, self.policy, server, self.session, self.exposure)(
-            "tools/call", tool, request_id, payload, untrusted
+            method, tool, request_id, payload, untrusted
         )
 
     # -- gating -------------------------------------------------------------------------------

@@ -172,3 +172,17 @@ def test_a_cursor_shell_event_without_a_command_line_is_refused(run_hook, tmp_pa
         code, out, _ = run_hook("cursor", "before-shell-execution", event)
         assert code == 2 and out["permission"] == "deny", out
         assert "command" in out["agent_message"]
+
+
+def test_a_resource_read_the_hook_cannot_inspect_stops_the_agent(run_hook, hook_env, tmp_path):
+    # Claude Code's ReadMcpResourceTool output is a server's text: unread, it must not go on.
+    event = {
+        **WEBFETCH,
+        "tool_name": "ReadMcpResourceTool",
+        "tool_input": {"server": "jira", "uri": "jira://PROJ-7"},
+        "tool_response": {"contents": [{"uri": "jira://PROJ-7", "text": INJECTION}]},
+    }
+    _code, out, _ = run_hook(
+        "claude-code", "post-tool-use", event, env=broken_policy(hook_env, tmp_path)
+    )
+    assert out["continue"] is False and INJECTION not in json.dumps(out)
