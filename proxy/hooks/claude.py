@@ -79,6 +79,12 @@ def _pre(ctx: HookContext, data: dict) -> Reply:
         reason = check_tool_input(tool_input, ctx.cwd, writing=tool in WRITING_TOOLS)
         if reason:
             return deny(refusal_text(reason))
+    elif tool in MCP_RESOURCE_TOOLS:
+        server = str(tool_input.get("server") or "mcp-resources")
+        params = {key: value for key, value in tool_input.items() if key != "server"}
+        refused = ctx.request_refusal(server, MCP_RESOURCE_TOOLS[tool], params, request_id)
+        if refused:
+            return deny(refused)
     elif tool == "WebFetch":
         url = str(tool_input.get("url", ""))
         if not ctx.host_allowed(url):

