@@ -57,9 +57,12 @@ class ToolVerdict:
         }
 
 
-def classify(server: ServerPolicy, tool: str, annotations: dict | None = None) -> ToolVerdict:
-    """Apply the policy, then the tool's MCP annotations, then its name."""
-    outbound, outbound_reason = _outbound(server, tool, annotations)
+def classify(
+    server: ServerPolicy, tool: str, annotations: dict | None = None, *, listed: bool = True
+) -> ToolVerdict:
+    """Apply the policy, then the tool's MCP annotations, then its name. `listed`: False for a
+    name missing from the tools the server listed, which is no tool the gate knows."""
+    outbound, outbound_reason = _outbound(server, tool, annotations, listed)
     untrusted, untrusted_reason = untrusted_tool(server, tool)
     listed = "*" in server.outbound or tool in server.outbound
     writes = bool(annotations) and annotations.get("readOnlyHint") is not True
@@ -110,7 +113,21 @@ def untrusted_tool(server: ServerPolicy, tool: str | None) -> tuple[bool, str]:
     return True, f"policy: servers.{name} does not say it is trusted"
 
 
-def _outbound(server: ServerPolicy, tool: str, annotations: dict | None) -> tuple[bool, str]:
+def untrusted_task(server: ServerPolicy, tool: str | None) -> tuple[bool, str]:
+    """Whether a task's result is exposure: as its tool's, or, when the tool that started it is
+    not known (it was started through another connection), as any tool's of the server."""
+    untrusted, why = untrusted_tool(server, tool)
+    if tool is not None or untrusted or not server.untrusted:
+        return untrusted, why
+    return True, (
+        f"the tool that started the task is not known, and servers.{server.name}.untrusted lists"
+        " tools"
+    )
+
+
+def _outbound(
+    server: ServerPolicy, tool: str, annotations: dict | None, listed: bool
+) -> tuple[bool, str]:
     name = server.name
     if "*" in server.outbound or tool in server.outbound:
         return (
@@ -119,6 +136,13 @@ def _outbound(server: ServerPolicy, tool: str, annotations: dict | None) -> tupl
         )
     if tool in server.not_outbound:
         return False, f"policy: servers.{name}.not_outbound lists {tool}"
+    if not listed:
+        # A lenient server may run it as a listed tool (its case or spaces folded), one the
+        # policy or the annotations may say writes.
+        return True, (
+            f"the server did not list {tool!r}, so the gate cannot tell which tool it runs"
+            f" (servers.{name}.not_outbound can list it)"
+        )
     by_name = _outbound_by_name(tool)
     if annotations:
         read_only = annotations.get("readOnlyHint") is True

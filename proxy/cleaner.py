@@ -39,7 +39,7 @@ from .scan import (
     scan_text,
     signal_json,
 )
-from .surfaces import walk_surfaces
+from .surfaces import BASE64_MARK, walk_surfaces
 
 REENTRY = "reentry"
 _VERDICT = attrgetter("verdict")
@@ -239,7 +239,7 @@ class FieldCleaner:
         if (
             verdict.verdict != Verdict.WITHHELD
             and message.reentry_possible
-            and self._may_repeat(message, verdict, text)
+            and self._may_repeat(message, path, verdict, text)
         ):
             matches = self.index.matches(verdict.cleaned or text)
             if matches:
@@ -256,18 +256,19 @@ class FieldCleaner:
             return f"{verdict.cleaned}\n{removal_notice(verdict.removed)}"
         return self._withhold(message, path, text, verdict)
 
-    def _may_repeat(self, message: _Message, verdict: FieldVerdict, text: str) -> bool:
+    def _may_repeat(self, message: _Message, path: str, verdict: FieldVerdict, text: str) -> bool:
         """Whether the field may hold a window of a withheld payload.
 
         A clean field of a plain line is one of the line's strings, so its words are among the
         line's, and a window it repeats holds an anchor word the line holds: a field without any of
-        those is ruled out by a substring test. (A sanitized field is not ruled out: a removal can
+        those is ruled out by a substring test (not the text a base64 payload spells, whose words
+        the line does not show). (A sanitized field is not ruled out: a removal can
         join two words into a new one.) The line is read once per message, before the fields:
         a line without any anchor word rules out the whole message at once.
         """
         if len(text) < _SHORTEST_WINDOW:
             return False  # fewer characters than MIN_WORDS one-letter words and their gaps
-        if verdict.verdict != Verdict.CLEAN or message.line is None:
+        if verdict.verdict != Verdict.CLEAN or message.line is None or path.endswith(BASE64_MARK):
             return True
         if not message.line_read:
             # This message withheld a field since: its windows are anchors now.

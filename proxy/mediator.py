@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lazaretto.store import StoreUnavailable
+from lazaretto.store.sessions import TaintState
 from lazaretto.store.states import PinKind
 
 if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
 
 from .bounds import affordable
-from .classify import ToolVerdict, classify, untrusted_tool
+from .classify import ToolVerdict, classify, untrusted_task, untrusted_tool
 from .envelope import Kind, enveloped, request_key, response_keys, shape_of
 from .exposure import EXPOSURE_METHODS, MODEL_READ_REQUESTS, Exposure
 from .gate import Gate
@@ -41,8 +42,16 @@ from .jsonrpc import (
 )
 from .pins import INSTRUCTIONS, LISTS, PinGuard
 from .policy import Policy
-from .requests import SESSION_NOTIFICATIONS, call_of
+from .requests import NAMING_PARAMS, SESSION_NOTIFICATIONS, call_of
 from .spill import SPILL_BYTES, Arrived
+from .surfaces import may_hold_base64_text
+
+# Server requests passed to the client and not yet answered; past this many, the oldest is
+# forgotten (its late answer is dropped), so a server that never hears back cannot grow the map.
+SERVER_REQUESTS_KEPT = 4096
+
+# Requests that read one task: their answers are judged as the task's tool's.
+TASK_READS = frozenset({"tasks/result", "tasks/get"})
 
 # After this many dropped messages, only every DROP_SAMPLE-th one gets an audit row of its own
 # (with the count since the last): a server spewing garbage cannot fill the store with rows.
@@ -71,7 +80,8 @@ class Pending:
 
 
 # Cleans one payload: (method, tool, request_id, payload, untrusted, plain, line) -> new payload or None.
-# `plain`: the line was ASCII without \u escapes, so it cannot hold an invisible character;
+# `plain`: the line was ASCII without \u escapes and without a base64 part that may spell text, so it
+# cannot hold an invisible character;
 # `line`: the line itself when plain and smaller than SPILL_BYTES (a cheap look before any walk).
 Cleaner = Callable[
     [str, "str | None", "str | None", dict, bool, bool, "bytes | None"], "dict | None"
@@ -122,7 +132,10 @@ class Mediator:
         # first under this lock; the ids answered by a timeout drop the server's late reply.
         self._answer_lock = threading.Lock()
         self._timed_out: set[int | str] = set()
-        self.annotations: dict[str, dict | None] = {}
+        # The server's requests the client was shown and has not answered: key -> method.
+        self._server_requests: dict[int | str, str] = {}
+        self.annotations: dict[str, dict | None] = {}  # by name, for every tool ever listed
+        self._tools_listed = False  # whether the server has listed its tools at all
         self.task_tools: dict[str, str] = {}
         self._verdicts: dict[str, ToolVerdict] = {}
         self._drops = 0
@@ -198,9 +211,53 @@ class Mediator:
         if shape.kind is Kind.NOTIFICATION:
             return self._client_notification(message), None
         if shape.is_response:
-            # The client answering a request of the server's (sampling, elicitation, roots).
-            return enveloped(message, shape.kind), None
+            return self._client_answer(message, shape.kind), None
         return None, self._invalid_client(message, shape.problem)
+
+    def _client_answer(self, message: dict, kind: Kind) -> dict | None:
+        """The client answering a request of the server's (sampling, elicitation, roots): what
+        to send the server. An answer carries data to it, so it must answer a request the
+        server is waiting for, and the model's words go only while no other read tainted the
+        session, judged when they leave (the session may have read something since it was asked)."""
+        method = self._pop_answered(self._server_requests, message["id"])
+        if method is None:
+            self._dropped(
+                "client",
+                f"an answer to {message['id']!r}: the server is not waiting for it"
+                " (it never asked, or the proxy did not pass its request on)",
+                None,
+            )
+            return None
+        if kind is Kind.RESULT and method in MODEL_READ_REQUESTS:
+            refusal = self._model_answer_refusal(method)
+            if refusal is not None:
+                return error_response(message["id"], REFUSED, refusal)
+        return enveloped(message, kind)
+
+    def _model_answer_refusal(self, method: str) -> str | None:
+        """Why the model's answer to the server's `method` may not leave now, or None."""
+        try:
+            state = self.store.sessions.state(
+                self.session, idle_expiry_minutes=self.policy.idle_expiry_minutes
+            )
+        except StoreUnavailable as exc:
+            self._dropped("client", f"the answer to {method}: the taint cannot be read", method)
+            return f"lazaretto refused the answer to {method}: the session's taint cannot be read ({exc})"
+        # The request's own prompt (an untrusted server's) tainted the session as it was passed
+        # on: that read is what the answer is for, and it goes back to its own writer.
+        others = [
+            reason
+            for reason in state.reasons
+            if reason["server"] != self.server or reason["method"] not in MODEL_READ_REQUESTS
+        ]
+        if not others:
+            return None
+        self._dropped("client", f"the answer to {method}: the session is tainted", method)
+        return (
+            f"lazaretto refused the answer to {method} from {self.server}: since it was asked, this"
+            f" session read untrusted content ({TaintState(True, others).summary()}), and the"
+            " model's answer would go to the server"
+        )
 
     def _invalid_client(self, message: Any, problem: str) -> dict | None:
         """Refuse a client message: an error for a request, nothing for what expects no answer."""
@@ -234,17 +291,24 @@ class Mediator:
                 f"lazaretto: refused: request id {request_id!r} is already waiting for an answer;"
                 " use a new id",
             )
+        naming = NAMING_PARAMS.get(method)
+        if naming is not None and not isinstance(params.get(naming), str):
+            self.log(f"refused request {request_id!r}: its {method} {naming} is no string")
+            return None, error_response(
+                request_id,
+                INVALID_REQUEST,
+                f"lazaretto: refused: the {method} request's {naming} is not a string",
+            )
         tool = None
         if method in ("tools/call", "prompts/get"):
-            name = params.get("name")
-            tool = name if isinstance(name, str) else ""
+            tool = params["name"]
             drifted = self.pins and self.pins.refusal(
                 PinKind.TOOL if method == "tools/call" else PinKind.PROMPT, tool, request_id
             )
             if drifted:
                 self.log(f"refused {tool}: pin drift")
                 return None, drifted
-        elif method == "tasks/result":
+        elif method in TASK_READS:
             tool = self.task_tools.get(str(params.get("taskId")))
         call = call_of(self.server_policy, method, params, self.verdict)
         refusal = self.gate.check(call.verdict, call.arguments, request_id, scanned=call.scanned)
@@ -275,7 +339,10 @@ class Mediator:
         verdict = self._verdicts.get(tool)
         if verdict is None:
             verdict = self._verdicts[tool] = classify(
-                self.server_policy, tool, self.annotations.get(tool)
+                self.server_policy,
+                tool,
+                self.annotations.get(tool),
+                listed=not self._tools_listed or tool in self.annotations,
             )
         return verdict
 
@@ -302,7 +369,7 @@ class Mediator:
     def _from_server(self, handed: list[bytes], head: bytes, size: int) -> Outgoing:
         out = Outgoing()
         raw = handed.pop()
-        plain = raw.isascii() and b"\\u" not in raw
+        plain = raw.isascii() and b"\\u" not in raw and not may_hold_base64_text(raw)
         line = raw if plain and size < SPILL_BYTES else None  # small: Arrived keeps it anyway
         if not affordable(raw):
             self._unreadable_from_server(
@@ -368,18 +435,30 @@ class Mediator:
                     self._rechecking = {"notice": dump_line(message), "deferred": []}
                     out.to_server.append(self._own_request("tools/list"))
                     return None
-        params = message.get("params")
-        if not isinstance(params, dict):
-            return message
-        untrusted, why = untrusted_tool(self.server_policy, None)
         request_id = message.get("id")
+        if shape.kind is not Kind.REQUEST:
+            return self._server_params(message, method, out, plain, line)
+        if self._server_request_waiting(request_id, method, out):
+            return None
+        passed = self._server_params(message, method, out, plain, line)
+        if passed is not None:
+            self._await_client(request_id, method)
+        return passed
+
+    def _server_params(
+        self, message: dict, method: str, out: Outgoing, plain: bool, line: bytes | None
+    ) -> dict | None:
+        """A server request or notification with its params judged, or None (dropped or refused)."""
+        request_id = message.get("id")
+        params = message.get("params")
+        untrusted, why = untrusted_tool(self.server_policy, None)
         try:
             if method in MODEL_READ_REQUESTS and "id" in message:
                 refusal = self._model_request_refusal(method)
                 if refusal is not None:
                     out.to_server.append(dump_line(error_response(request_id, REFUSED, refusal)))
                     return None
-                if untrusted:
+                if untrusted and isinstance(params, dict):
                     self.exposure.record(
                         server=self.server,
                         tool=None,
@@ -387,6 +466,8 @@ class Mediator:
                         reason=f"{self.server} sent {method} with untrusted text ({why})",
                         request_id=str(request_id),
                     )
+            if not isinstance(params, dict):
+                return message  # no text to judge
             cleaned = self.cleaner(method, None, None, params, untrusted, plain, line)
         except Exception as exc:
             self._dropped("server", f"a {method} that could not be inspected: {exc}", method)
@@ -398,6 +479,35 @@ class Mediator:
                 )
             return None
         return message if cleaned is None else {**message, "params": cleaned}
+
+    def _server_request_waiting(self, request_id: Any, method: str, out: Outgoing) -> bool:
+        """Whether a server request reuses the id of one the client has yet to answer (then it
+        is refused to the server: the client's answer would be judged as either request's)."""
+        with self._answer_lock:
+            waiting = any(key in self._server_requests for key in response_keys(request_id))
+        if not waiting:
+            return False
+        self._dropped("server", f"a {method} reusing the waiting id {request_id!r}", method)
+        out.to_server.append(
+            dump_line(
+                error_response(
+                    request_id,
+                    INVALID_REQUEST,
+                    f"lazaretto: refused: request id {request_id!r} is already waiting for the"
+                    " client's answer; use a new id",
+                )
+            )
+        )
+        return True
+
+    def _await_client(self, request_id: Any, method: str) -> None:
+        """Remember a server request passed to the client, for its answer."""
+        key = request_key(request_id)
+        assert key is not None  # shape_of accepted the id
+        with self._answer_lock:
+            if len(self._server_requests) >= SERVER_REQUESTS_KEPT:
+                self._server_requests.pop(next(iter(self._server_requests)))
+            self._server_requests[key] = method
 
     def _model_request_refusal(self, method: str) -> str | None:
         """Why a server's request for the model's own words is refused (while tainted), or None:
@@ -435,13 +545,11 @@ class Mediator:
     def _answered(self, response_id: Any) -> Pending | None:
         """The pending request a response answers, matched as clients match it; None (and the
         response dropped with a reason) when it answers none."""
-        keys = response_keys(response_id)
+        pending = self._pop_answered(self.pending, response_id)
+        if pending is not None:
+            return pending
         with self._answer_lock:
-            for key in keys:
-                pending = self.pending.pop(key, None)
-                if pending is not None:
-                    return pending
-            late = next((key for key in keys if key in self._timed_out), None)
+            late = next((key for key in response_keys(response_id) if key in self._timed_out), None)
             if late is not None:
                 self._timed_out.discard(late)
         if late is not None:
@@ -458,12 +566,7 @@ class Mediator:
         if not isinstance(message, dict) or "id" not in message:
             return
         if "result" in message or "error" in message:
-            pending = None
-            with self._answer_lock:
-                for key in response_keys(message["id"]):
-                    pending = self.pending.pop(key, None)
-                    if pending is not None:
-                        break
+            pending = self._pop_answered(self.pending, message["id"])
             if pending is not None and not pending.own:
                 out.to_client.append(
                     dump_line(
@@ -558,7 +661,8 @@ class Mediator:
     ) -> dict:
         """The response with its `result` or `error` cleaned; an untrusted answer taints first."""
         request_id = str(message["id"])
-        untrusted, why = untrusted_tool(self.server_policy, pending.tool)
+        judge = untrusted_task if pending.method in TASK_READS else untrusted_tool
+        untrusted, why = judge(self.server_policy, pending.tool)
         try:
             if untrusted and pending.method in EXPOSURE_METHODS:
                 subject = f"{self.server}/{pending.tool or pending.method}"
@@ -620,6 +724,10 @@ class Mediator:
         tools = result.get("tools")
         if not isinstance(tools, list):
             return
+        if not self._tools_listed:
+            # Names classified before any list was seen were taken as listed.
+            self._tools_listed = True
+            self._verdicts.clear()
         verdicts = []
         for tool in tools:
             if isinstance(tool, dict) and isinstance(tool.get("name"), str):
@@ -654,12 +762,17 @@ class Mediator:
 
     def _pop_recovered(self, head: bytes) -> Pending | None:
         """The client request an unreadable line seems to answer (by the id at its start), if any."""
-        request_id = recover_id(head)
+        pending = self._pop_answered(self.pending, recover_id(head))
+        return None if pending is None or pending.own else pending
+
+    def _pop_answered(self, waiting: dict, response_id: Any) -> Any:
+        """What `waiting` holds under the first key a client would match `response_id` to,
+        taken out (one answer each, whoever pops it first); None when nothing matches."""
         with self._answer_lock:
-            for key in response_keys(request_id):
-                pending = self.pending.pop(key, None)
-                if pending is not None:
-                    return None if pending.own else pending
+            for key in response_keys(response_id):
+                found = waiting.pop(key, None)
+                if found is not None:
+                    return found
         return None
 
     # -- time limits ----------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Other readings of a field: encodings a model decodes on sight, which the detector's patterns never see.
 
-ROT13, URL-encoding, HTML entities, escaped or spaced hex, base64 cut into short chunks, text
+ROT13, URL-encoding, HTML entities, escaped or spaced hex, escapes scattered among letters
+(`\\u0049gn\\u006fre`), base64 cut into short chunks, text
 written backwards, leetspeak and letters of other scripts that look Latin. Each reading is made
 only where the text shows its mark (a cheap test first), and is only read: the field itself is
 never rewritten, so benign text that merely holds such runs (a URL with %20, a hash, code) passes
@@ -63,6 +64,8 @@ _HEX_FORMS = (
     (("",), re.compile(_HEX_PAIRS)),
 )
 _HEX_DIGITS = re.compile(r"\\u([0-9A-Fa-f]{4})|(?:\\x|0x)?([0-9A-Fa-f]{2})")
+# One escape of a character, standing anywhere: runs of them are the hex reading's.
+_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})")
 # Base64 cut into pieces: alphabet runs separated by spaces, quotes, commas or plus signs.
 _TOKEN = re.compile(r"[A-Za-z0-9+/]+={0,2}")
 _GAP = re.compile(r"[ \t\r\n\"',+]+")
@@ -149,6 +152,20 @@ def _hex(text: str) -> str | None:
         return data.decode("utf-8", "replace") if is_text(data) else run
 
     return _HEX_RUN.sub(decode, text) if _has_hex_run(text) else None
+
+
+def _escapes(text: str) -> str | None:
+    """Every escape decoded in place, where some stand among plain letters (`\\u0049gn\\u006fre`)."""
+    if not _marked(_ESCAPE, text):
+        return None
+    if _has_hex_run(text) and not _ESCAPE.search(_HEX_RUN.sub(" ", text)):
+        return None  # every escape stands in a run: the hex reading reads them
+
+    def decode(match: re.Match) -> str:
+        char = chr(int(match.group(1) or match.group(2), 16))
+        return char if char.isprintable() else match.group(0)
+
+    return _ESCAPE.sub(decode, text)
 
 
 def _has_hex_run(text: str) -> bool:
@@ -303,6 +320,7 @@ _READERS = (
         r"|[0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}",
         _hex,
     ),
+    ("escapes", r"\\[ux][0-9A-Fa-f]{2}[\s\S]*\\[ux][0-9A-Fa-f]{2}", _escapes),
     ("base64-chunks", rf"{_LOOKING}[A-Za-z0-9+/]*=*[ \t\r\n\"',+]+{_LOOKING}", _chunked_base64),
     ("leetspeak", r"[013457][A-Za-z][\s\S]*[013457][A-Za-z]", _leet),
     # Any character outside ASCII (the compiled scan reads each as one `?`).

@@ -38,6 +38,14 @@ READING_METHODS = frozenset(
 )
 # Reads addressed by a URI: outbound when the URI names a network host, as fetching it would.
 RESOURCE_METHODS = frozenset({"resources/read", "resources/subscribe", "resources/unsubscribe"})
+# The param each method names what it runs or reads by, which the gate judges: a server may read a
+# value that is no string as one (JavaScript takes ["post"] for "post" as a key, and `new URL`
+# reads ["https://host/"] as the URL) while the gate judged another, so it must be a string.
+NAMING_PARAMS = {
+    "tools/call": "name",
+    "prompts/get": "name",
+    **dict.fromkeys(sorted(RESOURCE_METHODS), "uri"),
+}
 # Notifications a client sends to run the session; any other one is judged like a request.
 SESSION_NOTIFICATIONS = frozenset(
     {

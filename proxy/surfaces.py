@@ -6,8 +6,10 @@ only along the paths whose text the visitor replaced; the input is never mutated
 skipped because a client is not expected to show it: names, URIs, schema defaults and enums,
 `_meta`, unknown block types and their extra keys are all strings a model can be handed.
 
-Two things are not text: the base64 `data` of an image or audio part and the `blob` of a
-resource, when they are base64; they are counted as uninspected. A string under a `text` key that
+The base64 `data` of an image or audio part and the `blob` of a resource are read for what they
+spell: bytes that decode as UTF-8 are text a model can be handed (whatever `mimeType` the server
+claims), visited at the key's path with `#base64` added and, when replaced, encoded again; other
+bytes (images, audio) are not text and are counted as uninspected. A string under a `text` key that
 holds JSON is walked as JSON too (unless the JSON names a key twice: then a reader might see the
 other value, so the whole text is read as text). Paths are JSON-pointer-like: `/content/0/text`,
 a key as `/structuredContent/items/3/title@key`, JSON found inside a text as
@@ -15,6 +17,7 @@ a key as `/structuredContent/items/3/title@key`, JSON found inside a text as
 `~3`, so every surface of a payload has a path of its own.
 """
 
+import base64
 import binascii
 import json
 import re
@@ -34,6 +37,9 @@ MAX_DEPTH = 48
 _JSON_START = re.compile(r"\s*[{\[]")
 # Parts whose payload is binary: the key that holds it, given the part's shape.
 _MEDIA_TYPES = frozenset({"image", "audio"})
+# Added to the path of a base64 payload's key when the text it spells is visited: no key can
+# spell `#` (it is escaped), so the path is that text's own.
+BASE64_MARK = "#base64"
 
 
 @dataclass(frozen=True)
@@ -100,6 +106,12 @@ def _shallow(value: Any) -> Any:
     )
 
 
+def may_hold_base64_text(line: bytes) -> bool:
+    """Whether a JSON line may carry a base64 payload that spells text (see the module docstring):
+    then its being ASCII says nothing of the characters that text holds."""
+    return b'"blob"' in line or b'"data"' in line
+
+
 def walk_surfaces(payload: Any, visit: Visit) -> SurfaceResult:
     """Apply `visit` to every string of `payload`; see the module docstring."""
     if not isinstance(payload, (dict, list)):
@@ -130,8 +142,10 @@ def _all_strings(root: Any, edits: _Edits, visit: Visit, prefix: str) -> None:
         elif depth > MAX_DEPTH and isinstance(node, (dict, list)):
             _deep(node, path, where, edits, visit)
         elif isinstance(node, dict):
-            # Only a part with `data` or `blob` can hold a binary payload.
-            binary = _binary_key(node) if "data" in node or "blob" in node else None
+            # Only a part with `data` or `blob` can hold a base64 payload.
+            binary, decoded = (
+                _base64_part(node) if "data" in node or "blob" in node else (None, None)
+            )
             children = []
             depth += 1
             for key, child in node.items():
@@ -149,7 +163,10 @@ def _all_strings(root: Any, edits: _Edits, visit: Visit, prefix: str) -> None:
                 if replaced is not None and replaced != key:
                     keys.append((path, key, replaced))
                 if key == binary:
-                    edits.uninspected += 1
+                    if decoded is None:
+                        edits.uninspected += 1
+                    else:
+                        _base64_text(decoded, (*path, key), step, edits, visit)
                     continue
                 children.append((child, (*path, key), step, depth, key == "text"))
             children.reverse()
@@ -160,22 +177,35 @@ def _all_strings(root: Any, edits: _Edits, visit: Visit, prefix: str) -> None:
                 push((node[index], (*path, index), f"{where}/{index}", depth, False))
 
 
-def _binary_key(node: dict) -> str | None:
-    """The key of a media part's or a resource's base64 payload, if it holds base64 indeed."""
+def _base64_part(node: dict) -> tuple[str | None, str | None]:
+    """The key of a media part's or a resource's base64 payload, if it holds base64 indeed, and
+    the text it spells (None for bytes that are no UTF-8 text)."""
     if node.get("type") in _MEDIA_TYPES:
         key = "data"
     elif "uri" in node and "blob" in node:
         key = "blob"
     else:
-        return None
+        return None, None
     value = node.get(key)
     if not isinstance(value, str):
-        return None
+        return None, None
     try:
-        binascii.a2b_base64(value, strict_mode=True)
+        raw = binascii.a2b_base64(value, strict_mode=True)
     except (binascii.Error, ValueError):
-        return None  # not base64: it is text like any other
-    return key
+        return None, None  # not base64: it is text like any other
+    try:
+        # Images and audio begin with bytes UTF-8 forbids (PNG's 0x89, JPEG's 0xFF, a WAV's rate).
+        return key, raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return key, None
+
+
+def _base64_text(text: str, path: tuple, where: str, edits: _Edits, visit: Visit) -> None:
+    """Visit the text a base64 payload spells; a replacement goes back as base64."""
+    replaced = visit(where + BASE64_MARK, text)
+    if replaced is not None and replaced != text:
+        encoded = base64.b64encode(replaced.encode()).decode("ascii")
+        edits.values.append((path, encoded))
 
 
 def _json_text(text: str, path: tuple, where: str, edits: _Edits, visit: Visit) -> bool:

@@ -38,6 +38,12 @@ TEXT_KEYS: dict[str, frozenset[str]] = {
     "Grep": frozenset({"content"}),
 }
 EVENTS = ("pre-tool-use", "post-tool-use")
+# Claude Code's own tools that read an MCP server's resources (outside any `mcp__` name), and the
+# request each one makes of the server named by its `server` input.
+MCP_RESOURCE_TOOLS = {
+    "ReadMcpResourceTool": "resources/read",
+    "ListMcpResourcesTool": "resources/list",
+}
 
 
 def handle(event: str, data: dict) -> Reply:
@@ -62,7 +68,10 @@ def _pre(ctx: HookContext, data: dict) -> Reply:
         if refused:
             return deny(refused)
     elif tool in SHELL_TOOLS:
-        command = str(tool_input.get("command", ""))
+        command = tool_input.get("command")
+        if not isinstance(command, str):
+            # Read as an empty line, whatever it runs would pass unread: refused (see `fail`).
+            raise ValueError(f"the {tool} tool's input holds no command line the hook can read")
         refused = ctx.shell_refusal(CLIENT, tool, command, ctx.cwd, request_id)
         if refused:
             return deny(refused)
@@ -70,6 +79,12 @@ def _pre(ctx: HookContext, data: dict) -> Reply:
         reason = check_tool_input(tool_input, ctx.cwd, writing=tool in WRITING_TOOLS)
         if reason:
             return deny(refusal_text(reason))
+    elif tool in MCP_RESOURCE_TOOLS:
+        server = str(tool_input.get("server") or "mcp-resources")
+        params = {key: value for key, value in tool_input.items() if key != "server"}
+        refused = ctx.request_refusal(server, MCP_RESOURCE_TOOLS[tool], params, request_id)
+        if refused:
+            return deny(refused)
     elif tool == "WebFetch":
         url = str(tool_input.get("url", ""))
         if not ctx.host_allowed(url):
@@ -87,6 +102,14 @@ def _post(ctx: HookContext, data: dict) -> Reply:
     mcp = split_mcp_name(tool)
     if mcp:
         return _updated("updatedMCPToolOutput", ctx.clean_mcp(mcp[0], mcp[1], response, request_id))
+    if tool in MCP_RESOURCE_TOOLS:
+        # Without a server named, resources of every server are listed: judged as one the policy
+        # does not know (untrusted).
+        server = str(tool_input_object(data).get("server") or "mcp-resources")
+        method = MCP_RESOURCE_TOOLS[tool]
+        return _updated(
+            "updatedToolOutput", ctx.clean_mcp(server, None, response, request_id, method)
+        )
     keys = TEXT_KEYS.get(tool)
     if keys is None:
         return Reply({})
@@ -140,7 +163,8 @@ def fail(event: str, data: Any, error: BaseException) -> Reply:
         if replaced is not None:
             return _updated("updatedToolOutput", Cleaned(replaced, True))
         return Reply({})  # no outside text in this output
-    if isinstance(data, dict) and tool:
+    if isinstance(data, dict) and tool and tool not in MCP_RESOURCE_TOOLS:
         return Reply({})  # a tool whose output carries no outside text
-    # Not even the tool is known: stop the agent rather than let an unread output through.
+    # Not even the tool is known, or its output is a server's resource that could not be read:
+    # stop the agent rather than let an unread output through.
     return Reply({"continue": False, "stopReason": notice, "decision": "block", "reason": notice})

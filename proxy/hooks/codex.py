@@ -51,6 +51,19 @@ def _command(tool_input: Any) -> str:
     return str(tool_input or "")
 
 
+def _shell_line(tool_input: Any) -> str:
+    """The line a shell tool runs: `command` (or `cmd`, as `exec_command` names it), a string or an
+    argv list. Raises ValueError when there is none, which refuses the call: an empty reading
+    would let whatever it runs through unread."""
+    if isinstance(tool_input, dict):
+        command = tool_input.get("command", tool_input.get("cmd"))
+        if isinstance(command, list) and all(isinstance(word, str) for word in command):
+            return shlex.join(command)
+        if isinstance(command, str):
+            return command
+    raise ValueError("the shell tool's input holds no command line the hook can read")
+
+
 def _pre(ctx: HookContext, data: dict) -> Reply:
     tool = str(data.get("tool_name", ""))
     tool_input = data.get("tool_input")
@@ -69,7 +82,7 @@ def _pre(ctx: HookContext, data: dict) -> Reply:
         reason = check_paths([p.strip() for p in paths], ctx.cwd, writing=True)
         return deny(refusal_text(reason)) if reason else Reply({})
     if tool in SHELL_TOOLS:
-        command = _command(tool_input)
+        command = _shell_line(tool_input)
         refused = ctx.shell_refusal(CLIENT, tool, command, ctx.cwd, request_id)
         if refused:
             return deny(refused)

@@ -13,6 +13,7 @@ from ..exposure import Exposure
 from ..gate import Gate
 from ..hosts import HostAllowList, HostScanTooLarge, hosts_in
 from ..policy import POLICY_ENV, POLICY_FILE, Policy, PolicyError, parse_policy
+from ..requests import call_of
 from . import environment
 from .builtins import clone_targets, command_paths, egresses, reads_network, real
 from .commands import check_command, refusal_text
@@ -113,18 +114,32 @@ class HookContext:
 
     # -- cleaning -----------------------------------------------------------------------------
 
-    def clean_mcp(self, server: str, tool: str, output: Any, request_id: str | None) -> Cleaned:
-        """An MCP tool's output (text, content blocks, a result, or structured JSON) through the proxy's cleaner."""
+    def clean_mcp(
+        self,
+        server: str,
+        tool: str | None,
+        output: Any,
+        request_id: str | None,
+        method: str = "tools/call",
+    ) -> Cleaned:
+        """An MCP tool's output (text, content blocks, a result, or structured JSON) through the
+        proxy's cleaner; with `method` and no tool, the answer to that request of the server's
+        (a resource read)."""
         untrusted, why = untrusted_tool(self.policy.server(server), tool)
+        subject = f"{server}/{tool or method}"
         if untrusted:
-            self.expose(
-                server, tool, f"{server}/{tool} returned untrusted content ({why})", request_id
+            self.exposure.record(
+                server=server,
+                tool=tool,
+                method=method,
+                reason=f"{subject} returned untrusted content ({why})",
+                request_id=request_id,
             )
         shaped = _as_call_result(output)
         if shaped is None:
             return Cleaned(output, False)
         payload, unwrap = shaped
-        cleaned = self._clean(server, tool, request_id, payload, untrusted)
+        cleaned = self._clean(server, tool, request_id, payload, untrusted, method)
         return Cleaned(output, False) if cleaned is None else Cleaned(unwrap(cleaned), True)
 
     def clean_fields(
@@ -154,14 +169,20 @@ class HookContext:
         return Cleaned(_merge(output, cleaned["structuredContent"], keys), True)
 
     def _clean(
-        self, server: str, tool: str, request_id: str | None, payload: dict, untrusted: bool
+        self,
+        server: str,
+        tool: str | None,
+        request_id: str | None,
+        payload: dict,
+        untrusted: bool,
+        method: str = "tools/call",
     ) -> dict | None:
         # Imported here: a hook that only checks a call never cleans, and importing the cleaning
         # pipeline was a third of such a hook's start-up.
         from ..cleaner import FieldCleaner
 
         return FieldCleaner(self.store, self.policy, server, self.session, self.exposure)(
-            "tools/call", tool, request_id, payload, untrusted
+            method, tool, request_id, payload, untrusted
         )
 
     # -- gating -------------------------------------------------------------------------------
@@ -205,8 +226,34 @@ class HookContext:
         known = self.store.tools.get(server, tool)
         annotations = json.loads(known["annotations"]) if known and known["annotations"] else None
         verdict = classify(self.policy.server(server), tool, annotations)
+        return self._unproxied_refusal(
+            server, verdict, arguments, arguments, request_id, command=command, url=url
+        )
+
+    def request_refusal(
+        self, server: str, method: str, params: dict, request_id: str | None
+    ) -> str | None:
+        """The proxy's gate for a request (`resources/read`...) the client makes of an MCP server
+        no proxy stands in front of, judged as the proxy judges it; None lets it run."""
+        policy = self.policy.server(server)
+        call = call_of(policy, method, params, lambda tool: classify(policy, tool))
+        return self._unproxied_refusal(
+            server, call.verdict, call.arguments, call.scanned, request_id
+        )
+
+    def _unproxied_refusal(
+        self,
+        server: str,
+        verdict: ToolVerdict,
+        arguments: Any,
+        scanned: Any,
+        request_id: str | None,
+        *,
+        command: object = None,
+        url: object = None,
+    ) -> str | None:
         # Reading the client's processes costs more than the gate: only a refusal needs it.
-        if Gate(self.store, self.policy, server, self.session).judge(verdict, arguments) is None:
+        if Gate(self.store, self.policy, server, self.session).judge(verdict, scanned) is None:
             return None
         try:
             if behind_proxy(server, command=command, url=url):
@@ -214,7 +261,7 @@ class HookContext:
             unsure = ""
         except ProxyUnknown as exc:
             unsure = f" (whether a proxy stands in front of {server} is not known: {exc})"
-        refused = self.gate(server, tool, verdict, arguments, request_id)
+        refused = self.gate(server, verdict.name, verdict, arguments, request_id, scanned=scanned)
         return refused + unsure if refused and unsure else refused
 
     def shell_refusal(

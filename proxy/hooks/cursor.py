@@ -54,7 +54,9 @@ ALLOW = Reply({"permission": "allow"})
 
 
 def _shell(ctx: HookContext, data: dict) -> Reply:
-    command = str(data.get("command", ""))
+    command = data.get("command")
+    if not isinstance(command, str):
+        raise ValueError("the shell event holds no command line the hook can read")
     cwd = str(data.get("cwd") or ctx.cwd)
     refused = ctx.shell_refusal(CLIENT, "Shell", command, cwd, None)
     return deny(refused) if refused else ALLOW

@@ -230,11 +230,32 @@ NETWORK_SUBCOMMANDS: dict[str, frozenset[str]] = {
     "nerdctl": frozenset({"run", "exec", "create", "start", "build", "compose", "push", "pull"}),
     "kubectl": frozenset({""}),  # every kubectl command talks to a cluster
     "oc": frozenset({""}),
+    # Cloud storage and platform clients: every command talks to the provider (or to the
+    # endpoint an option names).
+    "aws": frozenset({""}),
+    "gcloud": frozenset({""}),
+    "gsutil": frozenset({""}),
+    "az": frozenset({""}),
+    "s3cmd": frozenset({""}),
+    "rclone": frozenset({""}),
+    # Publishing a package uploads the project's files to a registry.
+    "npm": frozenset({"publish"}),
+    "yarn": frozenset({"publish", "npm"}),
+    "pnpm": frozenset({"publish"}),
+    "cargo": frozenset({"publish"}),
+    "gem": frozenset({"push"}),
+    "twine": frozenset({"upload", "register"}),
+    "poetry": frozenset({"publish"}),
+    "uv": frozenset({"publish"}),
+    "hatch": frozenset({"publish"}),
+    "flit": frozenset({"publish"}),
+    "pdm": frozenset({"publish"}),
 }
 # Container tools: the command run inside the container is read as a command too.
 CONTAINERS = frozenset({"docker", "podman", "nerdctl", "kubectl", "oc"})
-# rsync reaches another machine only with a `host:path` or `rsync://` operand.
-REMOTE_OPERAND = re.compile(r"^(?:[^/\s]*@)?[A-Za-z0-9.\-\[\]]+::?[^/]|^rsync://")
+# rsync reaches another machine only with a `host:path` or `rsync://` operand: a colon before
+# any slash (`host:/abs/path` too).
+REMOTE_OPERAND = re.compile(r"^(?:[^/\s]*@)?[A-Za-z0-9.\-\[\]]+:|^rsync://")
 # git subcommands that send the repository somewhere, and those that fetch from a remote.
 GIT_SENDS = frozenset({"push", "send-email", "request-pull"})
 GIT_FETCHES = frozenset({"clone", "fetch", "pull", "ls-remote", "submodule", "archive"})

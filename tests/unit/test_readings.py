@@ -39,6 +39,13 @@ ENCODINGS = {
     "url-encoding": quote,
     "html-entities": lambda t: "".join(f"&#{ord(c)};" for c in t),
     "hex-escapes": lambda t: "".join(f"\\x{b:02x}" for b in t.encode()),
+    # One letter in two or three escaped, the rest as written: a reader still reads it.
+    "escapes-unicode": lambda t: "".join(
+        f"\\u{ord(c):04x}" if c.isalpha() and i % 2 else c for i, c in enumerate(t)
+    ),
+    "escapes-byte": lambda t: "".join(
+        f"\\x{ord(c):02x}" if c.isalpha() and i % 3 == 0 else c for i, c in enumerate(t)
+    ),
     "hex-spaced": lambda t: " ".join(f"{b:02x}" for b in t.encode()),
     "hex-0x": lambda t: ", ".join(f"0x{b:02x}" for b in t.encode()),
     "base64-chunks": lambda t: _chunks(t, 8, " "),
@@ -56,7 +63,7 @@ def test_an_encoded_instruction_is_decoded_and_withheld(payload, encoding):
     text = f"Notes from the meeting follow. {ENCODINGS[encoding](payload)}"
     verdict = scan_text(text, RULES)
     assert verdict.verdict == "withheld", encoding
-    kind = encoding.split("-")[0] if encoding.startswith(("hex", "base64")) else encoding
+    kind = encoding.split("-")[0] if encoding.startswith(("hex", "base64", "escapes")) else encoding
     shown = [d for d in verdict.decoded if d.kind.startswith(kind)]
     assert shown, [d.kind for d in verdict.decoded]
     # The reviewer sees the instruction in plain words.

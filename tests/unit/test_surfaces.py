@@ -1,9 +1,13 @@
 """The MCP surface walker: every string of a message visited, copies only along changed paths."""
 
+import base64
 import copy
 import json
 
 from lazaretto.proxy.surfaces import MAX_DEPTH, SurfaceResult, walk_surfaces
+
+# The first bytes of a PNG file: base64 of bytes that no UTF-8 reader takes for text.
+PNG_HEAD = base64.b64encode(b"\x89PNG\r\n\x1a\n").decode()
 
 
 def rewritten(outcome: SurfaceResult) -> dict:
@@ -28,10 +32,10 @@ def test_call_result_surfaces_and_paths():
         "content": [
             {"type": "text", "text": "plain EVIL"},
             {"type": "text", "text": json.dumps({"body": "EVIL body", "n": 3, "tags": ["a"]})},
-            {"type": "image", "data": "AAAA", "mimeType": "image/png"},
-            {"type": "audio", "data": "AAAA", "mimeType": "audio/wav"},
+            {"type": "image", "data": PNG_HEAD, "mimeType": "image/png"},
+            {"type": "audio", "data": PNG_HEAD, "mimeType": "audio/wav"},
             {"type": "resource", "resource": {"uri": "file:///a", "text": "res EVIL"}},
-            {"type": "resource", "resource": {"uri": "file:///b", "blob": "AAAA"}},
+            {"type": "resource", "resource": {"uri": "file:///b", "blob": PNG_HEAD}},
             {
                 "type": "resource_link",
                 "uri": "file:///c",
@@ -191,7 +195,7 @@ def test_every_string_of_any_payload_is_visited_whatever_its_key_or_method():
 def test_binary_parts_are_skipped_only_when_they_are_base64():
     payload = {
         "content": [
-            {"type": "image", "data": "aGVsbG8=", "mimeType": "image/png"},
+            {"type": "image", "data": PNG_HEAD, "mimeType": "image/png"},
             {"type": "image", "data": "EVIL is not base64!", "mimeType": "image/png"},
             {"type": "resource", "resource": {"uri": "file:///b", "blob": "EVIL text, no blob"}},
             {"type": "text", "data": "EVIL: only media parts carry data"},
@@ -200,9 +204,46 @@ def test_binary_parts_are_skipped_only_when_they_are_base64():
     seen, visit = shout()
     outcome = walk_surfaces(payload, visit)
     assert outcome.uninspected == 1
-    assert "/content/0/data" not in seen
+    assert "/content/0/data" not in seen and "/content/0/data#base64" not in seen
     assert {"/content/1/data", "/content/2/resource/blob", "/content/3/data"} <= set(seen)
     assert "EVIL" not in json.dumps(outcome.payload)
+
+
+def b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+def test_base64_that_spells_text_is_read_as_text_whatever_the_part_claims():
+    # A model handed the base64 can read it: bytes that decode as UTF-8 are text, NULs and all.
+    payload = {
+        "content": [
+            {"type": "image", "data": b64("EVIL in an image"), "mimeType": "image/png"},
+            {"type": "audio", "data": b64("EVIL\x00 in audio"), "mimeType": "audio/wav"},
+            {
+                "type": "resource",
+                "resource": {
+                    "uri": "file:///b",
+                    "mimeType": "application/pdf",
+                    "blob": b64("EVIL ü"),
+                },
+            },
+            {"type": "resource", "resource": {"uri": "file:///c", "blob": b64("fine")}},
+            {"type": "image", "data": PNG_HEAD, "mimeType": "image/png"},
+        ]
+    }
+    seen, visit = shout()
+    outcome = walk_surfaces(payload, visit)
+    assert outcome.uninspected == 1  # the PNG alone
+    assert seen["/content/0/data#base64"] == "EVIL in an image"
+    assert seen["/content/1/data#base64"] == "EVIL\x00 in audio"
+    assert seen["/content/2/resource/blob#base64"] == "EVIL ü"
+    new = rewritten(outcome)
+    parts = new["content"]
+    assert base64.b64decode(parts[0]["data"], validate=True) == b"ok in an image"
+    assert base64.b64decode(parts[1]["data"], validate=True) == b"ok\x00 in audio"
+    assert base64.b64decode(parts[2]["resource"]["blob"], validate=True) == "ok ü".encode()
+    # What the visitor leaves alone is the very string that came.
+    assert parts[3] is payload["content"][3] and parts[4] is payload["content"][4]
 
 
 def test_json_inside_a_text_that_repeats_a_key_is_read_as_text():
