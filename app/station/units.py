@@ -13,6 +13,16 @@ agents' own processes must not take its core while it holds their work: at the u
 each write it serves waits for a core behind the very processes waiting for that write.
 """
 
+CPU_WEIGHT = 1000
+"""The station's CPU weight under systemd (default 100): its own share of the machine.
+
+A priority orders processes against each other, so an agent that starts many busy processes
+still outnumbers the station. A weight makes systemd turn on the kernel's CPU controller down to
+the station's control group: the CPU is then shared among groups first (the system's services,
+the users' sessions) and among processes only inside them, so the station keeps its share
+however many processes the agent runs, and comes before other services within its own.
+"""
+
 
 def command(layout: Layout) -> list[str]:
     """What the unit runs: this interpreter, isolated from PYTHONPATH and the user's site-packages."""
@@ -42,6 +52,7 @@ def systemd_unit(layout: Layout, account: str) -> str:
         f"Group={account}",
         "ExecStart=" + " ".join(command(layout)),
         f"Nice={NICE}",
+        f"CPUWeight={CPU_WEIGHT}",
         "Restart=on-failure",
         "UMask=0077",
         "NoNewPrivileges=yes",

@@ -11,7 +11,7 @@ import pytest
 from stationkit import PASSPHRASE, Account, close_machine, new_machine, skip_reason
 from terminal import Terminal
 
-from lazaretto.app.station.units import NICE
+from lazaretto.app.station.units import CPU_WEIGHT, NICE
 from lazaretto.store import Store
 
 
@@ -72,6 +72,7 @@ def test_install_imports_a_store_and_uninstall_purge_removes_everything(bare, tm
     assert f"User={bare.station_account}" in unit and "station run --root" in unit
     assert " -I -m lazaretto.app" in unit  # isolated from the environment's PYTHONPATH
     assert f"\nNice={NICE}\n" in unit  # scheduled before the agents' processes
+    assert f"\nCPUWeight={CPU_WEIGHT}\n" in unit  # a CPU share the agents' processes cannot take
     bare.start_station()
     status = bare.run_as(bare.reviewer, [*bare.lazaretto(), "status", "--json"])
     report = json.loads(status.stdout)

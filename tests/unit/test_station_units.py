@@ -3,7 +3,7 @@
 import plistlib
 
 from lazaretto.app.station.layout import layout
-from lazaretto.app.station.units import NICE, launchd_plist, systemd_unit
+from lazaretto.app.station.units import CPU_WEIGHT, NICE, launchd_plist, systemd_unit
 
 
 def test_the_station_is_scheduled_before_the_agents_processes():
@@ -14,6 +14,15 @@ def test_the_systemd_unit_sets_the_priority(tmp_path):
     unit = systemd_unit(layout(str(tmp_path), None), "_lazaretto")
     service = unit.partition("[Service]\n")[2].partition("\n\n")[0].splitlines()
     assert f"Nice={NICE}" in service
+
+
+def test_the_systemd_unit_gives_the_station_a_cpu_share_of_its_own(tmp_path):
+    # A weight above the default 100: systemd then shares the CPU among control groups, so the
+    # users' processes, however many, cannot take the station's share.
+    unit = systemd_unit(layout(str(tmp_path), None), "_lazaretto")
+    service = unit.partition("[Service]\n")[2].partition("\n\n")[0].splitlines()
+    assert f"CPUWeight={CPU_WEIGHT}" in service
+    assert 100 < CPU_WEIGHT <= 10000  # systemd's range; 100 is every unit's default
 
 
 def test_the_launchd_daemon_sets_the_priority(tmp_path):
