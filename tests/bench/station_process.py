@@ -2,7 +2,8 @@
 
 Same account as the caller: what it measures or breaks is the station's transport and its
 store, not the account boundary (tests/station covers that, as root). It runs at the priority the
-installed service unit gives it (`NICE`), as far as the caller may: raising a priority takes root.
+installed service unit gives it (`NICE`), as far as the caller may: raising a priority takes root;
+given `CpuGroups.join_station`, also in a CPU group of its own, as the unit's weight has it.
 """
 
 import os
@@ -11,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from lazaretto.app.station.units import NICE
@@ -19,7 +21,9 @@ from lazaretto.app.station.units import NICE
 class StationProcess:
     """A station on `folder`/run/station.sock with its store in `folder`/state."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, in_child: Callable[[], None] | None = None) -> None:
+        self.in_child = in_child
+        """Run in the station's process before it starts (e.g. `CpuGroups.join_station`)."""
         self.socket = folder / "run" / "station.sock"
         self.store = folder / "state" / "station.db"
         self.proc: subprocess.Popen | None = None
@@ -67,6 +71,8 @@ class StationProcess:
     def _prepare(self, cpus: set[int] | None) -> None:
         """In the child, before it runs the station: what its service manager would set."""
         os.setpriority(os.PRIO_PROCESS, 0, self.nice)
+        if self.in_child is not None:
+            self.in_child()
         if cpus:
             os.sched_setaffinity(0, cpus)
 

@@ -1,21 +1,25 @@
 """The store under load: 16 proxies writing at once while the review app is open on the same store.
 
-Run as a plain script: `python tests/bench/store_load.py [--proxies P] [--calls N] [--rate R]`.
-Each proxy (untrusted, one session each) answers N `injected` calls, each with its own tag, so
-every call withholds a new field: one quarantine row, its fingerprints and an audit row.
-Meanwhile the review app (`lazaretto review`, in a pseudo-terminal) is open on the same store and
-follows it, and a probe process times one small write transaction every 20 ms. The same runs
-with a single proxy first, as the reference. The 16 proxies run twice: flat out, which on a
-small machine measures CPU starvation (some 32 busy processes on a few cores: a writer holding
-the lock loses its core), and paced at R calls per second each (default 10, each client at its
-own phase: ten times a busy agent), which leaves the CPU room and so measures waiting for the
-store. Reported: rows lost (quarantine ids the agents were given that the store does not hold,
-plus calls not withheld), errors (failed calls, probe writes, a review app that died), the audit
-chain check, p95 of the probe's write latency and of the call round trip, each as a ratio to
-the single proxy. Every run is made twice, side by side: on an embedded store (each proxy writes
-the SQLite file itself) and through a station (`lazaretto station run`, the only writer; proxies,
-probe and review app are its clients, the station at the priority its installed service unit
-sets when this runs as root), each against its own single proxy. The last line is one JSON object.
+Run as a plain script: `python tests/bench/store_load.py [--proxies P] [--calls N] [--rate R]
+[--no-cpu-groups]`. Each proxy (untrusted, one session each) answers N `injected` calls, each with
+its own tag, so every call withholds a new field: one quarantine row, its fingerprints and an
+audit row. Meanwhile the review app (`lazaretto review`, in a pseudo-terminal) is open on the same
+store and follows it, and two probe processes each time one small write transaction every 20 ms:
+one at the users' priority, whose times include its own wait for a core among the busy proxies
+(`write p95`), and, as root, one at the station's priority, whose times are the store's own
+(`store p95`). The same runs with a single proxy first, as the reference. The 16 proxies run
+twice: flat out, which on a small machine measures CPU starvation (some 32 busy processes on a few
+cores: a writer holding the lock loses its core), and paced at R calls per second each (default
+10, each client at its own phase: ten times a busy agent), which leaves the CPU room and so
+measures waiting for the store. Reported: rows lost (quarantine ids the agents were given that the
+store does not hold, plus calls not withheld), errors (failed calls, probe writes, a review app
+that died), the audit chain check, the probes' write p95 and the call round trip p95, each as a
+ratio to the single proxy. Every run is made twice, side by side: on an embedded store (each proxy
+writes the SQLite file itself) and through a station (`lazaretto station run`, the only writer;
+proxies, probes and review app are its clients). As root the station runs as its installed
+service unit has it: at the unit's priority, and in a CPU group of its own beside one holding
+everything else (`cpu_groups.py`; `--no-cpu-groups` leaves it among the benchmark's processes, as
+a station started by hand is). The last line is one JSON object.
 """
 
 import argparse
@@ -35,6 +39,7 @@ import threading
 import time
 from pathlib import Path
 
+from cpu_groups import CpuGroups
 from station_process import StationProcess
 
 from lazaretto.app.station.units import NICE
@@ -104,11 +109,13 @@ class Client(threading.Thread):
             self.errors.append(f"proxy {self.index} exited with {proc.returncode}")
 
 
-def probe(path: Path | None, socket: str | None) -> int:
+def probe(path: Path | None, socket: str | None, nice: int | None) -> int:
     """The probe process: one small write transaction every PROBE_SECONDS until stdin closes,
     then the timings and errors as one JSON line. A process of its own, so that its timings are
     the store's and not the wait for this script's GIL behind sixteen client threads. With
-    `socket`, the write goes through that station."""
+    `socket`, the write goes through that station; with `nice`, it runs at that priority."""
+    if nice is not None:
+        os.setpriority(os.PRIO_PROCESS, 0, nice)
     store = StationStore(Marker(path=None, socket=socket)) if socket else Store(path)
     times, errors = [], []
     while not select.select([sys.stdin], [], [], PROBE_SECONDS)[0]:
@@ -167,12 +174,35 @@ class ReviewApp:
         return [] if code == 0 else [f"the review app exited with {code}: {self.tail[-300:]!r}"]
 
 
-def run(proxies: int, calls: int, workdir: Path, rate: float = 0.0, station: bool = False) -> dict:
+def start_probe(probe_args: list[str], nice: int | None) -> subprocess.Popen:
+    """A probe process (see `probe`), at `nice` if given."""
+    return subprocess.Popen(
+        [
+            sys.executable,
+            __file__,
+            *probe_args,
+            *([] if nice is None else ["--probe-nice", str(nice)]),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+
+def run(
+    proxies: int,
+    calls: int,
+    workdir: Path,
+    rate: float = 0.0,
+    station: bool = False,
+    groups: CpuGroups | None = None,
+) -> dict:
     name = f"load-{'station' if station else 'embedded'}-{proxies}-{rate:g}"
     policy = workdir / "untrusted.toml"
     policy.write_text('[servers.bench]\ntrust = "untrusted"\n')
     base = {**os.environ, "LAZARETTO_POLICY": str(policy)}
-    served = StationProcess(workdir / name).start() if station else None
+    in_child = groups.join_station if groups is not None else None
+    served = StationProcess(workdir / name, in_child).start() if station else None
     if served is not None:
         store_path, env = served.store, served.env(base)
         probe_args = ["--probe-station", str(served.socket)]
@@ -182,12 +212,11 @@ def run(proxies: int, calls: int, workdir: Path, rate: float = 0.0, station: boo
         probe_args = ["--probe", str(store_path)]
         Store(store_path).sessions.ensure("load-setup")  # migrated before the proxies race
     review = ReviewApp(env)
-    prober = subprocess.Popen(
-        [sys.executable, __file__, *probe_args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    # Two probes: one at the users' priority, whose times include its own wait for a core among
+    # the busy proxies; one at the station's (root only), whose times are the store's alone.
+    probers = {"user": start_probe(probe_args, None)}
+    if os.geteuid() == 0:
+        probers["raised"] = start_probe(probe_args, NICE)
     time.sleep(1.0)  # the app has opened and drawn its first page
     clients = [Client(i, calls, env, rate) for i in range(proxies)]
     began = time.perf_counter()
@@ -196,7 +225,7 @@ def run(proxies: int, calls: int, workdir: Path, rate: float = 0.0, station: boo
     for client in clients:
         client.join()
     elapsed = time.perf_counter() - began
-    probed = json.loads(prober.communicate("", timeout=60)[0])
+    probed = {which: json.loads(p.communicate("", timeout=60)[0]) for which, p in probers.items()}
     review_errors = review.close()
     if served is not None:
         served.stop()
@@ -206,6 +235,8 @@ def run(proxies: int, calls: int, workdir: Path, rate: float = 0.0, station: boo
     verified = store.audit.verify().ok
     store.close()
     not_withheld = sum(len(client.errors) for client in clients)
+    probe_errors = [e for p in probed.values() for e in p["errors"]]
+    user, raised = probed["user"]["times"], probed.get("raised", {}).get("times")
     return {
         "transport": "station" if station else "embedded",
         "station_nice": served.nice if served is not None else None,
@@ -216,15 +247,17 @@ def run(proxies: int, calls: int, workdir: Path, rate: float = 0.0, station: boo
         "rows_expected": proxies * calls,
         "rows_found": len(stored & given),
         "rows_lost": len(given - stored) + not_withheld,
-        "errors": not_withheld + len(review_errors) + len(probed["errors"]),
+        "errors": not_withheld + len(review_errors) + len(probe_errors),
         "audit_ok": verified,
-        "write_p95_ms": p95(probed["times"]) * 1e3,
-        "write_median_ms": statistics.median(probed["times"]) * 1e3,
+        "write_p95_ms": p95(user) * 1e3,
+        "write_median_ms": statistics.median(user) * 1e3,
+        "store_write_p95_ms": p95(raised) * 1e3 if raised else None,
+        "store_write_median_ms": statistics.median(raised) * 1e3 if raised else None,
         "call_p95_ms": p95([t for client in clients for t in client.times]) * 1e3,
-        "probe_writes": len(probed["times"]),
+        "probe_writes": len(user),
         "error_samples": [e for c in clients for e in c.errors][:3]
         + review_errors
-        + probed["errors"][:3],
+        + probe_errors[:3],
     }
 
 
@@ -235,37 +268,58 @@ def main() -> int:
     parser.add_argument(
         "--rate", type=float, default=10.0, help="calls per second per proxy in the paced run"
     )
-    # The probe process (internal): a store file, or a station's socket.
+    parser.add_argument(
+        "--no-cpu-groups",
+        action="store_true",
+        help="leave the station among the benchmark's processes, as when it is started by hand",
+    )
+    # The probe process (internal): a store file, or a station's socket, and its priority.
     parser.add_argument("--probe", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--probe-station", help=argparse.SUPPRESS)
+    parser.add_argument("--probe-nice", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.probe or args.probe_station:
-        return probe(args.probe, args.probe_station)
+        return probe(args.probe, args.probe_station, args.probe_nice)
     runs = {}
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, CpuGroups(not args.no_cpu_groups) as groups:
         for station in (False, True):
             where = "station" if station else "embedded"
-            single = runs[f"{where}, single"] = run(1, args.calls, Path(tmp), station=station)
-            runs[f"{where}, flat out"] = run(args.proxies, args.calls, Path(tmp), station=station)
-            runs[f"{where}, paced"] = run(
-                args.proxies, args.calls, Path(tmp), args.rate, station=station
-            )
-            for key in (f"{where}, single", f"{where}, flat out", f"{where}, paced"):
+            keys = (f"{where}, single", f"{where}, flat out", f"{where}, paced")
+            for key, proxies, rate in zip(
+                keys, (1, args.proxies, args.proxies), (0, 0, args.rate), strict=True
+            ):
+                runs[key] = run(proxies, args.calls, Path(tmp), rate, station, groups)
+            single = runs[keys[0]]
+            for key in keys:
                 r = runs[key]
-                r["write_p95_x_single"] = r["write_p95_ms"] / single["write_p95_ms"]
-                r["call_p95_x_single"] = r["call_p95_ms"] / single["call_p95_ms"]
+                for figure in ("write_p95", "store_write_p95", "call_p95"):
+                    if r[f"{figure}_ms"] is not None:
+                        r[f"{figure}_x_single"] = r[f"{figure}_ms"] / single[f"{figure}_ms"]
+        placed = groups.describe()
     print(
         f"{'run':<20}{'proxies':>8}{'calls/s':>9}{'calls':>8}{'rows lost':>11}{'errors':>8}{'audit':>7}"
-        f"{'write p95 ms':>14}{'x single':>10}{'call p95 ms':>13}{'x single':>10}{'seconds':>9}"
+        f"{'store p95 ms':>14}{'x single':>10}{'write p95 ms':>14}{'x single':>10}"
+        f"{'call p95 ms':>13}{'x single':>10}{'seconds':>9}"
     )
     for name, r in runs.items():
+        store = (
+            f"{r['store_write_p95_ms']:>14.2f}{r['store_write_p95_x_single']:>10.2f}"
+            if r["store_write_p95_ms"] is not None
+            else f"{'-':>14}{'-':>10}"
+        )
         print(
             f"{name:<20}{r['proxies']:>8}{r['rate'] or '-':>9}{r['calls']:>8}{r['rows_lost']:>11}{r['errors']:>8}"
-            f"{'ok' if r['audit_ok'] else 'BAD':>7}{r['write_p95_ms']:>14.2f}{r['write_p95_x_single']:>10.2f}"
+            f"{'ok' if r['audit_ok'] else 'BAD':>7}{store}"
+            f"{r['write_p95_ms']:>14.2f}{r['write_p95_x_single']:>10.2f}"
             f"{r['call_p95_ms']:>13.2f}{r['call_p95_x_single']:>10.2f}{r['seconds']:>9.1f}"
         )
     nice = runs["station, single"]["station_nice"]
     print(f"the station ran at nice {nice}" + ("" if nice == NICE else f", not the unit's {NICE}"))
+    print(placed)
+    print(
+        "store p95: the probe at the station's priority (root only), the store's own latency;"
+        " write p95: the probe at the users' priority, its own wait for a core included"
+    )
     print(json.dumps({"benchmark": "store_load", **runs}, default=float))
     return 0
 

@@ -32,6 +32,7 @@ def test_every_benchmark_script_is_listed_here():
         "bytecode.py",
         "uncleaned_proxy.py",
         "station_process.py",
+        "cpu_groups.py",
     }
     assert scripts == set(SMALL)
 
@@ -50,3 +51,32 @@ def test_benchmark_runs_and_ends_with_one_json_line(script, args):
     lines = done.stdout.strip().splitlines()
     assert len(lines) >= 2  # a table, then the JSON line
     assert isinstance(json.loads(lines[-1]), dict)
+
+
+def test_the_store_load_station_gets_a_cpu_group_of_its_own_as_its_unit_gives_it():
+    sys.path.insert(0, str(HERE))
+    try:
+        from cpu_groups import CpuGroups
+    finally:
+        sys.path.remove(str(HERE))
+    with CpuGroups() as groups:
+        if groups.base is None:
+            pytest.skip(f"no CPU groups here: {groups.why_not}")
+        base = groups.base
+        station = subprocess.Popen(
+            [sys.executable, "-c", "import sys; sys.stdin.read()"],
+            stdin=subprocess.PIPE,
+            preexec_fn=groups.join_station,
+        )
+        other = subprocess.Popen(
+            [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE
+        )
+        try:
+            assert str(station.pid) in (base / "station" / "cgroup.procs").read_text().split()
+            # Everything else the benchmark starts shares the sibling group, as a user's session.
+            assert str(other.pid) in (base / "user" / "cgroup.procs").read_text().split()
+            assert str(os.getpid()) in (base / "user" / "cgroup.procs").read_text().split()
+        finally:
+            for proc in (station, other):
+                proc.communicate(b"", timeout=30)
+    assert not base.exists()  # nothing left behind once its processes are gone
