@@ -94,11 +94,25 @@ def _decisions() -> int:
                 return 1
             if status["locked"]:
                 print(f"  clearances are LOCKED until {status['locked_until']}")
+            starved = _cpu_share_risk(store)
+            if starved:
+                print(f"  WARNING: {starved}")
     finally:
         store.close()
     for risk in snooping_risks():
         print(f"  WARNING: {risk}")
     return 0
+
+
+def _cpu_share_risk(store: StationStore) -> str | None:
+    """Why the station has no CPU share of its own, if it has none (see `cpu_share`)."""
+    from lazaretto.app.station.cpu_share import share_risk
+
+    try:
+        pid = store.station_peer().pid
+    except (OSError, StoreUnavailable):
+        return None
+    return share_risk(pid) if pid else None
 
 
 def _untrusted_clones() -> None:

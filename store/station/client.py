@@ -20,7 +20,7 @@ from ..clock import Clock, stamp, system_clock
 from ..connection import StoreUnavailable
 from ..store import REPOSITORIES, _OneReading
 from .marker import Marker, MarkerError
-from .peer import peer_of
+from .peer import Peer, peer_of
 from .protocol import raise_error
 from .wire import MAX_LINE, VERSION, decode, encode, version_of
 
@@ -119,6 +119,12 @@ class _Channel:
             raise
         self._sock, self._reader = sock, sock.makefile("rb")
         return sock, self._reader
+
+    def station_peer(self) -> Peer:
+        """The station's process at the other end of the socket, as the kernel reports it."""
+        with self._lock:
+            sock, _ = self._connected()
+            return peer_of(sock)
 
     def _close(self) -> None:
         if self._reader is not None:
@@ -310,6 +316,12 @@ class StationStore:
         if self._version_fd is not None:
             os.close(self._version_fd)
         self._version_fd = self._version_id = None
+
+    def station_peer(self) -> Peer:
+        """The station's process at the other end of the socket, as the kernel reports it."""
+        if self._channel is None:
+            raise StoreUnavailable(self._error or "no station")
+        return self._channel.station_peer()
 
     def close(self) -> None:
         """Close the connection and files; the next call opens them again."""

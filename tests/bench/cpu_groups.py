@@ -13,7 +13,7 @@ and the benchmark runs as before.
 import os
 from pathlib import Path
 
-MOUNTS = Path("/proc/self/mounts")
+from lazaretto.app.station.cpu_share import cpu_group, cpu_hierarchy
 
 
 class CpuGroups:
@@ -30,7 +30,7 @@ class CpuGroups:
         if os.geteuid() != 0:
             self.why_not = "CPU groups take root"
             return self
-        found = _cpu_hierarchy()
+        found = cpu_hierarchy()
         if found is None:
             self.why_not = "no CPU controller is mounted"
             return self
@@ -44,7 +44,7 @@ class CpuGroups:
                 _enable_cpu(base)
             (base / "station").mkdir()
             (base / "user").mkdir()
-            self._outside = root / _own_group(root, version)
+            self._outside = root / (cpu_group("self", version) or "")
             _move(os.getpid(), base / "user")  # the children started from now on go with it
         except OSError as exc:
             self.why_not = f"the CPU groups could not be made: {exc}"
@@ -80,34 +80,6 @@ class CpuGroups:
                 group.rmdir()  # refused while a process is left in it: it stays, empty later
             except OSError:
                 pass
-
-
-def _cpu_hierarchy() -> tuple[Path, int] | None:
-    """Where the CPU controller is mounted, and the cgroup version there."""
-    unified = None
-    for line in MOUNTS.read_text().splitlines():
-        fields = line.split()
-        if len(fields) < 4:
-            continue
-        where, kind, options = Path(fields[1]), fields[2], fields[3].split(",")
-        if kind == "cgroup" and "cpu" in options:
-            return where, 1
-        if kind == "cgroup2":
-            unified = where
-    if unified is not None:
-        controllers = (unified / "cgroup.controllers").read_text().split()
-        if "cpu" in controllers:
-            return unified, 2
-    return None
-
-
-def _own_group(root: Path, version: int) -> str:
-    """This process's group in that hierarchy, relative to its root."""
-    for line in Path("/proc/self/cgroup").read_text().splitlines():
-        _, controllers, path = line.split(":", 2)
-        if (version == 2 and controllers == "") or "cpu" in controllers.split(","):
-            return path.lstrip("/")
-    return ""
 
 
 def _enable_cpu(group: Path) -> None:
