@@ -17,7 +17,11 @@ from lazaretto.app.station.cpu_share import cpu_group, cpu_hierarchy
 
 
 class CpuGroups:
-    """A `station` and a `user` CPU group under one group of this run; `None`-safe to leave."""
+    """A `station` and a `user` CPU group under one group of this run, removed on leaving.
+
+    On cgroup v2 the CPU controller is turned on at the hierarchy's root, as systemd does for a
+    unit with a weight, and left on.
+    """
 
     def __init__(self, wanted: bool = True) -> None:
         self.base: Path | None = None
