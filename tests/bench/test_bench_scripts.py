@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from bench.cpu_groups import CpuGroups
 
 HERE = Path(__file__).resolve().parent
 SMALL = {
@@ -54,11 +55,6 @@ def test_benchmark_runs_and_ends_with_one_json_line(script, args):
 
 
 def test_the_store_load_station_gets_a_cpu_group_of_its_own_as_its_unit_gives_it():
-    sys.path.insert(0, str(HERE))
-    try:
-        from cpu_groups import CpuGroups
-    finally:
-        sys.path.remove(str(HERE))
     with CpuGroups() as groups:
         if groups.base is None:
             pytest.skip(f"no CPU groups here: {groups.why_not}")
