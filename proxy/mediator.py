@@ -44,7 +44,7 @@ from .pins import INSTRUCTIONS, LISTS, PinGuard
 from .policy import Policy
 from .requests import NAMING_PARAMS, SESSION_NOTIFICATIONS, call_of
 from .spill import SPILL_BYTES, Arrived
-from .surfaces import may_hold_base64_text
+from .surfaces import plain_line
 
 # Server requests passed to the client and not yet answered; past this many, the oldest is
 # forgotten (its late answer is dropped), so a server that never hears back cannot grow the map.
@@ -369,7 +369,7 @@ class Mediator:
     def _from_server(self, handed: list[bytes], head: bytes, size: int) -> Outgoing:
         out = Outgoing()
         raw = handed.pop()
-        plain = raw.isascii() and b"\\u" not in raw and not may_hold_base64_text(raw)
+        plain = plain_line(raw)
         line = raw if plain and size < SPILL_BYTES else None  # small: Arrived keeps it anyway
         if not affordable(raw):
             self._unreadable_from_server(

@@ -4,7 +4,10 @@ import base64
 import copy
 import json
 
-from lazaretto.proxy.surfaces import MAX_DEPTH, SurfaceResult, walk_surfaces
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lazaretto.proxy.surfaces import MAX_DEPTH, SurfaceResult, plain_line, walk_surfaces
 
 # The first bytes of a PNG file: base64 of bytes that no UTF-8 reader takes for text.
 PNG_HEAD = base64.b64encode(b"\x89PNG\r\n\x1a\n").decode()
@@ -322,3 +325,17 @@ def test_no_key_can_spell_the_path_of_another_surface():
         visited: list[str] = []
         walk_surfaces(payload, lambda path, text, seen=visited: seen.append(path))
         assert len(visited) == len(set(visited)), visited
+
+
+# Pieces that make a line not plain, near misses of them, and ordinary JSON text.
+LINE_PIECES = st.sampled_from(
+    ["\\u", "\\", "u", '"blob"', '"data"', '"dat"', "blob", '"', "é", '{"a":1}', " x "]
+)
+
+
+@given(st.lists(LINE_PIECES, max_size=12).map("".join))
+def test_a_plain_line_is_ascii_without_escapes_or_base64_keys(text):
+    line = text.encode()
+    assert plain_line(line) == (
+        line.isascii() and b"\\u" not in line and b'"blob"' not in line and b'"data"' not in line
+    )
