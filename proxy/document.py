@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .detect import HOMOGLYPHS, Signal, detect
+from .detect.context import telling_key
 from .listing import records
 from .scan import Decoded, FieldVerdict, Verdict
 from .surfaces import walk_surfaces
@@ -28,6 +29,9 @@ _BLOCK_TYPES = frozenset({"text", "image", "audio", "resource", "resource_link"}
 # How much of a mirrored document's second half is read (see `_read_text`): four times a
 # concept segment, far past the reach of any signal that starts in the first half.
 MIRROR_HEAD = 1 << 18
+# How far from the seam of one text told twice evidence that reads across it may lie: far past the
+# reach of a rule, a pattern or the context either looks at (see `_under_by_seam`).
+SEAM_REACH = 1 << 12
 _SPACE = re.compile(r"\s")
 
 
@@ -83,6 +87,8 @@ def split_matches(
     if len(kept) < 2:
         return {}
     texts = [verdict.cleaned for _, verdict in kept]
+    if _under_by_seam(kept, texts, threshold):
+        return {}
     starts, offset = [], 0
     for text in texts:
         starts.append(offset)
@@ -158,6 +164,31 @@ def split_matches(
             ((own.cleaned, tuple((s.start, s.end) for s in own_signals)), *own.passages[1:]),
         )
     return verdicts
+
+
+def _under_by_seam(
+    kept: list[tuple[str, FieldVerdict]], texts: list[str], threshold: float
+) -> bool:
+    """Whether the document of one long text told twice (a content block and the
+    `structuredContent` value that repeats it) stays under the threshold, told from a bound.
+
+    Its evidence (see `_read_text`) is the text's own, which the field's scan has scored already,
+    and what reads across the seam; the rest of the repeat is the text's head again, read in the
+    same surroundings. Scores add up with less than their sum, so the field's score plus that of
+    the stretch around the seam bounds the document's from above: under the threshold, so is the
+    document, and it is not read. Otherwise it is read as before. Only a field judged without a
+    telling key (its scan read the text as the document does) and without look-alike letters
+    (their count grows with every copy) is bounded so.
+    """
+    if len(texts) != 2 or texts[0] != texts[1] or len(texts[0]) <= 4 * SEAM_REACH:
+        return False
+    if any(telling_key(path) for path, _ in kept):
+        return False
+    if any(s.name == HOMOGLYPHS for _, verdict in kept for s in verdict.signals):
+        return False
+    text = texts[0]
+    seam = detect(text[-SEAM_REACH:] + _JOINER + text[:SEAM_REACH])
+    return max(verdict.score for _, verdict in kept) + seam.score < threshold
 
 
 def _read_text(texts: list[str], verdicts: list[FieldVerdict]) -> str:
