@@ -29,15 +29,16 @@ def records(parts: Sequence[tuple[str, Part]]) -> list[list[tuple[str, Part]]]:
     """`parts` (path, anything), in order, grouped into documents: each list item holding two
     value fields or more besides a `type` is one (the deepest such item a path lies in), and
     every part that lies in none is one more, together."""
+    items = [_items(path) for path, _ in parts]
     fields: dict[str, int] = {}
-    for path, _ in parts:
+    for (path, _), prefixes in zip(parts, items, strict=True):
         # A content block's `type` names its kind: the block has one field of its own.
         if path.endswith(_TYPE):
             continue
-        for item in _items(path):
+        for item in prefixes:
             fields[item] = fields.get(item, 0) + 1
     groups: dict[str | None, list[tuple[str, Part]]] = {}
-    for path, part in parts:
-        item = next((item for item in _items(path) if fields.get(item, 0) >= 2), None)
-        groups.setdefault(item, []).append((path, part))
+    for part, prefixes in zip(parts, items, strict=True):
+        item = next((item for item in prefixes if fields.get(item, 0) >= 2), None)
+        groups.setdefault(item, []).append(part)
     return list(groups.values())
