@@ -107,8 +107,9 @@ def _shallow(value: Any) -> Any:
 
 
 # What makes an ASCII line not plain: a \u escape, or a key that may hold a base64 payload. Each
-# pattern opens with one fixed byte, which `re` skips to at memchr speed; an alternation of two
-# openings, and `bytes in` with a short needle, step through the line byte by byte.
+# pattern opens with one fixed byte, which `re` skips to quickly; an alternation of two openings,
+# and `bytes in` with a short needle, step through the line byte by byte. Most lines hold no
+# backslash at all, which a one-byte `in` (memchr) tells faster still.
 _ESCAPE_U = re.compile(rb"\\u")
 _BASE64_KEY = re.compile(rb'"(?:blob|data)"')
 
@@ -117,7 +118,11 @@ def plain_line(line: bytes) -> bool:
     """Whether a JSON line's strings are the characters it shows: ASCII, no `\\u` escape, and no
     base64 payload that may spell text (see the module docstring), whose being ASCII says nothing
     of the characters that text holds."""
-    return line.isascii() and not _ESCAPE_U.search(line) and not _BASE64_KEY.search(line)
+    return (
+        line.isascii()
+        and (b"\\" not in line or not _ESCAPE_U.search(line))
+        and not _BASE64_KEY.search(line)
+    )
 
 
 def walk_surfaces(payload: Any, visit: Visit) -> SurfaceResult:
