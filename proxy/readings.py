@@ -15,6 +15,8 @@ import codecs
 import html
 import json
 import re
+import string
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -23,6 +25,7 @@ from urllib.parse import unquote
 
 from .detect import engine
 from .sanitize.encoded import is_text
+from .sanitize.shape import Shape
 
 
 @dataclass(frozen=True)
@@ -99,8 +102,9 @@ _LATIN = re.compile(r"[A-Za-z]")
 def readings(text: str) -> list[Reading]:
     """Every reading of `text` whose mark it shows, each differing from the text."""
     found = []
-    for index in _marks().candidates(text):
-        kind, _, read = _READERS[index]
+    marked = (indexes[found] for scan, indexes in _marks() for found in scan.candidates(text))
+    for index in sorted(marked):
+        kind, _, read, _ = _READERS[index]
         decoded = read(text)
         if decoded is not None and decoded != text:
             found.append(Reading(kind, decoded))
@@ -108,10 +112,17 @@ def readings(text: str) -> list[Reading]:
 
 
 @cache
-def _marks() -> engine.Engine:
-    """One compiled scan names the readings worth making (every one on the plain path); each
-    reader then tests its own mark exactly, so the engine changes no reading."""
-    return engine.compiled([source for _, source, _ in _READERS])
+def _marks() -> list[tuple[engine.Engine, list[int]]]:
+    """The compiled scans that name the readings worth making (every one on the plain path), one
+    per way of shaping the text, each with the indexes of the readers it speaks for; each reader
+    then tests its own mark exactly, so the engine changes no reading."""
+    by_shaper: dict[Callable[[str], bytes] | None, list[int]] = {}
+    for index, (_, _, _, shaper) in enumerate(_READERS):
+        by_shaper.setdefault(shaper, []).append(index)
+    return [
+        (engine.compiled([_READERS[index][1] for index in indexes], shaper), indexes)
+        for shaper, indexes in by_shaper.items()
+    ]
 
 
 def _anycase(words: str) -> str:
@@ -307,22 +318,43 @@ def _lookalike_chars() -> frozenset[str]:
     return frozenset(map(chr, _lookalike_table()))
 
 
+# Base64 cut into chunks shows only as classes of characters side by side (a small letter before
+# a capital, a digit beside a letter, ...): nothing a compiled scan can skip to, so among the other
+# marks it cost more than all of them together. Over the text reduced to one symbol per class the
+# same mark is spelled with literals ("aA", "a0"), which a scan of its own skips through prose by.
+CHUNK_CLASSES = Shape(
+    {
+        string.ascii_lowercase: "a",
+        string.ascii_uppercase: "A",
+        string.digits: "0",
+        "+": "+",
+        "/": "/",
+        "=": "=",
+        " \t\r\n\"',": " ",
+    }
+)
+# `_LOOK` and the gap (`_GAP` with "+") in those symbols; the leading pieces of alphabet before
+# the first look are left out: they change where a match starts, not whether there is one.
+_CHUNK_LOOK = r"(?:aA|[aA]Aa|[aA]0|0[aA]|[aA0][+/])"
+CHUNK_MARK = rf"{_CHUNK_LOOK}[aA0+/]*=*[ +]+[aA0+/]*{_CHUNK_LOOK}"
+
 # Each reading: its kind, a loose form of its mark for the compiled scan (a superset of where the
-# reader's own test passes), and the reader.
+# reader's own test passes), the reader, and how the scan shapes the text (None: `engine.shape`).
 _READERS = (
-    ("rot13", _anycase(_ROT13_WORDS), _rot13),
-    ("reversed", _anycase(_REVERSED_WORDS), _reversed),
-    ("url-encoding", "%[0-9A-Fa-f][0-9A-Fa-f]", _url),
-    ("html-entities", "&#?[A-Za-z0-9]+;", _entities),
+    ("rot13", _anycase(_ROT13_WORDS), _rot13, None),
+    ("reversed", _anycase(_REVERSED_WORDS), _reversed, None),
+    ("url-encoding", "%[0-9A-Fa-f][0-9A-Fa-f]", _url, None),
+    ("html-entities", "&#?[A-Za-z0-9]+;", _entities, None),
     (
         "hex-escapes",
         r"\\x[0-9A-Fa-f]{2}[\s,;:]*\\x|0x[0-9A-Fa-f]{2}[\s,;:]*0x|\\u[0-9A-Fa-f]{4}\\u"
         r"|[0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}",
         _hex,
+        None,
     ),
-    ("escapes", r"\\[ux][0-9A-Fa-f]{2}[\s\S]*\\[ux][0-9A-Fa-f]{2}", _escapes),
-    ("base64-chunks", rf"{_LOOKING}[A-Za-z0-9+/]*=*[ \t\r\n\"',+]+{_LOOKING}", _chunked_base64),
-    ("leetspeak", r"[013457][A-Za-z][\s\S]*[013457][A-Za-z]", _leet),
+    ("escapes", r"\\[ux][0-9A-Fa-f]{2}[\s\S]*\\[ux][0-9A-Fa-f]{2}", _escapes, None),
+    ("base64-chunks", CHUNK_MARK, _chunked_base64, CHUNK_CLASSES.of),
+    ("leetspeak", r"[013457][A-Za-z][\s\S]*[013457][A-Za-z]", _leet, None),
     # Any character outside ASCII (the compiled scan reads each as one `?`).
-    ("look-alikes", f"[{chr(0x80)}-{chr(0x10FFFF)}]", _lookalikes),
+    ("look-alikes", f"[{chr(0x80)}-{chr(0x10FFFF)}]", _lookalikes, None),
 )

@@ -181,14 +181,21 @@ class HyperscanEngine(Engine):
 
     name = "hyperscan"
 
-    def __init__(self, database, streaming: Callable[[], Any] | None = None) -> None:
+    def __init__(
+        self,
+        database,
+        streaming: Callable[[], Any] | None = None,
+        shaper: Callable[[str], bytes] | None = None,
+    ) -> None:
         self._database = database
         self._streaming = streaming  # builds the stream-mode database, on the first long text
+        self.shaper = shaper  # None: the module's `shape`
         # A stream scans with its database's own scratch space: one long text at a time.
         self._streaming_lock = threading.Lock()
 
     def candidates(self, text: str) -> Sequence[int]:
         found: list[int] = []
+        shaped = self.shaper or shape
 
         # SINGLEMATCH: each pattern is reported once; the handler only collects.
         def collect(index: int, *_) -> None:
@@ -200,9 +207,9 @@ class HyperscanEngine(Engine):
                 self._streaming().stream(match_event_handler=collect) as stream,
             ):
                 for start in range(0, len(text), STREAM_PIECE):
-                    stream.scan(shape(text[start : start + STREAM_PIECE]))
+                    stream.scan(shaped(text[start : start + STREAM_PIECE]))
         else:
-            scan_block(self._database, shape(text), collect)
+            scan_block(self._database, shaped(text), collect)
         found.sort()
         return found
 
@@ -237,19 +244,20 @@ def plain(sources: Sequence[str]) -> Engine:
     return Engine(len(sources))
 
 
-def compiled(sources: Sequence[str]) -> Engine:
-    """The fastest engine this platform has for these pattern sources."""
-    return _compiled(tuple(sources))
+def compiled(sources: Sequence[str], shaper: Callable[[str], bytes] | None = None) -> Engine:
+    """The fastest engine this platform has for these pattern sources, which read the text as
+    `shaper` turns it into bytes (`shape` by default)."""
+    return _compiled(tuple(sources), shaper)
 
 
 @cache
-def _compiled(sources: tuple[str, ...]) -> Engine:
+def _compiled(sources: tuple[str, ...], shaper: Callable[[str], bytes] | None = None) -> Engine:
     hs = hyperscan
     if hs is None or os.environ.get("LAZARETTO_PLAIN_ENGINE"):
         return plain(sources)
     loose = [loosen(source) for source in sources]
     streaming = cache(lambda: _database(hs, loose, hs.HS_MODE_STREAM))
-    return HyperscanEngine(_database(hs, loose, hs.HS_MODE_BLOCK), streaming)
+    return HyperscanEngine(_database(hs, loose, hs.HS_MODE_BLOCK), streaming, shaper)
 
 
 def _database(hs, loose: list[str], mode: int):

@@ -3,12 +3,21 @@
 import base64
 import codecs
 import html
+import re
 from urllib.parse import quote
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lazaretto.proxy.detect import DEFAULT_THRESHOLD, detect, engine
-from lazaretto.proxy.readings import _READERS, readings
+from lazaretto.proxy.readings import (
+    _LOOKING,
+    _READERS,
+    CHUNK_CLASSES,
+    CHUNK_MARK,
+    readings,
+)
 from lazaretto.proxy.scan import ScanRules, scan_text
 
 RULES = ScanRules(untrusted=True)
@@ -113,9 +122,22 @@ def test_a_reading_is_made_only_where_its_mark_shows():
 def test_both_engines_make_the_same_readings(monkeypatch):
     texts = [encode(p) for p in PAYLOADS for encode in ENCODINGS.values()] + BENIGN
     fast = [readings(t) for t in texts]
-    plain = engine.plain([source for _, source, _ in _READERS])
-    monkeypatch.setattr("lazaretto.proxy.readings._marks", lambda: plain)
+    plain = engine.plain([source for _, source, _, _ in _READERS])
+    monkeypatch.setattr("lazaretto.proxy.readings._marks", lambda: [(plain, range(len(_READERS)))])
     assert [readings(t) for t in texts] == fast
+
+
+# The mark of base64 cut into chunks as it reads the text itself: pieces of the alphabet, one
+# that looks like base64, gaps, and another such piece.
+CHUNKS_IN_TEXT = re.compile(rf"{_LOOKING}[A-Za-z0-9+/]*=*[ \t\r\n\"',+]+{_LOOKING}")
+CHUNK_MARK_IN_CLASSES = re.compile(CHUNK_MARK.encode())
+
+
+@given(st.text(alphabet="aZbY09+/= \t\r\n\"',:.é-", max_size=40))
+def test_the_chunks_mark_in_classes_is_the_mark_in_the_text(text):
+    assert (CHUNKS_IN_TEXT.search(text) is None) == (
+        CHUNK_MARK_IN_CLASSES.search(CHUNK_CLASSES.of(text)) is None
+    )
 
 
 def test_numbers_in_times_dates_and_ids_are_not_leetspeak():
