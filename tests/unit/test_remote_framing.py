@@ -55,6 +55,14 @@ def test_a_pretty_printed_body_becomes_one_line_with_the_same_value():
 
 
 @pytest.mark.parametrize(
+    "body",
+    [b'{"a":1}\n', b'\r\n {"a":\n1} \t\r\n', b'\t{"a":\r1}', b"\n\n", b"", b'{"a": "x"}'],
+)
+def test_a_body_is_its_breaks_made_spaces_and_its_ends_stripped(body):
+    assert as_line(body) == body.replace(b"\r", b" ").replace(b"\n", b" ").strip(b" \t") + b"\n"
+
+
+@pytest.mark.parametrize(
     ("value", "expected"),
     [
         ("us-west1", "us-west1"),
