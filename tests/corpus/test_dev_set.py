@@ -4,11 +4,11 @@ The dev sets (tests/corpus/dev/, hand-written, twenty-seven languages) are what 
 tables and context rules are tuned on: `dev_set.jsonl`, and `own_set.jsonl`, benign tool
 outputs of every kind (with a few attacks in their shapes) written to tune the false positives
 on, and `first_heldout_set.jsonl`, once held out and tuned on in part since, and
-`blind_set.jsonl`, `second_blind_set.jsonl` and `third_blind_set.jsonl`, written by writers who
-never saw the rules, measured (the second and third each held out through one tuning round),
-then tuned on by kind of text. Floors and ceilings sit at what was measured, so a regression
-fails; the blind sets' benign ceilings above the targets (1%, 3% for prose about attacks) say
-how far from them they still are.
+`blind_set.jsonl`, `second_blind_set.jsonl`, `third_blind_set.jsonl` and
+`fourth_blind_set.jsonl`, written by writers who never saw the rules, measured (the second, third
+and fourth each held out through one tuning round), then tuned on by kind of text. Floors and
+ceilings sit at what was measured, so a regression fails; the blind sets' benign ceilings above
+the targets (1%, 3% for prose about attacks) say how far from them they still are.
 """
 
 from pathlib import Path
@@ -25,6 +25,7 @@ SETS = (
     "blind_set.jsonl",
     "second_blind_set.jsonl",
     "third_blind_set.jsonl",
+    "fourth_blind_set.jsonl",
 )
 
 RECALL_FLOORS = {
@@ -69,6 +70,13 @@ RECALL_FLOORS = {
         "attack:role_hijack_extraction": 0.82,
         "attack:template": 1.0,
     },
+    "fourth_blind_set.jsonl": {
+        "attack:data_field_request": 0.51,
+        "attack:embedded_email_document": 0.44,
+        "attack:non_english_override": 0.81,
+        "attack:role_hijack_extraction": 0.44,
+        "attack:template": 0.8,
+    },
 }
 BENIGN = ("email", "issue_thread", "look_alike_field", "table_code_docs", "injection_discussion")
 WITHHELD_CEILINGS = {name: {f"benign:{category}": 0.0 for category in BENIGN} for name in SETS}
@@ -83,6 +91,13 @@ WITHHELD_CEILINGS["second_blind_set.jsonl"] |= {
 WITHHELD_CEILINGS["third_blind_set.jsonl"] |= {
     "benign:injection_discussion": 0.023,
     "benign:issue_thread": 0.02,
+}
+WITHHELD_CEILINGS["fourth_blind_set.jsonl"] |= {
+    "benign:email": 0.02,
+    "benign:injection_discussion": 0.445,
+    "benign:issue_thread": 0.06,
+    "benign:look_alike_field": 0.017,
+    "benign:table_code_docs": 0.089,
 }
 
 
