@@ -472,6 +472,13 @@ _ROMANCE_FRAME = re.compile(
 _FRAMES = (_REPORTING_FRAME, _PERMISSION_FRAME, _ROMANCE_FRAME)
 # Characters around a clause's first and last concept still counted as that clause's words.
 _DISCUSSION_REACH = 40
+# A text that talks about attacks in two clauses or more is prose about them (a write-up, an
+# advisory, course notes): the attacks it reports stand a paragraph or so from its words about
+# them, under a heading, in a list of examples, in a finding's account. Beyond that reach, and
+# wherever a text names attacks once only, an order is still an order: one planted at the end
+# of a long résumé of a security researcher is withheld.
+_ABOUT_ATTACKS = 2
+_ABOUT_ATTACKS_REACH = 2 * PASSAGE
 _IMPERATIVE_VERBS = frozenset({"act", "send"})
 _WORD = re.compile(r"[\w']+")
 # The words that may stand inside one phrase besides the concepts' own: articles, possessives
@@ -918,6 +925,11 @@ class Reading:
     def _reported(self) -> tuple[list[int], list[int]]:
         """The discussed clauses and reporting quotations, merged: their starts and their ends."""
         spans = list(self.discussed)
+        if len(spans) >= _ABOUT_ATTACKS:
+            spans = [
+                (max(0, low - _ABOUT_ATTACKS_REACH), high + _ABOUT_ATTACKS_REACH)
+                for low, high in spans
+            ]
         for low, high in self.quotable:
             spans.extend(_quotations(self.folded, self.discussed, low, high))
         starts: list[int] = []

@@ -85,7 +85,7 @@ WITHHELD_CEILINGS["blind_set.jsonl"] |= {
     "benign:table_code_docs": 0.045,
 }
 WITHHELD_CEILINGS["second_blind_set.jsonl"] |= {
-    "benign:injection_discussion": 0.089,
+    "benign:injection_discussion": 0.023,
     "benign:issue_thread": 0.02,
 }
 WITHHELD_CEILINGS["third_blind_set.jsonl"] |= {
@@ -94,7 +94,7 @@ WITHHELD_CEILINGS["third_blind_set.jsonl"] |= {
 }
 WITHHELD_CEILINGS["fourth_blind_set.jsonl"] |= {
     "benign:email": 0.02,
-    "benign:injection_discussion": 0.445,
+    "benign:injection_discussion": 0.112,
     "benign:issue_thread": 0.06,
     "benign:look_alike_field": 0.017,
     "benign:table_code_docs": 0.089,
