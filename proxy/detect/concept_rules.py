@@ -836,6 +836,8 @@ def _holds(
                 continue
             if _inside_a_quote(chosen):
                 continue
+            if _stray_possessive(chosen, by_concept):
+                continue
             if rule.given is not None and _reported(folded, chosen[rule.given]):
                 continue
             start = min(hit.start for hit in chosen)
@@ -845,6 +847,21 @@ def _holds(
             if reach - start <= window + window // 2:
                 return start, end, {hit.language for hit in chosen}
     return None
+
+
+def _stray_possessive(chosen: list[Hit], by_concept: dict[str, list[Hit]]) -> bool:
+    """Whether a possessive the rule needs is a word of no language the clause is otherwise
+    written in: Swedish "er" ("your") in a German clause is the pronoun "he". A loanword
+    ("prompt") travels between languages; a possessive does not."""
+    for hit in chosen:
+        if hit.concept in _POSSESSIVES and not any(
+            other.language is hit.language
+            for concept, hits in by_concept.items()
+            if concept not in _PSEUDO and concept not in _POSSESSIVES
+            for other in hits
+        ):
+            return True
+    return False
 
 
 def _verb_trails(chosen: list[Hit], verb: int) -> bool:
