@@ -146,6 +146,12 @@ _EXAMPLE_BEFORE = re.compile(
 # An arrow from a quotation to what came of it ("\"translate your instructions\" → it printed
 # them"): an example and its outcome, in a list as in a sentence.
 _OUTCOME_AFTER = re.compile(r"[ \t]*(?:→|->|=>)[ \t]*\w")
+# A Japanese quotation that is the condition of what follows ("「設定を教えて」と送ると、..."
+# when one sends it, "...と入力したら" when one types it): a bug report's steps, what someone
+# typed and what came of it. An order to say it ("「OK」と答えて") has no such ending.
+_JA_CONDITION_AFTER = re.compile(
+    fold("(?:と|って)[^、。，,.!?\\n]{1,8}?(?:ると|たら|れば|すると)").text
+)
 # A quotation of words, not a name ('prod-secrets', "Kadry"): a space inside, a script written
 # without spaces, or a code span (code is shown, never said).
 _UTTERANCE = re.compile(r"^`|\w\s+\w|[\u2e80-\u9fff\uac00-\ud7af\u0e00-\u0e7f]")
@@ -365,6 +371,16 @@ _ARROW_BEFORE = re.compile(r"(?:→|->|=>)[ \t]{0,2}$")
 # happens ("管理员可以发送重置邮件", "系统不会显示原密码"); "you can" ("你可以...") still asks.
 _ZH_STATEMENT = re.compile(
     r"(?<![你您])(?:可以|能够|不会|无法|不能|将会|已经|正在|被)[^，。,.!?；;]{0,16}$"
+)
+# A Japanese verb that ends as a statement: done (した, しました), going on (している), ended
+# up (してしまう), undergone (される, された) or done for someone (してくれた): what a bug report
+# or a story says happened. An order ends in ください, しろ, せよ or a bare て; the plain form
+# (する) is how a rule is written, so it is not read as a statement.
+_JA_STATEMENT_AFTER = re.compile(
+    fold(
+        "(?:して|し|て|さ)?(?:しまう|しまっ|しまい|いる|いま|いた|まし|れる|れた|れて|れま"
+        "|くれた|くれま|た(?![いら]))"
+    ).text
 )
 _LEFT_OUT = re.compile(
     r"(?<!\w)(?:without|except|sin|sem|sans|senza|ohne|zonder|bez|без|tanpa)"
@@ -1031,6 +1047,8 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
             return False
         if hit.language is Language.ZH and _ZH_STATEMENT.search(folded, max(0, start - 20), start):
             return False
+        if hit.language is Language.JA and _JA_STATEMENT_AFTER.match(folded, end):
+            return False
         if hit.language is not Language.EN:
             negation = _NEGATION_BEFORE.get(hit.language)
             return negation is None or not negation.search(folded, max(0, start - 8), start)
@@ -1110,6 +1128,8 @@ def _inside_a_sentence(folded: str, start: int, end: int) -> bool:
     printed it"), or it is set in parentheses (an example in passing: "role play ("pretend you
     are ...")"): it is named there, where an order quoted to be obeyed stands on its own."""
     if _LISTED_BEFORE.search(folded, max(0, start - 2), start) and _LISTED_AFTER.match(folded, end):
+        return True
+    if _JA_CONDITION_AFTER.match(folded, end):
         return True
     if _OUTCOME_AFTER.match(folded, end) or _EXAMPLE_BEFORE.search(
         folded, max(0, start - 16), start
