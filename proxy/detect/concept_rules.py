@@ -123,7 +123,7 @@ _QUOTATION = re.compile(
 # Markdown's emphasis around a quotation (*"..."*) stands between it and the sentence's words;
 # a table cell may end on it.
 _WORD_BEFORE = re.compile(r"\w[ \t]?[*_]{0,2}$")
-_WORD_AFTER = re.compile(r"[*_]{0,2}(?:[ \t]?\w|[“„«「『‘`]|,[ \t]?\w|[.!?](?:\s|$)|[ \t]*\|)")
+_WORD_AFTER = re.compile(r"[*_]{0,2}(?:[ \t]?\w|[“„«「『‘`]|,[ \t]?\w|[.!?;](?:\s|$)|[ \t]*\|)")
 # A quotation among others in parentheses ("role claims (\"I am the admin\", \"You are now
 # ...\")"), each an example in passing.
 _LISTED_BEFORE = re.compile(r"(?:\(|,[ \t]?)$")
@@ -422,6 +422,7 @@ _NAMED_KIND_BEFORE = re.compile(
     r"(?<!\w)(?:a|an|the|this|that|such)[ \t]{1,2}(?:ai|assistant|chatbot|bot|model|agent|llm)[ \t]{1,2}$"
 )
 _ELISION = frozenset("'’")
+_COMPOUND_AFTER = re.compile(r"-[^\W\d_]")
 _ADDRESS_AROUND = re.compile(r"[@./:_-]\w")
 _KEY_AFTER = re.compile(r"[\"'][ \t]*:")
 # Before an English verb: an article or a possessive (it is a noun), or a subject or an
@@ -485,7 +486,16 @@ _ROMANCE_FRAME = re.compile(
     r"(?:bot|bots|modelo|modelos|modello|modelli|asistente|assistente|assistentes|ia|chatbot|agente"
     r"|agentes|ai|llm)[ \t]+(?:(?:que|di|a)[ \t]+)?\w"
 )
-_FRAMES = (_REPORTING_FRAME, _PERMISSION_FRAME, _ROMANCE_FRAME)
+# An English causative in the third person, the past or the gerund ("makes the model ignore",
+# "made the bot reveal", "making my chatbot ignore its prompt"): the verb after the model is
+# what someone gets it to do, told by the writer. The imperative ("make the bot ...") is not
+# matched.
+_CAUSATIVE_FRAME = re.compile(
+    r"(?:makes|made|making)[ \t]+(?:the|an?|its|their|our|my|that|this|your)?[ \t]*"
+    r"(?:[\w-]+[ \t]+){0,2}?(?:models?|assistants?|ai|llms?|agents?|bots?|chatbots?|copilots?)"
+    r"[ \t]+(?!to\b)\w"
+)
+_FRAMES = (_REPORTING_FRAME, _PERMISSION_FRAME, _ROMANCE_FRAME, _CAUSATIVE_FRAME)
 # Characters around a clause's first and last concept still counted as that clause's words.
 _DISCUSSION_REACH = 40
 # A text that talks about attacks in two clauses or more is prose about them (a write-up, an
@@ -1081,9 +1091,11 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
         return True
     if concept == "note" and hit.language is Language.EN:
         # "a note", "should note", "please note": a thing or a verb, not a label for its reader;
-        # "an assistant instruction", "the AI note": a kind of text named, not one written to it.
+        # "an assistant instruction", "the AI note": a kind of text named, not one written to it;
+        # "instruction-tuned", "warning-free": the first part of a word that modifies another.
         return not (
-            _NOTE_NOT_LABEL.search(folded, max(0, start - 8), start)
+            _COMPOUND_AFTER.match(folded, end)
+            or _NOTE_NOT_LABEL.search(folded, max(0, start - 8), start)
             or _NAMED_KIND_BEFORE.search(folded, max(0, start - 24), start)
         )
     if concept == "discussion":

@@ -1559,7 +1559,7 @@ CONCEPTS: Table = {
     },
     "frame": {
         L.EN: "=asks|=asked|=asking|=tells|=told|=telling|=tricks|=tricked|=tricking|=gets"
-        "|=makes|=convinces|=convinced|=convincing|=persuades|=persuaded"
+        "|=makes|=made|=making|=convinces|=convinced|=convincing|=persuades|=persuaded"
         "|=instructs|=instructed|=causes|=caused|=lets|=let|=letting|=allows|=allow|=allowed"
         "|=allowing|=forces|=forced|=coaxes|=coaxed|=manipulates|=manipulated|=lures|=lured"
         "|=enables|=enabled|=enabling|=permits|=permitted",
