@@ -190,6 +190,9 @@ class Rule:
     # A need every other need must follow, in any language: the assistant spoken to is told
     # what comes after its name, not what a list said before it.
     first: int | None = None
+    # A need whose English word, after an article ("the system message", "a system note"),
+    # names a kind of text the writer talks about, rather than heads a text that claims to be one.
+    named: int | None = None
 
 
 # Strongest first: one clause yields at most one signal per kind, the first rule that holds.
@@ -334,12 +337,13 @@ RULES: tuple[Rule, ...] = (
         0.5,
         (("system", "admin"), ("note", "message"), ("instructions", "new")),
         window=24,
+        named=0,
     ),
     Rule("authority_claim", 0.6, ("i_am", "admin")),
     # Naming a permission ("admin rights", "관리자 권한") is what help pages on roles do: a claim
     # to hold one needs more beside it.
     Rule("authority_claim", 0.4, ("admin", "authority")),
-    Rule("authority_claim", 0.4, (("system", "admin"), ("note", "message")), window=12),
+    Rule("authority_claim", 0.4, (("system", "admin"), ("note", "message")), window=12, named=0),
     Rule("secret_request", 0.5, (("reveal", "send"), "secret"), verb=0),
     Rule("exfiltration", 1.0, ("send", "secret", "destination"), verb=0),
     # Data sent to an address by a text that speaks to the assistant ("Hinweis für den
@@ -421,6 +425,8 @@ _NOTE_NOT_LABEL = re.compile(
 _NAMED_KIND_BEFORE = re.compile(
     r"(?<!\w)(?:a|an|the|this|that|such)[ \t]{1,2}(?:ai|assistant|chatbot|bot|model|agent|llm)[ \t]{1,2}$"
 )
+_CALL_AFTER = re.compile(r"\((?![ \t\n)])")
+_ARTICLE_BEFORE = re.compile(r"(?<!\w)(?:the|a|an|its|this|that|each|every|any)[ \t]{1,2}$")
 _ELISION = frozenset("'’")
 _COMPOUND_AFTER = re.compile(r"-[^\W\d_]")
 _ADDRESS_AROUND = re.compile(r"[@./:_-]\w")
@@ -866,6 +872,8 @@ def _holds(
                 continue
             if rule.given is not None and _reported(folded, chosen[rule.given]):
                 continue
+            if rule.named is not None and _named_kind(folded, chosen[rule.named]):
+                continue
             start = min(hit.start for hit in chosen)
             end = max(hit.end for hit in chosen)
             # A quoted phrase is as long as it is: where it opens is what must lie near.
@@ -937,6 +945,14 @@ def _reported(folded: str, hit: Hit) -> bool:
         return False
     near = folded[max(0, hit.start - _READER_REACH) : hit.end + _READER_REACH]
     return _READER.search(near) is None
+
+
+def _named_kind(folded: str, hit: Hit) -> bool:
+    """Whether an English word follows an article or a determiner: "the system message" is a
+    kind of text named in a sentence, "System message:" the label of one."""
+    return hit.language is Language.EN and bool(
+        _ARTICLE_BEFORE.search(folded, max(0, hit.start - 8), hit.start)
+    )
 
 
 def _inside_a_quote(chosen: list[Hit]) -> bool:
@@ -1046,6 +1062,10 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     """Whether a hit means its concept there: a verb read as an order (not a label, a key, or
     in English a noun or a statement), a word about attacks not part of an address."""
     concept = hit.concept
+    # A Latin word right before a parenthesis is code: a call or a definition ("Message(",
+    # "delete(path)"), named by a program, not said to its reader.
+    if _CALL_AFTER.match(folded, end) and folded[end - 1 : end].isascii():
+        return False
     if concept in _VERBS:
         if _LABEL_COLON.match(folded, end) or _NOUN_ENDING.match(folded, end):
             return False

@@ -146,6 +146,11 @@ _HAND_OVER = (
     "|upload|list|dump|forward|e-?mail|get|retrieve|fetch|extract|copy|append|what is|what's"
 )
 
+# Not after an article or a determiner: "the system message" is a kind of text the writer names,
+# "System message:" heads a text that claims to be one.
+_NOT_NAMED = "".join(
+    rf"(?<!\b{word} )" for word in ("the", "a", "an", "its", "this", "that", "each", "every", "any")
+)
 # After a noun: it ends its phrase (the end, punctuation, a function word), so it is the head of
 # the phrase and not a modifier of the next noun.
 _HEAD = (
@@ -314,8 +319,8 @@ _TABLE: list[tuple[str, float, str]] = [
     (
         "authority_claim",
         0.4,
-        rf"\b(?:system|admin|administrator|developer|maintainer|root|security){_GAP}(?:warning|override|message|directive"
-        rf"|instruction|notice|request|command|note)s?\b",
+        rf"{_NOT_NAMED}\b(?:system|admin|administrator|developer|maintainer|root|security){_GAP}(?:warning|override"
+        rf"|message|directive|instruction|notice|request|command|note)s?\b",
     ),
     (
         "authority_claim",
