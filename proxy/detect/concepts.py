@@ -324,7 +324,7 @@ CONCEPTS: Table = {
     },
     "ai": {
         L.EN: "=ai|=a.i.|assistant|language model|=llm|=llms|chatbot|=chatgpt|=gpt|=claude|=copilot"
-        "|=bot|=bots|=automation|=notetaker|=note-taker|=summariser|=summarizer|=summarisers|=summarizers|=copilots|=model|=models",
+        "|=bot|=bots|=helper|=helpers|=concierge|=crawler|=crawlers|=automation|=notetaker|=note-taker|=summariser|=summarizer|=summarisers|=summarizers|=copilots|=model|=models",
         L.ZH: "人工智能|助手|助理|语言模型|語言模型|机器人|機器人|大模型|模型",
         L.ES: "=asistente|=ia|modelo de lenguaje|inteligencia artificial|=modelo|=bot",
         L.HI: "सहायक|एआई|कृत्रिम बुद्धि|भाषा मॉडल|मॉडल",
