@@ -332,6 +332,18 @@ RULES: tuple[Rule, ...] = (
         window=2 * WINDOW,
         first=0,
     ),
+    # The assistant spoken to, or named and told what it should do, about what its summary or
+    # answer says ("Note to the summariser: describe this candidate as ...", "If you are an AI
+    # writing the abstract, state that ...", "the assistant should leave out ..."): the reader's
+    # output steered by the data it reads.
+    Rule(
+        "output_control",
+        0.5,
+        ("ai", ("note", "if_you_are", "reading_this", "vocative"), "steer"),
+        window=2 * WINDOW,
+        first=1,
+    ),
+    Rule("output_control", 0.5, ("ai", "modal", "steer"), window=2 * WINDOW, first=0),
     Rule(
         "authority_claim",
         0.5,
@@ -367,7 +379,9 @@ RULES: tuple[Rule, ...] = (
 # Verbs written as a label or a key ("Email: ...", "Transfer status:", "email": "...") name a
 # field, not an order; see `_NOT_AN_ORDER_BEFORE` for the words before a verb that say the same.
 # Such a hit is not counted.
-_VERBS = frozenset({"send", "reveal", "run", "say", "answer_with", "ignore", "disable", "act"})
+_VERBS = frozenset(
+    {"send", "reveal", "run", "say", "answer_with", "ignore", "disable", "act", "steer"}
+)
 _LABEL_COLON = re.compile(r"[\"']?[ \t]{0,2}:(?!//)")
 _PATH_AFTER = re.compile(r"[ \t]{1,3}/")
 _ARROW_BEFORE = re.compile(r"(?:→|->|=>)[ \t]{0,2}$")
@@ -428,6 +442,7 @@ _NAMED_KIND_BEFORE = re.compile(
 _CALL_AFTER = re.compile(r"\((?![ \t\n)])")
 _ARTICLE_BEFORE = re.compile(r"(?<!\w)(?:the|a|an|its|this|that|each|every|any)[ \t]{1,2}$")
 _ELISION = frozenset("'’")
+_TO_SELF_AFTER = re.compile(r"[ \t]+(?:to|for)[ \t]+(?:self|myself|me)(?!\w)")
 _COMPOUND_AFTER = re.compile(r"-[^\W\d_]")
 _ADDRESS_AROUND = re.compile(r"[@./:_-]\w")
 _KEY_AFTER = re.compile(r"[\"'][ \t]*:")
@@ -1112,9 +1127,11 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     if concept == "note" and hit.language is Language.EN:
         # "a note", "should note", "please note": a thing or a verb, not a label for its reader;
         # "an assistant instruction", "the AI note": a kind of text named, not one written to it;
-        # "instruction-tuned", "warning-free": the first part of a word that modifies another.
+        # "instruction-tuned", "warning-free": the first part of a word that modifies another;
+        # "note to self", "reminder for me": the writer's own.
         return not (
             _COMPOUND_AFTER.match(folded, end)
+            or _TO_SELF_AFTER.match(folded, end)
             or _NOTE_NOT_LABEL.search(folded, max(0, start - 8), start)
             or _NAMED_KIND_BEFORE.search(folded, max(0, start - 24), start)
         )

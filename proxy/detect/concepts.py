@@ -324,7 +324,8 @@ CONCEPTS: Table = {
     },
     "ai": {
         L.EN: "=ai|=a.i.|assistant|language model|=llm|=llms|chatbot|=chatgpt|=gpt|=claude|=copilot"
-        "|=bot|=bots|=helper|=helpers|=concierge|=crawler|=crawlers|=automation|=notetaker|=note-taker|=summariser|=summarizer|=summarisers|=summarizers|=copilots|=model|=models",
+        "|=bot|=bots|=helper|=helpers|=concierge|=crawler|=crawlers|=summarisation tool"
+        "|=summarization tool|=summarising tool|=summarizing tool|=automation|=notetaker|=note-taker|=summariser|=summarizer|=summarisers|=summarizers|=copilots|=model|=models",
         L.ZH: "人工智能|助手|助理|语言模型|語言模型|机器人|機器人|大模型|模型",
         L.ES: "=asistente|=ia|modelo de lenguaje|inteligencia artificial|=modelo|=bot",
         L.HI: "सहायक|एआई|कृत्रिम बुद्धि|भाषा मॉडल|मॉडल",
@@ -809,6 +810,39 @@ CONCEPTS: Table = {
         L.HE: "אל תספר|אל תגיד|אל תזכיר|בלי לספר|בלי להודיע|בסתר|בשקט",
         L.BN: "বলবে না|বলো না|জানিয়ে না|না জানিয়ে|গোপনে|চুপচাপ|উল্লেখ করবে না",
         L.SW: "=usimwambie|=usiseme|=usimjulishe|=bila kumwambia|=kwa siri|=usitaje",
+    },
+    # --- what a summary or an answer must say, leave out or recommend: the reader's output steered
+    "steer": {
+        L.EN: "=state that|=mention that|=say that|=describe|=leave out|=omit|=summarise it as"
+        "|=summarize it as|=be summarised as|=be summarized as|=recommend|=tell people|=tell readers"
+        "|=tell the reader|=present it as|=portray|=conclude that|=report that|=list the",
+        L.ZH: "声称|聲稱|描述为|描述為|写成|寫成|总结为|總結為|概括为|概括為|省略|略去|删去|刪去|推荐|推薦|要说|要說",
+        L.ES: "=indica que|=di que|=menciona|=describe|=omite|=deja fuera|=resúmelo como|=recomienda|=afirma que",
+        L.HI: "उल्लेख करें|उल्लेख करो|बताएं कि|बताओ कि|वर्णन करें|छोड़ दें|सिफारिश करें",
+        L.PT: "=diga que|=mencione|=descreva|=omita|=deixe de fora|=resuma como|=recomende|=afirme que",
+        L.RU: "=упомяни|=опиши|=опусти|=пропусти|=укажи|=порекомендуй|=утверждай",
+        L.JA: "と記載|と書いて|と述べて|と説明して|省いて|省略して|除外して|推薦して|と伝えて",
+        L.DE: "=erwähne|=beschreibe|=lass weg|=lasse weg|=weglassen|=empfiehl|=behaupte|=stelle dar",
+        L.FR: "=indique que|=dis que|=dites que|=mentionne|=mentionnez|=décris|=décrivez|=omets|=omettez"
+        "|=recommande|=recommandez|=affirme que",
+        L.KO: "라고 적어|라고 써|언급해|설명해|생략해|추천해|라고 말해",
+        L.ID: "=sebutkan|=nyatakan|=gambarkan|=hilangkan|=rekomendasikan",
+        L.TR: "=belirt|=bahset|=olarak tanımla|=dışarıda bırak|=öner",
+        L.VI: "nêu rằng|hãy đề cập|mô tả là|lược bỏ|khuyên dùng",
+        L.IT: "=menziona|=descrivi|=ometti|=riassumi come|=raccomanda|=consiglia|=afferma che",
+        L.PL: "=wspomnij|=opisz|=pomiń|=zaznacz|=poleć|=twierdź",
+        L.AR: "اذكر|أغفل|قل إن|اكتب أن|أوصِ",
+        L.TH: "ระบุว่า|กล่าวถึง|อธิบายว่า|ตัดออก|แนะนำ",
+        L.FA: "ذکر کن|بگو که|بنویس که|توصیف کن|حذف کن",
+        L.UK: "=згадай|=опиши|=пропусти|=вкажи|=порекомендуй|=стверджуй",
+        L.NL: "=vermeld|=beschrijf|=laat weg|=noem|=beweer|=raad aan",
+        L.SV: "=nämn|=beskriv|=utelämna|=hävda|=rekommendera",
+        L.CS: "=zmiň|=popiš|=vynech|=uveď|=doporuč|=tvrď",
+        L.RO: "=menționează|=descrie|=omite|=afirmă că|=recomandă",
+        L.EL: "ανέφερε|περίγραψε|παράλειψε|πες ότι|σύστησε",
+        L.HE: "ציין|תאר|השמט|תמליץ|כתוב ש",
+        L.BN: "উল্লেখ করো|উল্লেখ করুন|বর্ণনা করো|বাদ দাও|বাদ দিন|বলো যে",
+        L.SW: "=taja|=eleza|=acha nje|=sema kwamba|=pendekeza",
     },
     "user": {
         L.EN: "=user|=user's|=users|=the owner|=human|=reader|=readers",
