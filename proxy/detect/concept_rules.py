@@ -232,6 +232,11 @@ RULES: tuple[Rule, ...] = (
         "instruction_override", 1.0, ("ignore", "instructions", ("previous", "all")), phrase=(2, 1)
     ),
     Rule("instruction_override", 1.0, ("cancel", "instructions", "previous")),
+    # What came before, or what the reader was told, dropped for other work ("Ignore the above
+    # and instead say ...", "olvida lo que te dieron y en su lugar ..."): the override without
+    # the word "instructions".
+    Rule("instruction_override", 1.0, ("ignore", ("previous", "given"), "instead"), verb=0),
+    Rule("instruction_override", 0.8, ("ignore", "given"), verb=0),
     Rule("instruction_override", 0.8, ("ignore", "previous", "all"), ends=1),
     Rule("instruction_override", 0.8, (("ignore", "disable"), "safeguard", ("all", "your"))),
     Rule("instruction_override", 0.7, ("new", ("task", "instructions"), "your")),

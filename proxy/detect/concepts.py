@@ -811,6 +811,36 @@ CONCEPTS: Table = {
         L.BN: "বলবে না|বলো না|জানিয়ে না|না জানিয়ে|গোপনে|চুপচাপ|উল্লেখ করবে না",
         L.SW: "=usimwambie|=usiseme|=usimjulishe|=bila kumwambia|=kwa siri|=usitaje",
     },
+    # --- the reader's work swapped for another: "... and instead send ...", "stattdessen"
+    "instead": {
+        L.EN: "=instead|=in place of that",
+        L.ZH: "而是|改为|改為|转而|轉而|取而代之",
+        L.ES: "=en su lugar|=en lugar de eso|=en cambio",
+        L.HI: "इसके बजाय|उसकी जगह|इसकी जगह",
+        L.PT: "=em vez disso|=ao invés disso|=em seu lugar",
+        L.RU: "=вместо этого|=взамен",
+        L.JA: "代わりに|かわりに|その代わり",
+        L.DE: "=stattdessen|=statt dessen|=vielmehr",
+        L.FR: "=à la place|=au lieu de cela|=plutôt",
+        L.KO: "대신|그 대신",
+        L.ID: "=sebagai gantinya|=melainkan",
+        L.TR: "=bunun yerine|=onun yerine",
+        L.VI: "thay vào đó",
+        L.IT: "=invece|=al suo posto",
+        L.PL: "=zamiast tego|=w zamian",
+        L.AR: "بدلا من ذلك|بدلاً من ذلك|عوضا عن ذلك",
+        L.TH: "แทนที่จะ|แทนที่",
+        L.FA: "به جای آن|در عوض",
+        L.UK: "=натомість|=замість цього",
+        L.NL: "=in plaats daarvan|=daarentegen",
+        L.SV: "=istället|=i stället",
+        L.CS: "=místo toho|=namísto toho",
+        L.RO: "=în schimb|=în loc de asta",
+        L.EL: "αντί γι' αυτό|αντί αυτού|αντ' αυτού",
+        L.HE: "במקום זאת|במקום זה",
+        L.BN: "এর বদলে|তার বদলে|বরং",
+        L.SW: "=badala yake",
+    },
     # --- what a summary or an answer must say, leave out or recommend: the reader's output steered
     "steer": {
         L.EN: "=state that|=mention that|=say that|=describe|=leave out|=omit|=summarise it as"
@@ -1432,7 +1462,7 @@ CONCEPTS: Table = {
         "|=given to you|=provided to you|=you were programmed with|=were you given|=you are given"
         "|=you were configured with|=you were set up with|=told you|=you've received|=you have received|=were you told|=did you receive|=you were originally given"
         "|=you were initialised with|=you were initialized with|=you operate under|=they operate under"
-        "|=it received before|=it was given|=you were started with",
+        "|=it received before|=it was given|=you were started with|=you've been told|=you have been told|=you were instructed",
         L.ZH: "你收到的|给你的|給你的|你被赋予的|你被賦予的|你得到的|你被告知",
         L.ES: "te dieron|que recibiste|te han dado|se te dio|se te dieron",
         L.HI: "तुम्हें दिए गए|आपको दिए गए|आपको दी गई|तुम्हें दी गई",
