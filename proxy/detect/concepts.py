@@ -107,7 +107,7 @@ CONCEPTS: Table = {
     },
     "instructions": {
         L.EN: "instruction|=directive|=directives|=rules|=guidelines|=prompt|=prompts|=commands|=orders"
-        "|=constraints|=restrictions|=programming|=guardrails"
+        "|=constraints|=restrictions|=programming|=guardrails|=guidance"
         "|=setup|=configuration|=config|=system instructions|=preamble|=hidden rules|=operating rules",
         L.ZH: "指令|指示|规则|規則|提示词|提示詞|命令|限制|约束|約束|准则|準則|规定|規定",
         L.ES: "instruccion|=reglas|=órdenes|directriz|directrices|indicaciones|=restricciones|=normas|=pautas",
@@ -358,7 +358,7 @@ CONCEPTS: Table = {
         L.SW: "=ai|msaidizi|=roboti|=bot|modeli ya lugha|akili bandia",
     },
     "now": {
-        L.EN: "from now on|henceforth|from this point on|from this moment|starting now|=you are now|=you're now",
+        L.EN: "from now on|from here on|for the rest of this chat|for the rest of this conversation|henceforth|from this point on|from this moment|starting now|=you are now|=you're now",
         L.ZH: "从现在开始|從現在開始|从现在起|從現在起|今后|今後|此后|此後|你现在是|你現在是|现在你是|現在你是",
         L.ES: "a partir de ahora|de ahora en adelante|desde ahora|ahora eres|ahora estás|ahora estas",
         L.HI: "अब से|अभी से|आज से|तुम अब|आप अब",
@@ -1203,14 +1203,16 @@ CONCEPTS: Table = {
     },
     # --- instructions declared void
     "cancel": {
-        L.EN: "=cancelled|=canceled|=revoked|=void|=no longer apply|=no longer applies|=no longer valid|=obsolete|=superseded",
+        L.EN: "=cancelled|=canceled|=revoked|=void|=no longer apply|=no longer applies|=no longer valid|=obsolete|=superseded"
+        "|=out of date",
         L.ZH: "取消|作废|作廢|无效|無效|不再适用|不再適用|失效",
         L.ES: "cancelad|anulad|revocad|ya no aplican|ya no son válidas|sin efecto",
         L.HI: "रद्द|अमान्य|लागू नहीं",
         L.PT: "cancelad|anulad|revogad|não se aplicam|sem efeito",
         L.RU: "отменен|отменён|аннулирован|недействительн|больше не действуют",
         L.JA: "取り消|無効|廃止|適用されません|失効",
-        L.DE: "aufgehoben|ungültig|widerrufen|gelten nicht mehr|außer kraft|storniert",
+        L.DE: "aufgehoben|ungültig|widerrufen|gelten nicht mehr|gelten ab sofort nicht mehr|nicht länger gültig"
+        "|außer kraft|storniert",
         L.FR: "annulé|révoqué|caduc|ne s'appliquent plus|nulles",
         L.KO: "취소|무효|폐기|더 이상 적용",
         L.ID: "dibatalkan|tidak berlaku|dicabut",
