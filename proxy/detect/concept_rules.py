@@ -455,6 +455,7 @@ _KEY_AFTER = re.compile(r"[\"'][ \t]*:")
 # auxiliary (a statement of who does it: "we send", "I'll forward"); an order has neither.
 _NOT_AN_ORDER_BEFORE = re.compile(
     r"(?<!\w)(?:the|a|an|this|that|its|our|their|his|her|my|your|no|never|usually|don't|dont|do[ \t]not"
+    r"|not[ \t]to"
     r"|(?:we|i|they|he|she)(?:[ \t]{1,2}(?:will|would|can|could|may|might)|'ll)?"
     r"|can|could|cannot|can't|won't|doesn't|didn't|does[ \t]not)[ \t]{1,2}$"
 )

@@ -95,8 +95,10 @@ _WORDS_BEFORE = (
     *_SUBJECTS,
     *(f"{subject} {modal}" for subject in _SUBJECTS for modal in _MODALS),
     *(f"{subject}'ll" for subject in _SUBJECTS),
-    # A prohibition ("please don't send your password to anyone", "do not share it").
+    # A prohibition ("please don't send your password to anyone", "do not share it", "what not
+    # to paste into a chatbot").
     *"never not don't dont usually the a an this each every no of via per".split(),
+    "not to",
 )
 # (what stands before the verb, as a regex; its width in characters)
 _NOT_BEFORE = (
