@@ -93,10 +93,8 @@ WITHHELD_CEILINGS["third_blind_set.jsonl"] |= {
     "benign:issue_thread": 0.02,
 }
 WITHHELD_CEILINGS["fourth_blind_set.jsonl"] |= {
-    "benign:email": 0.02,
     "benign:injection_discussion": 0.089,
     "benign:issue_thread": 0.02,
-    "benign:look_alike_field": 0.017,
     "benign:table_code_docs": 0.045,
 }
 
