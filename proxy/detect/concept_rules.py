@@ -448,6 +448,7 @@ _CALL_AFTER = re.compile(r"\((?![ \t\n)])")
 _ARTICLE_BEFORE = re.compile(r"(?<!\w)(?:the|a|an|its|this|that|each|every|any)[ \t]{1,2}$")
 _ELISION = frozenset("'’")
 _TO_SELF_AFTER = re.compile(r"[ \t]+(?:to|for)[ \t]+(?:self|myself|me)(?!\w)")
+_POSSESSIVE_AFTER = re.compile(r"['’]s(?!\w)")
 _COMPOUND_AFTER = re.compile(r"-[^\W\d_]")
 _ADDRESS_AROUND = re.compile(r"[@./:_-]\w")
 _KEY_AFTER = re.compile(r"[\"'][ \t]*:")
@@ -1123,8 +1124,9 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
             or _PROCESS_BEFORE.search(folded, max(0, start - 40), start)
         )
     if concept == "ai":
-        # Part of a name: a versioned id ("pod/support-bot-7c9d").
-        if _ID_AFTER.match(folded, end):
+        # Part of a name: a versioned id ("pod/support-bot-7c9d"); or an owner ("the bot's role
+        # must sit above ...", "the assistant's owner"): the one told is what it owns.
+        if _ID_AFTER.match(folded, end) or _POSSESSIVE_AFTER.match(folded, end):
             return False
         if folded[start:end] == "ai":
             # After an elision the bare word is French "j'ai", "n'ai" ("I have"); "l'ia" is the AI.

@@ -95,7 +95,7 @@ WITHHELD_CEILINGS["third_blind_set.jsonl"] |= {
 WITHHELD_CEILINGS["fourth_blind_set.jsonl"] |= {
     "benign:injection_discussion": 0.089,
     "benign:issue_thread": 0.02,
-    "benign:table_code_docs": 0.045,
+    "benign:table_code_docs": 0.023,
 }
 
 
