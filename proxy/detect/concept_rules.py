@@ -448,6 +448,8 @@ _CALL_AFTER = re.compile(r"\((?![ \t\n)])")
 _ARTICLE_BEFORE = re.compile(r"(?<!\w)(?:the|a|an|its|this|that|each|every|any)[ \t]{1,2}$")
 _ELISION = frozenset("'’")
 _TO_SELF_AFTER = re.compile(r"[ \t]+(?:to|for)[ \t]+(?:self|myself|me)(?!\w)")
+_KEY_VALUE_AFTER = re.compile(r"[ \t]*[:=][ \t]*\\?[\"'`]")
+_KEY_OPENS = re.compile(r"(?:\n(?:[ \t]{2,}|[ \t]*-[ \t]+)|[({\[,][ \t]*)$")
 _POSSESSIVE_AFTER = re.compile(r"['’]s(?!\w)")
 _COMPOUND_AFTER = re.compile(r"-[^\W\d_]")
 _ADDRESS_AROUND = re.compile(r"[@./:_-]\w")
@@ -1108,6 +1110,11 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
         return not _STATEMENT_ENDING.match(folded, end) and not _NOT_AN_ORDER_BEFORE.search(
             folded, max(0, start - 16), start
         )
+    # A key given a value in code or config ("mode: \"0440\"", "executor(mode=\"inline\")"), not
+    # a role given to the reader: the word follows a bracket, a comma, a list's dash or an
+    # indent (a label at a line's very start, "Persona: \"Lumi\"", may still give a role).
+    if concept == "persona" and _KEY_VALUE_AFTER.match(folded, end):
+        return not _KEY_OPENS.search(folded, max(0, start - 12), start)
     if concept in _PROMPT_CONCEPTS and hit.language is Language.EN:
         # "The app will prompt you for the new password": the verb, asking its user something.
         return not (folded.endswith("prompt", start, end) and _PROMPT_AS_VERB.match(folded, end))
