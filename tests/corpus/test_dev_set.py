@@ -93,9 +93,8 @@ WITHHELD_CEILINGS["third_blind_set.jsonl"] |= {
     "benign:issue_thread": 0.02,
 }
 WITHHELD_CEILINGS["fourth_blind_set.jsonl"] |= {
-    "benign:injection_discussion": 0.089,
+    "benign:injection_discussion": 0.045,
     "benign:issue_thread": 0.02,
-    "benign:table_code_docs": 0.023,
 }
 
 
