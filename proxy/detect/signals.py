@@ -340,7 +340,8 @@ _TABLE: list[tuple[str, float, str]] = [
     (
         "authority_claim",
         0.4,
-        rf"{_NOT_NAMED}\b(?:system|admin|administrator|developer|maintainer|root|security){_GAP}(?:warning|override"
+        rf"\b(?![^admrs]){_NOT_NAMED}(?:system|admin|administrator|developer|maintainer|root|security)"
+        rf"{_GAP}(?:warning|override"
         rf"|message|directive|instruction|notice|request|command|note)s?\b",
     ),
     (
