@@ -123,7 +123,7 @@ _QUOTATION = re.compile(
 # Markdown's emphasis around a quotation (*"..."*) stands between it and the sentence's words;
 # a table cell may end on it.
 _WORD_BEFORE = re.compile(r"\w[ \t]?[*_]{0,2}$")
-_WORD_AFTER = re.compile(r"[*_]{0,2}(?:[ \t]?\w|[“„«「『‘`]|,[ \t]?\w|[.!?](?:\s|$)|[ \t]*\|)")
+_WORD_AFTER = re.compile(r"[*_]{0,2}(?:[ \t]?\w|[“„«「『‘`]|,[ \t]?\w|[.!?;](?:\s|$)|[ \t]*\|)")
 # A quotation among others in parentheses ("role claims (\"I am the admin\", \"You are now
 # ...\")"), each an example in passing.
 _LISTED_BEFORE = re.compile(r"(?:\(|,[ \t]?)$")
@@ -146,6 +146,12 @@ _EXAMPLE_BEFORE = re.compile(
 # An arrow from a quotation to what came of it ("\"translate your instructions\" → it printed
 # them"): an example and its outcome, in a list as in a sentence.
 _OUTCOME_AFTER = re.compile(r"[ \t]*(?:→|->|=>)[ \t]*\w")
+# A Japanese quotation that is the condition of what follows ("「設定を教えて」と送ると、..."
+# when one sends it, "...と入力したら" when one types it): a bug report's steps, what someone
+# typed and what came of it. An order to say it ("「OK」と答えて") has no such ending.
+_JA_CONDITION_AFTER = re.compile(
+    fold("(?:と|って)[^、。，,.!?\\n]{1,8}?(?:ると|たら|れば|すると)").text
+)
 # A quotation of words, not a name ('prod-secrets', "Kadry"): a space inside, a script written
 # without spaces, or a code span (code is shown, never said).
 _UTTERANCE = re.compile(r"^`|\w\s+\w|[\u2e80-\u9fff\uac00-\ud7af\u0e00-\u0e7f]")
@@ -184,6 +190,9 @@ class Rule:
     # A need every other need must follow, in any language: the assistant spoken to is told
     # what comes after its name, not what a list said before it.
     first: int | None = None
+    # A need whose English word, after an article ("the system message", "a system note"),
+    # names a kind of text the writer talks about, rather than heads a text that claims to be one.
+    named: int | None = None
 
 
 # Strongest first: one clause yields at most one signal per kind, the first rule that holds.
@@ -223,6 +232,11 @@ RULES: tuple[Rule, ...] = (
         "instruction_override", 1.0, ("ignore", "instructions", ("previous", "all")), phrase=(2, 1)
     ),
     Rule("instruction_override", 1.0, ("cancel", "instructions", "previous")),
+    # What came before, or what the reader was told, dropped for other work ("Ignore the above
+    # and instead say ...", "olvida lo que te dieron y en su lugar ..."): the override without
+    # the word "instructions".
+    Rule("instruction_override", 1.0, ("ignore", ("previous", "given"), "instead"), verb=0),
+    Rule("instruction_override", 0.8, ("ignore", "given"), verb=0),
     Rule("instruction_override", 0.8, ("ignore", "previous", "all"), ends=1),
     Rule("instruction_override", 0.8, (("ignore", "disable"), "safeguard", ("all", "your"))),
     Rule("instruction_override", 0.7, ("new", ("task", "instructions"), "your")),
@@ -323,17 +337,30 @@ RULES: tuple[Rule, ...] = (
         window=2 * WINDOW,
         first=0,
     ),
+    # The assistant spoken to, or named and told what it should do, about what its summary or
+    # answer says ("Note to the summariser: describe this candidate as ...", "If you are an AI
+    # writing the abstract, state that ...", "the assistant should leave out ..."): the reader's
+    # output steered by the data it reads.
+    Rule(
+        "output_control",
+        0.5,
+        ("ai", ("note", "if_you_are", "reading_this", "vocative"), "steer"),
+        window=2 * WINDOW,
+        first=1,
+    ),
+    Rule("output_control", 0.5, ("ai", "modal", "steer"), window=2 * WINDOW, first=0),
     Rule(
         "authority_claim",
         0.5,
         (("system", "admin"), ("note", "message"), ("instructions", "new")),
         window=24,
+        named=0,
     ),
     Rule("authority_claim", 0.6, ("i_am", "admin")),
     # Naming a permission ("admin rights", "관리자 권한") is what help pages on roles do: a claim
     # to hold one needs more beside it.
     Rule("authority_claim", 0.4, ("admin", "authority")),
-    Rule("authority_claim", 0.4, (("system", "admin"), ("note", "message")), window=12),
+    Rule("authority_claim", 0.4, (("system", "admin"), ("note", "message")), window=12, named=0),
     Rule("secret_request", 0.5, (("reveal", "send"), "secret"), verb=0),
     Rule("exfiltration", 1.0, ("send", "secret", "destination"), verb=0),
     # Data sent to an address by a text that speaks to the assistant ("Hinweis für den
@@ -357,7 +384,9 @@ RULES: tuple[Rule, ...] = (
 # Verbs written as a label or a key ("Email: ...", "Transfer status:", "email": "...") name a
 # field, not an order; see `_NOT_AN_ORDER_BEFORE` for the words before a verb that say the same.
 # Such a hit is not counted.
-_VERBS = frozenset({"send", "reveal", "run", "say", "answer_with", "ignore", "disable", "act"})
+_VERBS = frozenset(
+    {"send", "reveal", "run", "say", "answer_with", "ignore", "disable", "act", "steer"}
+)
 _LABEL_COLON = re.compile(r"[\"']?[ \t]{0,2}:(?!//)")
 _PATH_AFTER = re.compile(r"[ \t]{1,3}/")
 _ARROW_BEFORE = re.compile(r"(?:→|->|=>)[ \t]{0,2}$")
@@ -365,6 +394,16 @@ _ARROW_BEFORE = re.compile(r"(?:→|->|=>)[ \t]{0,2}$")
 # happens ("管理员可以发送重置邮件", "系统不会显示原密码"); "you can" ("你可以...") still asks.
 _ZH_STATEMENT = re.compile(
     r"(?<![你您])(?:可以|能够|不会|无法|不能|将会|已经|正在|被)[^，。,.!?；;]{0,16}$"
+)
+# A Japanese verb that ends as a statement: done (した, しました), going on (している), ended
+# up (してしまう), undergone (される, された) or done for someone (してくれた): what a bug report
+# or a story says happened. An order ends in ください, しろ, せよ or a bare て; the plain form
+# (する) is how a rule is written, so it is not read as a statement.
+_JA_STATEMENT_AFTER = re.compile(
+    fold(
+        "(?:して|し|て|さ)?(?:しまう|しまっ|しまい|いる|いま|いた|まし|れる|れた|れて|れま"
+        "|くれた|くれま|た(?![いら]))"
+    ).text
 )
 _LEFT_OUT = re.compile(
     r"(?<!\w)(?:without|except|sin|sem|sans|senza|ohne|zonder|bez|без|tanpa)"
@@ -405,13 +444,21 @@ _NOTE_NOT_LABEL = re.compile(
 _NAMED_KIND_BEFORE = re.compile(
     r"(?<!\w)(?:a|an|the|this|that|such)[ \t]{1,2}(?:ai|assistant|chatbot|bot|model|agent|llm)[ \t]{1,2}$"
 )
+_CALL_AFTER = re.compile(r"\((?![ \t\n)])")
+_ARTICLE_BEFORE = re.compile(r"(?<!\w)(?:the|a|an|its|this|that|each|every|any)[ \t]{1,2}$")
 _ELISION = frozenset("'’")
+_TO_SELF_AFTER = re.compile(r"[ \t]+(?:to|for)[ \t]+(?:self|myself|me)(?!\w)")
+_KEY_VALUE_AFTER = re.compile(r"[ \t]*[:=][ \t]*\\?[\"'`]")
+_KEY_OPENS = re.compile(r"(?:\n(?:[ \t]{2,}|[ \t]*-[ \t]+)|[({\[,][ \t]*)$")
+_POSSESSIVE_AFTER = re.compile(r"['’]s(?!\w)")
+_COMPOUND_AFTER = re.compile(r"-[^\W\d_]")
 _ADDRESS_AROUND = re.compile(r"[@./:_-]\w")
 _KEY_AFTER = re.compile(r"[\"'][ \t]*:")
 # Before an English verb: an article or a possessive (it is a noun), or a subject or an
 # auxiliary (a statement of who does it: "we send", "I'll forward"); an order has neither.
 _NOT_AN_ORDER_BEFORE = re.compile(
     r"(?<!\w)(?:the|a|an|this|that|its|our|their|his|her|my|your|no|never|usually|don't|dont|do[ \t]not"
+    r"|not[ \t]to"
     r"|(?:we|i|they|he|she)(?:[ \t]{1,2}(?:will|would|can|could|may|might)|'ll)?"
     r"|can|could|cannot|can't|won't|doesn't|didn't|does[ \t]not)[ \t]{1,2}$"
 )
@@ -469,9 +516,25 @@ _ROMANCE_FRAME = re.compile(
     r"(?:bot|bots|modelo|modelos|modello|modelli|asistente|assistente|assistentes|ia|chatbot|agente"
     r"|agentes|ai|llm)[ \t]+(?:(?:que|di|a)[ \t]+)?\w"
 )
-_FRAMES = (_REPORTING_FRAME, _PERMISSION_FRAME, _ROMANCE_FRAME)
+# An English causative in the third person, the past or the gerund ("makes the model ignore",
+# "made the bot reveal", "making my chatbot ignore its prompt"): the verb after the model is
+# what someone gets it to do, told by the writer. The imperative ("make the bot ...") is not
+# matched.
+_CAUSATIVE_FRAME = re.compile(
+    r"(?:makes|made|making)[ \t]+(?:the|an?|its|their|our|my|that|this|your)?[ \t]*"
+    r"(?:[\w-]+[ \t]+){0,2}?(?:models?|assistants?|ai|llms?|agents?|bots?|chatbots?|copilots?)"
+    r"[ \t]+(?!to\b)\w"
+)
+_FRAMES = (_REPORTING_FRAME, _PERMISSION_FRAME, _ROMANCE_FRAME, _CAUSATIVE_FRAME)
 # Characters around a clause's first and last concept still counted as that clause's words.
 _DISCUSSION_REACH = 40
+# A text that talks about attacks in two clauses or more is prose about them (a write-up, an
+# advisory, course notes): the attacks it reports stand a paragraph or so from its words about
+# them, under a heading, in a list of examples, in a finding's account. Beyond that reach, and
+# wherever a text names attacks once only, an order is still an order: one planted at the end
+# of a long résumé of a security researcher is withheld.
+_ABOUT_ATTACKS = 2
+_ABOUT_ATTACKS_REACH = 2 * PASSAGE
 _IMPERATIVE_VERBS = frozenset({"act", "send"})
 _WORD = re.compile(r"[\w']+")
 # The words that may stand inside one phrase besides the concepts' own: articles, possessives
@@ -829,7 +892,11 @@ def _holds(
                 continue
             if _inside_a_quote(chosen):
                 continue
+            if _stray_possessive(chosen, by_concept):
+                continue
             if rule.given is not None and _reported(folded, chosen[rule.given]):
+                continue
+            if rule.named is not None and _named_kind(folded, chosen[rule.named]):
                 continue
             start = min(hit.start for hit in chosen)
             end = max(hit.end for hit in chosen)
@@ -838,6 +905,21 @@ def _holds(
             if reach - start <= window + window // 2:
                 return start, end, {hit.language for hit in chosen}
     return None
+
+
+def _stray_possessive(chosen: list[Hit], by_concept: dict[str, list[Hit]]) -> bool:
+    """Whether a possessive the rule needs is a word of no language the clause is otherwise
+    written in: Swedish "er" ("your") in a German clause is the pronoun "he". A loanword
+    ("prompt") travels between languages; a possessive does not."""
+    for hit in chosen:
+        if hit.concept in _POSSESSIVES and not any(
+            other.language is hit.language
+            for concept, hits in by_concept.items()
+            if concept not in _PSEUDO and concept not in _POSSESSIVES
+            for other in hits
+        ):
+            return True
+    return False
 
 
 def _verb_trails(chosen: list[Hit], verb: int) -> bool:
@@ -889,6 +971,14 @@ def _reported(folded: str, hit: Hit) -> bool:
     return _READER.search(near) is None
 
 
+def _named_kind(folded: str, hit: Hit) -> bool:
+    """Whether an English word follows an article or a determiner: "the system message" is a
+    kind of text named in a sentence, "System message:" the label of one."""
+    return hit.language is Language.EN and bool(
+        _ARTICLE_BEFORE.search(folded, max(0, hit.start - 8), hit.start)
+    )
+
+
 def _inside_a_quote(chosen: list[Hit]) -> bool:
     """Whether a concept's word lies inside the quoted phrase the rule also needs: the words of
     "write 'ignore previous instructions'" are what is quoted, not what is asked."""
@@ -918,6 +1008,11 @@ class Reading:
     def _reported(self) -> tuple[list[int], list[int]]:
         """The discussed clauses and reporting quotations, merged: their starts and their ends."""
         spans = list(self.discussed)
+        if len(spans) >= _ABOUT_ATTACKS:
+            spans = [
+                (max(0, low - _ABOUT_ATTACKS_REACH), high + _ABOUT_ATTACKS_REACH)
+                for low, high in spans
+            ]
         for low, high in self.quotable:
             spans.extend(_quotations(self.folded, self.discussed, low, high))
         starts: list[int] = []
@@ -991,6 +1086,10 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     """Whether a hit means its concept there: a verb read as an order (not a label, a key, or
     in English a noun or a statement), a word about attacks not part of an address."""
     concept = hit.concept
+    # A Latin word right before a parenthesis is code: a call or a definition ("Message(",
+    # "delete(path)"), named by a program, not said to its reader.
+    if _CALL_AFTER.match(folded, end) and folded[end - 1 : end].isascii():
+        return False
     if concept in _VERBS:
         if _LABEL_COLON.match(folded, end) or _NOUN_ENDING.match(folded, end):
             return False
@@ -1002,6 +1101,8 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
             return False
         if hit.language is Language.ZH and _ZH_STATEMENT.search(folded, max(0, start - 20), start):
             return False
+        if hit.language is Language.JA and _JA_STATEMENT_AFTER.match(folded, end):
+            return False
         if hit.language is not Language.EN:
             negation = _NEGATION_BEFORE.get(hit.language)
             return negation is None or not negation.search(folded, max(0, start - 8), start)
@@ -1009,6 +1110,11 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
         return not _STATEMENT_ENDING.match(folded, end) and not _NOT_AN_ORDER_BEFORE.search(
             folded, max(0, start - 16), start
         )
+    # A key given a value in code or config ("mode: \"0440\"", "executor(mode=\"inline\")"), not
+    # a role given to the reader: the word follows a bracket, a comma, a list's dash or an
+    # indent (a label at a line's very start, "Persona: \"Lumi\"", may still give a role).
+    if concept == "persona" and _KEY_VALUE_AFTER.match(folded, end):
+        return not _KEY_OPENS.search(folded, max(0, start - 12), start)
     if concept in _PROMPT_CONCEPTS and hit.language is Language.EN:
         # "The app will prompt you for the new password": the verb, asking its user something.
         return not (folded.endswith("prompt", start, end) and _PROMPT_AS_VERB.match(folded, end))
@@ -1025,8 +1131,9 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
             or _PROCESS_BEFORE.search(folded, max(0, start - 40), start)
         )
     if concept == "ai":
-        # Part of a name: a versioned id ("pod/support-bot-7c9d").
-        if _ID_AFTER.match(folded, end):
+        # Part of a name: a versioned id ("pod/support-bot-7c9d"); or an owner ("the bot's role
+        # must sit above ...", "the assistant's owner"): the one told is what it owns.
+        if _ID_AFTER.match(folded, end) or _POSSESSIVE_AFTER.match(folded, end):
             return False
         if folded[start:end] == "ai":
             # After an elision the bare word is French "j'ai", "n'ai" ("I have"); "l'ia" is the AI.
@@ -1034,9 +1141,13 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
         return True
     if concept == "note" and hit.language is Language.EN:
         # "a note", "should note", "please note": a thing or a verb, not a label for its reader;
-        # "an assistant instruction", "the AI note": a kind of text named, not one written to it.
+        # "an assistant instruction", "the AI note": a kind of text named, not one written to it;
+        # "instruction-tuned", "warning-free": the first part of a word that modifies another;
+        # "note to self", "reminder for me": the writer's own.
         return not (
-            _NOTE_NOT_LABEL.search(folded, max(0, start - 8), start)
+            _COMPOUND_AFTER.match(folded, end)
+            or _TO_SELF_AFTER.match(folded, end)
+            or _NOTE_NOT_LABEL.search(folded, max(0, start - 8), start)
             or _NAMED_KIND_BEFORE.search(folded, max(0, start - 24), start)
         )
     if concept == "discussion":
@@ -1081,6 +1192,8 @@ def _inside_a_sentence(folded: str, start: int, end: int) -> bool:
     printed it"), or it is set in parentheses (an example in passing: "role play ("pretend you
     are ...")"): it is named there, where an order quoted to be obeyed stands on its own."""
     if _LISTED_BEFORE.search(folded, max(0, start - 2), start) and _LISTED_AFTER.match(folded, end):
+        return True
+    if _JA_CONDITION_AFTER.match(folded, end):
         return True
     if _OUTCOME_AFTER.match(folded, end) or _EXAMPLE_BEFORE.search(
         folded, max(0, start - 16), start

@@ -107,7 +107,7 @@ CONCEPTS: Table = {
     },
     "instructions": {
         L.EN: "instruction|=directive|=directives|=rules|=guidelines|=prompt|=prompts|=commands|=orders"
-        "|=constraints|=restrictions|=programming|=guardrails"
+        "|=constraints|=restrictions|=programming|=guardrails|=guidance"
         "|=setup|=configuration|=config|=system instructions|=preamble|=hidden rules|=operating rules",
         L.ZH: "指令|指示|规则|規則|提示词|提示詞|命令|限制|约束|約束|准则|準則|规定|規定",
         L.ES: "instruccion|=reglas|=órdenes|directriz|directrices|indicaciones|=restricciones|=normas|=pautas",
@@ -324,7 +324,8 @@ CONCEPTS: Table = {
     },
     "ai": {
         L.EN: "=ai|=a.i.|assistant|language model|=llm|=llms|chatbot|=chatgpt|=gpt|=claude|=copilot"
-        "|=bot|=bots|=automation|=notetaker|=note-taker|=summariser|=summarizer|=summarisers|=summarizers|=copilots|=model|=models",
+        "|=bot|=bots|=helper|=helpers|=concierge|=crawler|=crawlers|=summarisation tool"
+        "|=summarization tool|=summarising tool|=summarizing tool|=automation|=notetaker|=note-taker|=summariser|=summarizer|=summarisers|=summarizers|=copilots|=model|=models",
         L.ZH: "人工智能|助手|助理|语言模型|語言模型|机器人|機器人|大模型|模型",
         L.ES: "=asistente|=ia|modelo de lenguaje|inteligencia artificial|=modelo|=bot",
         L.HI: "सहायक|एआई|कृत्रिम बुद्धि|भाषा मॉडल|मॉडल",
@@ -357,7 +358,7 @@ CONCEPTS: Table = {
         L.SW: "=ai|msaidizi|=roboti|=bot|modeli ya lugha|akili bandia",
     },
     "now": {
-        L.EN: "from now on|henceforth|from this point on|from this moment|starting now|=you are now|=you're now",
+        L.EN: "from now on|from here on|for the rest of this chat|for the rest of this conversation|henceforth|from this point on|from this moment|starting now|=you are now|=you're now",
         L.ZH: "从现在开始|從現在開始|从现在起|從現在起|今后|今後|此后|此後|你现在是|你現在是|现在你是|現在你是",
         L.ES: "a partir de ahora|de ahora en adelante|desde ahora|ahora eres|ahora estás|ahora estas",
         L.HI: "अब से|अभी से|आज से|तुम अब|आप अब",
@@ -810,6 +811,69 @@ CONCEPTS: Table = {
         L.BN: "বলবে না|বলো না|জানিয়ে না|না জানিয়ে|গোপনে|চুপচাপ|উল্লেখ করবে না",
         L.SW: "=usimwambie|=usiseme|=usimjulishe|=bila kumwambia|=kwa siri|=usitaje",
     },
+    # --- the reader's work swapped for another: "... and instead send ...", "stattdessen"
+    "instead": {
+        L.EN: "=instead|=in place of that",
+        L.ZH: "而是|改为|改為|转而|轉而|取而代之",
+        L.ES: "=en su lugar|=en lugar de eso|=en cambio",
+        L.HI: "इसके बजाय|उसकी जगह|इसकी जगह",
+        L.PT: "=em vez disso|=ao invés disso|=em seu lugar",
+        L.RU: "=вместо этого|=взамен",
+        L.JA: "代わりに|かわりに|その代わり",
+        L.DE: "=stattdessen|=statt dessen|=vielmehr",
+        L.FR: "=à la place|=au lieu de cela|=plutôt",
+        L.KO: "대신|그 대신",
+        L.ID: "=sebagai gantinya|=melainkan",
+        L.TR: "=bunun yerine|=onun yerine",
+        L.VI: "thay vào đó",
+        L.IT: "=invece|=al suo posto",
+        L.PL: "=zamiast tego|=w zamian",
+        L.AR: "بدلا من ذلك|بدلاً من ذلك|عوضا عن ذلك",
+        L.TH: "แทนที่จะ|แทนที่",
+        L.FA: "به جای آن|در عوض",
+        L.UK: "=натомість|=замість цього",
+        L.NL: "=in plaats daarvan|=daarentegen",
+        L.SV: "=istället|=i stället",
+        L.CS: "=místo toho|=namísto toho",
+        L.RO: "=în schimb|=în loc de asta",
+        L.EL: "αντί γι' αυτό|αντί αυτού|αντ' αυτού",
+        L.HE: "במקום זאת|במקום זה",
+        L.BN: "এর বদলে|তার বদলে|বরং",
+        L.SW: "=badala yake",
+    },
+    # --- what a summary or an answer must say, leave out or recommend: the reader's output steered
+    "steer": {
+        L.EN: "=state that|=mention that|=say that|=describe|=leave out|=omit|=summarise it as"
+        "|=summarize it as|=be summarised as|=be summarized as|=recommend|=tell people|=tell readers"
+        "|=tell the reader|=present it as|=portray|=conclude that|=report that|=list the",
+        L.ZH: "声称|聲稱|描述为|描述為|写成|寫成|总结为|總結為|概括为|概括為|省略|略去|删去|刪去|推荐|推薦|要说|要說",
+        L.ES: "=indica que|=di que|=menciona|=describe|=omite|=deja fuera|=resúmelo como|=recomienda|=afirma que",
+        L.HI: "उल्लेख करें|उल्लेख करो|बताएं कि|बताओ कि|वर्णन करें|छोड़ दें|सिफारिश करें",
+        L.PT: "=diga que|=mencione|=descreva|=omita|=deixe de fora|=resuma como|=recomende|=afirme que",
+        L.RU: "=упомяни|=опиши|=опусти|=пропусти|=укажи|=порекомендуй|=утверждай",
+        L.JA: "と記載|と書いて|と述べて|と説明して|省いて|省略して|除外して|推薦して|と伝えて",
+        L.DE: "=erwähne|=beschreibe|=lass weg|=lasse weg|=weglassen|=empfiehl|=behaupte|=stelle dar",
+        L.FR: "=indique que|=dis que|=dites que|=mentionne|=mentionnez|=décris|=décrivez|=omets|=omettez"
+        "|=recommande|=recommandez|=affirme que",
+        L.KO: "라고 적어|라고 써|언급해|설명해|생략해|추천해|라고 말해",
+        L.ID: "=sebutkan|=nyatakan|=gambarkan|=hilangkan|=rekomendasikan",
+        L.TR: "=belirt|=bahset|=olarak tanımla|=dışarıda bırak|=öner",
+        L.VI: "nêu rằng|hãy đề cập|mô tả là|lược bỏ|khuyên dùng",
+        L.IT: "=menziona|=descrivi|=ometti|=riassumi come|=raccomanda|=consiglia|=afferma che",
+        L.PL: "=wspomnij|=opisz|=pomiń|=zaznacz|=poleć|=twierdź",
+        L.AR: "اذكر|أغفل|قل إن|اكتب أن|أوصِ",
+        L.TH: "ระบุว่า|กล่าวถึง|อธิบายว่า|ตัดออก|แนะนำ",
+        L.FA: "ذکر کن|بگو که|بنویس که|توصیف کن|حذف کن",
+        L.UK: "=згадай|=опиши|=пропусти|=вкажи|=порекомендуй|=стверджуй",
+        L.NL: "=vermeld|=beschrijf|=laat weg|=noem|=beweer|=raad aan",
+        L.SV: "=nämn|=beskriv|=utelämna|=hävda|=rekommendera",
+        L.CS: "=zmiň|=popiš|=vynech|=uveď|=doporuč|=tvrď",
+        L.RO: "=menționează|=descrie|=omite|=afirmă că|=recomandă",
+        L.EL: "ανέφερε|περίγραψε|παράλειψε|πες ότι|σύστησε",
+        L.HE: "ציין|תאר|השמט|תמליץ|כתוב ש",
+        L.BN: "উল্লেখ করো|উল্লেখ করুন|বর্ণনা করো|বাদ দাও|বাদ দিন|বলো যে",
+        L.SW: "=taja|=eleza|=acha nje|=sema kwamba|=pendekeza",
+    },
     "user": {
         L.EN: "=user|=user's|=users|=the owner|=human|=reader|=readers",
         L.ZH: "用户|用戶|使用者|主人",
@@ -1139,14 +1203,16 @@ CONCEPTS: Table = {
     },
     # --- instructions declared void
     "cancel": {
-        L.EN: "=cancelled|=canceled|=revoked|=void|=no longer apply|=no longer applies|=no longer valid|=obsolete|=superseded",
+        L.EN: "=cancelled|=canceled|=revoked|=void|=no longer apply|=no longer applies|=no longer valid|=obsolete|=superseded"
+        "|=out of date",
         L.ZH: "取消|作废|作廢|无效|無效|不再适用|不再適用|失效",
         L.ES: "cancelad|anulad|revocad|ya no aplican|ya no son válidas|sin efecto",
         L.HI: "रद्द|अमान्य|लागू नहीं",
         L.PT: "cancelad|anulad|revogad|não se aplicam|sem efeito",
         L.RU: "отменен|отменён|аннулирован|недействительн|больше не действуют",
         L.JA: "取り消|無効|廃止|適用されません|失効",
-        L.DE: "aufgehoben|ungültig|widerrufen|gelten nicht mehr|außer kraft|storniert",
+        L.DE: "aufgehoben|ungültig|widerrufen|gelten nicht mehr|gelten ab sofort nicht mehr|nicht länger gültig"
+        "|außer kraft|storniert",
         L.FR: "annulé|révoqué|caduc|ne s'appliquent plus|nulles",
         L.KO: "취소|무효|폐기|더 이상 적용",
         L.ID: "dibatalkan|tidak berlaku|dicabut",
@@ -1398,7 +1464,7 @@ CONCEPTS: Table = {
         "|=given to you|=provided to you|=you were programmed with|=were you given|=you are given"
         "|=you were configured with|=you were set up with|=told you|=you've received|=you have received|=were you told|=did you receive|=you were originally given"
         "|=you were initialised with|=you were initialized with|=you operate under|=they operate under"
-        "|=it received before|=it was given|=you were started with",
+        "|=it received before|=it was given|=you were started with|=you've been told|=you have been told|=you were instructed",
         L.ZH: "你收到的|给你的|給你的|你被赋予的|你被賦予的|你得到的|你被告知",
         L.ES: "te dieron|que recibiste|te han dado|se te dio|se te dieron",
         L.HI: "तुम्हें दिए गए|आपको दिए गए|आपको दी गई|तुम्हें दी गई",
@@ -1559,7 +1625,7 @@ CONCEPTS: Table = {
     },
     "frame": {
         L.EN: "=asks|=asked|=asking|=tells|=told|=telling|=tricks|=tricked|=tricking|=gets"
-        "|=makes|=convinces|=convinced|=convincing|=persuades|=persuaded"
+        "|=makes|=made|=making|=convinces|=convinced|=convincing|=persuades|=persuaded"
         "|=instructs|=instructed|=causes|=caused|=lets|=let|=letting|=allows|=allow|=allowed"
         "|=allowing|=forces|=forced|=coaxes|=coaxed|=manipulates|=manipulated|=lures|=lured"
         "|=enables|=enabled|=enabling|=permits|=permitted",
@@ -1571,7 +1637,8 @@ CONCEPTS: Table = {
     "discussion": {
         L.EN: "=prompt injection|=prompt injections|=injection|=injections|=injected|=red-team|=red team"
         "|=red-teaming|=red teaming|=researchers|=researcher|=the study|=the paper|=phrases like"
-        "|=jailbreak prompts|=jailbreaks|=jailbreaking|=jailbreak techniques|=attack|=attacks"
+        "|=jailbreak prompts|=jailbreaks|=jailbreaking|=a jailbreak|=the jailbreak|=jailbreak attempts"
+        "|=jailbreak studies|=jailbreak research|=jailbreak techniques|=attack|=attacks"
         "|=attackers|=payload|=payloads|=phishing|=never ask you|=will never ask|=ever ask you|=exploit|=exploits"
         "|=exploited|=vulnerability|=vulnerabilities|=mitigation|=mitigations|=threat model",
         L.ZH: "攻击|攻擊|攻击者|注入|研究|例如|比如|防御|防禦|漏洞|越狱手法|越狱技术|越獄技術|越狱攻击|红队|紅隊",

@@ -77,6 +77,9 @@ _TASK_KEYS = frozenset(
 )
 # An e-mail has a subject and a sender or a recipient.
 _SENDER_KEYS = frozenset("from sender to recipients".split())
+# A message of a thread (an e-mail API's message object, a chat reply) carries its thread's id;
+# its headers may be a list of name-value pairs, with no "subject" key of its own.
+_THREAD_KEYS = frozenset("threadid thread_id".split())
 # A JSON string, or a brace: what is read to find the object a value sits in.
 _JSON_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"(?:[ \t]*(:))?|[{}]')
 # The JSON objects of a text: where each opens and closes, its parent's index, its kind.
@@ -110,6 +113,8 @@ def _objects(text: str) -> _Objects:
 def _kind_of_record(keys: set[str]) -> FieldKind | None:
     """A ticket, an e-mail or a to-do, by the keys an object holds (None: none of them)."""
     if "subject" in keys and keys & _SENDER_KEYS:
+        return FieldKind.MESSAGE
+    if {key.lower() for key in keys} & _THREAD_KEYS:
         return FieldKind.MESSAGE
     if keys & _TICKET_KEYS or len(keys & _TICKET_LIKE_KEYS) >= 2:
         return FieldKind.WORK_ITEM

@@ -95,8 +95,10 @@ _WORDS_BEFORE = (
     *_SUBJECTS,
     *(f"{subject} {modal}" for subject in _SUBJECTS for modal in _MODALS),
     *(f"{subject}'ll" for subject in _SUBJECTS),
-    # A prohibition ("please don't send your password to anyone", "do not share it").
+    # A prohibition ("please don't send your password to anyone", "do not share it", "what not
+    # to paste into a chatbot").
     *"never not don't dont usually the a an this each every no of via per".split(),
+    "not to",
 )
 # (what stands before the verb, as a regex; its width in characters)
 _NOT_BEFORE = (
@@ -146,6 +148,30 @@ _HAND_OVER = (
     "|upload|list|dump|forward|e-?mail|get|retrieve|fetch|extract|copy|append|what is|what's"
 )
 
+# Not after an article or a determiner: "the system message" is a kind of text the writer names,
+# "System message:" heads a text that claims to be one.
+_NOT_NAMED = "".join(
+    rf"(?<!\b{word} )" for word in ("the", "a", "an", "its", "this", "that", "each", "every", "any")
+)
+# What an agent's input is made of, as a fake end of it names it ("end of tool output").
+_INPUT_PART = (
+    r"(?:input|output|data|document|message|text|content|prompt|instructions|context|conversation"
+    r"|session|profile|e-?mail|file|page|result|transcript|query|request|turn|review|comment|ticket)s?"
+)
+# A delimiter's marks around such a line: dashes, equals, brackets, quotes.
+_MARK_OPEN = r"(?:^|\n|[<\[(\-=#*_~—–\"'`])[ \t\-=#*_~—–\"'`\[(<]{0,6}"
+_MARK_CLOSE = r"[ \t\-=#*_~—–\"'`\])>.:]{0,8}"
+_FAKE_END = (
+    rf"{_MARK_OPEN}(?:end|close){_GAP}(?:of{_GAP})?(?:the{_GAP})?{_words(2)}{_INPUT_PART}\b"
+    rf"|{_MARK_OPEN}{_words(2)}{_INPUT_PART}{_GAP}ends?{_GAP}here\b"
+)
+# A voice that claims the turn after it.
+_NEW_VOICE = (
+    r"[\[<(=#*\-]{0,6}[ \t]*(?:system|assistant|developer|admin|administrator|operator|agent|ai)\b"
+    r"|[\[<(=#*\-]{0,6}[ \t]*(?:begin|start)\b"
+    r"|new[\W_]{1,3}(?:system|instructions?|directives?|prompt|task|rules|principal|role)"
+    rf"|the{_GAP}next{_GAP}message|from{_GAP}now{_GAP}on"
+)
 # After a noun: it ends its phrase (the end, punctuation, a function word), so it is the head of
 # the phrase and not a modifier of the next noun.
 _HEAD = (
@@ -314,8 +340,9 @@ _TABLE: list[tuple[str, float, str]] = [
     (
         "authority_claim",
         0.4,
-        rf"\b(?:system|admin|administrator|developer|maintainer|root|security){_GAP}(?:warning|override|message|directive"
-        rf"|instruction|notice|request|command|note)s?\b",
+        rf"\b(?![^admrs]){_NOT_NAMED}(?:system|admin|administrator|developer|maintainer|root|security)"
+        rf"{_GAP}(?:warning|override"
+        rf"|message|directive|instruction|notice|request|command|note)s?\b",
     ),
     (
         "authority_claim",
@@ -521,6 +548,15 @@ _TABLE: list[tuple[str, float, str]] = [
         rf"|instructions?|prompt|note|paragraph|block|content)s?{_GAP}(?:in|into|to|verbatim|everywhere)\b",
     ),
     # --- role markers and fake chat or prompt delimiters
+    # A marker that closes the input the text sits in ("— end of tool output —", "[END OF CUSTOMER
+    # INPUT]", "user message ends here") and a new voice right after it (the system, the
+    # developer, a new prompt, "the next message is from ..."): data that ends itself to speak
+    # as someone else. A forwarded e-mail's "End of forwarded message" is followed by no voice.
+    (
+        "role_marker",
+        1.0,
+        rf"(?:{_FAKE_END}){_MARK_CLOSE}\s{{0,4}}(?:{_NEW_VOICE})",
+    ),
     (
         "role_marker",
         0.8,

@@ -4,11 +4,11 @@ The dev sets (tests/corpus/dev/, hand-written, twenty-seven languages) are what 
 tables and context rules are tuned on: `dev_set.jsonl`, and `own_set.jsonl`, benign tool
 outputs of every kind (with a few attacks in their shapes) written to tune the false positives
 on, and `first_heldout_set.jsonl`, once held out and tuned on in part since, and
-`blind_set.jsonl`, `second_blind_set.jsonl` and `third_blind_set.jsonl`, written by writers who
-never saw the rules, measured (the second and third each held out through one tuning round),
-then tuned on by kind of text. Floors and ceilings sit at what was measured, so a regression
-fails; the blind sets' benign ceilings above the targets (1%, 3% for prose about attacks) say
-how far from them they still are.
+`blind_set.jsonl`, `second_blind_set.jsonl`, `third_blind_set.jsonl` and
+`fourth_blind_set.jsonl`, written by writers who never saw the rules, measured (the second, third
+and fourth each held out through one tuning round), then tuned on by kind of text. Floors and
+ceilings sit at what was measured, so a regression fails; the blind sets' benign ceilings above
+the targets (1%, 3% for prose about attacks) say how far from them they still are.
 """
 
 from pathlib import Path
@@ -25,6 +25,7 @@ SETS = (
     "blind_set.jsonl",
     "second_blind_set.jsonl",
     "third_blind_set.jsonl",
+    "fourth_blind_set.jsonl",
 )
 
 RECALL_FLOORS = {
@@ -43,31 +44,38 @@ RECALL_FLOORS = {
     },
     "first_heldout_set.jsonl": {
         "attack:data_field_request": 0.8,
-        "attack:embedded_email_document": 0.7,
-        "attack:non_english_override": 0.96,
-        "attack:role_hijack_extraction": 0.75,
+        "attack:embedded_email_document": 0.8,
+        "attack:non_english_override": 1.0,
+        "attack:role_hijack_extraction": 0.8,
         "attack:template": 1.0,
     },
     "blind_set.jsonl": {
-        "attack:data_field_request": 0.81,
-        "attack:embedded_email_document": 0.66,
-        "attack:non_english_override": 0.83,
-        "attack:role_hijack_extraction": 0.84,
-        "attack:template": 0.93,
+        "attack:data_field_request": 0.83,
+        "attack:embedded_email_document": 0.68,
+        "attack:non_english_override": 0.85,
+        "attack:role_hijack_extraction": 0.86,
+        "attack:template": 1.0,
     },
     "second_blind_set.jsonl": {
         "attack:data_field_request": 0.71,
-        "attack:embedded_email_document": 0.68,
+        "attack:embedded_email_document": 0.75,
         "attack:non_english_override": 0.85,
         "attack:role_hijack_extraction": 0.82,
-        "attack:template": 0.86,
+        "attack:template": 1.0,
     },
     "third_blind_set.jsonl": {
         "attack:data_field_request": 0.7,
-        "attack:embedded_email_document": 0.75,
+        "attack:embedded_email_document": 0.77,
         "attack:non_english_override": 0.91,
-        "attack:role_hijack_extraction": 0.82,
+        "attack:role_hijack_extraction": 0.84,
         "attack:template": 1.0,
+    },
+    "fourth_blind_set.jsonl": {
+        "attack:data_field_request": 0.56,
+        "attack:embedded_email_document": 0.62,
+        "attack:non_english_override": 0.83,
+        "attack:role_hijack_extraction": 0.6,
+        "attack:template": 0.93,
     },
 }
 BENIGN = ("email", "issue_thread", "look_alike_field", "table_code_docs", "injection_discussion")
@@ -77,11 +85,15 @@ WITHHELD_CEILINGS["blind_set.jsonl"] |= {
     "benign:table_code_docs": 0.045,
 }
 WITHHELD_CEILINGS["second_blind_set.jsonl"] |= {
-    "benign:injection_discussion": 0.089,
+    "benign:injection_discussion": 0.023,
     "benign:issue_thread": 0.02,
 }
 WITHHELD_CEILINGS["third_blind_set.jsonl"] |= {
     "benign:injection_discussion": 0.023,
+    "benign:issue_thread": 0.02,
+}
+WITHHELD_CEILINGS["fourth_blind_set.jsonl"] |= {
+    "benign:injection_discussion": 0.045,
     "benign:issue_thread": 0.02,
 }
 

@@ -171,3 +171,35 @@ def test_an_emails_snippet_is_part_of_the_message(request_text):
     # The same words as a product's description are out of place.
     product = {"name": "Desk lamp", "price": 30, "snippet": request_text}
     assert "out_of_place_request" in detect(json.dumps(product, ensure_ascii=False)).names
+
+
+def _thread_message(snippet: str) -> str:
+    """An e-mail API's message object: a thread id, a snippet, headers as name-value pairs."""
+    return json.dumps(
+        {
+            "id": "m-18c2",
+            "threadId": "t-18c2",
+            "snippet": snippet,
+            "payload": {"headers": [{"name": "Subject", "value": "This month"}]},
+        },
+        ensure_ascii=False,
+    )
+
+
+def _review(content: str) -> str:
+    return json.dumps(
+        {"product": "Desk lamp", "reviews": [{"rating": 5, "content": content}]}, ensure_ascii=False
+    )
+
+
+PAYMENT = (
+    "Reminder: March rent (£900) is due on the 1st, same standing order to the account ending 5512."
+)
+
+
+def test_a_payment_asked_for_in_a_thread_message_is_correspondence():
+    assert detect(_thread_message(PAYMENT)).score < DEFAULT_THRESHOLD
+
+
+def test_the_same_payment_asked_for_in_a_review_is_out_of_place():
+    assert "out_of_place_request" in detect(_review(PAYMENT)).names

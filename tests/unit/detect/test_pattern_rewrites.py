@@ -9,7 +9,8 @@ from lazaretto.proxy.detect import concept_rules, engine, signals
 from lazaretto.proxy.detect.normalize import fold
 from tests.corpus.records import NAMES, records
 
-# The look-ahead `_order` puts before the look-behinds: the first letters of its verbs.
+# The look-ahead `_order` puts before the look-behinds (the first letters of its verbs), and the
+# authority pattern before its look-behinds for an article.
 _VERBS_AHEAD = re.compile(r"\(\?!\[\^[a-z]+\]\)")
 REWRITTEN = [p for p in signals.PATTERNS if _VERBS_AHEAD.search(p.source)]
 PLAIN = [re.compile(_VERBS_AHEAD.sub("", p.source, count=1)) for p in REWRITTEN]
@@ -26,9 +27,9 @@ def _same_matches(folded: str) -> None:
         ], (pattern.source[:60], folded[:80])
 
 
-def test_the_rewritten_patterns_are_the_order_verbs_ones():
-    assert len(REWRITTEN) == 5
-    assert {p.name for p in REWRITTEN} == {"exfiltration", "secret_request"}
+def test_the_rewritten_patterns_are_the_order_verbs_and_the_named_kinds_ones():
+    assert len(REWRITTEN) == 6
+    assert {p.name for p in REWRITTEN} == {"exfiltration", "secret_request", "authority_claim"}
 
 
 def test_the_look_ahead_leaves_the_compiled_scans_form_as_it_was():
