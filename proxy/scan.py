@@ -1,15 +1,18 @@
 """One text field through the whole pipeline: sanitize, then detect on what is left and on what was hidden."""
 
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 from .detect import DEFAULT_THRESHOLD, Detection, Signal, detect
 from .detect.context import telling_key
 from .readings import readings
 from .sanitize import Removal, SanitizeRules, sanitize
 from .sanitize.model import DECODED_CHARS
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 
 class Verdict(StrEnum):
@@ -211,7 +214,10 @@ def _beside(text: str) -> "Future[list] | None":
 
 
 @cache
-def _readings_thread() -> ThreadPoolExecutor:
+def _readings_thread() -> "ThreadPoolExecutor":
+    # Imported here: the module pulls in logging, which no short call should pay for at start-up.
+    from concurrent.futures import ThreadPoolExecutor
+
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="readings")
 
 
