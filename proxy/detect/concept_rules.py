@@ -253,6 +253,15 @@ RULES: tuple[Rule, ...] = (
         1.0,
         (("instructions", "prompt"), "given", ("verbatim", "reveal", "say", "begin")),
     ),
+    # The reader's own hidden or first instructions asked for ("quote your hidden instructions",
+    # "translate your initial prompt"): no person is asked for those; a bot's named in the third
+    # person ("the bot reveals its internal instructions") is a report of it.
+    Rule(
+        "prompt_extraction",
+        1.0,
+        ("reveal", "your", ("instructions", "prompt"), ("verbatim", "hidden")),
+        verb=0,
+    ),
     Rule(
         "prompt_extraction",
         0.9,
