@@ -4,9 +4,9 @@ The dev sets (tests/corpus/dev/, hand-written, twenty-seven languages) are what 
 tables and context rules are tuned on: `dev_set.jsonl`, and `own_set.jsonl`, benign tool
 outputs of every kind (with a few attacks in their shapes) written to tune the false positives
 on, and `first_heldout_set.jsonl`, once held out and tuned on in part since, and
-`blind_set.jsonl`, `second_blind_set.jsonl`, `third_blind_set.jsonl` and
-`fourth_blind_set.jsonl`, written by writers who never saw the rules, measured (the second, third
-and fourth each held out through one tuning round), then tuned on by kind of text. Floors and
+`blind_set.jsonl`, `second_blind_set.jsonl`, `third_blind_set.jsonl`, `fourth_blind_set.jsonl`
+and `fifth_blind_set.jsonl`, written by writers who never saw the rules, measured (the second to
+fifth each held out through one tuning round), then tuned on by kind of text. Floors and
 ceilings sit at what was measured, so a regression fails; the blind sets' benign ceilings above
 the targets (1%, 3% for prose about attacks) say how far from them they still are.
 """
@@ -26,6 +26,7 @@ SETS = (
     "second_blind_set.jsonl",
     "third_blind_set.jsonl",
     "fourth_blind_set.jsonl",
+    "fifth_blind_set.jsonl",
 )
 
 RECALL_FLOORS = {
@@ -46,7 +47,7 @@ RECALL_FLOORS = {
         "attack:data_field_request": 0.8,
         "attack:embedded_email_document": 0.8,
         "attack:non_english_override": 1.0,
-        "attack:role_hijack_extraction": 0.8,
+        "attack:role_hijack_extraction": 0.85,
         "attack:template": 1.0,
     },
     "blind_set.jsonl": {
@@ -77,6 +78,13 @@ RECALL_FLOORS = {
         "attack:role_hijack_extraction": 0.6,
         "attack:template": 0.93,
     },
+    "fifth_blind_set.jsonl": {
+        "attack:data_field_request": 0.8,
+        "attack:embedded_email_document": 0.82,
+        "attack:non_english_override": 0.63,
+        "attack:role_hijack_extraction": 0.6,
+        "attack:template": 0.8,
+    },
 }
 BENIGN = ("email", "issue_thread", "look_alike_field", "table_code_docs", "injection_discussion")
 WITHHELD_CEILINGS = {name: {f"benign:{category}": 0.0 for category in BENIGN} for name in SETS}
@@ -93,8 +101,15 @@ WITHHELD_CEILINGS["third_blind_set.jsonl"] |= {
     "benign:issue_thread": 0.02,
 }
 WITHHELD_CEILINGS["fourth_blind_set.jsonl"] |= {
-    "benign:injection_discussion": 0.045,
+    "benign:injection_discussion": 0.023,
     "benign:issue_thread": 0.02,
+}
+WITHHELD_CEILINGS["fifth_blind_set.jsonl"] |= {
+    "benign:email": 0.04,
+    "benign:injection_discussion": 0.223,
+    "benign:issue_thread": 0.08,
+    "benign:look_alike_field": 0.05,
+    "benign:table_code_docs": 0.045,
 }
 
 
