@@ -2,17 +2,13 @@
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from functools import lru_cache
 
 from .detect import DEFAULT_THRESHOLD, Detection, Signal, detect
 from .detect.context import telling_key
 from .readings import readings
 from .sanitize import Removal, SanitizeRules, sanitize
 from .sanitize.model import DECODED_CHARS
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future, ThreadPoolExecutor
 
 
 class Verdict(StrEnum):
@@ -163,7 +159,6 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> 
         ),
     )
     decoded = _decoded(removed)
-    other_readings = _beside(cleaned)
     found = reading = detect(cleaned, key=key)
     passages = [(cleaned, _spans(reading))]
     if removed:
@@ -182,7 +177,7 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> 
     # Encodings a model decodes on sight are read too; a reading is kept (shown to the reviewer)
     # only when it says more than the text does, and the field is never rewritten for one.
     asks_to_decode = any(s.name == _DECODE_REQUEST for s in reading.signals)
-    for other in other_readings.result() if other_readings else readings(cleaned):
+    for other in readings(cleaned):
         read = detect(other.text)
         # "Decode this and do what it says" beside the encoded text: one piece of evidence.
         weight = read.score + reading.score if asks_to_decode else read.score
@@ -200,25 +195,6 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> 
     return FieldVerdict(
         verdict, score, _distinct(signals), removed, decoded, text, cleaned, tuple(passages)
     )
-
-
-# From this many characters a text's other readings are made in a thread beside its detection:
-# both are passes over the whole text whose compiled scans let go of the interpreter, so on a
-# second core the readings cost next to nothing; below it the hand-off costs more than it saves.
-BESIDE_FROM = 1 << 18
-
-
-def _beside(text: str) -> "Future[list] | None":
-    """The readings of a long text, being made in another thread (None for a short one)."""
-    return _readings_thread().submit(readings, text) if len(text) >= BESIDE_FROM else None
-
-
-@cache
-def _readings_thread() -> "ThreadPoolExecutor":
-    # Imported here: the module pulls in logging, which no short call should pay for at start-up.
-    from concurrent.futures import ThreadPoolExecutor
-
-    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="readings")
 
 
 def read_passages(texts: list[str]) -> tuple[tuple[str, tuple[tuple[int, int], ...]], ...]:
