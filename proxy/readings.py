@@ -353,7 +353,7 @@ _READERS = (
         None,
     ),
     ("escapes", r"\\[ux][0-9A-Fa-f]{2}[\s\S]*\\[ux][0-9A-Fa-f]{2}", _escapes, None),
-    ("base64-chunks", CHUNK_MARK, _chunked_base64, CHUNK_CLASSES.of),
+    ("base64-chunks", CHUNK_MARK, _chunked_base64, CHUNK_CLASSES.of_characters),
     ("leetspeak", r"[013457][A-Za-z][\s\S]*[013457][A-Za-z]", _leet, None),
     # Any character outside ASCII (the compiled scan reads each as one `?`).
     ("look-alikes", f"[{chr(0x80)}-{chr(0x10FFFF)}]", _lookalikes, None),

@@ -42,6 +42,12 @@ class Shape:
         """One symbol per byte of the UTF-8 text."""
         return text.encode("utf-8", "surrogatepass").translate(self._table)
 
+    def of_characters(self, text: str) -> bytes:
+        """One symbol per character: an ASCII one by its class, any other as `other`, like the
+        bytes `of` gives it (for a shape whose classes leave `?` out, which stands in for it).
+        A copy the size of the text's characters, not of its UTF-8 bytes."""
+        return text.encode("ascii", "replace").translate(self._table)
+
     def has_run(self, text: str, symbol: str, length: int) -> bool:
         """Whether `length` characters of the class `symbol` stand in a row in `text`.
 

@@ -136,7 +136,7 @@ CHUNK_MARK_IN_CLASSES = re.compile(CHUNK_MARK.encode())
 @given(st.text(alphabet="aZbY09+/= \t\r\n\"',:.é-", max_size=40))
 def test_the_chunks_mark_in_classes_is_the_mark_in_the_text(text):
     assert (CHUNKS_IN_TEXT.search(text) is None) == (
-        CHUNK_MARK_IN_CLASSES.search(CHUNK_CLASSES.of(text)) is None
+        CHUNK_MARK_IN_CLASSES.search(CHUNK_CLASSES.of_characters(text)) is None
     )
 
 
