@@ -454,7 +454,10 @@ _NAMED_KIND_BEFORE = re.compile(
     r"(?<!\w)(?:a|an|the|this|that|such)[ \t]{1,2}(?:ai|assistant|chatbot|bot|model|agent|llm)[ \t]{1,2}$"
 )
 _CALL_AFTER = re.compile(r"\((?![ \t\n)])")
-_ARTICLE_BEFORE = re.compile(r"(?<!\w)(?:the|a|an|its|this|that|each|every|any)[ \t]{1,2}$")
+# The determiners after which a word names a kind of text ("the system message") rather than
+# heads one ("System message:"); the signal table's patterns read the same list.
+NAMING_DETERMINERS = ("the", "a", "an", "its", "this", "that", "each", "every", "any")
+_ARTICLE_BEFORE = re.compile(rf"(?<!\w)(?:{'|'.join(NAMING_DETERMINERS)})[ \t]{{1,2}}$")
 _ELISION = frozenset("'’")
 _TO_SELF_AFTER = re.compile(r"[ \t]+(?:to|for)[ \t]+(?:self|myself|me)(?!\w)")
 _KEY_VALUE_AFTER = re.compile(r"[ \t]*[:=][ \t]*\\?[\"'`]")

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from .concept_rules import RULES
+from .concept_rules import NAMING_DETERMINERS, RULES
 
 # The signal of words that mix scripts; unlike the others it weighs more for each recurrence.
 HOMOGLYPHS = "homoglyphs"
@@ -150,9 +150,7 @@ _HAND_OVER = (
 
 # Not after an article or a determiner: "the system message" is a kind of text the writer names,
 # "System message:" heads a text that claims to be one.
-_NOT_NAMED = "".join(
-    rf"(?<!\b{word} )" for word in ("the", "a", "an", "its", "this", "that", "each", "every", "any")
-)
+_NOT_NAMED = "".join(rf"(?<!\b{word} )" for word in NAMING_DETERMINERS)
 # What an agent's input is made of, as a fake end of it names it ("end of tool output").
 _INPUT_PART = (
     r"(?:input|output|data|document|message|text|content|prompt|instructions|context|conversation"
