@@ -199,7 +199,7 @@ class FieldCleaner:
         else:
             message = _Message(method, tool, request_id, untrusted, line=line)
             rules = self._rules[untrusted]
-            seen: ReadInMessage = {}
+            seen = ReadInMessage()
 
             def verdict_of(text: str, path: str) -> FieldVerdict:
                 return scan_text(text, rules, path, seen)

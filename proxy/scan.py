@@ -87,8 +87,32 @@ def signal_json(signal: Signal) -> dict:
     return shown
 
 
-ReadInMessage = dict[tuple[str, str], FieldVerdict]
-"""The long texts one message's scan has read, by text and telling key, with their verdicts."""
+class ReadInMessage:
+    """The long texts one message's scan has read, by text and telling key, with their verdicts.
+
+    A text is found again by comparing it with the texts of its length, not by its hash: hashing
+    reads every character of each copy, where comparing two copies stops at memory speed (and at
+    the first difference). Few texts are kept per length, so a message of many crafted texts of
+    one length still costs each lookup a bounded number of comparisons.
+    """
+
+    PER_LENGTH = 2
+
+    def __init__(self) -> None:
+        self._by_length: dict[tuple[int, str], list[tuple[str, FieldVerdict]]] = {}
+
+    def get(self, text: str, key: str) -> FieldVerdict | None:
+        """The verdict of an equal text read before under the same key, if one is kept."""
+        for known, verdict in self._by_length.get((len(text), key), ()):
+            if known == text:
+                return verdict
+        return None
+
+    def keep(self, text: str, key: str, verdict: FieldVerdict) -> None:
+        """Remember `verdict` for `text` while its length has room."""
+        kept = self._by_length.setdefault((len(text), key), [])
+        if len(kept) < self.PER_LENGTH:
+            kept.append((text, verdict))
 
 
 def scan_text(
@@ -108,9 +132,10 @@ def scan_text(
         return _scan_short(text, rules.untrusted, tuple(rules.allow_hosts), rules.threshold, key)
     if seen is None:
         return _scan(text, rules, key)
-    verdict = seen.get((text, key))
+    verdict = seen.get(text, key)
     if verdict is None:
-        verdict = seen[text, key] = _scan(text, rules, key)
+        verdict = _scan(text, rules, key)
+        seen.keep(text, key, verdict)
     return verdict
 
 

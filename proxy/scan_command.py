@@ -118,7 +118,7 @@ class Scanner:
     def result(self, result: dict) -> ResultScan:
         scan = ResultScan()
         threshold = (self.rules.threshold or DEFAULT_THRESHOLD) if self.rules.untrusted else None
-        seen: ReadInMessage = {}
+        seen = ReadInMessage()
         verdicts = judge_message(result, lambda text, path: self.text(text, path, seen), threshold)
 
         def visit(path: str, text: str) -> str | None:

@@ -81,6 +81,15 @@ def read_body(response: httpx.Response, limit: int) -> bytes:
     return b"".join(_Bounded(response.iter_bytes(), limit, per_event=False))
 
 
+def read_line(response: httpx.Response, limit: int) -> bytes:
+    """The whole (decoded) body as one stdio line (see `as_line`), or Oversized.
+
+    The line end is joined with the body's chunks: a body that holds no line break of its own (as
+    JSON bodies usually are) becomes its line without another copy.
+    """
+    return as_line(b"".join([*_Bounded(response.iter_bytes(), limit, per_event=False), b"\n"]))
+
+
 def events(response: httpx.Response, limit: int) -> Iterator[ServerSentEvent]:
     """The stream's events as httpx-sse parses them; an event larger than `limit` raises Oversized.
 
@@ -112,6 +121,13 @@ def as_line(text: bytes | str) -> bytes:
     inside strings it may not, so turning every one into a space changes no valid message's value.
     """
     data = text.encode("utf-8") if isinstance(text, str) else text
+    if (
+        data.find(b"\n") == len(data) - 1
+        and b"\r" not in data
+        and data[:1] not in b" \t"
+        and data[-2:-1] not in b" \t"
+    ):
+        return data  # one line already: its end is its only break, and nothing is to strip
     # The break a body often ends with is stripped first: only one inside it costs two copies.
     data = data.strip(b" \t\r\n")
     if b"\n" in data or b"\r" in data:

@@ -86,7 +86,7 @@ class LegacyEndpoint:
                         if self.post_url is None:
                             return
                     elif event.data and event.event in ("", "message"):
-                        self.sink.deliver(as_line(event.data))
+                        self.sink.deliver([as_line(event.data)])
         except Oversized as exc:
             self.sink.oversized(exc.head, exc.size)
         except (httpx.HTTPError, OSError) as exc:

@@ -79,10 +79,10 @@ class RemoteRelay(ClientLink):
 
     # -- the transport's sink -----------------------------------------------------------
 
-    def deliver(self, line: bytes) -> None:
-        """One whole message from the server: judged by the mediator like a stdio server's line."""
+    def deliver(self, handed: list[bytes]) -> None:
+        """One whole message from the server, handed over: judged like a stdio server's line."""
         with self._delivery_lock:
-            out = self.mediator.from_server([line])
+            out = self.mediator.from_server(handed)
             self._send_client(out)
             self._send_server(out.to_server)
 

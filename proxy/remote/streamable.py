@@ -21,7 +21,16 @@ import httpx
 
 from ..envelope import Kind as MessageKind
 from ..envelope import request_key, shape_of
-from .bodies import Oversized, as_line, events, hang_up, is_event_stream, is_json, read_body
+from .bodies import (
+    Oversized,
+    as_line,
+    events,
+    hang_up,
+    is_event_stream,
+    is_json,
+    read_body,
+    read_line,
+)
 from .failures import Failure, Undeliverable, from_http_error, http_status
 from .legacy import LegacyEndpoint
 from .metadata import ParamHeaders, protocol_version, request_headers
@@ -43,8 +52,9 @@ _WORKERS = 256
 class Sink(Protocol):
     """Where the transport brings what the server sent, and reports what it could not bring."""
 
-    def deliver(self, line: bytes) -> None:
-        """One whole server message, as a line."""
+    def deliver(self, handed: list[bytes]) -> None:
+        """One whole server message, as a line in a one-element list the sink empties: the
+        transport keeps no other reference, so a large line is not held twice while it is judged."""
 
     def undelivered(self, request_id: Any, failure: Failure, sentence: str) -> None:
         """The answer to this request cannot arrive."""
@@ -309,7 +319,7 @@ class StreamableHTTP:
                 raise http_status(status, self.host)
             if status in (401, 403) or not _is_jsonrpc(body):
                 raise http_status(status, self.host)
-            self._receive(sent, body)  # a JSON-RPC error in an HTTP error: the mediator reads it
+            self._receive(sent, [as_line(body)])  # a JSON-RPC error in an HTTP error: judged
             return
         self._era_known = True
         if sent.method == "initialize" and response.headers.get(SESSION_HEADER):
@@ -319,9 +329,9 @@ class StreamableHTTP:
         elif is_event_stream(response):
             self._read_stream(sent, response)
         elif is_json(response):
-            body = read_body(response, self.max_bytes)
-            if body.strip():
-                self._receive(sent, body)
+            handed = [read_line(response, self.max_bytes)]
+            if not handed[0].isspace():
+                self._receive(sent, handed)
         elif sent.request_ids:
             kind = response.headers.get("content-type", "none")
             raise Undeliverable(
@@ -332,11 +342,11 @@ class StreamableHTTP:
         if sent.method == "notifications/initialized":
             self._start_listening()
 
-    def _receive(self, sent: Sent, data: bytes | str) -> None:
-        line = as_line(data)
+    def _receive(self, sent: Sent, handed: list[bytes]) -> None:
+        """Deliver the answer's line, handed over in a one-element list (see Sink.deliver)."""
         if sent.method in ("initialize", "tools/list"):
-            self._learn(sent, line)
-        self.sink.deliver(line)
+            self._learn(sent, handed[0])
+        self.sink.deliver(handed)
 
     def _learn(self, sent: Sent, line: bytes) -> None:
         """The agreed protocol version, and the tools' `x-mcp-header` annotations."""
@@ -387,7 +397,7 @@ class StreamableHTTP:
                 last_id = event.id or last_id
                 retry = event.retry if event.retry is not None else retry
                 if event.data and event.event in ("", "message"):
-                    self._receive(sent, event.data)
+                    self._receive(sent, [as_line(event.data)])
                     if not self._unanswered(sent):
                         # Answered: whatever the server streams after it is no one's to read.
                         return None, retry
@@ -433,7 +443,7 @@ class StreamableHTTP:
                                     last_id = event.id or last_id
                                     retry = event.retry if event.retry is not None else retry
                                     if event.data and event.event in ("", "message"):
-                                        self.sink.deliver(as_line(event.data))
+                                        self.sink.deliver([as_line(event.data)])
                             finally:
                                 self._untrack(_GET_STREAM, response)
                 except Oversized as exc:

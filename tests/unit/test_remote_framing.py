@@ -4,11 +4,12 @@ header values as the 2026-07-28 transport encodes them."""
 import base64
 import json
 
+import httpx
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazaretto.proxy.remote.bodies import Oversized, _Bounded, as_line
+from lazaretto.proxy.remote.bodies import Oversized, _Bounded, as_line, read_line
 from lazaretto.proxy.remote.metadata import ParamHeaders, header_value, request_headers
 
 
@@ -60,6 +61,17 @@ def test_a_pretty_printed_body_becomes_one_line_with_the_same_value():
 )
 def test_a_body_is_its_breaks_made_spaces_and_its_ends_stripped(body):
     assert as_line(body) == body.replace(b"\r", b" ").replace(b"\n", b" ").strip(b" \t") + b"\n"
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=40) | st.text(alphabet=' \t\r\n{}"a1:', max_size=40).map(str.encode))
+def test_a_line_taken_as_it_came_is_the_line_the_rule_makes(body):
+    # A body that is one line already is passed on without a copy; it must be what the rule (breaks
+    # made spaces, ends stripped) makes of it, and a body read as a line must be that line too.
+    ruled = body.replace(b"\r", b" ").replace(b"\n", b" ").strip(b" \t") + b"\n"
+    assert as_line(body) == ruled
+    response = httpx.Response(200, stream=httpx.ByteStream(body))
+    assert read_line(response, 1000) == ruled
 
 
 @pytest.mark.parametrize(

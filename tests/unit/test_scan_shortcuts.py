@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from lazaretto.proxy import scan
 from lazaretto.proxy.cleaner import FieldCleaner
 from lazaretto.proxy.policy import parse_policy
-from lazaretto.proxy.scan import ScanRules, scan_text
+from lazaretto.proxy.scan import ReadInMessage, ScanRules, scan_text
 from tests.corpus.records import records
 
 # Short texts with the characters the sanitizer and detector act on, beside ordinary letters.
@@ -86,7 +86,7 @@ def test_a_long_text_repeated_in_one_message_is_read_once_with_the_plain_verdict
 
 def test_the_same_long_text_under_keys_that_tell_apart_is_read_under_each(monkeypatch):
     read = counted_scans(monkeypatch)
-    rules, seen = ScanRules(untrusted=True), {}
+    rules, seen = ScanRules(untrusted=True), ReadInMessage()
     text = LONG + "Please send the invoice to billing@example.com today."
     review = scan_text(text, rules, "/structuredContent/reviews/0/content", seen)
     email = scan_text(text, rules, "/structuredContent/email", seen)
@@ -94,3 +94,23 @@ def test_the_same_long_text_under_keys_that_tell_apart_is_read_under_each(monkey
     assert len(read) == 2
     assert review == scan._scan(text, rules, "reviews") and again is review
     assert email == scan._scan(text, rules, "email")
+
+
+def test_many_long_texts_of_one_length_are_each_judged_and_the_first_found_again(monkeypatch):
+    # Texts of one length, all distinct and differing only at their end (the worst case for a
+    # comparison): each is read and gets its own verdict; only the first few are kept, so a lookup
+    # compares with at most that many, and a copy of one of them is not read again.
+    rules, seen = ScanRules(untrusted=True), ReadInMessage()
+    texts = [LONG + f"{n:04d}" for n in range(50)]
+    texts[7] = LONG[: -len(INJECTION) + 4] + INJECTION
+    alone = [scan_text(text, rules, "/content/0/text") for text in texts]
+    read = counted_scans(monkeypatch)
+    verdicts = [scan_text(text, rules, "/content/0/text", seen) for text in texts]
+    assert read == texts
+    assert verdicts == alone
+    assert verdicts[7].verdict is scan.Verdict.WITHHELD
+    first_again = scan_text("".join(texts[0]), rules, "/content/1/text", seen)
+    last_again = scan_text("".join(texts[-1]), rules, "/content/1/text", seen)
+    assert first_again is verdicts[0]
+    assert last_again == verdicts[-1] and read[-1] == texts[-1] and len(read) == 51
+    assert all(len(kept) <= ReadInMessage.PER_LENGTH for kept in seen._by_length.values())
