@@ -110,12 +110,16 @@ def _not_data_before(opener: str) -> str:
 
 
 _ESCAPED, _SINGLE, _DOUBLE = '\\"', "'", '"'
+# Kana, Chinese characters and Hangul (folded to its letters): a quotation's marks may touch the
+# words around it there (Korean "..."이라는 문장, Japanese 資料に"..."と書く: the particle that says
+# it is quoted).
+_UNSPACED = "\u1100-\u11ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af"
 _QUOTATION = re.compile(
     r"“[^”\n]{2,400}”|„[^“”\n]{2,400}[“”]|«[^»\n]{2,400}»|「[^」\n]{1,400}」|『[^』\n]{1,400}』"
     r"|‘[^’\n]{2,400}’|`[^`\n]{2,400}`"
     rf"|(?:\\\"{_not_data_before(_ESCAPED)}(?:[^\"\\\n]|\\[^\"]){{2,400}}?\\\""
-    rf"|'(?<![\w\\]'){_not_data_before(_SINGLE)}[^'\n]{{2,400}}?'(?!\w)"
-    rf"|\"(?<![\w\\]\"){_not_data_before(_DOUBLE)}[^\"\\\n]{{2,400}}?\"(?!\w))"
+    rf"|'(?<![^\W{_UNSPACED}]')(?<!\\'){_not_data_before(_SINGLE)}[^'\n]{{2,400}}?'(?![^\W{_UNSPACED}])"
+    rf"|\"(?<![^\W{_UNSPACED}]\")(?<!\\\"){_not_data_before(_DOUBLE)}[^\"\\\n]{{2,400}}?\"(?![^\W{_UNSPACED}]))"
     r"(?![ \t]*:)"
 )
 # A word just before a quotation and just after it (a space between, or none in a script written
