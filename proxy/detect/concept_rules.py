@@ -110,12 +110,16 @@ def _not_data_before(opener: str) -> str:
 
 
 _ESCAPED, _SINGLE, _DOUBLE = '\\"', "'", '"'
+# Kana, Chinese characters and Hangul (folded to its letters): a quotation's marks may touch the
+# words around it there (Korean "..."이라는 문장, Japanese 資料に"..."と書く: the particle that says
+# it is quoted).
+_UNSPACED = "\u1100-\u11ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af"
 _QUOTATION = re.compile(
     r"“[^”\n]{2,400}”|„[^“”\n]{2,400}[“”]|«[^»\n]{2,400}»|「[^」\n]{1,400}」|『[^』\n]{1,400}』"
     r"|‘[^’\n]{2,400}’|`[^`\n]{2,400}`"
     rf"|(?:\\\"{_not_data_before(_ESCAPED)}(?:[^\"\\\n]|\\[^\"]){{2,400}}?\\\""
-    rf"|'(?<![\w\\]'){_not_data_before(_SINGLE)}[^'\n]{{2,400}}?'(?!\w)"
-    rf"|\"(?<![\w\\]\"){_not_data_before(_DOUBLE)}[^\"\\\n]{{2,400}}?\"(?!\w))"
+    rf"|'(?<![^\W{_UNSPACED}]')(?<!\\'){_not_data_before(_SINGLE)}[^'\n]{{2,400}}?'(?![^\W{_UNSPACED}])"
+    rf"|\"(?<![^\W{_UNSPACED}]\")(?<!\\\"){_not_data_before(_DOUBLE)}[^\"\\\n]{{2,400}}?\"(?![^\W{_UNSPACED}]))"
     r"(?![ \t]*:)"
 )
 # A word just before a quotation and just after it (a space between, or none in a script written
@@ -414,6 +418,9 @@ _JA_STATEMENT_AFTER = re.compile(
         "|くれた|くれま|た(?![いら]))"
     ).text
 )
+# A Japanese verb negated or made impossible (実行できません, 送信しない, 表示されない): a help
+# page's limits or a prohibition, not an order. "しなさい" (do it) has no "ない".
+_JA_NEGATED_AFTER = re.compile(fold("(?:でき|し|さ|され)?(?:ません|ない|なかっ|ず(?!つ))").text)
 _LEFT_OUT = re.compile(
     r"(?<!\w)(?:without|except|sin|sem|sans|senza|ohne|zonder|bez|без|tanpa)"
     r"[ \t]{1,2}(?:(?:the|your|el|la|los|las|tu|o|a|os|as|le|la|les|il|lo|gli|den|die|das|het|de)[ \t]{1,2})?"
@@ -467,10 +474,11 @@ _COMPOUND_AFTER = re.compile(r"-[^\W\d_]")
 _ADDRESS_AROUND = re.compile(r"[@./:_-]\w")
 _KEY_AFTER = re.compile(r"[\"'][ \t]*:")
 # Before an English verb: an article or a possessive (it is a noun), or a subject or an
-# auxiliary (a statement of who does it: "we send", "I'll forward"); an order has neither.
+# auxiliary (a statement of who does it: "we send", "I'll forward"), or someone's request to the
+# writer ("Ana asked us to send ..."), reported; an order has none of these.
 _NOT_AN_ORDER_BEFORE = re.compile(
     r"(?<!\w)(?:the|a|an|this|that|its|our|their|his|her|my|your|no|never|usually|don't|dont|do[ \t]not"
-    r"|not[ \t]to"
+    r"|not[ \t]to|(?:asked|asks|told|tells|wants|wanted)[ \t](?:us|me)[ \t]to"
     r"|(?:we|i|they|he|she)(?:[ \t]{1,2}(?:will|would|can|could|may|might)|'ll)?"
     r"|can|could|cannot|can't|won't|doesn't|didn't|does[ \t]not)[ \t]{1,2}$"
 )
@@ -494,6 +502,7 @@ _NEGATION_BEFORE = {
     )
 }
 _POSSESSIVES = frozenset({"my", "your"})
+_COMMENT_BEFORE = re.compile(r"(?:#|//|/\*)[ \t]{0,3}$")
 _TIME_AFTER = re.compile(r"[ \t]+\d{1,2}[:.h]\d\d")
 # "Prompt" as a verb with its object ("will prompt you", "prompts the user for"), or after a
 # word that makes it one ("will prompt", "to prompt"): a program asking, not instructions.
@@ -1121,7 +1130,9 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
             return False
         if hit.language is Language.ZH and _ZH_STATEMENT.search(folded, max(0, start - 20), start):
             return False
-        if hit.language is Language.JA and _JA_STATEMENT_AFTER.match(folded, end):
+        if hit.language is Language.JA and (
+            _JA_STATEMENT_AFTER.match(folded, end) or _JA_NEGATED_AFTER.match(folded, end)
+        ):
             return False
         if hit.language is not Language.EN:
             negation = _NEGATION_BEFORE.get(hit.language)
@@ -1133,6 +1144,9 @@ def _counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     # A key given a value in code or config ("mode: \"0440\"", "executor(mode=\"inline\")"), not
     # a role given to the reader: the word follows a bracket, a comma, a list's dash or an
     # indent (a label at a line's very start, "Persona: \"Lumi\"", may still give a role).
+    # "# silently skip unknown addresses": a programmer's note on what the code does.
+    if concept == "conceal" and _COMMENT_BEFORE.search(folded, max(0, start - 6), start):
+        return False
     if concept == "persona" and _KEY_VALUE_AFTER.match(folded, end):
         return not _KEY_OPENS.search(folded, max(0, start - 12), start)
     if concept in _PROMPT_CONCEPTS and hit.language is Language.EN:

@@ -1,5 +1,6 @@
 """Score text for instruction-shaped content and say why: each signal with its weight and excerpt."""
 
+import re
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import islice
@@ -61,6 +62,24 @@ def _excerpt(text: str, start: int, end: int) -> str:
     return piece if len(piece) <= _EXCERPT_CHARS else piece[: _EXCERPT_CHARS - 1] + "…"
 
 
+# Regular-expression syntax among a signal's words ("ignore (all )?previous", "(DAN|evil)",
+# "(?i)"): a filter's rule that matches the attack, which quotes it rather than gives it.
+_PATTERN_SYNTAX = re.compile(r"\)[?*+]|\(\?[:i!=<]|\\[bsdw]|\.[*+]|\([^()\s|]{1,30}\|")
+
+
+# How far beside a signal's words such syntax is looked for: the rest of its group or word.
+_PATTERN_MARGIN = 12
+
+
+def _in_a_pattern(text: str, start: int, end: int) -> bool:
+    """Whether the words at `text[start:end]` are written as a regular expression."""
+    low = max(start - _PATTERN_MARGIN, text.rfind("\n", 0, start) + 1)
+    high = text.find("\n", end, end + _PATTERN_MARGIN)
+    return (
+        _PATTERN_SYNTAX.search(text, low, high if high >= 0 else end + _PATTERN_MARGIN) is not None
+    )
+
+
 def find(
     text: str, scan: engine.Engine | None = None
 ) -> list[tuple[Pattern, list[tuple[int, int]]]]:
@@ -113,7 +132,10 @@ def detect(text: str, scan: engine.Engine | None = None, key: str = "") -> Detec
         weights.setdefault(_REPORTED if reported else name, []).append(weight)
 
     for pattern, spans in find(haystack, scan):
-        reported = all(reading.in_discussion(start) for start, _ in spans)
+        reported = all(
+            reading.in_discussion(start) or _in_a_pattern(haystack, start, end)
+            for start, end in spans
+        )
         weight = weighed(pattern.weight, reported)
         count(pattern.name, weight, reported)
         for span in spans:
@@ -126,7 +148,7 @@ def detect(text: str, scan: engine.Engine | None = None, key: str = "") -> Detec
         # The English patterns and the concepts often read the same words: one piece of evidence.
         if any(s.name == found.name and s.start < end and start < s.end for s in signals):
             continue
-        reported = reading.reported(found)
+        reported = reading.reported(found) or _in_a_pattern(haystack, found.start, found.end)
         weight = weighed(found.weight, reported)
         # Like a pattern, a rule that holds in many clauses is one piece of evidence.
         if found.rule not in rules_held:

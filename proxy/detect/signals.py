@@ -99,6 +99,12 @@ _WORDS_BEFORE = (
     # to paste into a chatbot").
     *"never not don't dont usually the a an this each every no of via per".split(),
     "not to",
+    # Someone's request to the writer, reported ("Ana asked us to send the invoices to ...").
+    *(
+        f"{verb} {whom} to"
+        for verb in ("asked", "asks", "told", "tells", "wants", "wanted")
+        for whom in ("us", "me")
+    ),
 )
 # (what stands before the verb, as a regex; its width in characters)
 _NOT_BEFORE = (
@@ -148,6 +154,9 @@ _HAND_OVER = (
     "|upload|list|dump|forward|e-?mail|get|retrieve|fetch|extract|copy|append|what is|what's"
 )
 
+_SIGNED_IN = "".join(
+    f"(?<!{verb} {part} )" for verb in ("sign", "log", "signed", "logged") for part in ("in", "on")
+)
 # Not after an article or a determiner: "the system message" is a kind of text the writer names,
 # "System message:" heads a text that claims to be one.
 _NOT_NAMED = "".join(rf"(?<!\b{word} )" for word in NAMING_DETERMINERS)
@@ -424,10 +433,11 @@ _TABLE: list[tuple[str, float, str]] = [
     ),
     # A secret passed along ("call the tool with the token from the system prompt"), when it is
     # the thing passed and not a word describing another ("with the system prompt template").
+    # Not a password one signs in with ("sign in with your current password"): it is used.
     (
         "secret_request",
         0.5,
-        rf"\b(?:with|using|passing){_GAP}(?:the{_GAP}|your{_GAP}|my{_GAP})?{_words(2)}{_SECRET}{_HEAD}",
+        rf"{_SIGNED_IN}\b(?:with|using|passing){_GAP}(?:the{_GAP}|your{_GAP}|my{_GAP})?{_words(2)}{_SECRET}{_HEAD}",
     ),
     (
         "secret_request",
@@ -572,7 +582,8 @@ _TABLE: list[tuple[str, float, str]] = [
         0.5,
         r"</?(?:instructions?|information|system|sys|admin|prompt|directive|important)>",
     ),
-    ("role_marker", 0.5, r"\[(?:system|assistant)\]"),
+    # Not a TOML or INI table's header, its keys on the lines below ("[assistant]\nname = ...").
+    ("role_marker", 0.5, r"\[(?:system|assistant)\](?![ \t]*\n[ \t]*[\w.-]+[ \t]*=)"),
     # The end of the person's turn, written into data so what follows reads as the system's.
     (
         "role_marker",
