@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from amplifiers import AMPLIFIERS, READS_AS, MiB, peak_rss
 from sdk_clients import KINDS, run_client
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -327,48 +328,6 @@ def test_a_request_reusing_a_pending_id_is_refused(hostile, start_proxy, second_
 
 
 # --- bounded work --------------------------------------------------------------------------
-
-# Shapes that cost json many times their size once parsed: (prefix, unit repeated, suffix).
-AMPLIFIERS = {
-    "short strings": (
-        '{"jsonrpc":"2.0","id":$ID,"result":{"structuredContent":{"v":[',
-        '"a",',
-        '"a"]},"content":[]}}',
-    ),
-    "empty objects": (
-        '{"jsonrpc":"2.0","id":$ID,"result":{"structuredContent":{"v":[',
-        "{},",
-        '{}]},"content":[]}}',
-    ),
-    "short strings in a text": (
-        '{"jsonrpc":"2.0","id":$ID,"result":{"content":[{"type":"text","text":"[',
-        '\\"a\\",',
-        '\\"a\\"]"}]}}',
-    ),
-    # A flood of one hidden character: what always-on stripping removes, in bulk.
-    "zero-width joiners": (
-        '{"jsonrpc":"2.0","id":$ID,"result":{"content":[{"type":"text","text":"',
-        "\u200d",
-        '"}]}}',
-    ),
-}
-# How the text of a shape begins once judged; None: the reply is withheld whole.
-READS_AS = {
-    "short strings": None,
-    "empty objects": None,
-    "short strings in a text": '["a","a"',
-    "zero-width joiners": "\n[lazaretto: removed hidden content: 8388608 zero-width characters.]",
-}
-MiB = 1024 * 1024
-
-
-def peak_rss(pid: int) -> int:
-    """The process's peak resident memory so far, in bytes (Linux)."""
-    with open(f"/proc/{pid}/status") as status:
-        for row in status:
-            if row.startswith("VmHWM:"):
-                return int(row.split()[1]) * 1024
-    raise AssertionError("no VmHWM")
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
