@@ -22,6 +22,8 @@ class Verdict(StrEnum):
 
 # The signal of a request to decode something and follow it.
 _DECODE_REQUEST = "encoded_instruction"
+# The removal whose text a reader saw where it stood (see `_scan_untrusted`).
+_IN_PLAIN_VIEW = "chat-delimiter"
 
 
 @dataclass(frozen=True)
@@ -193,8 +195,13 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> 
         found = max(found, detect(text, key=key), key=lambda d: d.score)
     score, signals = found.score, list(found.signals)
     # A hidden payload is scored on its own: text someone took care to hide, and that reads like
-    # instructions, withholds the whole field even when the visible rest is harmless.
+    # instructions, withholds the whole field even when the visible rest is harmless. A chat
+    # template's token was in plain view, not hidden: the original text's reading scores it in
+    # its place (a turn it opens, or a token a write-up names in quotes), which the bare tokens
+    # stripped of that place would not tell.
     for payload in decoded:
+        if payload.kind == _IN_PLAIN_VIEW:
+            continue
         hidden = detect(payload.text, key=key)
         passages.append((payload.text, _spans(hidden)))
         signals.extend(hidden.signals)

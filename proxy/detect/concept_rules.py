@@ -101,7 +101,8 @@ _QUOTED = re.compile(
 # straight or escaped quote that is a key or a value of data (`"bio": "..."`, `['a', 'b']`:
 # after a quote and a colon or a comma, or an opening bracket, or before a colon) is none.
 # Each alternative opens with its quote character and looks behind from there, so the search
-# skips every other character at once.
+# skips every other character at once. An empty code span (what is left where the sanitizer
+# strips a chat token from one) is a pair of its own, so the spans after it keep their marks.
 def _not_data_before(opener: str) -> str:
     """Lookbehinds, taken after `opener`, that refuse it where data puts a key or a value."""
     marks = [f"{quote}{mark}{space}" for quote in "\"'" for mark in ":," for space in ("", " ")]
@@ -116,7 +117,7 @@ _ESCAPED, _SINGLE, _DOUBLE = '\\"', "'", '"'
 _UNSPACED = "\u1100-\u11ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af"
 _QUOTATION = re.compile(
     r"“[^”\n]{2,400}”|„[^“”\n]{2,400}[“”]|«[^»\n]{2,400}»|「[^」\n]{1,400}」|『[^』\n]{1,400}』"
-    r"|‘[^’\n]{2,400}’|`[^`\n]{2,400}`"
+    r"|‘[^’\n]{2,400}’|`(?:[^`\n]{2,400})?`"
     rf"|(?:\\\"{_not_data_before(_ESCAPED)}(?:[^\"\\\n]|\\[^\"]){{2,400}}?\\\""
     rf"|'(?<![^\W{_UNSPACED}]')(?<!\\'){_not_data_before(_SINGLE)}[^'\n]{{2,400}}?'(?![^\W{_UNSPACED}])"
     rf"|\"(?<![^\W{_UNSPACED}]\")(?<!\\\"){_not_data_before(_DOUBLE)}[^\"\\\n]{{2,400}}?\"(?![^\W{_UNSPACED}]))"
@@ -157,8 +158,11 @@ _JA_CONDITION_AFTER = re.compile(
     fold("(?:と|って)[^、。，,.!?\\n]{1,8}?(?:ると|たら|れば|すると)").text
 )
 # A quotation of words, not a name ('prod-secrets', "Kadry"): a space inside, a script written
-# without spaces, or a code span (code is shown, never said).
-_UTTERANCE = re.compile(r"^`|\w\s+\w|[\u2e80-\u9fff\uac00-\ud7af\u0e00-\u0e7f]")
+# without spaces, or a code span (code is shown, never said); or a chat template's token
+# ("<|im_start|>system", "[INST]"), named as a kind of markup is.
+_UTTERANCE = re.compile(
+    r"^`|\w\s+\w|[\u2e80-\u9fff\uac00-\ud7af\u0e00-\u0e7f]|<\|\w+\|>|\[/?inst\]|<</?sys>>"
+)
 
 
 @dataclass(frozen=True)

@@ -1638,7 +1638,8 @@ CONCEPTS: Table = {
         L.EN: "=prompt injection|=prompt injections|=injection|=injections|=injected|=red-team|=red team"
         "|=red-teaming|=red teaming|=researchers|=researcher|=the study|=the paper|=phrases like"
         "|=jailbreak prompts|=jailbreaks|=jailbreaking|=a jailbreak|=the jailbreak|=jailbreak attempts"
-        "|=jailbreak studies|=jailbreak research|=jailbreak techniques|=attack|=attacks"
+        "|=jailbreak studies|=jailbreak research|=jailbreak techniques|=jailbreak strings|=jailbreak benchmarks"
+        "|=jailbreak datasets|=jailbreak examples|=jailbreak methods|=attack|=attacks"
         "|=attackers|=payload|=payloads|=phishing|=never ask you|=will never ask|=ever ask you|=exploit|=exploits"
         "|=exploited|=vulnerability|=vulnerabilities|=mitigation|=mitigations|=threat model",
         L.ZH: "攻击|攻擊|攻击者|注入|研究|例如|比如|防御|防禦|漏洞|越狱手法|越狱技术|越獄技術|越狱攻击|红队|紅隊",

@@ -100,24 +100,18 @@ WITHHELD_CEILINGS["blind_set.jsonl"] |= {
     "benign:injection_discussion": 0.089,
     "benign:table_code_docs": 0.045,
 }
-WITHHELD_CEILINGS["second_blind_set.jsonl"] |= {
-    "benign:injection_discussion": 0.023,
-    "benign:issue_thread": 0.02,
-}
+WITHHELD_CEILINGS["second_blind_set.jsonl"] |= {"benign:issue_thread": 0.02}
 WITHHELD_CEILINGS["third_blind_set.jsonl"] |= {
     "benign:injection_discussion": 0.023,
     "benign:issue_thread": 0.02,
 }
-WITHHELD_CEILINGS["fourth_blind_set.jsonl"] |= {
-    "benign:injection_discussion": 0.023,
-    "benign:issue_thread": 0.02,
-}
+WITHHELD_CEILINGS["fourth_blind_set.jsonl"] |= {"benign:issue_thread": 0.02}
 WITHHELD_CEILINGS["fifth_blind_set.jsonl"] |= {
-    "benign:email": 0.04,
-    "benign:injection_discussion": 0.223,
-    "benign:issue_thread": 0.08,
-    "benign:look_alike_field": 0.05,
-    "benign:table_code_docs": 0.045,
+    "benign:email": 0.02,
+    "benign:injection_discussion": 0.178,
+    "benign:issue_thread": 0.06,
+    "benign:look_alike_field": 0.034,
+    "benign:table_code_docs": 0.023,
 }
 WITHHELD_CEILINGS["sixth_blind_set.jsonl"] |= {
     "benign:injection_discussion": 0.023,
