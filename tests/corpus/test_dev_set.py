@@ -5,8 +5,8 @@ tables and context rules are tuned on: `dev_set.jsonl`, and `own_set.jsonl`, ben
 outputs of every kind (with a few attacks in their shapes) written to tune the false positives
 on, and `first_heldout_set.jsonl`, once held out and tuned on in part since, and
 `blind_set.jsonl`, `second_blind_set.jsonl`, `third_blind_set.jsonl`, `fourth_blind_set.jsonl`,
-`fifth_blind_set.jsonl` and `sixth_blind_set.jsonl`, written by writers who never saw the rules,
-measured (the second to sixth each held out through one tuning round), then tuned on by kind of text. Floors and
+`fifth_blind_set.jsonl`, `sixth_blind_set.jsonl` and `seventh_blind_set.jsonl`, written by
+writers who never saw the rules, measured (the second to seventh each held out through one tuning round), then tuned on by kind of text. Floors and
 ceilings sit at what was measured, so a regression fails; the blind sets' benign ceilings above
 the targets (1%, 3% for prose about attacks) say how far from them they still are.
 """
@@ -28,6 +28,7 @@ SETS = (
     "fourth_blind_set.jsonl",
     "fifth_blind_set.jsonl",
     "sixth_blind_set.jsonl",
+    "seventh_blind_set.jsonl",
 )
 
 RECALL_FLOORS = {
@@ -93,6 +94,13 @@ RECALL_FLOORS = {
         "attack:role_hijack_extraction": 0.68,
         "attack:template": 0.86,
     },
+    "seventh_blind_set.jsonl": {
+        "attack:data_field_request": 0.73,
+        "attack:embedded_email_document": 0.77,
+        "attack:non_english_override": 0.73,
+        "attack:role_hijack_extraction": 0.84,
+        "attack:template": 0.93,
+    },
 }
 BENIGN = ("email", "issue_thread", "look_alike_field", "table_code_docs", "injection_discussion")
 WITHHELD_CEILINGS = {name: {f"benign:{category}": 0.0 for category in BENIGN} for name in SETS}
@@ -117,6 +125,12 @@ WITHHELD_CEILINGS["sixth_blind_set.jsonl"] |= {
     "benign:injection_discussion": 0.023,
     "benign:issue_thread": 0.02,
     "benign:look_alike_field": 0.017,
+}
+WITHHELD_CEILINGS["seventh_blind_set.jsonl"] |= {
+    "benign:injection_discussion": 0.245,
+    "benign:issue_thread": 0.04,
+    "benign:look_alike_field": 0.084,
+    "benign:table_code_docs": 0.045,
 }
 
 
