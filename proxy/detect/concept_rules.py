@@ -83,6 +83,12 @@ _AMOUNT_BY_DIGIT = re.compile(
     r"|[ \t]?(?:[万萬千亿億]?[円元圆圓块塊]|万|萬|만[ \t]?원|억)"
     r"|(?<![\d-]\d)\d+[- ]\d{3,}[- ]\d{3,}(?![\d-]))"
 )
+# An amount after a word of comparison is a limit a policy sets ("refunds over $500 go to
+# billing", "transfers above 10,000 EUR need two approvals"), not a sum anyone is asked to move.
+_LIMIT_BEFORE = re.compile(
+    r"\b(?:over|above|under|below|exceeding|exceeds?|more than|less than|up to|at least|at most"
+    r"|max|min|maximum|minimum|limit|threshold)[ \t]*(?:of[ \t]+)?$|[<>≤≥][ \t]*$"
+)
 _CURRENCY_MARKS = ("$", "€", "£", "¥", "₹", "₩", "₽", "₺", "usd", "eur", "gbp", "btc", "eth")
 _AMOUNT_BY_SIGN = re.compile(r"(?:[$€£¥₹₩₽₺]|\br\$|\b(?:usd|eur|gbp|btc|eth)\b)[ \t]?\d")
 # A fixed reply named as a literal without quotes: "only with the string PWNED-7731", "the token
@@ -740,7 +746,9 @@ def _pseudo_hits(folded: str, hits: list[Hit], wanted: set[str]) -> list[Hit]:
             )
         if "amount" in wanted:
             found.extend(
-                Hit("amount", Language.EN, start, end) for start, end in amounts(folded, low, high)
+                Hit("amount", Language.EN, start, end)
+                for start, end in amounts(folded, low, high)
+                if not _LIMIT_BEFORE.search(folded, max(0, start - 16), start)
             )
     for low, high in _regions(hits, _WANTS_QUOTE) if "quoted" in wanted else ():
         found.extend(
