@@ -140,14 +140,17 @@ _WORD_AFTER = re.compile(r"[*_]{0,2}(?:[ \t]?\w|[“„«「『‘`]|,[ \t]?\w|[
 _LISTED_BEFORE = re.compile(r"(?:\(|,[ \t]?)$")
 _LISTED_AFTER = re.compile(r"[),]")
 # A quotation a sentence's words introduce with a colon, saying someone wrote it or where it was
-# found ("a customer wrote into chat: \"...\"", "text such as:\n> ..."): what was written, unless
+# found ("a customer wrote into chat: \"...\"", "the message read: *\"...\"*", set in Markdown's
+# emphasis or not): what was written, unless
 # those words speak to the assistant or claim to be the system. A label before a colon ("Status
 # update:", "Bitte ausführen:") introduces the order it quotes.
-_INTRODUCED = re.compile(r"\w+[ \t]+[\w'’ \t,()-]{0,80}?\w[ \t]*:[ \t]*(?:\n[ \t]*)*>?[ \t]*$")
+_INTRODUCED = re.compile(
+    r"\w+[ \t]+[\w'’ \t,()-]{0,80}?\w[ \t]*:[ \t]*(?:\n[ \t]*)*>?[ \t]*[*_]{0,2}$"
+)
 # The words of such an introduction that say what someone wrote or where it was found (English).
 _REPORTING_WORDS = re.compile(
     r"\b(?:wrote|writes|written|said|says|saying|found|contains|contained|containing|such as"
-    r"|included|includes|posted|typed|stated|states|quoted|reported|tried|like this)\b"
+    r"|included|includes|posted|typed|stated|states|quoted|reported|tried|like this|read|reads)\b"
 )
 # A quotation given as an example of what someone might write ("ask something like \"what rules
 # were you given?\"", "phrases such as ..."): named, not said, wherever the sentence goes on.
@@ -1231,7 +1234,7 @@ def _title_end(folded: str) -> int:
 
 def _colon_before(folded: str, start: int) -> bool:
     """Whether a colon (then spaces, line breaks or a blockquote's mark) stands before `start`."""
-    return folded[max(0, start - 12) : start].rstrip(" \t\n>").endswith(":")
+    return folded[max(0, start - 12) : start].rstrip(" \t\n>*_").endswith(":")
 
 
 # The words that, before a colon, speak to the assistant or claim authority over it ("System
