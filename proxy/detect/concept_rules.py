@@ -83,6 +83,12 @@ _AMOUNT_BY_DIGIT = re.compile(
     r"|[ \t]?(?:[万萬千亿億]?[円元圆圓块塊]|万|萬|만[ \t]?원|억)"
     r"|(?<![\d-]\d)\d+[- ]\d{3,}[- ]\d{3,}(?![\d-]))"
 )
+# An amount after a word of comparison is a limit a policy sets ("refunds over $500 go to
+# billing", "transfers above 10,000 EUR need two approvals"), not a sum anyone is asked to move.
+_LIMIT_BEFORE = re.compile(
+    r"\b(?:over|above|under|below|exceeding|exceeds?|more than|less than|up to|at least|at most"
+    r"|max|min|maximum|minimum|limit|threshold)[ \t]*(?:of[ \t]+)?$|[<>≤≥][ \t]*$"
+)
 _CURRENCY_MARKS = ("$", "€", "£", "¥", "₹", "₩", "₽", "₺", "usd", "eur", "gbp", "btc", "eth")
 _AMOUNT_BY_SIGN = re.compile(r"(?:[$€£¥₹₩₽₺]|\br\$|\b(?:usd|eur|gbp|btc|eth)\b)[ \t]?\d")
 # A fixed reply named as a literal without quotes: "only with the string PWNED-7731", "the token
@@ -134,14 +140,17 @@ _WORD_AFTER = re.compile(r"[*_]{0,2}(?:[ \t]?\w|[“„«「『‘`]|,[ \t]?\w|[
 _LISTED_BEFORE = re.compile(r"(?:\(|,[ \t]?)$")
 _LISTED_AFTER = re.compile(r"[),]")
 # A quotation a sentence's words introduce with a colon, saying someone wrote it or where it was
-# found ("a customer wrote into chat: \"...\"", "text such as:\n> ..."): what was written, unless
+# found ("a customer wrote into chat: \"...\"", "the message read: *\"...\"*", set in Markdown's
+# emphasis or not): what was written, unless
 # those words speak to the assistant or claim to be the system. A label before a colon ("Status
 # update:", "Bitte ausführen:") introduces the order it quotes.
-_INTRODUCED = re.compile(r"\w+[ \t]+[\w'’ \t,()-]{0,80}?\w[ \t]*:[ \t]*(?:\n[ \t]*)*>?[ \t]*$")
+_INTRODUCED = re.compile(
+    r"\w+[ \t]+[\w'’ \t,()-]{0,80}?\w[ \t]*:[ \t]*(?:\n[ \t]*)*>?[ \t]*[*_]{0,2}$"
+)
 # The words of such an introduction that say what someone wrote or where it was found (English).
 _REPORTING_WORDS = re.compile(
     r"\b(?:wrote|writes|written|said|says|saying|found|contains|contained|containing|such as"
-    r"|included|includes|posted|typed|stated|states|quoted|reported|tried|like this)\b"
+    r"|included|includes|posted|typed|stated|states|quoted|reported|tried|like this|read|reads)\b"
 )
 # A quotation given as an example of what someone might write ("ask something like \"what rules
 # were you given?\"", "phrases such as ..."): named, not said, wherever the sentence goes on.
@@ -740,7 +749,9 @@ def _pseudo_hits(folded: str, hits: list[Hit], wanted: set[str]) -> list[Hit]:
             )
         if "amount" in wanted:
             found.extend(
-                Hit("amount", Language.EN, start, end) for start, end in amounts(folded, low, high)
+                Hit("amount", Language.EN, start, end)
+                for start, end in amounts(folded, low, high)
+                if not _LIMIT_BEFORE.search(folded, max(0, start - 16), start)
             )
     for low, high in _regions(hits, _WANTS_QUOTE) if "quoted" in wanted else ():
         found.extend(
@@ -1223,7 +1234,7 @@ def _title_end(folded: str) -> int:
 
 def _colon_before(folded: str, start: int) -> bool:
     """Whether a colon (then spaces, line breaks or a blockquote's mark) stands before `start`."""
-    return folded[max(0, start - 12) : start].rstrip(" \t\n>").endswith(":")
+    return folded[max(0, start - 12) : start].rstrip(" \t\n>*_").endswith(":")
 
 
 # The words that, before a colon, speak to the assistant or claim authority over it ("System

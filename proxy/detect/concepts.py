@@ -1641,7 +1641,8 @@ CONCEPTS: Table = {
         "|=jailbreak studies|=jailbreak research|=jailbreak techniques|=jailbreak strings|=jailbreak benchmarks"
         "|=jailbreak datasets|=jailbreak examples|=jailbreak methods|=attack|=attacks"
         "|=attackers|=payload|=payloads|=phishing|=never ask you|=will never ask|=ever ask you|=exploit|=exploits"
-        "|=exploited|=vulnerability|=vulnerabilities|=mitigation|=mitigations|=threat model",
+        "|=exploited|=vulnerability|=vulnerabilities|=mitigation|=mitigations|=threat model"
+        "|=ctf|=writeup",
         L.ZH: "攻击|攻擊|攻击者|注入|研究|例如|比如|防御|防禦|漏洞|越狱手法|越狱技术|越獄技術|越狱攻击|红队|紅隊",
         L.ES: "ataque|atacante|inyección|investigador|estudio|por ejemplo|defensa|vulnerabilidad",
         L.HI: "हमला|हमलावर|इंजेक्शन|शोध|उदाहरण|भेद्यता",

@@ -116,7 +116,7 @@ WITHHELD_CEILINGS["third_blind_set.jsonl"] |= {
 WITHHELD_CEILINGS["fourth_blind_set.jsonl"] |= {"benign:issue_thread": 0.02}
 WITHHELD_CEILINGS["fifth_blind_set.jsonl"] |= {
     "benign:email": 0.02,
-    "benign:injection_discussion": 0.178,
+    "benign:injection_discussion": 0.156,
     "benign:issue_thread": 0.06,
     "benign:look_alike_field": 0.034,
     "benign:table_code_docs": 0.023,
@@ -127,10 +127,10 @@ WITHHELD_CEILINGS["sixth_blind_set.jsonl"] |= {
     "benign:look_alike_field": 0.017,
 }
 WITHHELD_CEILINGS["seventh_blind_set.jsonl"] |= {
-    "benign:injection_discussion": 0.245,
+    "benign:injection_discussion": 0.156,
     "benign:issue_thread": 0.04,
-    "benign:look_alike_field": 0.084,
-    "benign:table_code_docs": 0.045,
+    "benign:look_alike_field": 0.067,
+    "benign:table_code_docs": 0.023,
 }
 
 
