@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from amplifiers import AMPLIFIERS, READS_AS, MiB, peak_rss
+from amplifiers import AMPLIFIERS, MiB, check_judged_within_bound
 from sdk_clients import KINDS, run_client
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -341,18 +341,7 @@ def test_a_line_that_would_explode_in_memory_is_judged_within_four_times_its_siz
     line = {"prefix": prefix, "repeat": unit, "times": times, "suffix": suffix}
     proxy, _env = started(hostile, start_proxy, {"read_page": [line]})
     proxy.request("ping")
-    before = peak_rss(proxy.proc.pid)
-    reply = proxy.request("tools/call", {"name": "read_page", "arguments": {}}, timeout=120)
-    after = peak_rss(proxy.proc.pid)
-    proxy.close()
-    assert after - before <= 4 * size, (shape, (after - before) / size)
-    # Judged: withheld whole, or read as the plain text it is (hidden characters stripped and
-    # counted); never passed on unread.
-    text = json.dumps(reply)
-    if READS_AS[shape] is None:
-        assert "withheld the server's reply" in text, text[:300]
-    else:
-        assert reply["result"]["content"][0]["text"].startswith(READS_AS[shape]), text[:300]
+    check_judged_within_bound(proxy, shape, size)
 
 
 def test_meta_key_prefixes_are_not_hosts_but_meta_values_are_checked(hostile, start_proxy):

@@ -9,12 +9,7 @@ import pytest
 
 from lazaretto.proxy.detect import detect
 from lazaretto.proxy.detect.concept_rules import PASSAGE
-from lazaretto.proxy.scan import ScanRules, Verdict, scan_text
-
-
-def withheld(text: str) -> bool:
-    return scan_text(text, ScanRules()).verdict == Verdict.WITHHELD
-
+from tests.unit.detect.verdicts import withheld
 
 # Course notes: attacks named in the heading and the first item; the examples further down.
 COURSE_NOTES = (

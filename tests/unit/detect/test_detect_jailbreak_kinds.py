@@ -5,11 +5,7 @@ attack, as "jailbreak prompts" does: the prose is about attacks. A jailbreak giv
 
 import pytest
 
-from lazaretto.proxy.scan import ScanRules, Verdict, scan_text
-
-
-def withheld(text: str) -> bool:
-    return scan_text(text, ScanRules()).verdict == Verdict.WITHHELD
+from tests.unit.detect.verdicts import withheld
 
 
 @pytest.mark.parametrize(

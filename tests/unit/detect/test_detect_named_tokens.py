@@ -7,11 +7,7 @@ that open a turn in data are still withheld.
 
 import pytest
 
-from lazaretto.proxy.scan import ScanRules, Verdict, scan_text
-
-
-def withheld(text: str) -> bool:
-    return scan_text(text, ScanRules()).verdict == Verdict.WITHHELD
+from tests.unit.detect.verdicts import withheld
 
 
 @pytest.mark.parametrize(

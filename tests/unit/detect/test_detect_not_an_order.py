@@ -8,11 +8,8 @@ import json
 import pytest
 
 from lazaretto.proxy.detect import DEFAULT_THRESHOLD, detect
-from lazaretto.proxy.scan import ScanRules, Verdict, scan_text
-
-
-def withheld(text: str) -> bool:
-    return scan_text(text, ScanRules()).verdict == Verdict.WITHHELD
+from lazaretto.proxy.scan import ScanRules, scan_text
+from tests.unit.detect.verdicts import withheld
 
 
 @pytest.mark.parametrize(

@@ -5,11 +5,7 @@ person report a leak, and a manual's first steps are no one's instructions.
 
 import pytest
 
-from lazaretto.proxy.scan import ScanRules, Verdict, scan_text
-
-
-def withheld(text: str) -> bool:
-    return scan_text(text, ScanRules()).verdict == Verdict.WITHHELD
+from tests.unit.detect.verdicts import withheld
 
 
 @pytest.mark.parametrize(

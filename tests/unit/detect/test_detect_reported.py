@@ -11,11 +11,7 @@ import pytest
 from lazaretto.proxy.detect import DEFAULT_THRESHOLD, detect
 from lazaretto.proxy.detect.concept_rules import PASSAGE
 from lazaretto.proxy.detect.normalize import mixed_script_words
-from lazaretto.proxy.scan import ScanRules, Verdict, scan_text
-
-
-def withheld(text: str) -> bool:
-    return scan_text(text, ScanRules()).verdict == Verdict.WITHHELD
+from tests.unit.detect.verdicts import withheld
 
 
 @pytest.mark.parametrize(

@@ -6,12 +6,7 @@ Each benign write-up is paired with the attack it must not hide: the same body u
 that names no attack, and a profile whose third line names security research.
 """
 
-from lazaretto.proxy.scan import ScanRules, Verdict, scan_text
-
-
-def withheld(text: str) -> bool:
-    return scan_text(text, ScanRules()).verdict == Verdict.WITHHELD
-
+from tests.unit.detect.verdicts import withheld
 
 # Enough ordinary prose that the quoted example sits well beyond a paragraph from the title.
 FILLER = (

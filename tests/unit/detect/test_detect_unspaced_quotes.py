@@ -5,11 +5,7 @@ The same order written out, not quoted, is still withheld.
 
 import pytest
 
-from lazaretto.proxy.scan import ScanRules, Verdict, scan_text
-
-
-def withheld(text: str) -> bool:
-    return scan_text(text, ScanRules()).verdict == Verdict.WITHHELD
+from tests.unit.detect.verdicts import withheld
 
 
 @pytest.mark.parametrize(
