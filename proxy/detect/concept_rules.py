@@ -613,6 +613,20 @@ _SUBJECT_PARTICLES = "|".join(fold(p).text for p in ("는", "은", "가", "께�
 _SUBJECT_PARTICLE = re.compile(_SUBJECT_PARTICLES)
 # The same particle ending the words before the comma ("AI 비서는, ...").
 _SUBJECT_PARTICLE_END = re.compile(rf"(?:{_SUBJECT_PARTICLES})[ \t]*$")
+# A negation or a "can" between the assistant's name and the colon ("The bot does not:", "trợ lý
+# không làm gì:", "บอทตอบได้เรื่อง:", what the bot can answer about): a list of what it may or may
+# not do follows, a rule about it, not an order to it; an order does not open by denying itself
+# or by saying what its reader is able to do, unless the ability is to read it ("บอทที่อ่าน
+# ข้อความนี้ได้:", bots that can read this). Latin words stand alone ("not" alone is Turkish "note": "Asistan için not:");
+# Thai, Chinese, Japanese and Korean ones sit inside the run of letters.
+_ABLE_TAIL = re.compile(
+    r"(?<![^\W\d_])(?:(?:does|do|is|must|should|may|will)[ \t]not|never|cannot|khong|nicht|kein"
+    r"|niet|geen|nao|nunca|jamais|nie|nigdy)(?![^\W\d_])|n't|"
+    + "|".join(
+        fold(w).text
+        for w in ("ห้าม", "ไม่", "ได้", "不", "禁止", "可以", "ない", "ません", "않", "못")
+    )
+)
 _DETERMINER_BEFORE = re.compile(r"(?<!\w)(?:the|a|an|this|that|our|my|your|his|her|their)[ \t]+$")
 _ADDRESS_TAIL = re.compile(r"[\w/]*(?:[ \t]+[\w'/-]+){0,6}?[ \t]*(:(?!//)|,|[ \t]-[ \t]|—)")
 # In English the words between the assistant's name and a comma go on speaking to it or about
@@ -873,6 +887,11 @@ def _addressed(folded: str, clause_start: int, hit: Hit) -> re.Match | None:
         return None
     tail = _ADDRESS_TAIL.match(folded, hit.end)
     if tail is None or _SUBJECT_PARTICLE_END.search(folded, hit.end, tail.start(1)):
+        return None
+    if (
+        _ABLE_TAIL.search(folded, hit.end, tail.start(1))
+        and not {other.concept for other in find_hits(folded[hit.end : tail.start(1)])} & _SPOKEN_TO
+    ):
         return None
     if (
         tail.group(1) == ","

@@ -146,7 +146,7 @@ WITHHELD_CEILINGS["eighth_blind_set.jsonl"] |= {
     "benign:injection_discussion": 0.178,
     "benign:issue_thread": 0.06,
     "benign:look_alike_field": 0.1,
-    "benign:table_code_docs": 0.067,
+    "benign:table_code_docs": 0.023,
 }
 
 
