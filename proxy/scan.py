@@ -8,7 +8,7 @@ from .detect import DEFAULT_THRESHOLD, Detection, Signal, detect
 from .detect.context import telling_key
 from .readings import readings
 from .sanitize import Removal, SanitizeRules, sanitize
-from .sanitize.model import DECODED_CHARS
+from .sanitize.model import CHAT_DELIMITER, DECODED_CHARS
 
 
 class Verdict(StrEnum):
@@ -22,8 +22,6 @@ class Verdict(StrEnum):
 
 # The signal of a request to decode something and follow it.
 _DECODE_REQUEST = "encoded_instruction"
-# The removal whose text a reader saw where it stood (see `_scan_untrusted`).
-_IN_PLAIN_VIEW = "chat-delimiter"
 
 
 @dataclass(frozen=True)
@@ -200,7 +198,7 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> 
     # its place (a turn it opens, or a token a write-up names in quotes), which the bare tokens
     # stripped of that place would not tell.
     for payload in decoded:
-        if payload.kind == _IN_PLAIN_VIEW:
+        if payload.kind == CHAT_DELIMITER:
             continue
         hidden = detect(payload.text, key=key)
         passages.append((payload.text, _spans(hidden)))

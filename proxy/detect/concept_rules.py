@@ -617,8 +617,9 @@ _SUBJECT_PARTICLE_END = re.compile(rf"(?:{_SUBJECT_PARTICLES})[ \t]*$")
 # không làm gì:", "บอทตอบได้เรื่อง:", what the bot can answer about): a list of what it may or may
 # not do follows, a rule about it, not an order to it; an order does not open by denying itself
 # or by saying what its reader is able to do, unless the ability is to read it ("บอทที่อ่าน
-# ข้อความนี้ได้:", bots that can read this). Latin words stand alone ("not" alone is Turkish "note": "Asistan için not:");
-# Thai, Chinese, Japanese and Korean ones sit inside the run of letters.
+# ข้อความนี้ได้:", bots that can read this). Latin words stand alone ("not" alone is Turkish
+# "note": "Asistan için not:"); Thai, Chinese, Japanese and Korean ones sit inside the run of
+# letters.
 _ABLE_TAIL = re.compile(
     r"(?<![^\W\d_])(?:(?:does|do|is|must|should|may|will)[ \t]not|never|cannot|khong|nicht|kein"
     r"|niet|geen|nao|nunca|jamais|nie|nigdy)(?![^\W\d_])|n't|"

@@ -65,8 +65,6 @@ def _excerpt(text: str, start: int, end: int) -> str:
 # Regular-expression syntax among a signal's words ("ignore (all )?previous", "(DAN|evil)",
 # "(?i)"): a filter's rule that matches the attack, which quotes it rather than gives it.
 _PATTERN_SYNTAX = re.compile(r"\)[?*+]|\(\?[:i!=<]|\\[bsdw]|\.[*+]|\([^()\s|]{1,30}\|")
-
-
 # How far beside a signal's words such syntax is looked for: the rest of its group or word.
 _PATTERN_MARGIN = 12
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import cached_property
 
-from .model import Collector
+from .model import CHAT_DELIMITER, Collector
 
 # Special tokens of common chat templates (ChatML, Llama 2/3, Gemma, DeepSeek's full-width bars).
 _TOKEN = re.compile(
@@ -43,7 +43,7 @@ def strip_delimiters(text: str, found: Collector) -> str:
 
 
 def _drop(match: re.Match, found: Collector) -> str:
-    found.add("chat-delimiter", 1, match.group(0).strip())
+    found.add(CHAT_DELIMITER, 1, match.group(0).strip())
     return ""
 
 

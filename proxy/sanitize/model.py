@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+# Chat-template markup (`<|im_start|>`, "[INST]", fake turns) written in plain view, not hidden.
+CHAT_DELIMITER = "chat-delimiter"
 # Every kind a Removal may carry; the review app groups and labels removals by these names.
 KINDS = (
     "zero-width",
@@ -24,7 +26,7 @@ KINDS = (
     "encoded-hex",
     "whitespace-padding",
     "overwritten-text",
-    "chat-delimiter",
+    CHAT_DELIMITER,
 )
 
 
