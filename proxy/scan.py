@@ -4,8 +4,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 
-from .detect import DEFAULT_THRESHOLD, Detection, Signal, detect
+from .detect import DEFAULT_THRESHOLD, HOMOGLYPHS, Detection, Signal, detect
 from .detect.context import telling_key
+from .detect.learned import LEARNED_ATTACK, LEARNED_BENIGN, second_reading
 from .readings import readings
 from .sanitize import Removal, SanitizeRules, sanitize
 from .sanitize.model import CHAT_DELIMITER, DECODED_CHARS
@@ -216,7 +217,20 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> 
             passages.append((other.text, _spans(read)))
             signals.extend(read.signals)
             score = max(score, weight)
-    if score >= threshold:
+    # The whole text read by the learned model, where its word can change the verdict. It may let
+    # a withheld text through only when everything the rules weighed was in plain view.
+    second = second_reading(
+        cleaned,
+        [(s.start, s.end) for s in reading.signals if s.end > s.start],
+        score,
+        threshold,
+        may_clear=not removed and not decoded and plain_letters(signals),
+    )
+    if second is not None:
+        signals.append(second)
+    if second is not None and second.name == LEARNED_ATTACK:
+        score, verdict = threshold, Verdict.WITHHELD
+    elif score >= threshold and (second is None or second.name != LEARNED_BENIGN):
         verdict = Verdict.WITHHELD
     elif removed:
         verdict = Verdict.SANITIZED
@@ -225,6 +239,11 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> 
     return FieldVerdict(
         verdict, score, _distinct(signals), removed, decoded, text, cleaned, tuple(passages)
     )
+
+
+def plain_letters(signals: list[Signal]) -> bool:
+    """Whether no evidence is look-alike letters: text disguised so is never read as harmless."""
+    return not any(signal.name == HOMOGLYPHS for signal in signals)
 
 
 def read_passages(texts: list[str]) -> tuple[tuple[str, tuple[tuple[int, int], ...]], ...]:

@@ -802,4 +802,6 @@ LABELS: dict[str, str] = {
     "agent_request": "asks the assistant to act on accounts, money or data",
     "homoglyphs": "look-alike letters from another script",
     "scan_error": "it could not be inspected",
+    "learned_attack": "reads as a whole like an attack (learned model)",
+    "learned_benign": "reads as a whole like ordinary writing (learned model)",
 }

@@ -1,0 +1,178 @@
+"""A learned second reading of a text the rules withhold: does it read like an attack, as a whole?
+
+The rules weigh phrases; they cannot tell a red-team report that quotes an override, or a bot's
+documentation that says what the bot must never do, from the override itself. A linear model over
+the whole text's character and word n-grams, trained on the project's labelled tool outputs
+(`tests/corpus/train_reading.py`), can: such writing shares its vocabulary with other benign
+writing, not with attacks. It only ever lets a withheld text through, never withholds one, and
+only where the rules' evidence is in plain view (see `scan`).
+
+Features are hashed (CRC-32 of each n-gram into a fixed table), so no vocabulary is shipped and
+unseen text costs nothing to look up; each block (characters, words) is TF-IDF weighted with
+sublinear counts and scaled to unit length on its own, as the trainer does.
+"""
+
+import lzma
+import re
+import struct
+import zlib
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+from itertools import pairwise
+from math import exp, log, sqrt
+from pathlib import Path
+
+from .detector import Signal
+
+# The weights file, written by the trainer and shipped beside this module.
+MODEL_PATH = Path(__file__).with_name("learned_reading.bin.xz")
+CHAR_BITS = 18
+WORD_BITS = 17
+CHAR_SIZES = (2, 3, 4, 5)
+# The model was trained on whole tool outputs: a shorter text is left to the rules. It reads the
+# stretch from the rules' first evidence to their last with some context either side, so text
+# far from the evidence (a long document an instruction was slipped into) cannot talk it down;
+# a longer stretch is left to the rules, which bounds the work.
+FEWEST_CHARS = 100
+CONTEXT_CHARS = 300
+MOST_CHARS = 1 << 13
+# The model's word counts only next to the rules': a text they withheld is let through when the
+# model finds an attack unlikely, unless their evidence was twice the threshold; a text they found
+# evidence in short of the threshold is withheld when the model finds an attack likely. Chosen on
+# the dev sets (each held out in turn from a model trained on the others) so that no attack of
+# theirs or of the third-party corpora is let through.
+CLEAR_BELOW = 0.15
+KEEP_FROM = 2.0
+WITHHOLD_FROM = 0.85
+EVIDENCE_FROM = 0.6
+# The signals the second reading leaves: why a text was withheld, or why it was not.
+LEARNED_ATTACK = "learned_attack"
+LEARNED_BENIGN = "learned_benign"
+_MAGIC = b"LZRD1"
+_WORD = re.compile(r"\w+")
+
+
+def char_grams(text: str) -> Counter[str]:
+    """Each word's character n-grams, the word padded with a space on either side."""
+    grams: Counter[str] = Counter()
+    for word in text.casefold().split():
+        padded = f" {word} "
+        for size in CHAR_SIZES:
+            grams.update(padded[i : i + size] for i in range(len(padded) - size + 1))
+    return grams
+
+
+def word_grams(text: str) -> Counter[str]:
+    """Words and pairs of neighbouring words (Unicode word characters, folded case)."""
+    words = _WORD.findall(text.casefold())
+    grams = Counter(words)
+    grams.update(f"{first} {second}" for first, second in pairwise(words))
+    return grams
+
+
+def hashed(grams: Counter[str], bits: int) -> dict[int, float]:
+    """Sublinear counts (1 + ln count) summed per bucket of the CRC-32 of each n-gram."""
+    mask = (1 << bits) - 1
+    counts: dict[int, float] = {}
+    for gram, count in grams.items():
+        bucket = zlib.crc32(gram.encode("utf-8", "surrogatepass")) & mask
+        counts[bucket] = counts.get(bucket, 0.0) + 1.0 + log(count)
+    return counts
+
+
+def blocks(text: str) -> tuple[dict[int, float], dict[int, float]]:
+    """The text's two feature blocks before weighting: character n-grams and word n-grams."""
+    return hashed(char_grams(text), CHAR_BITS), hashed(word_grams(text), WORD_BITS)
+
+
+@dataclass(frozen=True)
+class Block:
+    """One block's inverse document frequencies and the model's weights, by bucket."""
+
+    idf: tuple[float, ...]
+    weights: tuple[float, ...]
+
+    def dot(self, counts: dict[int, float]) -> float:
+        """The weights times the counts' TF-IDF vector scaled to unit length."""
+        idf, weights = self.idf, self.weights
+        norm = sqrt(sum((value * idf[b]) ** 2 for b, value in counts.items()))
+        if not norm:
+            return 0.0
+        return sum(value * idf[b] * weights[b] for b, value in counts.items()) / norm
+
+
+@dataclass(frozen=True)
+class LearnedReading:
+    """A trained model: the intercept and the two blocks."""
+
+    intercept: float
+    chars: Block
+    words: Block
+
+    def attack_probability(self, text: str) -> float:
+        """How likely the model finds `text` an attack, from 0 to 1."""
+        char_counts, word_counts = blocks(text)
+        margin = self.intercept + self.chars.dot(char_counts) + self.words.dot(word_counts)
+        return 1.0 / (1.0 + exp(-max(-60.0, min(60.0, margin))))
+
+    def dump(self, path: Path) -> None:
+        """Write the model compressed, its numbers as half floats (they carry no more precision)."""
+        parts = [_MAGIC, struct.pack("<dII", self.intercept, CHAR_BITS, WORD_BITS)]
+        for block in (self.chars, self.words):
+            parts.append(struct.pack(f"<{len(block.idf)}e", *block.idf))
+            parts.append(struct.pack(f"<{len(block.weights)}e", *block.weights))
+        path.write_bytes(lzma.compress(b"".join(parts)))
+
+    @classmethod
+    def load(cls, path: Path) -> "LearnedReading":
+        """Read a model `dump` wrote; a file of another layout is an error, not a guess."""
+        data = lzma.decompress(path.read_bytes())
+        if not data.startswith(_MAGIC):
+            raise ValueError(f"{path.name}: not a learned-reading model")
+        offset = len(_MAGIC)
+        intercept, char_bits, word_bits = struct.unpack_from("<dII", data, offset)
+        if (char_bits, word_bits) != (CHAR_BITS, WORD_BITS):
+            raise ValueError(f"{path.name}: trained for other table sizes")
+        offset += struct.calcsize("<dII")
+        arrays = []
+        for bits in (char_bits, char_bits, word_bits, word_bits):
+            size = 1 << bits
+            arrays.append(struct.unpack_from(f"<{size}e", data, offset))
+            offset += 2 * size
+        if offset != len(data):
+            raise ValueError(f"{path.name}: {len(data) - offset} bytes past the model")
+        return cls(intercept, Block(arrays[0], arrays[1]), Block(arrays[2], arrays[3]))
+
+
+def second_reading(
+    text: str, spans: list[tuple[int, int]], score: float, threshold: float, may_clear: bool
+) -> Signal | None:
+    """The model's word on `text` where it changes the rules' verdict, else None.
+
+    `spans` are where the rules found their evidence in `text`, `score` what it weighed.
+    `LEARNED_ATTACK` withholds (its weight is the threshold); `LEARNED_BENIGN` lets a text the
+    rules withheld through (weight 0), and is only given when `may_clear` (nothing was hidden).
+    """
+    if len(text) < FEWEST_CHARS or not spans or score < EVIDENCE_FROM * threshold:
+        return None
+    if score >= threshold and (not may_clear or score >= KEEP_FROM * threshold):
+        return None
+    start = max(0, min(start for start, _ in spans) - CONTEXT_CHARS)
+    end = max(end for _, end in spans) + CONTEXT_CHARS
+    if end - start > MOST_CHARS:
+        return None
+    likely = shipped().attack_probability(text[start:end])
+    if score >= threshold:
+        if likely >= CLEAR_BELOW:
+            return None
+        return Signal(LEARNED_BENIGN, 0.0, f"attack likelihood {likely:.2f}", start, start)
+    if likely < WITHHOLD_FROM:
+        return None
+    return Signal(LEARNED_ATTACK, threshold, f"attack likelihood {likely:.2f}", start, start)
+
+
+@cache
+def shipped() -> LearnedReading:
+    """The model shipped with the package, read once, when a withheld text first needs it."""
+    return LearnedReading.load(MODEL_PATH)
