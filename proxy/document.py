@@ -12,11 +12,10 @@ from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any
 
-from .detect import HOMOGLYPHS, Detection, Signal, detect
+from .detect import HOMOGLYPHS, Signal, detect
 from .detect.context import telling_key
-from .detect.learned import LEARNED_BENIGN, second_reading
 from .listing import records
-from .scan import Decoded, FieldVerdict, Verdict, plain_letters
+from .scan import Decoded, FieldVerdict, Verdict
 from .surfaces import walk_surfaces
 
 SPLIT = "split_across_fields"
@@ -96,7 +95,7 @@ def split_matches(
         offset += len(text) + len(_JOINER)
     document = _read_text(texts, [verdict for _, verdict in kept])
     found = detect(document)
-    if found.score < threshold or _read_as_harmless(document, found, threshold, kept):
+    if found.score < threshold:
         return {}
     # Which fields each signal's span touches; a signal inside one field that scored under the
     # threshold on its own still counts, since the document's score is what crossed it.
@@ -165,20 +164,6 @@ def split_matches(
             ((own.cleaned, tuple((s.start, s.end) for s in own_signals)), *own.passages[1:]),
         )
     return verdicts
-
-
-def _read_as_harmless(
-    document: str, found: Detection, threshold: float, kept: list[tuple[str, FieldVerdict]]
-) -> bool:
-    """Whether the learned reading lets the document through, as it would one field alone: only
-    when every part was in plain view (see `scan`)."""
-    may_clear = plain_letters(found.signals) and not any(
-        verdict.removed or verdict.decoded or not plain_letters(verdict.signals)
-        for _, verdict in kept
-    )
-    spans = [(s.start, s.end) for s in found.signals if s.end > s.start]
-    second = second_reading(document, spans, found.score, threshold, may_clear)
-    return second is not None and second.name == LEARNED_BENIGN
 
 
 def _under_by_seam(

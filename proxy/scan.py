@@ -4,9 +4,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 
-from .detect import DEFAULT_THRESHOLD, HOMOGLYPHS, Detection, Signal, detect
+from .detect import DEFAULT_THRESHOLD, Detection, Signal, detect
 from .detect.context import telling_key
-from .detect.learned import LEARNED_ATTACK, LEARNED_BENIGN, second_reading
+from .detect.learned import second_reading
 from .readings import readings
 from .sanitize import Removal, SanitizeRules, sanitize
 from .sanitize.model import CHAT_DELIMITER, DECODED_CHARS
@@ -217,20 +217,15 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> 
             passages.append((other.text, _spans(read)))
             signals.extend(read.signals)
             score = max(score, weight)
-    # The whole text read by the learned model, where its word can change the verdict. It may let
-    # a withheld text through only when everything the rules weighed was in plain view.
+    # The stretch around the visible evidence, read as a whole by the learned model, may
+    # withhold a text the rules scored under their threshold (never the reverse).
     second = second_reading(
-        cleaned,
-        [(s.start, s.end) for s in reading.signals if s.end > s.start],
-        score,
-        threshold,
-        may_clear=not removed and not decoded and plain_letters(signals),
+        cleaned, [(s.start, s.end) for s in reading.signals if s.end > s.start], score, threshold
     )
     if second is not None:
         signals.append(second)
-    if second is not None and second.name == LEARNED_ATTACK:
-        score, verdict = threshold, Verdict.WITHHELD
-    elif score >= threshold and (second is None or second.name != LEARNED_BENIGN):
+        score = threshold
+    if score >= threshold:
         verdict = Verdict.WITHHELD
     elif removed:
         verdict = Verdict.SANITIZED
@@ -239,11 +234,6 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> 
     return FieldVerdict(
         verdict, score, _distinct(signals), removed, decoded, text, cleaned, tuple(passages)
     )
-
-
-def plain_letters(signals: list[Signal]) -> bool:
-    """Whether no evidence is look-alike letters: text disguised so is never read as harmless."""
-    return not any(signal.name == HOMOGLYPHS for signal in signals)
 
 
 def read_passages(texts: list[str]) -> tuple[tuple[str, tuple[tuple[int, int], ...]], ...]:

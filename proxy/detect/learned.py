@@ -1,11 +1,9 @@
-"""A learned second reading of a text the rules withhold: does it read like an attack, as a whole?
+"""A learned second reading of a text the rules found some evidence in: is it an attack, as a whole?
 
-The rules weigh phrases; they cannot tell a red-team report that quotes an override, or a bot's
-documentation that says what the bot must never do, from the override itself. A linear model over
-the whole text's character and word n-grams, trained on the project's labelled tool outputs
-(`tests/corpus/train_reading.py`), can: such writing shares its vocabulary with other benign
-writing, not with attacks. It only ever lets a withheld text through, never withholds one, and
-only where the rules' evidence is in plain view (see `scan`).
+The rules weigh phrases, one by one; a request written politely as a routine note may give them
+too little to reach their threshold. A linear model over the text's character and word n-grams,
+trained on the project's labelled tool outputs (`tests/corpus/train_reading.py`), weighs how the
+whole stretch around their evidence reads, and withholds what reads like the attacks it learned.
 
 Features are hashed (CRC-32 of each n-gram into a fixed table), so no vocabulary is shipped and
 unseen text costs nothing to look up; each block (characters, words) is TF-IDF weighted with
@@ -31,24 +29,18 @@ CHAR_BITS = 18
 WORD_BITS = 17
 CHAR_SIZES = (2, 3, 4, 5)
 # The model was trained on whole tool outputs: a shorter text is left to the rules. It reads the
-# stretch from the rules' first evidence to their last with some context either side, so text
-# far from the evidence (a long document an instruction was slipped into) cannot talk it down;
-# a longer stretch is left to the rules, which bounds the work.
+# stretch from the rules' first evidence to their last with some context either side; a longer
+# stretch is left to the rules, which bounds the work.
 FEWEST_CHARS = 100
 CONTEXT_CHARS = 300
 MOST_CHARS = 1 << 13
-# The model's word counts only next to the rules': a text they withheld is let through when the
-# model finds an attack unlikely, unless their evidence was twice the threshold; a text they found
-# evidence in short of the threshold is withheld when the model finds an attack likely. Chosen on
-# the dev sets (each held out in turn from a model trained on the others) so that no attack of
-# theirs or of the third-party corpora is let through.
-CLEAR_BELOW = 0.15
-KEEP_FROM = 2.0
+# A text the rules found evidence in, short of their threshold, is withheld when the model finds
+# an attack likely. Chosen on the dev sets (each held out in turn from a model trained on the
+# others) so that no benign text of theirs or of the third-party corpora is withheld for it.
 WITHHOLD_FROM = 0.85
 EVIDENCE_FROM = 0.6
-# The signals the second reading leaves: why a text was withheld, or why it was not.
+# The signal the second reading leaves on a text it withholds.
 LEARNED_ATTACK = "learned_attack"
-LEARNED_BENIGN = "learned_benign"
 _MAGIC = b"LZRD1"
 _WORD = re.compile(r"\w+")
 
@@ -146,27 +138,21 @@ class LearnedReading:
 
 
 def second_reading(
-    text: str, spans: list[tuple[int, int]], score: float, threshold: float, may_clear: bool
+    text: str, spans: list[tuple[int, int]], score: float, threshold: float
 ) -> Signal | None:
-    """The model's word on `text` where it changes the rules' verdict, else None.
+    """A `LEARNED_ATTACK` signal (weighing the threshold) when the model withholds `text`, else None.
 
-    `spans` are where the rules found their evidence in `text`, `score` what it weighed.
-    `LEARNED_ATTACK` withholds (its weight is the threshold); `LEARNED_BENIGN` lets a text the
-    rules withheld through (weight 0), and is only given when `may_clear` (nothing was hidden).
+    `spans` are where the rules found their evidence in `text`, `score` what it weighed. The
+    model never lets through what the rules withheld: whatever it learned to read as harmless
+    (security writing, a bot's documentation) an attacker can wrap around an instruction.
     """
-    if len(text) < FEWEST_CHARS or not spans or score < EVIDENCE_FROM * threshold:
-        return None
-    if score >= threshold and (not may_clear or score >= KEEP_FROM * threshold):
+    if not EVIDENCE_FROM * threshold <= score < threshold or len(text) < FEWEST_CHARS or not spans:
         return None
     start = max(0, min(start for start, _ in spans) - CONTEXT_CHARS)
     end = max(end for _, end in spans) + CONTEXT_CHARS
     if end - start > MOST_CHARS:
         return None
     likely = shipped().attack_probability(text[start:end])
-    if score >= threshold:
-        if likely >= CLEAR_BELOW:
-            return None
-        return Signal(LEARNED_BENIGN, 0.0, f"attack likelihood {likely:.2f}", start, start)
     if likely < WITHHOLD_FROM:
         return None
     return Signal(LEARNED_ATTACK, threshold, f"attack likelihood {likely:.2f}", start, start)

@@ -803,5 +803,4 @@ LABELS: dict[str, str] = {
     "homoglyphs": "look-alike letters from another script",
     "scan_error": "it could not be inspected",
     "learned_attack": "reads as a whole like an attack (learned model)",
-    "learned_benign": "reads as a whole like ordinary writing (learned model)",
 }
