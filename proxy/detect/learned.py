@@ -119,21 +119,27 @@ class LearnedReading:
     @classmethod
     def load(cls, path: Path) -> "LearnedReading":
         """Read a model `dump` wrote; a file of another layout is an error, not a guess."""
-        data = lzma.decompress(path.read_bytes())
+        try:
+            data = lzma.decompress(path.read_bytes())
+        except lzma.LZMAError as exc:
+            raise ValueError(f"{path.name}: not an xz file ({exc})") from exc
         if not data.startswith(_MAGIC):
             raise ValueError(f"{path.name}: not a learned-reading model")
-        offset = len(_MAGIC)
-        intercept, char_bits, word_bits = struct.unpack_from("<dII", data, offset)
+        header = struct.Struct("<dII")
+        sizes = (CHAR_BITS, CHAR_BITS, WORD_BITS, WORD_BITS)
+        expected = len(_MAGIC) + header.size + sum(2 << bits for bits in sizes)
+        if len(data) < len(_MAGIC) + header.size:
+            raise ValueError(f"{path.name}: cut short")
+        intercept, char_bits, word_bits = header.unpack_from(data, len(_MAGIC))
         if (char_bits, word_bits) != (CHAR_BITS, WORD_BITS):
             raise ValueError(f"{path.name}: trained for other table sizes")
-        offset += struct.calcsize("<dII")
+        if len(data) != expected:
+            raise ValueError(f"{path.name}: {len(data)} bytes where the model takes {expected}")
+        offset = len(_MAGIC) + header.size
         arrays = []
-        for bits in (char_bits, char_bits, word_bits, word_bits):
-            size = 1 << bits
-            arrays.append(struct.unpack_from(f"<{size}e", data, offset))
-            offset += 2 * size
-        if offset != len(data):
-            raise ValueError(f"{path.name}: {len(data) - offset} bytes past the model")
+        for bits in sizes:
+            arrays.append(struct.unpack_from(f"<{1 << bits}e", data, offset))
+            offset += 2 << bits
         return cls(intercept, Block(arrays[0], arrays[1]), Block(arrays[2], arrays[3]))
 
 
