@@ -14,6 +14,7 @@ from typing import Any
 
 from .detect import HOMOGLYPHS, Signal, detect
 from .detect.context import telling_key
+from .detect.learned import second_reading
 from .listing import records
 from .scan import Decoded, FieldVerdict, Verdict
 from .surfaces import walk_surfaces
@@ -95,8 +96,14 @@ def split_matches(
         offset += len(text) + len(_JOINER)
     document = _read_text(texts, [verdict for _, verdict in kept])
     found = detect(document)
+    # Under the threshold, the learned model may still read the document as an attack (it reads
+    # single fields too, but a message's values are often too short for it alone).
+    second = None
     if found.score < threshold:
-        return {}
+        spans = [(s.start, s.end) for s in found.signals if s.end > s.start]
+        second = second_reading(document, spans, found.score, threshold)
+        if second is None:
+            return {}
     # Which fields each signal's span touches; a signal inside one field that scored under the
     # threshold on its own still counts, since the document's score is what crossed it.
     touched: dict[int, list[Signal]] = {}
@@ -146,7 +153,7 @@ def split_matches(
             for s in signals
             if min(s.end, end) > max(s.start, start)
         ]
-        reason = Signal(
+        reason = second or Signal(
             SPLIT,
             found.score,
             f"with {len(touched) - 1} other field(s) of this message it reads as instructions",
@@ -155,7 +162,7 @@ def split_matches(
         )
         verdicts[path] = FieldVerdict(
             Verdict.WITHHELD,
-            found.score,
+            max(found.score, threshold),
             [reason, *own_signals, *(s for s in own.signals if s not in own_signals)],
             own.removed,
             [*own.decoded, Decoded(DECODED_KIND, shown)],
