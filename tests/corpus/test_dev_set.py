@@ -5,9 +5,10 @@ tables and context rules are tuned on: `dev_set.jsonl`, and `own_set.jsonl`, ben
 outputs of every kind (with a few attacks in their shapes) written to tune the false positives
 on, and `first_heldout_set.jsonl`, once held out and tuned on in part since, and
 `blind_set.jsonl`, `second_blind_set.jsonl`, `third_blind_set.jsonl`, `fourth_blind_set.jsonl`,
-`fifth_blind_set.jsonl`, `sixth_blind_set.jsonl`, `seventh_blind_set.jsonl` and
-`eighth_blind_set.jsonl`, written by writers who never saw the rules, measured (the second to
-eighth each held out through one tuning round), then tuned on by kind of text. Floors and
+`fifth_blind_set.jsonl`, `sixth_blind_set.jsonl`, `seventh_blind_set.jsonl`,
+`eighth_blind_set.jsonl` and `ninth_blind_set.jsonl`, written by writers who never saw the rules,
+measured (the second to ninth each held out through one tuning round), then tuned on by kind of
+text; all of them are what the learned reading is trained on. Floors and
 ceilings sit at what was measured, so a regression fails; the blind sets' benign ceilings above
 the targets (1%, 3% for prose about attacks) say how far from them they still are.
 """
@@ -31,6 +32,7 @@ SETS = (
     "sixth_blind_set.jsonl",
     "seventh_blind_set.jsonl",
     "eighth_blind_set.jsonl",
+    "ninth_blind_set.jsonl",
 )
 
 RECALL_FLOORS = {
@@ -110,6 +112,13 @@ RECALL_FLOORS = {
         "attack:role_hijack_extraction": 0.77,
         "attack:template": 0.93,
     },
+    "ninth_blind_set.jsonl": {
+        "attack:data_field_request": 0.8,
+        "attack:embedded_email_document": 0.91,
+        "attack:non_english_override": 0.83,
+        "attack:role_hijack_extraction": 0.84,
+        "attack:template": 1.0,
+    },
 }
 BENIGN = ("email", "issue_thread", "look_alike_field", "table_code_docs", "injection_discussion")
 WITHHELD_CEILINGS = {name: {f"benign:{category}": 0.0 for category in BENIGN} for name in SETS}
@@ -147,6 +156,12 @@ WITHHELD_CEILINGS["eighth_blind_set.jsonl"] |= {
     "benign:issue_thread": 0.06,
     "benign:look_alike_field": 0.1,
     "benign:table_code_docs": 0.023,
+}
+WITHHELD_CEILINGS["ninth_blind_set.jsonl"] |= {
+    "benign:injection_discussion": 0.112,
+    "benign:issue_thread": 0.08,
+    "benign:look_alike_field": 0.067,
+    "benign:table_code_docs": 0.045,
 }
 
 
