@@ -13,8 +13,11 @@ sublinear counts and scaled to unit length on its own, as the trainer does.
 import lzma
 import re
 import struct
+import sys
 import zlib
+from array import array
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
@@ -41,7 +44,8 @@ WITHHOLD_FROM = 0.85
 EVIDENCE_FROM = 0.6
 # The signal the second reading leaves on a text it withholds.
 LEARNED_ATTACK = "learned_attack"
-_MAGIC = b"LZRD1"
+_MAGIC = b"LZRD2"
+_HEADER = struct.Struct("<dII")
 _WORD = re.compile(r"\w+")
 
 
@@ -82,8 +86,8 @@ def blocks(text: str) -> tuple[dict[int, float], dict[int, float]]:
 class Block:
     """One block's inverse document frequencies and the model's weights, by bucket."""
 
-    idf: tuple[float, ...]
-    weights: tuple[float, ...]
+    idf: Sequence[float]
+    weights: Sequence[float]
 
     def dot(self, counts: dict[int, float]) -> float:
         """The weights times the counts' TF-IDF vector scaled to unit length."""
@@ -109,11 +113,14 @@ class LearnedReading:
         return 1.0 / (1.0 + exp(-max(-60.0, min(60.0, margin))))
 
     def dump(self, path: Path) -> None:
-        """Write the model compressed, its numbers as half floats (they carry no more precision)."""
-        parts = [_MAGIC, struct.pack("<dII", self.intercept, CHAR_BITS, WORD_BITS)]
+        """Write the model compressed, its numbers as little-endian 32-bit floats."""
+        parts = [_MAGIC, _HEADER.pack(self.intercept, CHAR_BITS, WORD_BITS)]
         for block in (self.chars, self.words):
-            parts.append(struct.pack(f"<{len(block.idf)}e", *block.idf))
-            parts.append(struct.pack(f"<{len(block.weights)}e", *block.weights))
+            for values in (block.idf, block.weights):
+                numbers = array("f", values)
+                if sys.byteorder == "big":
+                    numbers.byteswap()
+                parts.append(numbers.tobytes())
         path.write_bytes(lzma.compress(b"".join(parts)))
 
     @classmethod
@@ -125,21 +132,25 @@ class LearnedReading:
             raise ValueError(f"{path.name}: not an xz file ({exc})") from exc
         if not data.startswith(_MAGIC):
             raise ValueError(f"{path.name}: not a learned-reading model")
-        header = struct.Struct("<dII")
-        sizes = (CHAR_BITS, CHAR_BITS, WORD_BITS, WORD_BITS)
-        expected = len(_MAGIC) + header.size + sum(2 << bits for bits in sizes)
-        if len(data) < len(_MAGIC) + header.size:
+        if len(data) < len(_MAGIC) + _HEADER.size:
             raise ValueError(f"{path.name}: cut short")
-        intercept, char_bits, word_bits = header.unpack_from(data, len(_MAGIC))
+        intercept, char_bits, word_bits = _HEADER.unpack_from(data, len(_MAGIC))
         if (char_bits, word_bits) != (CHAR_BITS, WORD_BITS):
             raise ValueError(f"{path.name}: trained for other table sizes")
+        sizes = (1 << CHAR_BITS, 1 << CHAR_BITS, 1 << WORD_BITS, 1 << WORD_BITS)
+        expected = len(_MAGIC) + _HEADER.size + 4 * sum(sizes)
         if len(data) != expected:
             raise ValueError(f"{path.name}: {len(data)} bytes where the model takes {expected}")
-        offset = len(_MAGIC) + header.size
+        offset = len(_MAGIC) + _HEADER.size
         arrays = []
-        for bits in sizes:
-            arrays.append(struct.unpack_from(f"<{1 << bits}e", data, offset))
-            offset += 2 << bits
+        for size in sizes:
+            # Four bytes a number in memory, as on disk (a tuple of floats would take thirty).
+            numbers = array("f")
+            numbers.frombytes(data[offset : offset + 4 * size])
+            if sys.byteorder == "big":
+                numbers.byteswap()
+            arrays.append(numbers)
+            offset += 4 * size
         return cls(intercept, Block(arrays[0], arrays[1]), Block(arrays[2], arrays[3]))
 
 

@@ -74,7 +74,7 @@ def train(records: list[dict]) -> LearnedReading:
 
 
 def _half(values: np.ndarray) -> tuple[float, ...]:
-    """Rounded to half floats here, as they are stored: the model in memory is the one on disk."""
+    """Rounded to half floats: no more precision than the data gives, and the file compresses."""
     return tuple(float(value) for value in values.astype(np.float16))
 
 

@@ -1,6 +1,7 @@
 """The learned second reading: its features, its file, when it is asked, and that it only withholds."""
 
 import lzma
+from array import array
 from collections import Counter
 
 import pytest
@@ -72,8 +73,8 @@ def test_features_are_words_padded_and_their_neighbours():
 def _small(value: float) -> LearnedReading:
     return LearnedReading(
         0.25,
-        Block((1.0,) * (1 << CHAR_BITS), (value,) * (1 << CHAR_BITS)),
-        Block((2.0,) * (1 << WORD_BITS), (-value,) * (1 << WORD_BITS)),
+        Block(array("f", [1.0]) * (1 << CHAR_BITS), array("f", [value]) * (1 << CHAR_BITS)),
+        Block(array("f", [2.0]) * (1 << WORD_BITS), array("f", [-value]) * (1 << WORD_BITS)),
     )
 
 
@@ -91,8 +92,8 @@ def test_a_model_reads_back_as_it_was_written(tmp_path):
     [
         (b"not xz at all", "not an xz file"),
         (lzma.compress(b"GGUF" + bytes(64)), "not a learned-reading model"),
-        (lzma.compress(b"LZRD1" + bytes(5)), "cut short"),
-        (lzma.compress(b"LZRD1" + bytes(8) + (20).to_bytes(4, "little") * 2), "other table sizes"),
+        (lzma.compress(b"LZRD2" + bytes(5)), "cut short"),
+        (lzma.compress(b"LZRD2" + bytes(8) + (20).to_bytes(4, "little") * 2), "other table sizes"),
     ],
 )
 def test_a_file_that_is_no_model_is_refused_with_the_reason(tmp_path, content, says):
