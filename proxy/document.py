@@ -97,9 +97,12 @@ def split_matches(
     document = _read_text(texts, [verdict for _, verdict in kept])
     found = detect(document)
     # Under the threshold, the learned model may still read the document as an attack (it reads
-    # single fields too, but a message's values are often too short for it alone).
+    # single fields too, but a message's values are often too short for it alone). One text told
+    # twice (a mirror) it has read already, as that text's field: the seam bound counts on that.
     second = None
     if found.score < threshold:
+        if len(set(texts)) == 1:
+            return {}
         spans = [(s.start, s.end) for s in found.signals if s.end > s.start]
         second = second_reading(document, spans, found.score, threshold)
         if second is None:
