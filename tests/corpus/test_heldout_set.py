@@ -11,9 +11,9 @@ from tests.corpus.measure import measure
 HELDOUT = Path(__file__).parent / "heldout" / "heldout_set.jsonl"
 # At the counts measured with the learned reading, less one record.
 RECALL_FLOORS = {
-    "attack:all": 159 / 225,
+    "attack:all": 160 / 225,
     "attack:data_field_request": 32 / 60,
-    "attack:embedded_email_document": 28 / 45,
+    "attack:embedded_email_document": 29 / 45,
     "attack:non_english_override": 48 / 60,
     "attack:role_hijack_extraction": 33 / 45,
     "attack:template": 14 / 15,
