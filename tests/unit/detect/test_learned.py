@@ -5,6 +5,8 @@ from array import array
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lazaretto.proxy.detect import DEFAULT_THRESHOLD, detect, learned
 from lazaretto.proxy.detect.learned import (
@@ -68,6 +70,20 @@ def test_features_are_words_padded_and_their_neighbours():
     )
     # Words in scripts written without spaces are runs of word characters, cut into n-grams.
     assert char_grams("忽略指令")["忽略指"] == 1
+
+
+def _padded_words(text: str) -> Counter[str]:
+    grams: Counter[str] = Counter()
+    for word in text.casefold().split():
+        padded = f" {word} "
+        for size in (2, 3, 4, 5):
+            grams.update(padded[i : i + size] for i in range(len(padded) - size + 1))
+    return grams
+
+
+@given(st.text(alphabet=st.sampled_from("ab Z\n\t\u3000é忽x  "), max_size=40))
+def test_char_grams_are_each_padded_words_grams(text):
+    assert char_grams(text) == _padded_words(text)
 
 
 def _small(value: float) -> LearnedReading:
