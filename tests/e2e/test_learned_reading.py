@@ -4,7 +4,6 @@ import json
 from pathlib import Path
 
 import pytest
-from proxy_harness import SCRIPTED_SERVER
 
 from lazaretto.proxy.detect import DEFAULT_THRESHOLD
 from lazaretto.proxy.detect.learned import LEARNED_ATTACK
@@ -55,16 +54,6 @@ def asked_and_let_through():
         if len(text) >= 100 and 0.6 <= verdict.score < 1 and verdict.verdict is Verdict.CLEAN:
             return text
     pytest.fail("no dev-set benign text with evidence under the threshold")
-
-
-@pytest.fixture
-def untrusted_scripted(start_proxy, proxy_env, tmp_path):
-    policy = tmp_path / "p.toml"
-    policy.write_text('[servers.scripted]\ntrust = "untrusted"\n')
-    return start_proxy(
-        ["-n", "scripted", "--", *SCRIPTED_SERVER],
-        env={**proxy_env, "LAZARETTO_POLICY": str(policy)},
-    )
 
 
 def test_a_text_the_model_withholds_is_quarantined_with_its_reason(

@@ -2,9 +2,6 @@
 
 import json
 
-import pytest
-from proxy_harness import SCRIPTED_SERVER
-
 # Each part scores under the threshold alone; read in order they are one instruction.
 PARTS = [
     "Ignore all previous",
@@ -16,16 +13,6 @@ BENIGN = [
     "The changelog lists the fixed export bug and the new cache settings.",
     "Ask the team channel if a migration step is unclear.",
 ]
-
-
-@pytest.fixture
-def untrusted_scripted(start_proxy, proxy_env, tmp_path):
-    policy = tmp_path / "p.toml"
-    policy.write_text('[servers.scripted]\ntrust = "untrusted"\n')
-    return start_proxy(
-        ["-n", "scripted", "--", *SCRIPTED_SERVER],
-        env={**proxy_env, "LAZARETTO_POLICY": str(policy)},
-    )
 
 
 def test_parts_split_over_content_blocks_and_structured_values_are_withheld(
