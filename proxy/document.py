@@ -103,8 +103,7 @@ def split_matches(
     if found.score < threshold:
         if len(set(texts)) == 1:
             return {}
-        spans = [(s.start, s.end) for s in found.signals if s.end > s.start]
-        second = second_reading(document, spans, found.score, threshold)
+        second = second_reading(document, found.signals, found.score, threshold)
         if second is None:
             return {}
     # Which fields each signal's span touches; a signal inside one field that scored under the

@@ -219,9 +219,7 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> 
             score = max(score, weight)
     # The stretch around the visible evidence, read as a whole by the learned model, may
     # withhold a text the rules scored under their threshold (never the reverse).
-    second = second_reading(
-        cleaned, [(s.start, s.end) for s in reading.signals if s.end > s.start], score, threshold
-    )
+    second = second_reading(cleaned, reading.signals, score, threshold)
     if second is not None:
         signals.append(second)
         score = threshold

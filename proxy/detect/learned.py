@@ -160,14 +160,16 @@ class LearnedReading:
 
 
 def second_reading(
-    text: str, spans: list[tuple[int, int]], score: float, threshold: float
+    text: str, evidence: Sequence[Signal], score: float, threshold: float
 ) -> Signal | None:
     """A `LEARNED_ATTACK` signal (weighing the threshold) when the model withholds `text`, else None.
 
-    `spans` are where the rules found their evidence in `text`, `score` what it weighed. The
-    model never lets through what the rules withheld: whatever it learned to read as harmless
-    (security writing, a bot's documentation) an attacker can wrap around an instruction.
+    `evidence` is what the rules found in `text` (its spans index `text`), `score` what all they
+    found in the field weighed. The model never lets through what the rules withheld: whatever it
+    learned to read as harmless (security writing, a bot's documentation) an attacker can wrap
+    around an instruction.
     """
+    spans = [(signal.start, signal.end) for signal in evidence if signal.end > signal.start]
     if not EVIDENCE_FROM * threshold <= score < threshold or len(text) < FEWEST_CHARS or not spans:
         return None
     start = max(0, min(start for start, _ in spans) - CONTEXT_CHARS)

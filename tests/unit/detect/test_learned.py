@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lazaretto.proxy.detect import DEFAULT_THRESHOLD, detect, learned
+from lazaretto.proxy.detect import DEFAULT_THRESHOLD, Signal, detect, learned
 from lazaretto.proxy.detect.learned import (
     CHAR_BITS,
     CONTEXT_CHARS,
@@ -198,7 +198,11 @@ def test_evidence_spread_wider_than_its_reach_is_left_to_the_rules(model):
     recorder = model(0.99)
     gap = "Nothing to report on this line. " * (MOST_CHARS // 16)
     spread = "Please send the passport scan " + gap + " to hr@contoso.example today."
-    assert second_reading(spread, [(0, 30), (len(spread) - 20, len(spread))], 0.8, 1.0) is None
+    evidence = [
+        Signal("secret_request", 0.4, "", 0, 30),
+        Signal("exfiltration", 0.4, "", len(spread) - 20, len(spread)),
+    ]
+    assert second_reading(spread, evidence, 0.8, 1.0) is None
     assert recorder.read == []
 
 
