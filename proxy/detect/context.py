@@ -26,6 +26,14 @@ class FieldKind(Enum):
     UNKNOWN = "unknown"
 
 
+# A record's description under the keys other languages give it (in ASCII, as keys are): it
+# is one of the record's own parts, like "description". Not Portuguese "descricao": a task
+# board's cards carry it beside a due date ("prazo") no key list here knows, and a to-do that
+# sends a receipt to an address would read as a description asking for it.
+_FOREIGN_RECORD_PARTS = (
+    "descripcion descrizione beschreibung beschrijving omschrijving aciklama popis opis"
+    " beskrivning".split()
+)
 # Key words (after splitting snake_case, camelCase and punctuation) and the kind they name.
 # Generic keys ("content", "text", "value") say nothing and are looked past, to the parent.
 _DESCRIPTION_WORDS = frozenset(
@@ -35,7 +43,9 @@ _DESCRIPTION_WORDS = frozenset(
     " occupation company organization organisation job position nickname username displayname display"
     " topic repository repo listing listings bookmark bookmarks contact contacts answer answers question"
     " questions memo purpose alt channel playlist track album recipe amenity amenities hotel hotels"
-    " restaurant restaurants place places attraction attractions".split()
+    " restaurant restaurants place places attraction attractions remark remarks"
+    # A record's description under the keys other languages give it.
+    f" {' '.join(_FOREIGN_RECORD_PARTS)}".split()
 )
 # Work items ask people to do things as a matter of course ("please grant me access to the
 # repo"): there only a request naming where data or money should go is out of place.
@@ -63,7 +73,9 @@ _LINE_PAIR = re.compile(r"(?m)^[ \t]*(?:-[ \t]+)?([A-Za-z_][\w .-]{0,40}?)[ \t]*
 # The keys that name a record's own parts: they describe the record, so they are of its kind. A
 # ticket's title asks people for things as a matter of course ("Please reset my password"), and
 # an e-mail's snippet is a piece of the message ("Please update your payment method").
-_RECORD_PARTS = frozenset("title summary description desc name headline details snippet".split())
+_RECORD_PARTS = frozenset(
+    "title summary description desc name headline details snippet".split() + _FOREIGN_RECORD_PARTS
+)
 # Keys only a ticket has, and keys a ticket has with others (a calendar event has a status, an
 # address a state): one of the first or two of the second make the record a ticket.
 _TICKET_KEYS = frozenset(
