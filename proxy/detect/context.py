@@ -43,9 +43,8 @@ _DESCRIPTION_WORDS = frozenset(
     " occupation company organization organisation job position nickname username displayname display"
     " topic repository repo listing listings bookmark bookmarks contact contacts answer answers question"
     " questions memo purpose alt channel playlist track album recipe amenity amenities hotel hotels"
-    " restaurant restaurants place places attraction attractions remark remarks"
-    # A record's description under the keys other languages give it.
-    f" {' '.join(_FOREIGN_RECORD_PARTS)}".split()
+    " restaurant restaurants place places attraction attractions remark remarks".split()
+    + _FOREIGN_RECORD_PARTS
 )
 # Work items ask people to do things as a matter of course ("please grant me access to the
 # repo"): there only a request naming where data or money should go is out of place.
