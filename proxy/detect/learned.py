@@ -3,7 +3,8 @@
 The rules weigh phrases, one by one; a request written politely as a routine note may give them
 too little to reach their threshold. A linear model over the text's character and word n-grams,
 trained on the project's labelled tool outputs (`tests/corpus/train_reading.py`), weighs how the
-whole stretch around their evidence reads, and withholds what reads like the attacks it learned.
+stretch around their evidence reads, as a whole and part by part, and withholds what reads like
+the attacks it learned.
 
 Features are hashed (CRC-32 of each n-gram into a fixed table), so no vocabulary is shipped and
 unseen text costs nothing to look up; each block (characters, words) is TF-IDF weighted with
@@ -32,10 +33,14 @@ CHAR_BITS = 18
 WORD_BITS = 17
 CHAR_SIZES = (2, 3, 4, 5)
 # The model was trained on whole tool outputs: a shorter text is left to the rules. It reads the
-# stretch from the rules' first evidence to their last with some context either side; a longer
-# stretch is left to the rules, which bounds the work.
+# stretch from the rules' first evidence to their last with some context either side, then each
+# part of it on its own (evidence closer than a gap is one part) with less context, so that prose
+# wrapped around an attack, however much evidence of its own it carries, is not read into the
+# attack's part. What lies past a budget is left to the rules, which bounds the work.
 FEWEST_CHARS = 100
 CONTEXT_CHARS = 300
+PART_CONTEXT_CHARS = 150
+PART_GAP = 150
 MOST_CHARS = 1 << 13
 # A text the rules found evidence in, short of their threshold, is withheld when the model finds
 # an attack likely. Chosen on the dev sets (each held out in turn from a model trained on the
@@ -172,14 +177,33 @@ def second_reading(
     spans = [(signal.start, signal.end) for signal in evidence if signal.end > signal.start]
     if not EVIDENCE_FROM * threshold <= score < threshold or len(text) < FEWEST_CHARS or not spans:
         return None
-    start = max(0, min(start for start, _ in spans) - CONTEXT_CHARS)
-    end = max(end for _, end in spans) + CONTEXT_CHARS
-    if end - start > MOST_CHARS:
-        return None
-    likely = shipped().attack_probability(text[start:end])
-    if likely < WITHHOLD_FROM:
-        return None
-    return Signal(LEARNED_ATTACK, threshold, f"attack likelihood {likely:.2f}", start, start)
+    budget = MOST_CHARS
+    for start, end in evidence_stretches(spans, len(text)):
+        if end - start > budget:
+            continue
+        budget -= end - start
+        likely = shipped().attack_probability(text[start:end])
+        if likely >= WITHHOLD_FROM:
+            return Signal(
+                LEARNED_ATTACK, threshold, f"attack likelihood {likely:.2f}", start, start
+            )
+    return None
+
+
+def evidence_stretches(spans: Sequence[tuple[int, int]], length: int) -> list[tuple[int, int]]:
+    """What the model reads, in order: the whole stretch of the evidence, then each of its parts."""
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1] + PART_GAP:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    whole = (max(0, merged[0][0] - CONTEXT_CHARS), min(length, merged[-1][1] + CONTEXT_CHARS))
+    parts = [
+        (max(0, start - PART_CONTEXT_CHARS), min(length, end + PART_CONTEXT_CHARS))
+        for start, end in merged
+    ]
+    return [whole] + parts if len(parts) > 1 else [whole]
 
 
 @cache
