@@ -1,10 +1,12 @@
 """Per-category recall and benign-withheld rate of the field pipeline on JSON Lines corpora.
 
-Run as a plain script: `python tests/corpus/measure.py FILE.jsonl [...] [--json]`. Each line is
-`{"text", "label": "attack"|"benign", "category", ...}`; a `{"result": ...}` line is walked as a
-tool result (every field judged with its surface path), like the proxy does. An attack counts as
-caught when withheld or sanitized; a benign record counts when withheld. Run it once per tree
-(this one, and another on PYTHONPATH) to compare detectors side by side on the same files.
+Run as a plain script: `python tests/corpus/measure.py FILE.jsonl [...] [--json] [--as-results]`.
+Each line is `{"text", "label": "attack"|"benign", "category", ...}`; a `{"result": ...}` line is
+judged as the proxy judges a tool result (every field with its surface path, JSON inside a text
+walked into its values, and the values read together as documents). `--as-results` judges each
+text that way too, as a tool result's one text block; by default a text is judged whole. An
+attack counts as caught when withheld or sanitized; a benign record counts when withheld. Run it
+once per tree (this one, and another on PYTHONPATH) to compare detectors side by side.
 """
 
 import argparse
@@ -13,30 +15,36 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from lazaretto.proxy.scan import ScanRules, Verdict, scan_text
-from lazaretto.proxy.surfaces import walk_surfaces
+from lazaretto.proxy.detect import DEFAULT_THRESHOLD
+from lazaretto.proxy.document import judge_message
+from lazaretto.proxy.scan import ReadInMessage, ScanRules, Verdict, scan_text
 
 
-def verdict(record: dict) -> Verdict:
+def verdict(record: dict, as_result: bool = False) -> Verdict:
     """The record's verdict: its text's, or the strongest of its result's fields."""
-    if "result" in record:
-        verdicts = []
-        walk_surfaces(
-            record["result"],
-            lambda path, text: verdicts.append(scan_text(text, ScanRules(), path).verdict),
-        )
-        return max(verdicts, key=list(Verdict).index, default=Verdict.CLEAN)
-    return scan_text(record["text"], ScanRules()).verdict
+    if "result" not in record and not as_result:
+        return scan_text(record["text"], ScanRules()).verdict
+    payload = (
+        record["result"]
+        if "result" in record
+        else {"content": [{"type": "text", "text": record["text"]}]}
+    )
+    seen = ReadInMessage()
+    verdicts = judge_message(
+        payload, lambda text, path: scan_text(text, ScanRules(), path, seen), DEFAULT_THRESHOLD
+    )
+    worst = [found.verdict for found in verdicts.values()]
+    return max(worst, key=list(Verdict).index, default=Verdict.CLEAN)
 
 
-def measure(paths: list[Path]) -> dict[str, dict[str, float | int]]:
+def measure(paths: list[Path], as_results: bool = False) -> dict[str, dict[str, float | int]]:
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for path in paths:
         with open(path, encoding="utf-8") as handle:
             for line in handle:
                 record = json.loads(line)
                 label = record["label"]
-                outcome = verdict(record)
+                outcome = verdict(record, as_results)
                 hit = outcome == Verdict.WITHHELD or (
                     label == "attack" and outcome == Verdict.SANITIZED
                 )
@@ -53,8 +61,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--json", action="store_true", help="one JSON object instead of a table")
+    parser.add_argument(
+        "--as-results", action="store_true", help="judge each text as a tool result's text block"
+    )
     args = parser.parse_args()
-    figures = measure(args.files)
+    figures = measure(args.files, args.as_results)
     if args.json:
         json.dump(figures, sys.stdout)
         print()
