@@ -217,8 +217,8 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> 
             passages.append((other.text, _spans(read)))
             signals.extend(read.signals)
             score = max(score, weight)
-    # The stretch around the visible evidence, read as a whole by the learned model, may
-    # withhold a text the rules scored under their threshold (never the reverse).
+    # The stretch around the visible evidence, read by the learned model as a whole and part by
+    # part, may withhold a text the rules scored under their threshold (never the reverse).
     second = second_reading(cleaned, reading.signals, score, threshold)
     if second is not None:
         signals.append(second)
