@@ -56,6 +56,29 @@ def asked_and_let_through():
     pytest.fail("no dev-set benign text with evidence under the threshold")
 
 
+@pytest.fixture(scope="module")
+def dressed_attack():
+    """A dev-set attack the rules withhold, wrapped in the dev sets' prose about injection, which
+    the rules alone let through and the model's reading of the attack's own part withholds."""
+    about = [r["text"] for r in _records() if r["category"] == "injection_discussion"][:6]
+    dress = (" ".join(about[:3])[:2000], " ".join(about[3:])[:2000])
+    for text in _prose("attack"):
+        if not any(v.verdict is Verdict.WITHHELD for v in _judged(text)):
+            continue
+        dressed = f"{dress[0]}\n\n{text}\n\n{dress[1]}"
+        if any(LEARNED_ATTACK in verdict.signal_names for verdict in _judged(dressed)):
+            return dressed
+    pytest.fail("no dressed dev-set attack is withheld by the learned reading")
+
+
+def test_an_attack_dressed_in_prose_about_attacks_is_withheld(untrusted_scripted, dressed_attack):
+    result = untrusted_scripted.call("blocks", {"texts": [dressed_attack]})["result"]
+    untrusted_scripted.close()
+    (shown,) = [block["text"] for block in result["content"]]
+    assert shown.startswith("[lazaretto: withheld field Q-"), shown
+    assert "reads as a whole like an attack" in shown
+
+
 def test_a_text_the_model_withholds_is_quarantined_with_its_reason(
     untrusted_scripted, store, caught_by_the_model, asked_and_let_through
 ):
