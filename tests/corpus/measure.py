@@ -17,23 +17,31 @@ from pathlib import Path
 
 from lazaretto.proxy.detect import DEFAULT_THRESHOLD
 from lazaretto.proxy.document import judge_message
-from lazaretto.proxy.scan import ReadInMessage, ScanRules, Verdict, scan_text
+from lazaretto.proxy.scan import FieldVerdict, ReadInMessage, ScanRules, Verdict, scan_text
+
+
+def tool_result(text: str) -> dict:
+    """A tool result that carries `text` as its one text block."""
+    return {"content": [{"type": "text", "text": text}]}
+
+
+def judged(payload: dict) -> dict[str, FieldVerdict]:
+    """Every surface of a tool result with its verdict, as the proxy judges an untrusted one."""
+    seen = ReadInMessage()
+    return judge_message(
+        payload, lambda text, path: scan_text(text, ScanRules(), path, seen), DEFAULT_THRESHOLD
+    )
 
 
 def verdict(record: dict, as_result: bool = False) -> Verdict:
     """The record's verdict: its text's, or the strongest of its result's fields."""
-    if "result" not in record and not as_result:
+    if "result" in record:
+        payload = record["result"]
+    elif as_result:
+        payload = tool_result(record["text"])
+    else:
         return scan_text(record["text"], ScanRules()).verdict
-    payload = (
-        record["result"]
-        if "result" in record
-        else {"content": [{"type": "text", "text": record["text"]}]}
-    )
-    seen = ReadInMessage()
-    verdicts = judge_message(
-        payload, lambda text, path: scan_text(text, ScanRules(), path, seen), DEFAULT_THRESHOLD
-    )
-    worst = [found.verdict for found in verdicts.values()]
+    worst = [found.verdict for found in judged(payload).values()]
     return max(worst, key=list(Verdict).index, default=Verdict.CLEAN)
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from lazaretto.proxy.scan import ScanRules, Verdict, scan_text
+from tests.unit.detect.verdicts import withheld
 
 HELDOUT = Path(__file__).parent / "heldout" / "heldout_set.jsonl"
 DRESS_CHARS = 2000
@@ -29,13 +29,9 @@ def _records() -> list[dict]:
         return [json.loads(line) for line in handle]
 
 
-def _withheld(text: str) -> bool:
-    return scan_text(text, ScanRules()).verdict == Verdict.WITHHELD
-
-
 @pytest.fixture(scope="module")
 def withheld_attacks() -> list[str]:
-    return [r["text"] for r in _records() if r["label"] == "attack" and _withheld(r["text"])]
+    return [r["text"] for r in _records() if r["label"] == "attack" and withheld(r["text"])]
 
 
 @pytest.mark.parametrize("seam", sorted(SEAMS))
@@ -47,6 +43,6 @@ def test_few_attacks_pass_dressed(withheld_attacks, dress, seam):
     for attack in withheld_attacks:
         before = " ".join(pick.sample(cloth, 3))[:DRESS_CHARS]
         after = " ".join(pick.sample(cloth, 3))[:DRESS_CHARS]
-        passed += not _withheld(SEAMS[seam].join((before, attack, after)))
+        passed += not withheld(SEAMS[seam].join((before, attack, after)))
     assert len(withheld_attacks) == 157
     assert passed <= PASSING_CEILINGS[dress], (dress, seam, passed, len(withheld_attacks))

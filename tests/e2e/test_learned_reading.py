@@ -5,10 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from lazaretto.proxy.detect import DEFAULT_THRESHOLD
 from lazaretto.proxy.detect.learned import LEARNED_ATTACK
-from lazaretto.proxy.document import judge_message
-from lazaretto.proxy.scan import FieldVerdict, ReadInMessage, ScanRules, Verdict, scan_text
+from lazaretto.proxy.scan import FieldVerdict, Verdict
+from tests.corpus.measure import judged, tool_result
 
 DEV = Path(__file__).resolve().parents[1] / "corpus" / "dev"
 
@@ -21,13 +20,7 @@ def _records():
 
 def _judged(text: str) -> list[FieldVerdict]:
     """The verdicts the proxy's cleaner gives a result holding `text` as its one content block."""
-    payload = {"content": [{"type": "text", "text": text}]}
-    seen = ReadInMessage()
-
-    def verdict_of(value: str, path: str) -> FieldVerdict:
-        return scan_text(value, ScanRules(), path, seen)
-
-    return list(judge_message(payload, verdict_of, DEFAULT_THRESHOLD).values())
+    return list(judged(tool_result(text)).values())
 
 
 def _prose(label: str):
