@@ -13,75 +13,30 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 
-# name -> (module, one-line help). Each module has `configure(parser)` and `run(args) -> int`.
-COMMANDS: dict[str, tuple[str, str]] = {
-    "proxy": (
-        "lazaretto.proxy.command",
-        "run an MCP server behind the quarantine (goes into the client's config)",
-    ),
-    "status": (
-        "lazaretto.app.commands.status",
-        "sessions, their taint, and calls waiting for a person",
-    ),
-    "approve": ("lazaretto.app.commands.approve", "let one blocked call through once (human only)"),
-    "untaint": ("lazaretto.app.commands.untaint", "clear a session's taint (human only)"),
-    "log": ("lazaretto.app.commands.log", "print the audit log, or --verify its hash chain"),
-    "show": (
-        "lazaretto.app.commands.show",
-        "read a withheld field with its hidden content made visible (human only)",
-    ),
-    "release": (
-        "lazaretto.app.commands.release",
-        "let the agent see a withheld field on its next read (human only)",
-    ),
-    "pin": (
-        "lazaretto.app.commands.pin",
-        "pinned server surfaces: export or check a lock file, accept or reject drift",
-    ),
-    "hook": (
-        "lazaretto.proxy.hook_command",
-        "answer one agent-client hook event (what installed hooks run)",
-    ),
-    "wrap": (
-        "lazaretto.app.commands.wrap",
-        "run every stdio MCP server of a client config through the proxy",
-    ),
-    "unwrap": (
-        "lazaretto.app.commands.unwrap",
-        "give wrapped MCP servers their original config entries back",
-    ),
-    "install": (
-        "lazaretto.app.commands.install",
-        "register Lazaretto's hooks in Claude Code, Codex or Cursor settings",
-    ),
-    "uninstall": (
-        "lazaretto.app.commands.uninstall",
-        "remove Lazaretto's hooks (only those) from client settings",
-    ),
-    "doctor": (
-        "lazaretto.app.commands.doctor",
-        "show what is wrapped and hooked, and what is not covered",
-    ),
-    "auth": (
-        "lazaretto.app.commands.auth",
-        "log in to a remote MCP server that asks for OAuth, or --logout (human only)",
-    ),
-    "trust": ("lazaretto.app.commands.trust", "trust a directory the agent cloned (human only)"),
-    "scan": (
-        "lazaretto.proxy.scan_command",
-        "run the cleaning and detection pipeline offline on text or a tool result",
-    ),
-    "review": (
-        "lazaretto.app.commands.review",
-        "open the review app: what agents were kept from, and your decisions (human only)",
-    ),
-    "station": (
-        "lazaretto.app.commands.station",
-        "the service that keeps decisions out of the agent's reach: install, run, status",
-    ),
+# name -> one-line help. Each lives in `lazaretto.app.commands.<name>`, with `configure(parser)`
+# and `run(args) -> int`.
+COMMANDS: dict[str, str] = {
+    "proxy": "run an MCP server behind the quarantine (goes into the client's config)",
+    "status": "sessions, their taint, and calls waiting for a person",
+    "approve": "let one blocked call through once (human only)",
+    "untaint": "clear a session's taint (human only)",
+    "log": "print the audit log, or --verify its hash chain",
+    "show": "read a withheld field with its hidden content made visible (human only)",
+    "release": "let the agent see a withheld field on its next read (human only)",
+    "pin": "pinned server surfaces: export or check a lock file, accept or reject drift",
+    "hook": "answer one agent-client hook event (what installed hooks run)",
+    "wrap": "run every stdio MCP server of a client config through the proxy",
+    "unwrap": "give wrapped MCP servers their original config entries back",
+    "install": "register Lazaretto's hooks in Claude Code, Codex or Cursor settings",
+    "uninstall": "remove Lazaretto's hooks (only those) from client settings",
+    "doctor": "show what is wrapped and hooked, and what is not covered",
+    "auth": "log in to a remote MCP server that asks for OAuth, or --logout (human only)",
+    "trust": "trust a directory the agent cloned (human only)",
+    "scan": "run the cleaning and detection pipeline offline on text or a tool result",
+    "review": "open the review app: what agents were kept from, and your decisions (human only)",
+    "station": "the service that keeps decisions out of the agent's reach: install, run, status",
     "demo": (
-        "lazaretto.app.commands.demo",
-        "run the worm scenario through real proxies into a fresh store, then open the review app",
+        "run the worm scenario through real proxies into a fresh store, then open the review app"
     ),
 }
 
@@ -126,10 +81,10 @@ def build_parser(
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     chosen = next((arg for arg in argv if not arg.startswith("-")), None)
     configured = None
-    for name, (module_name, help_text) in COMMANDS.items():
+    for name, help_text in COMMANDS.items():
         child = sub.add_parser(name, help=help_text, description=help_text)
         if name == chosen:
-            module = importlib.import_module(module_name)
+            module = importlib.import_module(f"lazaretto.app.commands.{name}")
             module.configure(child)
             child.set_defaults(run=module.run)
             configured = child

@@ -9,7 +9,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from .hosts import HostAllowList
+from .gate.hosts import HostAllowList
 
 POLICY_ENV = "LAZARETTO_POLICY"
 POLICY_FILE = "lazaretto.toml"

@@ -4,7 +4,7 @@ import json
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from lazaretto.proxy.pins import entry
+from lazaretto.proxy.pins.guard import entry
 from lazaretto.store import Store, canonical_json, sha256_hex
 from lazaretto.store.blocked import arguments_hash
 from lazaretto.store.clock import parse_stamp, stamp

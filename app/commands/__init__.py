@@ -1,1 +1,1 @@
-"""One module per `lazaretto` subcommand that is not the proxy: `configure(parser)` and `run(args)`."""
+"""One module per `lazaretto` subcommand: `configure(parser)` and `run(args)`, imported only when it runs."""

@@ -30,8 +30,8 @@ def run(args: argparse.Namespace) -> int:
     """0 logged in (or out); 1 the login failed; 2 not at a terminal, or the server is not known."""
     if not refuse_unless_terminal("auth"):
         return EXIT_REFUSED
-    from lazaretto.proxy.remote.logins import LoginStore
-    from lazaretto.proxy.remote.options import OptionError, build
+    from lazaretto.proxy.transport.remote.logins import LoginStore
+    from lazaretto.proxy.transport.remote.options import OptionError, build
 
     if args.url:
         url, headers, ca_file = args.url, args.header, args.ca_file
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
             f"{visible(args.name)} sends an Authorization header from its configuration; it needs no login."
         )
         return 0
-    from lazaretto.proxy.remote.login import LoginFailed, login
+    from lazaretto.proxy.transport.remote.login import LoginFailed, login
 
     try:
         login(options, logins)

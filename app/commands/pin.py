@@ -10,8 +10,8 @@ import time
 from typing import IO
 
 from lazaretto.app import human
-from lazaretto.proxy.lockfile import LockError, lock_text, read_lock
-from lazaretto.proxy.pins import INSTRUCTIONS, LISTED, LISTS, entry, list_entries
+from lazaretto.proxy.pins.guard import INSTRUCTIONS, LISTED, LISTS, entry, list_entries
+from lazaretto.proxy.pins.lockfile import LockError, lock_text, read_lock
 from lazaretto.store.decisions import DecisionError
 from lazaretto.store.opening import StoreAPI
 from lazaretto.store.states import DriftStatus, PinKind

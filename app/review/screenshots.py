@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from lazaretto.app.demo.driver import POLICY, run_scenario
-from lazaretto.proxy.pins import entry
+from lazaretto.proxy.pins.guard import entry
 from lazaretto.proxy.policy import parse_policy
 from lazaretto.store import Store
 from lazaretto.store.states import DriftChange, PinKind

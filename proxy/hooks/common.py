@@ -10,10 +10,10 @@ from lazaretto.store import StoreUnavailable
 
 from ..classify import ToolVerdict, classify, untrusted_tool
 from ..exposure import Exposure
-from ..gate import Gate
-from ..hosts import HostAllowList, HostScanTooLarge, hosts_in
+from ..gate.check import Gate
+from ..gate.hosts import HostAllowList, HostScanTooLarge, hosts_in
+from ..gate.requests import call_of
 from ..policy import POLICY_ENV, POLICY_FILE, Policy, PolicyError, parse_policy
-from ..requests import call_of
 from . import environment
 from .builtins import clone_targets, command_paths, egresses, reads_network, real
 from .commands import check_command, refusal_text
@@ -179,7 +179,7 @@ class HookContext:
     ) -> dict | None:
         # Imported here: a hook that only checks a call never cleans, and importing the cleaning
         # pipeline was a third of such a hook's start-up.
-        from ..cleaner import FieldCleaner
+        from ..quarantine.cleaner import FieldCleaner
 
         return FieldCleaner(self.store, self.policy, server, self.session, self.exposure)(
             method, tool, request_id, payload, untrusted

@@ -8,7 +8,7 @@ MCP calls of servers not behind the proxy in beforeMCPExecution, file edits in p
 import json
 from typing import Any
 
-from ..hosts import host_of_url
+from ..gate.hosts import host_of_url
 from .commands import check_command, check_tool_input, refusal_text
 from .common import (
     HookContext,

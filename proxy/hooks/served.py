@@ -11,7 +11,7 @@ from typing import TypeGuard
 from lazaretto.store.api import Access
 from lazaretto.store.station.server import Connection, Extension
 
-from ..hook_command import CLIENTS, answer
+from .dispatch import CLIENTS, answer
 from .environment import ClientEnvironment, using
 
 
@@ -37,7 +37,7 @@ def warm_up() -> None:
 
     import psutil  # noqa: F401 - what `_parent_of` reads the hook's parent with
 
-    from ..scan import ScanRules, scan_text
+    from ..quarantine.scan import ScanRules, scan_text
 
     for module in CLIENTS.values():
         importlib.import_module(module)

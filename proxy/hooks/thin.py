@@ -14,7 +14,7 @@ import sys
 from lazaretto.store.station.marker import MarkerError, find_marker
 from lazaretto.store.station.wire import MAX_LINE, VERSION, decode, encode
 
-from ..whole_writes import print_json_line
+from ..transport.whole_writes import print_json_line
 
 CLIENTS = ("claude-code", "codex", "cursor")
 TIMEOUT_SECONDS = 50.0
@@ -120,6 +120,6 @@ def _answer(question: object):
 
 def _fail_closed(argv: list[str], raw: bytes, error: BaseException) -> int:
     # The slow path, taken only when the station is away: the client's own fail-closed reply.
-    from lazaretto.proxy.hook_command import answer_and_emit
+    from lazaretto.proxy.hooks.dispatch import answer_and_emit
 
     return answer_and_emit(argv[0], argv[1], raw, error)

@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 from urllib.parse import urljoin
 
-from lazaretto.proxy.hosts import HostAllowList, host_of_url
+from lazaretto.proxy.gate.hosts import HostAllowList, host_of_url
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 # Browsers drop tabs and newlines inside a URL and read a backslash as a slash.

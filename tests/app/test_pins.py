@@ -11,7 +11,7 @@ from lazaretto.app.review.widgets.pin_diff import (
     surface_text,
     word_diff,
 )
-from lazaretto.proxy.pins import entry
+from lazaretto.proxy.pins.guard import entry
 from lazaretto.store import canonical_json
 from lazaretto.store.states import DriftChange, PinKind
 

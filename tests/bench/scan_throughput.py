@@ -21,10 +21,10 @@ from pathlib import Path
 # Run as a script, this file sees only its own folder; the corpus reader is imported from the root.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from lazaretto.proxy import scan
 from lazaretto.proxy.detect import detect
+from lazaretto.proxy.quarantine import scan
+from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
 from lazaretto.proxy.sanitize import SanitizeRules, sanitize
-from lazaretto.proxy.scan import ScanRules, scan_text
 from tests.corpus.records import NAMES, records
 
 ECHO = (

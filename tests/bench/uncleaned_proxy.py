@@ -12,8 +12,8 @@ Run as `python uncleaned_proxy.py [--unread] [proxy arguments] -- CMD [ARGS...]`
 import sys
 
 from lazaretto.app.cli import main
-from lazaretto.proxy import command
-from lazaretto.proxy.mediator import Mediator, Outgoing
+from lazaretto.app.commands import proxy as command
+from lazaretto.proxy.mediator.router import Mediator, Outgoing
 
 
 class _Unread:

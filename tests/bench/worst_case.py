@@ -21,8 +21,8 @@ import tracemalloc
 from typing import TYPE_CHECKING
 
 from lazaretto.proxy.detect.signals import PATTERNS
-from lazaretto.proxy.hosts import HostScanTooLarge, hosts_in
-from lazaretto.proxy.scan import ScanRules, scan_text
+from lazaretto.proxy.gate.hosts import HostScanTooLarge, hosts_in
+from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
 
 if TYPE_CHECKING:
     # The stubs describe the stdlib's regex compiler under its old public names only.

@@ -16,8 +16,14 @@ from collections import defaultdict
 from pathlib import Path
 
 from lazaretto.proxy.detect import DEFAULT_THRESHOLD
-from lazaretto.proxy.document import judge_message
-from lazaretto.proxy.scan import FieldVerdict, ReadInMessage, ScanRules, Verdict, scan_text
+from lazaretto.proxy.quarantine.document import judge_message
+from lazaretto.proxy.quarantine.scan import (
+    FieldVerdict,
+    ReadInMessage,
+    ScanRules,
+    Verdict,
+    scan_text,
+)
 
 
 def tool_result(text: str) -> dict:

@@ -10,7 +10,7 @@ from collections import defaultdict
 
 import pytest
 
-from lazaretto.proxy.scan import ScanRules, scan_text
+from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
 from tests.corpus.records import records
 
 FILES = (

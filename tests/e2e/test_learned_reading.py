@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from lazaretto.proxy.detect.learned import LEARNED_ATTACK
-from lazaretto.proxy.scan import FieldVerdict, Verdict
+from lazaretto.proxy.quarantine.scan import FieldVerdict, Verdict
 from tests.corpus.measure import judged, tool_result
 
 DEV = Path(__file__).resolve().parents[1] / "corpus" / "dev"

@@ -6,7 +6,14 @@ import sys
 
 from proxy_harness import SCRIPTED_SERVER
 
-REMOTE_ONLY = ("httpx", "httpx_sse", "httpcore", "mcp", "keyring", "lazaretto.proxy.remote")
+REMOTE_ONLY = (
+    "httpx",
+    "httpx_sse",
+    "httpcore",
+    "mcp",
+    "keyring",
+    "lazaretto.proxy.transport.remote",
+)
 
 
 def imported(stderr: str) -> set[str]:
@@ -44,7 +51,7 @@ def test_the_stdio_proxy_never_loads_the_remote_machinery(proxy_env):
         proxy_env,
     )
     assert b'"id":1' in done.stdout.replace(b" ", b"")
-    assert "lazaretto.proxy.mediator" in names  # the listing is real
+    assert "lazaretto.proxy.mediator.router" in names  # the listing is real
     assert loaded_remote_modules(names) == set()
 
 

@@ -4,8 +4,8 @@ import os
 
 import pytest
 
-from lazaretto.proxy import cleaner
-from lazaretto.proxy.cleaner import FingerprintIndex
+from lazaretto.proxy.quarantine import cleaner
+from lazaretto.proxy.quarantine.cleaner import FingerprintIndex
 from lazaretto.store import Store, StoreUnavailable
 from lazaretto.store.beacon import Beacon
 

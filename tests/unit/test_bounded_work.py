@@ -12,7 +12,7 @@ import tracemalloc
 
 import pytest
 
-from lazaretto.proxy.scan import ScanRules, scan_text
+from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
 
 # Each shape repeats its unit up to the size: floods of every kind of hidden character, the
 # characters the folding expands or drops, and text with many small matches.

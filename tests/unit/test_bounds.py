@@ -5,7 +5,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lazaretto.proxy.bounds import _BYTES_PER_VALUE, parse_cost
+from lazaretto.proxy.mcp.bounds import _BYTES_PER_VALUE, parse_cost
 
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=20),

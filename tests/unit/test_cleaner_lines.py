@@ -13,8 +13,8 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lazaretto.proxy.cleaner import FieldCleaner
 from lazaretto.proxy.policy import parse_policy
+from lazaretto.proxy.quarantine.cleaner import FieldCleaner
 from lazaretto.store import Store
 
 PAYLOADS = [

@@ -6,13 +6,13 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lazaretto.proxy import document
-from lazaretto.proxy.cleaner import FieldCleaner
+from lazaretto.app.commands.scan import Scanner
 from lazaretto.proxy.detect import DEFAULT_THRESHOLD, concept_rules, detect
-from lazaretto.proxy.document import DECODED_KIND, SPLIT, judge_message
 from lazaretto.proxy.policy import parse_policy
-from lazaretto.proxy.scan import ScanRules, scan_text
-from lazaretto.proxy.scan_command import Scanner
+from lazaretto.proxy.quarantine import document
+from lazaretto.proxy.quarantine.cleaner import FieldCleaner
+from lazaretto.proxy.quarantine.document import DECODED_KIND, SPLIT, judge_message
+from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
 from tests.corpus.records import records
 
 PARTS = [

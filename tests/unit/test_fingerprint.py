@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lazaretto.proxy import fingerprint
-from lazaretto.proxy.fingerprint import (
+from lazaretto.proxy.quarantine import fingerprint
+from lazaretto.proxy.quarantine.fingerprint import (
     _WORD,
     MIN_WORDS,
     WINDOW,
@@ -17,7 +17,7 @@ from lazaretto.proxy.fingerprint import (
     line_words,
     payload_fingerprints,
 )
-from lazaretto.proxy.scan import read_passages
+from lazaretto.proxy.quarantine.scan import read_passages
 
 
 def text_fingerprints(text: str, anchors: set[int] | None = None) -> set[int]:

@@ -2,11 +2,11 @@
 
 import pytest
 
-from lazaretto.proxy import hosts
 from lazaretto.proxy.classify import classify
-from lazaretto.proxy.gate import Gate
+from lazaretto.proxy.gate import hosts
+from lazaretto.proxy.gate.check import Gate
+from lazaretto.proxy.gate.requests import call_of
 from lazaretto.proxy.policy import parse_policy
-from lazaretto.proxy.requests import call_of
 from lazaretto.store import Store
 
 POLICY = parse_policy('allow_hosts = ["github.com"]\n[servers.slack]\noutbound = ["post"]\n')

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.skipif(
 
 MEASURE = """
 import resource, sys, threading
-from lazaretto.proxy import command
+from lazaretto.app.commands import proxy as command
 
 if sys.argv[1] == "fixed":
     command._return_large_buffers()

@@ -7,13 +7,13 @@ import subprocess
 import sys
 
 from lazaretto.proxy.hooks.served import WARM_UP_TEXT, warm_up
-from lazaretto.proxy.scan import ScanRules, Verdict, scan_text
+from lazaretto.proxy.quarantine.scan import ScanRules, Verdict, scan_text
 
 # In a fresh interpreter: warm up, then answer a hook event in process and list what it imported.
 FIRST_EVENT = """
 import json, sys
 from lazaretto.proxy.hooks.served import warm_up
-from lazaretto.proxy.hook_command import answer
+from lazaretto.proxy.hooks.dispatch import answer
 
 warm_up()
 before = set(sys.modules)

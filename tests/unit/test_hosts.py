@@ -6,7 +6,7 @@ import time
 import pytest
 from growth import assert_linear, repeated
 
-from lazaretto.proxy.hosts import (
+from lazaretto.proxy.gate.hosts import (
     HostAllowList,
     HostScanTooLarge,
     host_of_url,

@@ -11,14 +11,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lazaretto.proxy.detect import DEFAULT_THRESHOLD, detect, engine
-from lazaretto.proxy.readings import (
+from lazaretto.proxy.quarantine.readings import (
     _LOOKING,
     _READERS,
     CHUNK_CLASSES,
     CHUNK_MARK,
     readings,
 )
-from lazaretto.proxy.scan import ScanRules, scan_text
+from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
 
 RULES = ScanRules(untrusted=True)
 # Each stands for the class: a different instruction, each withheld when written plainly.
@@ -123,7 +123,9 @@ def test_both_engines_make_the_same_readings(monkeypatch):
     texts = [encode(p) for p in PAYLOADS for encode in ENCODINGS.values()] + BENIGN
     fast = [readings(t) for t in texts]
     plain = engine.plain([source for _, source, _, _ in _READERS])
-    monkeypatch.setattr("lazaretto.proxy.readings._marks", lambda: [(plain, range(len(_READERS)))])
+    monkeypatch.setattr(
+        "lazaretto.proxy.quarantine.readings._marks", lambda: [(plain, range(len(_READERS)))]
+    )
     assert [readings(t) for t in texts] == fast
 
 

@@ -10,7 +10,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazaretto.proxy import readings
+from lazaretto.proxy.quarantine import readings
 from tests.corpus.records import NAMES, records
 
 # What the readings act on, beside ordinary letters: base64 and its gaps and padding, hex marks

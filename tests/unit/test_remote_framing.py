@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazaretto.proxy.remote.bodies import Oversized, _Bounded, as_line, read_line
-from lazaretto.proxy.remote.metadata import ParamHeaders, header_value, request_headers
+from lazaretto.proxy.transport.remote.bodies import Oversized, _Bounded, as_line, read_line
+from lazaretto.proxy.transport.remote.metadata import ParamHeaders, header_value, request_headers
 
 
 def passes(chunks: list[bytes], limit: int) -> bool:

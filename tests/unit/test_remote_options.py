@@ -2,7 +2,7 @@
 
 import pytest
 
-from lazaretto.proxy.remote.options import OptionError, build
+from lazaretto.proxy.transport.remote.options import OptionError, build
 
 ENV = {"TOKEN": "s3cret", "TEAM": "blue", "EMPTY": ""}
 

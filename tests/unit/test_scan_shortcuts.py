@@ -4,10 +4,10 @@ what the plain path does."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazaretto.proxy import scan
-from lazaretto.proxy.cleaner import FieldCleaner
 from lazaretto.proxy.policy import parse_policy
-from lazaretto.proxy.scan import ReadInMessage, ScanRules, scan_text
+from lazaretto.proxy.quarantine import scan
+from lazaretto.proxy.quarantine.cleaner import FieldCleaner
+from lazaretto.proxy.quarantine.scan import ReadInMessage, ScanRules, scan_text
 from tests.corpus.records import records
 
 # Short texts with the characters the sanitizer and detector act on, beside ordinary letters.

@@ -2,11 +2,11 @@
 
 import json
 
-from lazaretto.proxy import mediator as mediator_module
-from lazaretto.proxy import spill
-from lazaretto.proxy.cleaner import FieldCleaner
-from lazaretto.proxy.mediator import Mediator
+from lazaretto.proxy.mediator import router as mediator_module
+from lazaretto.proxy.mediator.router import Mediator
 from lazaretto.proxy.policy import parse_policy
+from lazaretto.proxy.quarantine.cleaner import FieldCleaner
+from lazaretto.proxy.transport import spill
 
 
 def make(store, monkeypatch):

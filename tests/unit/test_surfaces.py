@@ -7,7 +7,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lazaretto.proxy.surfaces import MAX_DEPTH, SurfaceResult, plain_line, walk_surfaces
+from lazaretto.proxy.mcp.surfaces import MAX_DEPTH, SurfaceResult, plain_line, walk_surfaces
 
 # The first bytes of a PNG file: base64 of bytes that no UTF-8 reader takes for text.
 PNG_HEAD = base64.b64encode(b"\x89PNG\r\n\x1a\n").decode()

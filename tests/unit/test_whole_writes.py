@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from lazaretto.proxy.whole_writes import flush_whole, write_whole
+from lazaretto.proxy.transport.whole_writes import flush_whole, write_whole
 
 DATA = bytes(range(256)) * 8192  # 2 MiB, far more than a pipe holds
 

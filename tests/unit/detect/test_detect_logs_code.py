@@ -11,7 +11,7 @@ import json
 import pytest
 
 from lazaretto.proxy.detect import detect
-from lazaretto.proxy.scan import ScanRules, Verdict, scan_text
+from lazaretto.proxy.quarantine.scan import ScanRules, Verdict, scan_text
 from tests.unit.detect.verdicts import withheld
 
 
@@ -59,7 +59,7 @@ def test_the_orders_written_in_the_same_places_are_withheld(text):
 
 
 def test_a_measure_is_not_leetspeak():
-    from lazaretto.proxy.readings import readings
+    from lazaretto.proxy.quarantine.readings import readings
 
     text = "4m Normal Pulled image, 3m Warning probe failed after 5s; h4x0r l33t"
     leet = next(r.text for r in readings(text) if r.kind == "leetspeak")
@@ -69,7 +69,7 @@ def test_a_measure_is_not_leetspeak():
 
 def test_a_tool_listing_read_as_one_document_asks_for_nothing():
     # A server's tools: a title that names what a tool prints, a description of what it returns.
-    from lazaretto.proxy.document import judge_message
+    from lazaretto.proxy.quarantine.document import judge_message
 
     tools = {
         "tools": [

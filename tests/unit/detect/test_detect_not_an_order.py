@@ -8,7 +8,7 @@ import json
 import pytest
 
 from lazaretto.proxy.detect import DEFAULT_THRESHOLD, detect
-from lazaretto.proxy.scan import ScanRules, scan_text
+from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
 from tests.unit.detect.verdicts import withheld
 
 

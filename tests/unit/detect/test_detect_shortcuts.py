@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazaretto.proxy import readings
 from lazaretto.proxy.detect import concept_rules, detector, engine, lexicon
 from lazaretto.proxy.detect.normalize import fold
+from lazaretto.proxy.quarantine import readings
 from tests.corpus.records import NAMES, records
 from tests.fixtures.scripted_server import prose
 

@@ -8,7 +8,7 @@ prose that says someone asks the bot to do something reports it, like "asks the 
 import json
 
 from lazaretto.proxy.detect import DEFAULT_THRESHOLD, detect
-from lazaretto.proxy.scan import ScanRules, Verdict, scan_text
+from lazaretto.proxy.quarantine.scan import ScanRules, Verdict, scan_text
 
 
 def test_the_assistant_told_to_change_what_follows_its_verb_is_withheld():

@@ -23,9 +23,9 @@ from lazaretto.proxy.detect.learned import (
     second_reading,
     word_grams,
 )
-from lazaretto.proxy.document import judge_message
-from lazaretto.proxy.notices import withheld_notice
-from lazaretto.proxy.scan import ScanRules, Verdict, scan_text
+from lazaretto.proxy.quarantine.document import judge_message
+from lazaretto.proxy.quarantine.notices import withheld_notice
+from lazaretto.proxy.quarantine.scan import ScanRules, Verdict, scan_text
 
 # Evidence under the threshold but within the model's reach: an e-mail with a destination and a
 # request to send a document. Ordinary as it is, the shipped model does not withhold it.

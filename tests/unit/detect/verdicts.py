@@ -1,6 +1,6 @@
 """What the detection tests ask of a text: whether an untrusted field holding it is withheld."""
 
-from lazaretto.proxy.scan import ScanRules, Verdict, scan_text
+from lazaretto.proxy.quarantine.scan import ScanRules, Verdict, scan_text
 
 
 def withheld(text: str) -> bool:

@@ -10,9 +10,9 @@ import sys
 import pytest
 from growth import assert_linear, repeated
 
+from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
 from lazaretto.proxy.sanitize import SanitizeRules, sanitize
 from lazaretto.proxy.sanitize.pipeline import MAX_ROUNDS
-from lazaretto.proxy.scan import ScanRules, scan_text
 
 RULES = SanitizeRules(looks_like_instructions=lambda text: "ignore" in text.lower())
 NEAR_THRESHOLD = base64.b64encode(bytes(range(256)) * 2).decode()[:199]

@@ -97,7 +97,7 @@ def test_a_definition_that_renders_as_nothing_goes_with_its_text_recorded(text):
 
 
 def test_instructions_in_a_markdown_comment_withhold_the_field():
-    from lazaretto.proxy.scan import ScanRules, scan_text
+    from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
 
     verdict = scan_text(COMMENTS[0], ScanRules(untrusted=True))
     assert verdict.verdict == "withheld"

@@ -17,9 +17,11 @@ from lazaretto.store.states import FieldStatus
 if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
 
-from .detect import DEFAULT_THRESHOLD, Signal
+from ..detect import DEFAULT_THRESHOLD, Signal
+from ..exposure import Exposure
+from ..mcp.surfaces import BASE64_MARK, walk_surfaces
+from ..policy import Policy
 from .document import judge_message
-from .exposure import Exposure
 from .fingerprint import (
     MIN_WORDS,
     anchor_words,
@@ -29,7 +31,6 @@ from .fingerprint import (
 )
 from .labels import label_payload
 from .notices import removal_notice, withheld_notice
-from .policy import Policy
 from .scan import (
     FieldVerdict,
     ReadInMessage,
@@ -39,7 +40,6 @@ from .scan import (
     scan_text,
     signal_json,
 )
-from .surfaces import BASE64_MARK, walk_surfaces
 
 REENTRY = "reentry"
 _VERDICT = attrgetter("verdict")

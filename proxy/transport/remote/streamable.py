@@ -19,8 +19,8 @@ from typing import Any, Protocol
 
 import httpx
 
-from ..envelope import Kind as MessageKind
-from ..envelope import request_key, shape_of
+from ...mcp.envelope import Kind as MessageKind
+from ...mcp.envelope import request_key, shape_of
 from .bodies import (
     Oversized,
     as_line,

@@ -8,7 +8,7 @@ from lazaretto.store.states import DriftChange, DriftStatus, PinKind
 if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
 
-from .jsonrpc import PIN_DRIFT, ErrorReason, error_response
+from ..mcp.jsonrpc import PIN_DRIFT, ErrorReason, error_response
 from .lockfile import Lock
 
 # Per list method: the entry kind, the list's key in the result, and the fields that make up

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .classify import ToolVerdict, untrusted_tool
+from ..classify import ToolVerdict, untrusted_tool
+from ..policy import ServerPolicy
 from .hosts import host_of_url
-from .policy import ServerPolicy
 
 # Client requests that read the server's data or run the session, and carry no data of the
 # user's out beyond their own arguments (which the host check still reads).

@@ -21,12 +21,13 @@ from lazaretto.store.states import PinKind
 if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
 
-from .bounds import affordable
-from .classify import ToolVerdict, classify, untrusted_task, untrusted_tool
-from .envelope import Kind, enveloped, request_key, response_keys, shape_of
-from .exposure import EXPOSURE_METHODS, MODEL_READ_REQUESTS, Exposure
-from .gate import Gate
-from .jsonrpc import (
+from ..classify import ToolVerdict, classify, untrusted_task, untrusted_tool
+from ..exposure import EXPOSURE_METHODS, MODEL_READ_REQUESTS, Exposure
+from ..gate.check import Gate
+from ..gate.requests import NAMING_PARAMS, SESSION_NOTIFICATIONS, call_of
+from ..mcp.bounds import affordable
+from ..mcp.envelope import Kind, enveloped, request_key, response_keys, shape_of
+from ..mcp.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
     PARSE_ERROR,
@@ -40,11 +41,10 @@ from .jsonrpc import (
     parse_text,
     recover_id,
 )
-from .pins import INSTRUCTIONS, LISTS, PinGuard
-from .policy import Policy
-from .requests import NAMING_PARAMS, SESSION_NOTIFICATIONS, call_of
-from .spill import SPILL_BYTES, Arrived
-from .surfaces import plain_line
+from ..mcp.surfaces import plain_line
+from ..pins.guard import INSTRUCTIONS, LISTS, PinGuard
+from ..policy import Policy
+from ..transport.spill import SPILL_BYTES, Arrived
 
 # Server requests passed to the client and not yet answered; past this many, the oldest is
 # forgotten (its late answer is dropped), so a server that never hears back cannot grow the map.

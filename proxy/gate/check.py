@@ -8,10 +8,10 @@ from lazaretto.store import StoreUnavailable
 if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
 
-from .classify import ToolVerdict, reads_only
+from ..classify import ToolVerdict, reads_only
+from ..mcp.jsonrpc import REFUSED, ErrorReason, error_response
+from ..policy import Policy
 from .hosts import HostAllowList, HostScanTooLarge, hosts_in
-from .jsonrpc import REFUSED, ErrorReason, error_response
-from .policy import Policy
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import sys
 import threading
 from typing import IO, BinaryIO
 
-from .mediator import Mediator, Outgoing
+from ..mediator.router import Mediator, Outgoing
 from .whole_writes import flush_whole, write_whole
 
 DEFAULT_MAX_LINE = 64 * 1024 * 1024

@@ -6,9 +6,9 @@ from typing import Any, BinaryIO
 
 import httpx
 
+from ...mediator.router import Mediator
+from ...policy import Policy
 from ..client_link import DEFAULT_MAX_LINE, ClientLink
-from ..mediator import Mediator
-from ..policy import Policy
 from .connection import open_client
 from .failures import Failure
 from .options import RemoteOptions

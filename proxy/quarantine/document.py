@@ -12,12 +12,12 @@ from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any
 
-from .detect import HOMOGLYPHS, Signal, detect
-from .detect.context import telling_key
-from .detect.learned import second_reading
-from .listing import records
+from ..detect import HOMOGLYPHS, Signal, detect
+from ..detect.context import telling_key
+from ..detect.learned import second_reading
+from ..mcp.listing import records
+from ..mcp.surfaces import walk_surfaces
 from .scan import Decoded, FieldVerdict, Verdict
-from .surfaces import walk_surfaces
 
 SPLIT = "split_across_fields"
 _KEY = "@key"  # how a surface path names an object key: keys take no part in the document

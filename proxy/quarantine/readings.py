@@ -23,9 +23,9 @@ from importlib import resources
 from itertools import islice
 from urllib.parse import unquote
 
-from .detect import engine
-from .sanitize.encoded import is_text
-from .sanitize.shape import Shape
+from ..detect import engine
+from ..sanitize.encoded import is_text
+from ..sanitize.shape import Shape
 
 
 @dataclass(frozen=True)

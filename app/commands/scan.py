@@ -6,13 +6,19 @@ import sys
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
-from .classify import untrusted_tool
-from .detect import DEFAULT_THRESHOLD
-from .document import judge_message
-from .notices import removal_notice, withheld_notice
-from .policy import PolicyError, load_policy
-from .scan import FieldVerdict, ReadInMessage, ScanRules, Verdict, scan_text
-from .surfaces import walk_surfaces
+from lazaretto.proxy.classify import untrusted_tool
+from lazaretto.proxy.detect import DEFAULT_THRESHOLD
+from lazaretto.proxy.mcp.surfaces import walk_surfaces
+from lazaretto.proxy.policy import PolicyError, load_policy
+from lazaretto.proxy.quarantine.document import judge_message
+from lazaretto.proxy.quarantine.notices import removal_notice, withheld_notice
+from lazaretto.proxy.quarantine.scan import (
+    FieldVerdict,
+    ReadInMessage,
+    ScanRules,
+    Verdict,
+    scan_text,
+)
 
 _DEFAULT_SERVER = "scan"
 

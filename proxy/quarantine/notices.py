@@ -2,8 +2,8 @@
 
 from collections.abc import Iterable
 
-from .detect import LABELS
-from .sanitize import Removal
+from ..detect import LABELS
+from ..sanitize import Removal
 
 # kind -> (one, several): the notice reads "1 HTML comment", "2 HTML comments".
 _REMOVAL_LABELS = {

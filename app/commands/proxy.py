@@ -6,21 +6,20 @@ import ctypes
 import os
 import sys
 
+from lazaretto.proxy.exposure import Exposure
+from lazaretto.proxy.mediator.router import Mediator, stderr_log
+from lazaretto.proxy.pins.guard import PinGuard
+from lazaretto.proxy.pins.lockfile import LockError, server_lock
+from lazaretto.proxy.policy import PolicyError, load_policy
+from lazaretto.proxy.proxy_args import configure as configure
+from lazaretto.proxy.proxy_args import server_command, server_name
+from lazaretto.proxy.quarantine.cleaner import FieldCleaner
+from lazaretto.proxy.session import discover_session
+from lazaretto.proxy.transport.relay import Relay
 from lazaretto.store import Store, StoreUnavailable
 from lazaretto.store.api import Mode
 from lazaretto.store.opening import Side, open_store
 from lazaretto.store.paths import STORE_ENV
-
-from .cleaner import FieldCleaner
-from .exposure import Exposure
-from .lockfile import LockError, server_lock
-from .mediator import Mediator, stderr_log
-from .pins import PinGuard
-from .policy import PolicyError, load_policy
-from .proxy_args import configure as configure
-from .proxy_args import server_command, server_name
-from .relay import Relay
-from .session import discover_session
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     if args.url is not None:
         if command:
             return _usage("give either --url or a server command, not both")
-        from .remote.options import OptionError, build
+        from lazaretto.proxy.transport.remote.options import OptionError, build
 
         try:
             options = build(
@@ -95,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     )
     _return_large_buffers()
     if options is not None:
-        from .remote.relay import serve
+        from lazaretto.proxy.transport.remote.relay import serve
 
         code = serve(options, mediator, policy, server)
     else:

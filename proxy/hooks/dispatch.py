@@ -1,36 +1,20 @@
-"""`lazaretto hook CLIENT EVENT`: the client's hook JSON on stdin, the client's reply on stdout.
+"""One hook event to the client's adapter, by a table: the client's hook JSON in, the client's reply out.
 
 Every failure inside is answered the fail-closed way for that client and event (a deny, or the
 output withheld with a notice); nothing escapes as a crash that would let the original through.
 """
 
-import argparse
 import importlib
 import json
 import sys
 
-from .whole_writes import print_json_line
+from ..transport.whole_writes import print_json_line
 
 CLIENTS = {
     "claude-code": "lazaretto.proxy.hooks.claude",
     "codex": "lazaretto.proxy.hooks.codex",
     "cursor": "lazaretto.proxy.hooks.cursor",
 }
-
-
-def configure(parser: argparse.ArgumentParser) -> None:
-    """`lazaretto hook CLIENT EVENT`."""
-    parser.add_argument("client", choices=sorted(CLIENTS), help="the agent client running the hook")
-    parser.add_argument(
-        "event",
-        help="claude-code and codex: pre-tool-use, post-tool-use; cursor: post-tool-use, "
-        "before-shell-execution, before-mcp-execution, pre-tool-use",
-    )
-
-
-def run(args: argparse.Namespace) -> int:
-    """Read the event, answer it, and return the exit code the client expects."""
-    return answer_and_emit(args.client, args.event, sys.stdin.buffer.read())
 
 
 def answer_and_emit(client: str, event: str, raw: bytes, error: BaseException | None = None) -> int:

@@ -10,8 +10,8 @@ import sys
 import threading
 from typing import IO, BinaryIO
 
+from ..mediator.router import Mediator, Outgoing
 from .client_link import DEFAULT_MAX_LINE, ClientLink
-from .mediator import Mediator, Outgoing
 from .whole_writes import flush_whole, write_whole
 
 

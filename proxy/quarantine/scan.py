@@ -4,12 +4,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 
-from .detect import DEFAULT_THRESHOLD, Detection, Signal, detect
-from .detect.context import telling_key
-from .detect.learned import second_reading
+from ..detect import DEFAULT_THRESHOLD, Detection, Signal, detect
+from ..detect.context import telling_key
+from ..detect.learned import second_reading
+from ..sanitize import Removal, SanitizeRules, sanitize
+from ..sanitize.model import CHAT_DELIMITER, DECODED_CHARS
 from .readings import readings
-from .sanitize import Removal, SanitizeRules, sanitize
-from .sanitize.model import CHAT_DELIMITER, DECODED_CHARS
 
 
 class Verdict(StrEnum):
