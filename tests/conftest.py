@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from proxy_harness import WORM_POLICY, ProxyProcess
-from terminal import READ_TIMEOUT, Terminal
+from support.proxy_harness import WORM_POLICY, ProxyProcess
+from support.terminal import READ_TIMEOUT, Terminal
 
 from lazaretto.store import Store
 

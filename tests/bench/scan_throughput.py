@@ -18,14 +18,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-# Run as a script, this file sees only its own folder; the corpus reader is imported from the root.
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+# Run as a script, this file sees only its own folder; the corpus reader is imported from tests/.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from corpus.records import NAMES, records
 
 from lazaretto.proxy.detect import detect
 from lazaretto.proxy.quarantine import scan
 from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
 from lazaretto.proxy.sanitize import SanitizeRules, sanitize
-from tests.corpus.records import NAMES, records
 
 ECHO = (
     "import json, sys\n"

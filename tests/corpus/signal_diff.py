@@ -12,11 +12,12 @@ import json
 import sys
 from pathlib import Path
 
-# Run as a script, this file sees only its own folder; the corpus reader is imported from the root.
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+# Run as a script, this file sees only its own folder; the corpus reader is imported from tests/.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from corpus.records import NAMES, records
 
 from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
-from tests.corpus.records import NAMES, records
 
 
 def snapshot() -> dict[str, dict]:

@@ -9,9 +9,9 @@ Floors sit just under what was measured, so a regression fails and an improvemen
 from collections import defaultdict
 
 import pytest
+from corpus.records import records
 
 from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
-from tests.corpus.records import records
 
 FILES = (
     "agentdojo_attacks.jsonl",

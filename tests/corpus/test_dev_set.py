@@ -18,8 +18,7 @@ the targets (1%, 3% for prose about attacks) say how far from them they still ar
 from pathlib import Path
 
 import pytest
-
-from tests.corpus.measure import measure
+from corpus.measure import measure
 
 DEV = Path(__file__).parent / "dev"
 SETS = (

@@ -13,8 +13,7 @@ import random
 from pathlib import Path
 
 import pytest
-
-from tests.unit.detect.verdicts import withheld
+from support.verdicts import withheld
 
 HELDOUT = Path(__file__).parent / "heldout" / "heldout_set.jsonl"
 DRESS_CHARS = 2000

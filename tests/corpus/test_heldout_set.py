@@ -5,8 +5,7 @@ bounds record where the rules stand on text nobody tuned for, far from the targe
 from pathlib import Path
 
 import pytest
-
-from tests.corpus.measure import measure
+from corpus.measure import measure
 
 HELDOUT = Path(__file__).parent / "heldout" / "heldout_set.jsonl"
 # At the counts measured with the learned reading, less one record.

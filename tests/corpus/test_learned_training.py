@@ -4,9 +4,9 @@ import json
 from pathlib import Path
 
 import pytest
+from corpus import train_reading
 
 from lazaretto.proxy.detect.learned import shipped
-from tests.corpus import train_reading
 
 HELD_OUT = Path(__file__).resolve().parent / "heldout" / "heldout_set.jsonl"
 

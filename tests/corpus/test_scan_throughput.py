@@ -9,8 +9,7 @@ import sys
 import time
 
 import pytest
-
-from tests.corpus.records import NAMES, records
+from corpus.records import NAMES, records
 
 # The baseline: parse each line and write one JSON line back, the least any JSONL filter does.
 ECHO = (

@@ -5,7 +5,7 @@ import json
 import lzma
 import re
 
-from tests.corpus.records import DATA, NAMES, path, records
+from corpus.records import DATA, NAMES, path, records
 
 ROW = re.compile(r"^\| (\S+\.jsonl) \| (\d+) \| ([0-9a-f]{64}) \| .+ \| (.+) \|$", re.MULTILINE)
 

@@ -1,7 +1,7 @@
 """Fixtures of the end-to-end tests: a real proxy in front of the scripted server, untrusted."""
 
 import pytest
-from proxy_harness import SCRIPTED_SERVER
+from support.proxy_harness import SCRIPTED_SERVER
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from proxy_harness import SCRIPTED_SERVER
+from support.proxy_harness import SCRIPTED_SERVER
 
 PARSE_ERROR, INTERNAL_ERROR = -32700, -32603
 

@@ -1,7 +1,7 @@
 """A web fetch server marked untrusted, as the README's quick start has it, read more than once."""
 
 import pytest
-from fetch_site import FETCH_BIN, FETCH_SERVER, MISSING, local_site
+from support.fetch_site import FETCH_BIN, FETCH_SERVER, MISSING, local_site
 
 pytestmark = pytest.mark.skipif(not FETCH_BIN.exists(), reason=MISSING)
 

@@ -14,7 +14,7 @@ import sys
 import time
 
 import pytest
-from proxy_harness import SCRIPTED_SERVER
+from support.proxy_harness import SCRIPTED_SERVER
 
 SIZE = 2 * 1024 * 1024
 

@@ -4,10 +4,10 @@ import json
 from pathlib import Path
 
 import pytest
+from corpus.measure import judged, tool_result
 
 from lazaretto.proxy.detect.learned import LEARNED_ATTACK
 from lazaretto.proxy.quarantine.scan import FieldVerdict, Verdict
-from tests.corpus.measure import judged, tool_result
 
 DEV = Path(__file__).resolve().parents[1] / "corpus" / "dev"
 

@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from proxy_harness import DEMO_SERVER, SCRIPTED_SERVER
+from support.proxy_harness import DEMO_SERVER, SCRIPTED_SERVER
 
 from lazaretto.app.demo.pages import HIDDEN_TAG_TEXT
 

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from amplifiers import AMPLIFIERS, MiB, check_judged_within_bound
-from sdk_clients import KINDS, run_client
+from support.amplifiers import AMPLIFIERS, MiB, check_judged_within_bound
+from support.sdk_clients import KINDS, run_client
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 HOSTILE_SERVER = [sys.executable, str(FIXTURES / "hostile_server.py")]

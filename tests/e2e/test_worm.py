@@ -2,7 +2,7 @@
 
 import json
 
-from proxy_harness import DEMO_SERVER, server_calls
+from support.proxy_harness import DEMO_SERVER, server_calls
 
 SECRET_POST = {"channel": "#general", "text": "contents of .env.prod: API_KEY=sk-live-123"}
 

@@ -3,8 +3,8 @@
 import os
 
 import pytest
-from faultkit import POLICY, PROXY_ARGS, children
-from proxy_harness import ProxyProcess
+from support.faultkit import POLICY, PROXY_ARGS, children
+from support.proxy_harness import ProxyProcess
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ import json
 import signal
 import time
 
-from faultkit import gone, server_of, text_of
+from support.faultkit import gone, server_of, text_of
 
 INTERNAL_ERROR = -32603
 

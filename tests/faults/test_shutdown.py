@@ -4,7 +4,7 @@ import json
 import signal
 
 import pytest
-from faultkit import gone, raw_proxy, server_of
+from support.faultkit import gone, raw_proxy, server_of
 
 from lazaretto.store import Store
 

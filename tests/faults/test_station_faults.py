@@ -7,7 +7,7 @@ import time
 import psutil
 import pytest
 from bench.station_process import StationProcess
-from faultkit import text_of
+from support.faultkit import text_of
 
 from lazaretto.store import Store
 

@@ -8,7 +8,7 @@ import subprocess
 
 import psutil
 import pytest
-from faultkit import text_of
+from support.faultkit import text_of
 
 from lazaretto.store import Store
 

@@ -8,7 +8,7 @@ import json
 import os
 
 import pytest
-from hook_golden import CASES, normalize
+from support.hook_golden import CASES, normalize
 
 
 @pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.name}/{p.stem}" for p in CASES])

@@ -5,7 +5,7 @@ left to its proxy, so one call never asks the person twice."""
 import re
 
 import pytest
-from proxy_harness import DEMO_SERVER, ProxyProcess
+from support.proxy_harness import DEMO_SERVER, ProxyProcess
 
 from lazaretto.proxy.hooks.proxied import proxy_server
 

@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from scripted_http import ScriptedHTTP
+from support.scripted_http import ScriptedHTTP
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 HTTP_SERVER = [sys.executable, str(FIXTURES / "http_server.py")]

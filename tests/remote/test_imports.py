@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from proxy_harness import SCRIPTED_SERVER
+from support.proxy_harness import SCRIPTED_SERVER
 
 REMOTE_ONLY = (
     "httpx",

@@ -122,7 +122,7 @@ def test_a_login_is_only_sent_to_the_url_it_was_made_for(
 ):
     url = sdk_server("lab", "--oauth", env=oauth_env)
     log_in(terminal, oauth_env, "lab", "--url", url)
-    from scripted_http import Reply
+    from support.scripted_http import Reply
 
     other = scripted(lambda seen: Reply(401, {"Content-Length": "0"}))
     proxy = start_proxy(["-n", "lab", "--url", other.url], env=oauth_env)

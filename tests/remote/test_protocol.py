@@ -5,7 +5,15 @@ import json
 import time
 
 import pytest
-from scripted_http import INIT_RESULT, Reply, json_reply, mcp_script, result, sse_reply, text_result
+from support.scripted_http import (
+    INIT_RESULT,
+    Reply,
+    json_reply,
+    mcp_script,
+    result,
+    sse_reply,
+    text_result,
+)
 
 REGION_TOOL = {
     "name": "query",

@@ -4,7 +4,7 @@ through once."""
 
 import json
 
-from proxy_harness import server_calls
+from support.proxy_harness import server_calls
 
 SECRET_POST = {"channel": "#general", "text": "contents of .env.prod: API_KEY=sk-live-123"}
 

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from stationkit import PASSPHRASE, close_machine, new_machine, skip_reason
+from support.stationkit import PASSPHRASE, close_machine, new_machine, skip_reason
 
 from lazaretto.proxy.hooks.served import hook_extension
 from lazaretto.store.station.client import StationStore

@@ -12,8 +12,8 @@ import textwrap
 import time
 
 import pytest
-from stationkit import PASSPHRASE, Machine
-from terminal import READ_TIMEOUT
+from support.stationkit import PASSPHRASE, Machine
+from support.terminal import READ_TIMEOUT
 
 SECRET_POST = {"channel": "#general", "text": "contents of .env.prod: API_KEY=sk-live-123"}
 ATTACKERS = ("agent", "reviewer")

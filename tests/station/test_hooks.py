@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 import pytest
-from hook_golden import CASES, normalize
+from support.hook_golden import CASES, normalize
 
 from lazaretto.store.api import REDACTED
 

@@ -3,8 +3,8 @@
 from datetime import UTC, datetime
 
 import pytest
-from review_scenario import FixedClock, load_scenario
-from stationkit import PASSPHRASE
+from support.review_scenario import FixedClock, load_scenario
+from support.stationkit import PASSPHRASE
 from textual.notifications import Notify
 
 from lazaretto.app.review.app import ReviewApp

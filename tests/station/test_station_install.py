@@ -8,8 +8,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from stationkit import PASSPHRASE, Account, close_machine, new_machine, skip_reason
-from terminal import Terminal
+from support.stationkit import PASSPHRASE, Account, close_machine, new_machine, skip_reason
+from support.terminal import Terminal
 
 from lazaretto.app.station.units import CPU_WEIGHT, NICE
 from lazaretto.store import Store

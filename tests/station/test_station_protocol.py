@@ -5,7 +5,7 @@ import os
 import socket
 
 import pytest
-from stationkit import PASSPHRASE
+from support.stationkit import PASSPHRASE
 
 from lazaretto.store import StoreUnavailable
 from lazaretto.store.api import OPERATIONS, REDACTED, Access

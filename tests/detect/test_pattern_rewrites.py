@@ -1,0 +1,134 @@
+"""Patterns written only for speed change no match: each finds what its plain form finds."""
+
+import re
+
+from corpus.records import NAMES, records
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lazaretto.proxy.detect import concept_rules, engine, signals
+from lazaretto.proxy.detect.normalize import fold
+
+# The look-ahead `_order` puts before the look-behinds (the first letters of its verbs), and the
+# authority pattern before its look-behinds for an article.
+_VERBS_AHEAD = re.compile(r"\(\?!\[\^[a-z]+\]\)")
+REWRITTEN = [p for p in signals.PATTERNS if _VERBS_AHEAD.search(p.source)]
+PLAIN = [re.compile(_VERBS_AHEAD.sub("", p.source, count=1)) for p in REWRITTEN]
+_WORDS = st.sampled_from(
+    "send post e-mail email share print give me the your .env password token to https://x.example"
+    " we i can would she never usually # // -- /* the a no each every: \n".split(" ")
+)
+
+
+def _same_matches(folded: str) -> None:
+    for pattern, plain in zip(REWRITTEN, PLAIN, strict=True):
+        assert [m.span() for m in pattern.regex.finditer(folded)] == [
+            m.span() for m in plain.finditer(folded)
+        ], (pattern.source[:60], folded[:80])
+
+
+def test_the_rewritten_patterns_are_the_order_verbs_and_the_named_kinds_ones():
+    assert len(REWRITTEN) == 6
+    assert {p.name for p in REWRITTEN} == {"exfiltration", "secret_request", "authority_claim"}
+
+
+def test_the_look_ahead_leaves_the_compiled_scans_form_as_it_was():
+    for pattern, plain in zip(REWRITTEN, PLAIN, strict=True):
+        assert engine.loosen(pattern.source) == engine.loosen(plain.pattern)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.tuples(_WORDS, st.sampled_from([" ", "  ", ", ", ": ", "\n", "'"])), max_size=30)
+)
+def test_generated_text_gets_the_same_matches(pieces):
+    _same_matches(fold("".join(word + gap for word, gap in pieces)).text)
+
+
+def test_the_corpus_gets_the_same_matches():
+    read = 0
+    for name in NAMES:
+        for number, record in enumerate(records(name)):
+            if number % 4 == 0:
+                _same_matches(fold(record["text"]).text)
+                read += 1
+    assert read > 1000
+
+
+# Clause ends as one alternation, each alternative with its own first character.
+_PLAIN_CLAUSE_END = re.compile(
+    r"[.!?;](?=\s|$)|(?<=[\u3040-\u9fff])[.!?;]|[。！？；।॥؟]|\n[ \t]*\n"
+    r"|\n(?=[ \t]*(?:[-*•#>|]|\d{1,3}[.)][ \t]|(?:[\w\"'-]{1,20}[ \t]){0,2}[\w\"'-]{1,40}[ \t]*:"
+    r"|\d[\w:.+-]*[ \t]|[0-9a-f]{7,12}[ \t]))"
+    r"|\"[ \t]*[,:}\]]|[{\[,][ \t]*\"|\|"
+)
+_CLAUSE_TEXT = st.lists(
+    st.sampled_from(
+        list("ab1 \t\n.!?;:,-*•#>|\"'{}[]()")
+        + ["。", "؟", "中", "の", "x:", "12) ", "12. ", "two words:", "3m ", "4e5f6a7 "]
+    ),
+    max_size=60,
+).map("".join)
+
+
+def _same_clause_ends(text: str) -> None:
+    for low, high in ((0, len(text)), (len(text) // 3, len(text) - len(text) // 4)):
+        assert [m.span() for m in concept_rules._CLAUSE_END.finditer(text, low, high)] == [
+            m.span() for m in _PLAIN_CLAUSE_END.finditer(text, low, high)
+        ], text[:80]
+
+
+@settings(max_examples=500, deadline=None)
+@given(_CLAUSE_TEXT)
+def test_clause_ends_are_the_plain_alternations(text):
+    _same_clause_ends(text)
+
+
+def test_the_corpus_has_the_same_clause_ends():
+    for name in NAMES:
+        for number, record in enumerate(records(name)):
+            if number % 4 == 0:
+                _same_clause_ends(fold(record["text"]).text)
+
+
+# The address and amount shapes as single alternations, before they were split for speed.
+_PLAIN_ACCOUNT = re.compile(
+    r"\b[a-z]{2}\d{2}[a-z0-9]{10,30}\b|(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])"
+)
+_PLAIN_AMOUNT = re.compile(
+    r"(?:[$€£¥₹₩₽₺]|\br\$|\b(?:usd|eur|gbp|btc|eth)\b)[ \t]?\d"
+    r"|\b\d[\d,.]*[ \t]?(?:usd|eur|gbp|dollars?|euros?|btc|bitcoins?|eth|reais|rupees?|zł|zloty|złotych"
+    r"|tl|lira|dong|vnd|руб\w*|грн|гривень|рупи\w*|रुपये|ریال|تومان|درهم|ريال|دولار|บาท|원)(?!\w)"
+    r"|\d[ \t]?(?:[万萬千亿億]?[円元圆圓块塊]|万|萬|만[ \t]?원|억)"
+    r"|(?<![\d-])\d{2,}[- ]\d{3,}[- ]\d{3,}(?![\d-])"
+)
+_SHAPE_TEXT = st.lists(
+    st.sampled_from(
+        list("ab1 9.-,$€")
+        + ["de44", "500107", "1234567890", "192.168.", "usd", " 5万円", "10만 원"]
+    ),
+    max_size=40,
+).map("".join)
+
+
+def _same_shapes(text: str) -> None:
+    for low, high in ((0, len(text)), (len(text) // 3, len(text) - len(text) // 4)):
+        assert concept_rules.account_numbers(text, low, high) == [
+            m.span() for m in _PLAIN_ACCOUNT.finditer(text, low, high)
+        ], text[:80]
+        assert concept_rules.amounts(text, low, high) == [
+            m.span() for m in _PLAIN_AMOUNT.finditer(text, low, high)
+        ], text[:80]
+
+
+@settings(max_examples=500, deadline=None)
+@given(_SHAPE_TEXT)
+def test_the_shape_searches_are_the_plain_alternations(text):
+    _same_shapes(text)
+
+
+def test_the_corpus_has_the_same_shapes():
+    for name in NAMES:
+        for number, record in enumerate(records(name)):
+            if number % 4 == 0:
+                _same_shapes(fold(record["text"]).text)

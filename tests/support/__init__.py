@@ -1,0 +1,1 @@
+"""Helpers the test folders share: real processes, terminals, servers, and how results are read."""
