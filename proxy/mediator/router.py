@@ -8,7 +8,6 @@ are forwarded as the very bytes that arrived; only rewritten messages are re-ser
 """
 
 import sys
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,12 +20,12 @@ from lazaretto.store.states import PinKind
 if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
 
-from ..classify import ToolVerdict, classify, untrusted_task, untrusted_tool
+from ..classify import untrusted_task, untrusted_tool
 from ..exposure import EXPOSURE_METHODS, MODEL_READ_REQUESTS, Exposure
 from ..gate.check import Gate
 from ..gate.requests import NAMING_PARAMS, SESSION_NOTIFICATIONS, call_of
 from ..mcp.bounds import affordable
-from ..mcp.envelope import Kind, enveloped, request_key, response_keys, shape_of
+from ..mcp.envelope import Kind, enveloped, request_key, shape_of
 from ..mcp.jsonrpc import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -42,21 +41,16 @@ from ..mcp.jsonrpc import (
     recover_id,
 )
 from ..mcp.surfaces import plain_line
-from ..pins.guard import INSTRUCTIONS, LISTS, PinGuard
+from ..pins.guard import PinGuard
 from ..policy import Policy
 from ..transport.spill import SPILL_BYTES, Arrived
-
-# Server requests passed to the client and not yet answered; past this many, the oldest is
-# forgotten (its late answer is dropped), so a server that never hears back cannot grow the map.
-SERVER_REQUESTS_KEPT = 4096
+from .correlation import Correlation, Pending
+from .drops import DropLog
+from .pin_checks import ToolRecheck, screen_result
+from .tools import ToolKnowledge
 
 # Requests that read one task: their answers are judged as the task's tool's.
 TASK_READS = frozenset({"tasks/result", "tasks/get"})
-
-# After this many dropped messages, only every DROP_SAMPLE-th one gets an audit row of its own
-# (with the count since the last): a server spewing garbage cannot fill the store with rows.
-DROPS_AUDITED_EACH = 100
-DROP_SAMPLE = 100
 
 
 @dataclass
@@ -65,18 +59,6 @@ class Outgoing:
 
     to_server: list[bytes] = field(default_factory=list)
     to_client: list[bytes] = field(default_factory=list)
-
-
-@dataclass(slots=True)  # not frozen: a frozen init costs a microsecond on every call
-class Pending:
-    """A client request waiting for the server's answer."""
-
-    request_id: Any
-    method: str
-    tool: str | None = None
-    first_page: bool = True  # a list request without a cursor
-    own: bool = False  # sent by the proxy itself (a pin re-check), not by the client
-    sent_at: float = field(default_factory=time.monotonic)
 
 
 # Cleans one payload: (method, tool, request_id, payload, untrusted, plain, line) -> new payload or None.
@@ -122,24 +104,10 @@ class Mediator:
         self.pins = pins
         self.log = log or stderr_log(server)
         self.exposure = exposure or Exposure(store, session, self.log)
-        self._own_requests = 0
-        # While the proxy re-lists tools after the server said they changed, tool calls wait,
-        # and so does the server's notice; both go on once the new list has been screened.
-        self._recheck_lock = threading.Lock()
-        self._rechecking: dict | None = None  # {"notice": bytes, "deferred": [bytes]}
-        self.pending: dict[int | str, Pending] = {}  # client requests, by envelope.request_key
-        # A request is answered exactly once: by the server or by a timeout, whichever pops it
-        # first under this lock; the ids answered by a timeout drop the server's late reply.
-        self._answer_lock = threading.Lock()
-        self._timed_out: set[int | str] = set()
-        # The server's requests the client was shown and has not answered: key -> method.
-        self._server_requests: dict[int | str, str] = {}
-        self.annotations: dict[str, dict | None] = {}  # by name, for every tool ever listed
-        self._tools_listed = False  # whether the server has listed its tools at all
-        self.task_tools: dict[str, str] = {}
-        self._verdicts: dict[str, ToolVerdict] = {}
-        self._drops = 0
-        self._drops_unaudited = 0
+        self.requests = Correlation()
+        self.tools = ToolKnowledge(self.server_policy)
+        self._recheck = ToolRecheck()
+        self._dropped = DropLog(store, session, server, self.log)
 
     # -- client -> server ---------------------------------------------------------------
 
@@ -163,10 +131,8 @@ class Mediator:
 
     def _from_client(self, raw: bytes) -> Outgoing:
         out = Outgoing()
-        with self._recheck_lock:
-            if self._rechecking is not None and b'"tools/call"' in raw:
-                self._rechecking["deferred"].append(raw)
-                return out
+        if self._recheck.hold(raw):
+            return out
         try:
             message, repeated = parse_line(raw)
         except LineError as exc:
@@ -219,7 +185,7 @@ class Mediator:
         to send the server. An answer carries data to it, so it must answer a request the
         server is waiting for, and the model's words go only while no other read tainted the
         session, judged when they leave (the session may have read something since it was asked)."""
-        method = self._pop_answered(self._server_requests, message["id"])
+        method = self.requests.client_answered(message["id"])
         if method is None:
             self._dropped(
                 "client",
@@ -282,7 +248,7 @@ class Mediator:
         params = message.get("params") or {}
         key = request_key(request_id)
         assert key is not None  # shape_of accepted the id
-        if key in self.pending:
+        if key in self.requests.pending:
             # Its answer could not be told from the first one's, and would be judged as that.
             self.log(f"refused request {request_id!r}: the id is already waiting for an answer")
             return None, error_response(
@@ -309,13 +275,13 @@ class Mediator:
                 self.log(f"refused {tool}: pin drift")
                 return None, drifted
         elif method in TASK_READS:
-            tool = self.task_tools.get(str(params.get("taskId")))
-        call = call_of(self.server_policy, method, params, self.verdict)
+            tool = self.tools.task_tool(params.get("taskId"))
+        call = call_of(self.server_policy, method, params, self.tools.verdict)
         refusal = self.gate.check(call.verdict, call.arguments, request_id, scanned=call.scanned)
         if refusal is not None:
             self.log(f"refused {call.name}: {refusal.code}")
             return None, refusal.response(request_id, self.server, call.name)
-        self.pending[key] = Pending(request_id, method, tool, "cursor" not in params)
+        self.requests.expect(key, Pending(request_id, method, tool, "cursor" not in params))
         return enveloped(message, Kind.REQUEST), None
 
     def _client_notification(self, message: dict) -> Any:
@@ -327,24 +293,12 @@ class Mediator:
             self._dropped("client", f"{method} sent as a notification, without an id", method)
             return None
         params = message.get("params") or {}
-        call = call_of(self.server_policy, method, params, self.verdict)
+        call = call_of(self.server_policy, method, params, self.tools.verdict)
         refusal = self.gate.judge(call.verdict, call.scanned)
         if refusal is not None:
             self._dropped("client", f"a notification the gate refused: {refusal.reason}", method)
             return None
         return enveloped(message, Kind.NOTIFICATION)
-
-    def verdict(self, tool: str) -> ToolVerdict:
-        """Classify a tool with the annotations its server last listed (cached until it lists again)."""
-        verdict = self._verdicts.get(tool)
-        if verdict is None:
-            verdict = self._verdicts[tool] = classify(
-                self.server_policy,
-                tool,
-                self.annotations.get(tool),
-                listed=not self._tools_listed or tool in self.annotations,
-            )
-        return verdict
 
     # -- server -> client ---------------------------------------------------------------
 
@@ -429,12 +383,13 @@ class Mediator:
             return None
         message = enveloped(message, shape.kind)
         method = message["method"]
-        if method == "notifications/tools/list_changed" and self.pins is not None:
-            with self._recheck_lock:
-                if self._rechecking is None:
-                    self._rechecking = {"notice": dump_line(message), "deferred": []}
-                    out.to_server.append(self._own_request("tools/list"))
-                    return None
+        if (
+            method == "notifications/tools/list_changed"
+            and self.pins is not None
+            and self._recheck.start(dump_line(message))
+        ):
+            out.to_server.append(self.requests.own_request("tools/list"))
+            return None
         request_id = message.get("id")
         if shape.kind is not Kind.REQUEST:
             return self._server_params(message, method, out, plain, line)
@@ -442,7 +397,7 @@ class Mediator:
             return None
         passed = self._server_params(message, method, out, plain, line)
         if passed is not None:
-            self._await_client(request_id, method)
+            self.requests.await_client(request_id, method)
         return passed
 
     def _server_params(
@@ -483,9 +438,7 @@ class Mediator:
     def _server_request_waiting(self, request_id: Any, method: str, out: Outgoing) -> bool:
         """Whether a server request reuses the id of one the client has yet to answer (then it
         is refused to the server: the client's answer would be judged as either request's)."""
-        with self._answer_lock:
-            waiting = any(key in self._server_requests for key in response_keys(request_id))
-        if not waiting:
+        if not self.requests.server_waits(request_id):
             return False
         self._dropped("server", f"a {method} reusing the waiting id {request_id!r}", method)
         out.to_server.append(
@@ -499,15 +452,6 @@ class Mediator:
             )
         )
         return True
-
-    def _await_client(self, request_id: Any, method: str) -> None:
-        """Remember a server request passed to the client, for its answer."""
-        key = request_key(request_id)
-        assert key is not None  # shape_of accepted the id
-        with self._answer_lock:
-            if len(self._server_requests) >= SERVER_REQUESTS_KEPT:
-                self._server_requests.pop(next(iter(self._server_requests)))
-            self._server_requests[key] = method
 
     def _model_request_refusal(self, method: str) -> str | None:
         """Why a server's request for the model's own words is refused (while tainted), or None:
@@ -545,14 +489,10 @@ class Mediator:
     def _answered(self, response_id: Any) -> Pending | None:
         """The pending request a response answers, matched as clients match it; None (and the
         response dropped with a reason) when it answers none."""
-        pending = self._pop_answered(self.pending, response_id)
+        pending = self.requests.answered(response_id)
         if pending is not None:
             return pending
-        with self._answer_lock:
-            late = next((key for key in response_keys(response_id) if key in self._timed_out), None)
-            if late is not None:
-                self._timed_out.discard(late)
-        if late is not None:
+        if self.requests.timed_out(response_id):
             self._dropped(
                 "server", f"a late answer to request {response_id!r}, which timed out", None
             )
@@ -566,7 +506,7 @@ class Mediator:
         if not isinstance(message, dict) or "id" not in message:
             return
         if "result" in message or "error" in message:
-            pending = self._pop_answered(self.pending, message["id"])
+            pending = self.requests.answered(message["id"])
             if pending is not None and not pending.own:
                 out.to_client.append(
                     dump_line(
@@ -587,48 +527,14 @@ class Mediator:
                 )
             )
 
-    def _dropped(self, side: str, what: str, method: str | None) -> None:
-        """Say why a message was dropped, in the proxy's log and in the audit log."""
-        self._drops += 1
-        self.log(f"dropped a {side} message: {what}")
-        if self._drops > DROPS_AUDITED_EACH and self._drops % DROP_SAMPLE:
-            self._drops_unaudited += 1
-            return
-        detail = {"side": side, "method": method}
-        if self._drops_unaudited:
-            detail["dropped_since_last_row"] = self._drops_unaudited
-        try:
-            self.store.audit.record(
-                "proxy",
-                "drop",
-                session=self.session,
-                subject=self.server,
-                reason=f"dropped a {side} message: {what}",
-                detail=detail,
-            )
-            self._drops_unaudited = 0
-        except StoreUnavailable as exc:
-            self._drops_unaudited += 1
-            self.log(f"could not audit the drop: {exc}")
-
-    def _own_request(self, method: str) -> bytes:
-        """A request of the proxy's own; its answer is screened and never reaches the client."""
-        while True:
-            self._own_requests += 1
-            request_id = f"lazaretto-{self._own_requests}"
-            if request_id not in self.pending:  # a string no number spells is its own key
-                break
-        self.pending[request_id] = Pending(request_id, method, own=True)
-        return dump_line({"jsonrpc": "2.0", "id": request_id, "method": method})
-
     def _recheck_done(self, out: Outgoing) -> None:
         """The re-list was screened: pass the server's notice on and replay the calls that waited."""
-        with self._recheck_lock:
-            waiting, self._rechecking = self._rechecking, None
+        waiting = self._recheck.finish()
         if waiting is None:
             return
-        out.to_client.append(waiting["notice"])
-        for raw in waiting["deferred"]:
+        notice, deferred = waiting
+        out.to_client.append(notice)
+        for raw in deferred:
             replay = self._from_client(raw)
             out.to_server.extend(replay.to_server)
             out.to_client.extend(replay.to_client)
@@ -639,7 +545,7 @@ class Mediator:
         result = message["result"]
         if pending.method == "tools/list":
             self._learn_tools(result)
-        screened = self._screen_pins(pending, result)
+        screened = screen_result(self.pins, pending, result, self.log)
         if pending.own:
             self._recheck_done(out)
             return None
@@ -647,9 +553,7 @@ class Mediator:
             result = screened
             message = {**message, "result": screened}
         if pending.method == "tools/call":
-            task = result.get("task")
-            if isinstance(task, dict) and isinstance(task.get("taskId"), str) and pending.tool:
-                self.task_tools[task["taskId"]] = pending.tool
+            self.tools.started_task(result, pending.tool)
         cleaned = self._judged(message, "result", pending, plain, line)
         return cleaned
 
@@ -691,21 +595,6 @@ class Mediator:
             return message
         return {**message, member: cleaned if member == "result" else cleaned["error"]}
 
-    def _screen_pins(self, pending: Pending, result: dict) -> dict | None:
-        if self.pins is None:
-            return None
-        try:
-            if pending.method in LISTS:
-                complete = pending.first_page and not result.get("nextCursor")
-                return self.pins.screen_list(pending.method, result, complete)
-            if pending.method in ("initialize", "server/discover"):
-                return self.pins.screen_instructions(result)
-        except StoreUnavailable as exc:
-            # Without the store nothing can be compared: show no entry that is not known good.
-            self.log(f"pin check impossible, list withheld: {exc}")
-            return _emptied(pending.method, result)
-        return None
-
     def _withheld(self, message: dict, pending: Pending, why: str) -> dict:
         subject = f"{self.server}/{pending.tool or pending.method}"
         self.log(f"withheld the result of {subject}: {why}")
@@ -721,24 +610,11 @@ class Mediator:
         )
 
     def _learn_tools(self, result: dict) -> None:
-        tools = result.get("tools")
-        if not isinstance(tools, list):
+        rows = self.tools.learn(result)
+        if rows is None:
             return
-        if not self._tools_listed:
-            # Names classified before any list was seen were taken as listed.
-            self._tools_listed = True
-            self._verdicts.clear()
-        verdicts = []
-        for tool in tools:
-            if isinstance(tool, dict) and isinstance(tool.get("name"), str):
-                annotations = (
-                    tool.get("annotations") if isinstance(tool.get("annotations"), dict) else None
-                )
-                self.annotations[tool["name"]] = annotations
-                self._verdicts.pop(tool["name"], None)
-                verdicts.append(self.verdict(tool["name"]).as_row())
         try:
-            self.store.tools.record_many(self.server, verdicts)
+            self.store.tools.record_many(self.server, rows)
         except StoreUnavailable as exc:
             self.log(f"could not record tool classifications: {exc}")
 
@@ -762,18 +638,8 @@ class Mediator:
 
     def _pop_recovered(self, head: bytes) -> Pending | None:
         """The client request an unreadable line seems to answer (by the id at its start), if any."""
-        pending = self._pop_answered(self.pending, recover_id(head))
+        pending = self.requests.answered(recover_id(head))
         return None if pending is None or pending.own else pending
-
-    def _pop_answered(self, waiting: dict, response_id: Any) -> Any:
-        """What `waiting` holds under the first key a client would match `response_id` to,
-        taken out (one answer each, whoever pops it first); None when nothing matches."""
-        with self._answer_lock:
-            for key in response_keys(response_id):
-                found = waiting.pop(key, None)
-                if found is not None:
-                    return found
-        return None
 
     # -- time limits ----------------------------------------------------------------------
 
@@ -781,13 +647,7 @@ class Mediator:
         """Answer every request older than `timeout` seconds with an error, and cancel it at the server."""
         now = time.monotonic() if now is None else now
         out = Outgoing()
-        for key, pending in list(self.pending.items()):
-            if now - pending.sent_at < timeout:
-                continue
-            with self._answer_lock:
-                if self.pending.pop(key, None) is None:
-                    continue  # answered meanwhile
-                self._timed_out.add(key)
+        for pending in self.requests.expired(timeout, now):
             self.log(
                 f"request {pending.request_id!r} ({pending.method}) timed out after {timeout:g} s"
             )
@@ -849,14 +709,12 @@ class Mediator:
 
     def waiting(self, request_id: Any) -> bool:
         """Whether a request the client (or the proxy) sent is still unanswered."""
-        return request_key(request_id) in self.pending
+        return self.requests.waiting(request_id)
 
     def undelivered(self, request_id: Any, message: str, reason: str) -> Outgoing:
         """The transport could not bring the server's answer whole: the waiting request gets an error."""
         out = Outgoing()
-        with self._answer_lock:
-            key = request_key(request_id)
-            pending = self.pending.pop(key, None) if key is not None else None
+        pending = self.requests.take(request_id)
         if pending is None:
             return out
         self.log(f"request {request_id!r} ({pending.method}) failed: {message}")
@@ -875,10 +733,9 @@ class Mediator:
     def server_gone(self, exit_code: int | None) -> Outgoing:
         """The server closed its output: every waiting request gets an error."""
         out = Outgoing()
-        waiting = list(self.pending.values())
-        with self._recheck_lock:
-            held, self._rechecking = self._rechecking, None
-        for raw in held["deferred"] if held else []:
+        waiting = self.requests.drain()
+        held = self._recheck.finish()
+        for raw in held[1] if held else []:
             # Calls held back during a tool re-check never reached the server: answer them too.
             try:
                 message, _repeated = parse_line(raw)
@@ -903,15 +760,4 @@ class Mediator:
                     )
                 )
             )
-        self.pending.clear()
         return out
-
-
-def _emptied(method: str, result: dict) -> dict:
-    """A list result with every entry withheld, or instructions withheld."""
-    if method in LISTS:
-        return {**result, LISTS[method][1]: []}
-    return {
-        **result,
-        INSTRUCTIONS[0]: "[lazaretto: instructions withheld: the pin store is unavailable.]",
-    }
