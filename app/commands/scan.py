@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from typing import TypeGuard
 
 from lazaretto.proxy.classify import untrusted_tool
-from lazaretto.proxy.detect import DEFAULT_THRESHOLD
 from lazaretto.proxy.mcp.surfaces import walk_surfaces
 from lazaretto.proxy.policy import PolicyError, load_policy
 from lazaretto.proxy.quarantine.document import judge_message
@@ -123,9 +122,10 @@ class Scanner:
 
     def result(self, result: dict) -> ResultScan:
         scan = ResultScan()
-        threshold = (self.rules.threshold or DEFAULT_THRESHOLD) if self.rules.untrusted else None
         seen = ReadInMessage()
-        verdicts = judge_message(result, lambda text, path: self.text(text, path, seen), threshold)
+        verdicts = judge_message(
+            result, lambda text, path: self.text(text, path, seen), self.rules.document_threshold
+        )
 
         def visit(path: str, text: str) -> str | None:
             verdict = verdicts[path]

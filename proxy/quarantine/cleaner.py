@@ -17,10 +17,11 @@ from lazaretto.store.states import FieldStatus
 if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
 
-from ..detect import DEFAULT_THRESHOLD, Signal
+from ..detect import Signal
 from ..exposure import Exposure
 from ..mcp.surfaces import BASE64_MARK, walk_surfaces
 from ..policy import Policy
+from .decision import withhold_at
 from .document import judge_message
 from .fingerprint import (
     MIN_WORDS,
@@ -206,8 +207,7 @@ class FieldCleaner:
 
         # Every field is judged, and the message read as one document, before any is replaced:
         # a part of a split instruction is withheld with the field that completes it.
-        threshold = (self.policy.threshold or DEFAULT_THRESHOLD) if untrusted else None
-        verdicts = judge_message(payload, verdict_of, threshold)
+        verdicts = judge_message(payload, verdict_of, self._rules[untrusted].document_threshold)
         if message.reentry_possible is None:
             message.reentry_possible = self.index.active()
             if message.reentry_possible and line is not None:
@@ -298,7 +298,7 @@ class FieldCleaner:
     def _reentry(self, verdict: FieldVerdict, original: dict) -> FieldVerdict:
         """A field carrying a sentence of a still-withheld payload is withheld too, whatever it scores."""
         source = f"{original['server']}/{original['tool'] or '?'}"
-        weight = max(verdict.score, self.policy.threshold or DEFAULT_THRESHOLD)
+        weight = max(verdict.score, withhold_at(self.policy.threshold))
         signal = Signal(
             REENTRY, weight, f"repeats withheld field {original['id']} from {source}", 0, 0
         )

@@ -14,9 +14,9 @@ from typing import Any
 
 from ..detect import HOMOGLYPHS, Signal, detect
 from ..detect.context import telling_key
-from ..detect.learned import second_reading
 from ..mcp.listing import records
 from ..mcp.surfaces import walk_surfaces
+from .decision import decide
 from .scan import Decoded, FieldVerdict, Verdict
 
 SPLIT = "split_across_fields"
@@ -99,13 +99,11 @@ def split_matches(
     # Under the threshold, the learned model may still read the document as an attack (it reads
     # single fields too, but a message's values are often too short for it alone). One text told
     # twice (a mirror) it has read already, as that text's field: the seam bound counts on that.
-    second = None
-    if found.score < threshold:
-        if len(set(texts)) == 1:
-            return {}
-        second = second_reading(document, found.signals, found.score, threshold)
-        if second is None:
-            return {}
+    if found.score < threshold and len(set(texts)) == 1:
+        return {}
+    decision = decide(document, found.signals, found.score, threshold)
+    if not decision.withheld:
+        return {}
     # Which fields each signal's span touches; a signal inside one field that scored under the
     # threshold on its own still counts, since the document's score is what crossed it.
     touched: dict[int, list[Signal]] = {}
@@ -155,7 +153,7 @@ def split_matches(
             for s in signals
             if min(s.end, end) > max(s.start, start)
         ]
-        reason = second or Signal(
+        reason = decision.learned or Signal(
             SPLIT,
             found.score,
             f"with {len(touched) - 1} other field(s) of this message it reads as instructions",
@@ -164,7 +162,7 @@ def split_matches(
         )
         verdicts[path] = FieldVerdict(
             Verdict.WITHHELD,
-            max(found.score, threshold),
+            decision.score,
             [reason, *own_signals, *(s for s in own.signals if s not in own_signals)],
             own.removed,
             [*own.decoded, Decoded(DECODED_KIND, shown)],

@@ -4,11 +4,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 
-from ..detect import DEFAULT_THRESHOLD, Detection, Signal, detect
+from ..detect import Detection, Signal, detect
 from ..detect.context import telling_key
-from ..detect.learned import second_reading
 from ..sanitize import Removal, SanitizeRules, sanitize
 from ..sanitize.model import CHAT_DELIMITER, DECODED_CHARS
+from .decision import decide, withhold_at
 from .readings import readings
 
 
@@ -40,6 +40,11 @@ class ScanRules:
     untrusted: bool = True
     allow_hosts: tuple[str, ...] = ()
     threshold: float | None = None  # None: the detector's default
+
+    @property
+    def document_threshold(self) -> float | None:
+        """What a message read as one document is held to: untrusted text only."""
+        return withhold_at(self.threshold) if self.untrusted else None
 
 
 @dataclass(frozen=True)
@@ -155,7 +160,7 @@ def _scan_short(
 
 
 def _scan(text: str, rules: ScanRules, key: str = "") -> FieldVerdict:
-    threshold = rules.threshold or DEFAULT_THRESHOLD
+    threshold = withhold_at(rules.threshold)
     if not rules.untrusted:
         cleaned, removed = sanitize(text, SanitizeRules(untrusted=False))
         return FieldVerdict(
@@ -219,11 +224,11 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> 
             score = max(score, weight)
     # The stretch around the visible evidence, read by the learned model as a whole and part by
     # part, may withhold a text the rules scored under their threshold (never the reverse).
-    second = second_reading(cleaned, reading.signals, score, threshold)
-    if second is not None:
-        signals.append(second)
-        score = threshold
-    if score >= threshold:
+    decision = decide(cleaned, reading.signals, score, threshold)
+    if decision.learned is not None:
+        signals.append(decision.learned)
+    score = decision.score
+    if decision.withheld:
         verdict = Verdict.WITHHELD
     elif removed:
         verdict = Verdict.SANITIZED

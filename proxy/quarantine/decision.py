@@ -1,0 +1,38 @@
+"""Where evidence becomes a decision: the rules' score against the threshold, then the learned
+second reading for what the rules scored just under it. A field, a record and a message read as
+one document are all decided here, and nowhere else."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..detect import DEFAULT_THRESHOLD, Signal
+from ..detect.learned import second_reading
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Whether a text is withheld, at which score, and the learned reading's signal if it decided."""
+
+    withheld: bool
+    score: float
+    learned: Signal | None = None
+
+
+def withhold_at(configured: float | None) -> float:
+    """The threshold in force: the policy's `detect.threshold`, else the detector's default."""
+    return configured or DEFAULT_THRESHOLD
+
+
+def decide(text: str, evidence: Sequence[Signal], score: float, threshold: float) -> Decision:
+    """Withhold `text` when `score` (all the evidence found for it) reaches `threshold`; under it,
+    when the learned model reads the stretch around `evidence` (spans into `text`) as an attack.
+
+    The model only ever adds withholding: whatever it learned to read as harmless, an attacker can
+    wrap around an instruction, so it never lets through what the rules withheld.
+    """
+    if score >= threshold:
+        return Decision(True, score)
+    learned = second_reading(text, evidence, score, threshold)
+    if learned is None:
+        return Decision(False, score)
+    return Decision(True, threshold, learned)
