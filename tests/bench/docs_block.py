@@ -43,7 +43,8 @@ def write_docs(page: Path | None, table: list[str]) -> None:
     text = page.read_text(encoding="utf-8")
     if len(block.findall(text)) != 1:
         raise SystemExit(f"{page}: no single {opening} ... {closing} block to write the table in")
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    # The machine's, not this process's: `--pin` leaves the script itself one CPU.
+    cores = os.cpu_count()
     load = (
         f", load average {os.getloadavg()[0]:.1f} at the end" if hasattr(os, "getloadavg") else ""
     )
