@@ -14,8 +14,20 @@ from .gate.hosts import HostAllowList
 POLICY_ENV = "LAZARETTO_POLICY"
 POLICY_FILE = "lazaretto.toml"
 """The policy's name in the user's config directory."""
-_TOP_KEYS = {"allow_hosts", "servers", "detect", "taint", "approval", "label", "proxy"}
-_SERVER_KEYS = {"trust", "untrusted", "outbound", "not_outbound", "label", "lock"}
+# Every key a policy may hold. parse_policy reads only the keys listed here (any other is named on
+# stderr and ignored), and a test checks each is in the docs' policy reference: a key cannot be
+# added without both.
+TABLE_KEYS: dict[str, frozenset[str]] = {
+    "detect": frozenset({"threshold"}),
+    "taint": frozenset({"idle_expiry_minutes"}),
+    "approval": frozenset({"ttl_minutes"}),
+    "proxy": frozenset({"max_line_bytes", "request_timeout_seconds", "store_busy_timeout_seconds"}),
+}
+"""The keys of each table below the top level, by table (`[servers.NAME]` apart)."""
+SERVER_KEYS = frozenset({"trust", "untrusted", "outbound", "not_outbound", "label", "lock"})
+"""The keys of one `[servers.NAME]` entry."""
+TOP_KEYS = frozenset({"allow_hosts", "servers", "label", *TABLE_KEYS})
+"""The keys of the policy's top level."""
 
 
 class Trust(StrEnum):
@@ -103,8 +115,7 @@ def parse_policy(text: str, *, source: Path | None = None) -> Policy:
         raise PolicyError(f"{where}: not valid {'JSON' if is_json else 'TOML'}: {exc}") from exc
     if not isinstance(data, dict):
         raise PolicyError(f"{where}: the top level must be a table/object")
-    for key in data.keys() - _TOP_KEYS:
-        print(f"lazaretto: {where}: unknown policy key {key!r} ignored", file=sys.stderr)
+    data = _known(data, TOP_KEYS, where)
     servers = {
         name: _server(name, entry, where) for name, entry in _table(data, "servers", where).items()
     }
@@ -144,8 +155,7 @@ def parse_policy(text: str, *, source: Path | None = None) -> Policy:
 def _server(name: str, entry: Any, where: object) -> ServerPolicy:
     if not isinstance(entry, dict):
         raise PolicyError(f"{where}: servers.{name} must be a table/object")
-    for key in entry.keys() - _SERVER_KEYS:
-        print(f"lazaretto: {where}: unknown key servers.{name}.{key} ignored", file=sys.stderr)
+    entry = _known(entry, SERVER_KEYS, where, f"servers.{name}")
     trust = entry.get("trust")
     if trust is not None and trust not in list(Trust):
         raise PolicyError(
@@ -181,7 +191,15 @@ def _table(data: dict, key: str, where: object) -> dict:
     value = data.get(key, {})
     if not isinstance(value, dict):
         raise PolicyError(f"{where}: {key} must be a table/object")
-    return value
+    return value if key == "servers" else _known(value, TABLE_KEYS[key], where, key)
+
+
+def _known(table: dict, keys: frozenset[str], where: object, path: str = "") -> dict:
+    """The table's known keys; each other one is named on stderr and ignored."""
+    for key in sorted(table.keys() - keys):
+        what = f"key {path}.{key}" if path else f"policy key {key!r}"
+        print(f"lazaretto: {where}: unknown {what} ignored", file=sys.stderr)
+    return {key: value for key, value in table.items() if key in keys}
 
 
 def _strings(value: Any, key: str, where: object) -> list[str]:

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from bytecode import compile_lazaretto
+from docs_block import add_flag, write_docs
 from station_process import StationProcess
 
 _SCRIPT = Path(sys.executable).with_name("lazaretto")
@@ -126,6 +127,7 @@ def timed(argv: list[str], payload: bytes, env: dict) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--runs", type=int, default=7)
+    add_flag(parser)
     args = parser.parse_args()
     compile_lazaretto()
     with tempfile.TemporaryDirectory() as work:
@@ -159,14 +161,16 @@ def main() -> None:
             "input_bytes": len(payloads.get(name, b"")),
         }
     width = max(len(row["case"]) for row in results.values())
-    print(
+    table = [
         f"{'case':<{width}}  {'mode':<10}  {'input':>9}  {'median ms':>9}  {'max ms':>7}  {'x floor':>7}"
-    )
+    ]
     for row in results.values():
-        print(
+        table.append(
             f"{row['case']:<{width}}  {row['mode']:<10}  {row['input_bytes']:>9}  {row['median_ms']:>9}"
             f"  {row['max_ms']:>7}  {row['x_floor']:>7}"
         )
+    print("\n".join(table))
+    write_docs(args.write_docs, table)
     print(json.dumps({"benchmark": "hook_latency", "results": results}))
 
 

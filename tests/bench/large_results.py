@@ -17,6 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from docs_block import add_flag, write_docs
+
 HERE = Path(__file__).resolve().parent
 SERVER = [sys.executable, str(HERE.parent / "fixtures" / "scripted_server.py")]
 PROXY = [sys.executable, "-m", "lazaretto.app", "proxy", "-n", "bench", "--"]
@@ -119,17 +121,20 @@ def measure(rounds: int) -> dict[str, dict]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
+    add_flag(parser)
     args = parser.parse_args()
     figures = measure(args.rounds)
-    print(
+    table = [
         f"{'result':<9}{'direct ms':>11}{'proxy ms':>11}{'added ms':>11}{'x direct':>10}"
         f"{'peak +MiB':>11}{'peak x msg':>12}"
-    )
+    ]
     for label, f in figures.items():
-        print(
+        table.append(
             f"{label:<9}{f['direct_ms']:>11.2f}{f['proxy_ms']:>11.2f}{f['added_ms']:>11.2f}{f['x_direct']:>10.2f}"
             f"{f['peak_added_mib']:>11.1f}{f['peak_x_message']:>12.2f}"
         )
+    print("\n".join(table))
+    write_docs(args.write_docs, table)
     print(
         json.dumps(
             {

@@ -23,6 +23,7 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 
 import anyio
+from docs_block import add_flag, write_docs
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -116,6 +117,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--big", type=int, default=1024 * 1024, help="bytes of the large result")
     parser.add_argument("--json", action="store_true", help="the server answers with JSON bodies")
+    add_flag(parser)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         policy = Path(tmp) / "bench.toml"
@@ -135,12 +137,14 @@ def main() -> int:
         finally:
             server.kill()
             server.wait()
-    print(f"{'configuration':<28}{'median ms':>11}{'p95 ms':>10}{'x direct':>10}{'target':>8}")
+    table = [f"{'configuration':<28}{'median ms':>11}{'p95 ms':>10}{'x direct':>10}{'target':>8}"]
     for label, f in figures.items():
         target = f"{f['target']:.1f}x" if f["target"] else ""
-        print(
+        table.append(
             f"{label:<28}{f['median_ms']:>11.3f}{f['p95_ms']:>10.3f}{f['x_direct']:>10.2f}{target:>8}"
         )
+    print("\n".join(table))
+    write_docs(args.write_docs, table)
     print(
         json.dumps(
             {

@@ -18,6 +18,8 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from docs_block import add_flag, write_docs
+
 SIZE = (140, 40)
 LIMIT = 1.5
 """The issue's bound: the full store opens in at most this times the empty store's time."""
@@ -138,6 +140,7 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    add_flag(parser)
     args = parser.parse_args()
     if args.child:
         child(args.child)
@@ -160,13 +163,15 @@ def main() -> None:
                 times[name].append(measure(path))
     medians = {name: statistics.median(values) for name, values in times.items()}
     empty, full = medians.values()
-    print(f"{'store':<20}{'median ms':>10}{'min ms':>9}{'max ms':>9}")
+    table = [f"{'store':<20}{'median ms':>10}{'min ms':>9}{'max ms':>9}"]
     for name, values in times.items():
-        print(
+        table.append(
             f"{name:<20}{medians[name] * 1000:>10.1f}{min(values) * 1000:>9.1f}{max(values) * 1000:>9.1f}"
         )
     ratio = full / empty
-    print(f"ratio {ratio:.2f} (bound {LIMIT})")
+    table.append(f"ratio {ratio:.2f} (bound {LIMIT})")
+    print("\n".join(table))
+    write_docs(args.write_docs, table)
     print(
         json.dumps(
             {

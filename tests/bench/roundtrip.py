@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 from bytecode import compile_lazaretto
+from docs_block import add_flag, write_docs
 from station_process import StationProcess
 
 HERE = Path(__file__).resolve().parent
@@ -208,6 +209,7 @@ def main() -> int:
         action="store_true",
         help="this script on the first CPU, what it starts on the second",
     )
+    add_flag(parser)
     args = parser.parse_args()
     cpus = None
     if args.pin:
@@ -218,16 +220,18 @@ def main() -> int:
         cpus = {available[1]}
     compile_lazaretto()
     figures = measure(args.calls, args.rounds, cpus)
-    print(
+    table = [
         f"{'configuration':<28}{'median µs':>11}{'p95 µs':>10}{'x direct':>10}{'x relay':>9}"
         f"{'x embedded':>12}{'start ms':>10}{'start x relay':>15}"
-    )
+    ]
     for label, f in figures.items():
         embedded = f"{f['x_embedded']:>12.2f}" if f["x_embedded"] is not None else f"{'':>12}"
-        print(
+        table.append(
             f"{label:<28}{f['median_us']:>11.1f}{f['p95_us']:>10.1f}{f['x_direct']:>10.2f}{f['x_relay']:>9.2f}"
             f"{embedded}{f['startup_ms']:>10.1f}{f['startup_x_relay']:>15.2f}"
         )
+    print("\n".join(table))
+    write_docs(args.write_docs, table)
     print(
         json.dumps(
             {

@@ -22,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from corpus.records import NAMES, records
+from docs_block import add_flag, write_docs
 
 from lazaretto.proxy.detect import detect
 from lazaretto.proxy.quarantine import scan
@@ -74,6 +75,7 @@ def as_process(cmd: list[str], data: bytes, env: dict) -> Callable[[], None]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
+    add_flag(parser)
     args = parser.parse_args()
     texts, tool_outputs = load()
     jsonl = "".join(json.dumps({"text": t}, ensure_ascii=False) + "\n" for t in texts).encode()
@@ -128,11 +130,13 @@ def main() -> None:
                 "mb": round(size / 1e6, 2),
                 "fields": count,
             }
-    print(f"{'':36}{'MB':>7}{'fields':>8}{'seconds':>9}{'MB/s':>9}{'fields/s':>10}")
+    table = [f"{'':36}{'MB':>7}{'fields':>8}{'seconds':>9}{'MB/s':>9}{'fields/s':>10}"]
     for name, f in figures.items():
-        print(
+        table.append(
             f"{name:36}{f['mb']:>7.2f}{f['fields']:>8}{f['seconds']:>9.3f}{f['mb_per_s']:>9.2f}{f['fields_per_s']:>10}"
         )
+    print("\n".join(table))
+    write_docs(args.write_docs, table)
     print(json.dumps({"rounds": args.rounds, "figures": figures}))
 
 

@@ -40,6 +40,7 @@ import time
 from pathlib import Path
 
 from cpu_groups import CpuGroups
+from docs_block import add_flag, write_docs
 from station_process import StationProcess
 
 from lazaretto.app.station.units import NICE
@@ -277,6 +278,7 @@ def main() -> int:
     parser.add_argument("--probe", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--probe-station", help=argparse.SUPPRESS)
     parser.add_argument("--probe-nice", type=int, help=argparse.SUPPRESS)
+    add_flag(parser)
     args = parser.parse_args()
     if args.probe or args.probe_station:
         return probe(args.probe, args.probe_station, args.probe_nice)
@@ -296,30 +298,32 @@ def main() -> int:
                     if r[f"{figure}_ms"] is not None:
                         r[f"{figure}_x_single"] = r[f"{figure}_ms"] / single[f"{figure}_ms"]
         placed = groups.describe()
-    print(
+    table = [
         f"{'run':<20}{'proxies':>8}{'calls/s':>9}{'calls':>8}{'rows lost':>11}{'errors':>8}{'audit':>7}"
         f"{'store p95 ms':>14}{'x single':>10}{'write p95 ms':>14}{'x single':>10}"
         f"{'call p95 ms':>13}{'x single':>10}{'seconds':>9}"
-    )
+    ]
     for name, r in runs.items():
         store = (
             f"{r['store_write_p95_ms']:>14.2f}{r['store_write_p95_x_single']:>10.2f}"
             if r["store_write_p95_ms"] is not None
             else f"{'-':>14}{'-':>10}"
         )
-        print(
+        table.append(
             f"{name:<20}{r['proxies']:>8}{r['rate'] or '-':>9}{r['calls']:>8}{r['rows_lost']:>11}{r['errors']:>8}"
             f"{'ok' if r['audit_ok'] else 'BAD':>7}{store}"
             f"{r['write_p95_ms']:>14.2f}{r['write_p95_x_single']:>10.2f}"
             f"{r['call_p95_ms']:>13.2f}{r['call_p95_x_single']:>10.2f}{r['seconds']:>9.1f}"
         )
     nice = runs["station, single"]["station_nice"]
-    print(f"the station ran at nice {nice}" + ("" if nice == NICE else f", not the unit's {NICE}"))
-    print(placed)
-    print(
+    table += [
+        f"the station ran at nice {nice}" + ("" if nice == NICE else f", not the unit's {NICE}"),
+        placed,
         "store p95: the probe at the station's priority (root only), the store's own latency;"
-        " write p95: the probe at the users' priority, its own wait for a core included"
-    )
+        " write p95: the probe at the users' priority, its own wait for a core included",
+    ]
+    print("\n".join(table))
+    write_docs(args.write_docs, table)
     print(json.dumps({"benchmark": "store_load", **runs}, default=float))
     return 0
 

@@ -20,6 +20,8 @@ import time
 import tracemalloc
 from typing import TYPE_CHECKING
 
+from docs_block import add_flag, write_docs
+
 from lazaretto.proxy.detect.signals import PATTERNS
 from lazaretto.proxy.gate.hosts import HostScanTooLarge, hosts_in
 from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
@@ -204,13 +206,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--match", default="", help="only cases whose name contains this text")
+    add_flag(parser)
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     results = {}
     header = "".join(f"{f'ms@{s // 1000}k':>11}" for s in sizes) + "".join(
         f"{f'µs/KB@{s // 1000}k':>13}" for s in sizes
     )
-    print(f"{'input':<58}{header}{'exponent':>10}{'peak x':>8}")
+    table = [f"{'input':<58}{header}{'exponent':>10}{'peak x':>8}"]
+    print(table[0])
     for name, kind, unit in cases():
         if args.match not in name:
             continue
@@ -247,13 +251,16 @@ def main() -> int:
         )
         flag = "  SUPERLINEAR" if exponent > FLAG or None in times else ""
         peak = results[name]["peak_memory_x"]
-        print(f"{name[:57]:<58}{ms}{per_kb}{exponent:>10.2f}{peak:>8.1f}{flag}", flush=True)
+        table.append(f"{name[:57]:<58}{ms}{per_kb}{exponent:>10.2f}{peak:>8.1f}{flag}")
+        print(table[-1], flush=True)
     flagged = sorted(n for n, r in results.items() if r["exponent"] > FLAG or r["skipped_larger"])
     worst = max(results, key=lambda n: results[n]["exponent"])
-    print(
+    table.append(
         f"{len(results)} inputs; worst exponent {results[worst]['exponent']:.2f} ({worst}); "
         f"flagged above {FLAG}: {len(flagged)}"
     )
+    print(table[-1])
+    write_docs(args.write_docs, table)
     print(
         json.dumps(
             {
