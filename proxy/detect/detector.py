@@ -108,10 +108,17 @@ def _field_of(key: str) -> Field:
     return Field(kind_of_key(key), key)
 
 
-def detect(text: str, scan: engine.Engine | None = None, key: str = "") -> Detection:
+def detect(
+    text: str,
+    scan: engine.Engine | None = None,
+    key: str = "",
+    kinds: frozenset[str] | None = None,
+) -> Detection:
     """Every signal found in `text` and their combined score.
 
     `key` is the key of the field the text sits in, if known (see `context.telling_key`).
+    `kinds`, if given, are the only signal kinds that count: the others are neither scored nor
+    shown (text written for the model is judged only for what no such text should ask).
     """
     folded = fold(text)
     haystack = folded.text
@@ -130,6 +137,8 @@ def detect(text: str, scan: engine.Engine | None = None, key: str = "") -> Detec
         weights.setdefault(_REPORTED if reported else name, []).append(weight)
 
     for pattern, spans in find(haystack, scan):
+        if kinds is not None and pattern.name not in kinds:
+            continue
         reported = all(
             reading.in_discussion(start) or _in_a_pattern(haystack, start, end)
             for start, end in spans
@@ -142,6 +151,8 @@ def detect(text: str, scan: engine.Engine | None = None, key: str = "") -> Detec
     rules_held: set[int] = set()
     # Strongest first, so where two rules of one kind read the same words the stronger counts.
     for found in sorted(reading.signals, key=lambda found: -found.weight):
+        if kinds is not None and found.name not in kinds:
+            continue
         start, end = folded.original_span(found.start, found.end)
         # The English patterns and the concepts often read the same words: one piece of evidence.
         if any(s.name == found.name and s.start < end and start < s.end for s in signals):
@@ -155,7 +166,7 @@ def detect(text: str, scan: engine.Engine | None = None, key: str = "") -> Detec
         signals.append(
             Signal(found.name, weight, _excerpt(text, start, end), start, end, found.field.key)
         )
-    mixed = mixed_script_words(text)
+    mixed = mixed_script_words(text) if kinds is None or HOMOGLYPHS in kinds else []
     if mixed:
         # One odd word can be a typo or a loanword; several are a deliberate disguise.
         weight = (0.3, 0.6, 1.0)[len(mixed) - 1]

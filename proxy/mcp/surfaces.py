@@ -193,7 +193,10 @@ def _all_strings(root: Any, edits: _Edits, visit: Visit, prefix: str) -> None:
 def _base64_part(node: dict) -> tuple[str | None, str | None]:
     """The key of a media part's or a resource's base64 payload, if it holds base64 indeed, and
     the text it spells (None for bytes that are no UTF-8 text)."""
-    if node.get("type") in _MEDIA_TYPES:
+    kind = node.get("type")
+    # `type` is any JSON value a server sends (an output schema's is an object): only a string
+    # names a media part.
+    if isinstance(kind, str) and kind in _MEDIA_TYPES:
         key = "data"
     elif "uri" in node and "blob" in node:
         key = "blob"

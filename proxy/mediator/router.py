@@ -43,6 +43,7 @@ from ..mcp.jsonrpc import (
 from ..mcp.surfaces import plain_line
 from ..pins.guard import PinGuard
 from ..policy import Policy
+from ..quarantine.unjudged import keep_unjudged
 from ..transport.spill import SPILL_BYTES, Arrived
 from .correlation import Correlation, Pending
 from .drops import DropLog
@@ -314,9 +315,12 @@ class Mediator:
             with self.store.one_reading():
                 return self._from_server(handed, head, size)
         except Exception as exc:
+            # The agent is told why in words; the exception's text (which may quote the line)
+            # goes to the proxy's log only.
+            self.log(f"could not handle a server line: {type(exc).__name__}: {exc}")
             out = Outgoing()
             self._unreadable_from_server(
-                head, size, LineError(f"internal error ({type(exc).__name__}: {exc})"), out
+                head, size, LineError("an internal error of the proxy"), out
             )
             return out
 
@@ -588,8 +592,20 @@ class Mediator:
                 message, pending, f"the quarantine store cannot be written ({exc})"
             )
         except Exception as exc:
+            self.log(f"could not judge {pending.method}: {type(exc).__name__}: {exc}")
+            qid = keep_unjudged(
+                self.store,
+                session=self.session,
+                server=self.server,
+                tool=pending.tool,
+                method=pending.method,
+                request_id=request_id,
+                payload=message[member],
+                error=exc,
+            )
+            kept = f"; a person can read and release it as {qid}" if qid else ""
             return self._withheld(
-                message, pending, f"it could not be inspected ({type(exc).__name__}: {exc})"
+                message, pending, f"the proxy failed to inspect it (an internal error){kept}"
             )
         if cleaned is None:
             return message

@@ -7,7 +7,7 @@ was removed; every removal is logged with its decoded text for the review app.
 """
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
@@ -31,6 +31,7 @@ from .fingerprint import (
     payload_fingerprints,
 )
 from .labels import label_payload
+from .model_text import MODEL_TEXT_METHODS, own_names
 from .notices import removal_notice, withheld_notice
 from .scan import (
     FieldVerdict,
@@ -154,12 +155,16 @@ class FieldCleaner:
         self.session = session
         self.exposure = exposure or Exposure(store, session)
         self.index = FingerprintIndex(store)
-        # The scan rules of trusted (False) and untrusted (True) payloads under this policy.
+        # The scan rules under this policy, by (untrusted, written for the model).
         self._rules = {
-            trust: ScanRules(
-                untrusted=trust, allow_hosts=policy.allow_hosts, threshold=policy.threshold
+            (trust, for_model): ScanRules(
+                untrusted=trust,
+                allow_hosts=policy.allow_hosts,
+                threshold=policy.threshold,
+                for_the_model=for_model,
             )
             for trust in (False, True)
+            for for_model in (False, True)
         }
         self._nonce: str | None = None
         # (content hash, tool) -> (the store's data_version then, the earlier withheld row or None):
@@ -176,6 +181,9 @@ class FieldCleaner:
         plain: bool = False,
         line: bytes | None = None,
     ):
+        rules = self._rules[untrusted, method in MODEL_TEXT_METHODS]
+        if rules.for_the_model:
+            rules = replace(rules, own_tools=own_names(payload))
         if not untrusted and plain:
             # Trusted rules strip only invisible characters, and a plain ASCII line without \u escapes
             # has none: only a withheld payload coming back is left to look for, if any is withheld.
@@ -199,7 +207,6 @@ class FieldCleaner:
                 return FieldVerdict(Verdict.CLEAN, 0.0, original=text, cleaned=text)
         else:
             message = _Message(method, tool, request_id, untrusted, line=line)
-            rules = self._rules[untrusted]
             seen = ReadInMessage()
 
             def verdict_of(text: str, path: str) -> FieldVerdict:
@@ -207,7 +214,7 @@ class FieldCleaner:
 
         # Every field is judged, and the message read as one document, before any is replaced:
         # a part of a split instruction is withheld with the field that completes it.
-        verdicts = judge_message(payload, verdict_of, self._rules[untrusted].document_threshold)
+        verdicts = judge_message(payload, verdict_of, rules)
         if message.reentry_possible is None:
             message.reentry_possible = self.index.active()
             if message.reentry_possible and line is not None:

@@ -23,16 +23,19 @@ def withhold_at(configured: float | None) -> float:
     return configured or DEFAULT_THRESHOLD
 
 
-def decide(text: str, evidence: Sequence[Signal], score: float, threshold: float) -> Decision:
+def decide(
+    text: str, evidence: Sequence[Signal], score: float, threshold: float, *, learned: bool = True
+) -> Decision:
     """Withhold `text` when `score` (all the evidence found for it) reaches `threshold`; under it,
-    when the learned model reads the stretch around `evidence` (spans into `text`) as an attack.
+    when the learned model reads the stretch around `evidence` (spans into `text`) as an attack
+    (unless `learned` is False).
 
     The model only ever adds withholding: whatever it learned to read as harmless, an attacker can
     wrap around an instruction, so it never lets through what the rules withheld.
     """
     if score >= threshold:
         return Decision(True, score)
-    learned = second_reading(text, evidence, score, threshold)
-    if learned is None:
+    second = second_reading(text, evidence, score, threshold) if learned else None
+    if second is None:
         return Decision(False, score)
-    return Decision(True, threshold, learned)
+    return Decision(True, threshold, second)

@@ -16,8 +16,8 @@ from ..detect import HOMOGLYPHS, Signal, detect
 from ..detect.context import telling_key
 from ..mcp.listing import records
 from ..mcp.surfaces import walk_surfaces
-from .decision import decide
-from .scan import Decoded, FieldVerdict, Verdict
+from .decision import decide, withhold_at
+from .scan import Decoded, FieldVerdict, ScanRules, Verdict
 
 SPLIT = "split_across_fields"
 _KEY = "@key"  # how a surface path names an object key: keys take no part in the document
@@ -37,13 +37,13 @@ _SPACE = re.compile(r"\s")
 
 
 def judge_message(
-    payload: Any, verdict_of: Callable[[str, str], FieldVerdict], threshold: float | None
+    payload: Any, verdict_of: Callable[[str, str], FieldVerdict], rules: ScanRules
 ) -> dict[str, FieldVerdict]:
-    """Every surface of `payload` (see `walk_surfaces`) with its verdict, by path; with a
-    threshold, the message is also read as documents (see `split_matches`): one per record of
-    a listing, one of the rest (see `listing.records`), and the whole for evidence that runs
-    across records. `verdict_of` is
-    given each text and its path (a request to act is judged by its field's key)."""
+    """Every surface of `payload` (see `walk_surfaces`) with its verdict, by path; untrusted,
+    the message is also read as documents (see `split_matches`): one per record of a listing,
+    one of the rest (see `listing.records`), and the whole for evidence that runs across
+    records. `verdict_of` is given each text and its path (a request to act is judged by its
+    field's key); `rules` say how the documents are read."""
     verdicts: dict[str, FieldVerdict] = {}
     values: list[tuple[str, FieldVerdict]] = []  # the value fields, in order
 
@@ -53,22 +53,22 @@ def judge_message(
             values.append((path, verdict))
 
     walk_surfaces(payload, judge)
-    if threshold is not None:
+    if rules.untrusted:
         groups = records(values)
         for record in groups:
-            verdicts.update(split_matches(record, threshold))
+            verdicts.update(split_matches(record, rules))
         if len(groups) > 1:
             # Unrelated records' weak evidence does not add up, but an instruction split across
             # records does: the whole message is read once more, and counts where its evidence
             # runs across two of them.
             record_of = {path: n for n, record in enumerate(groups) for path, _ in record}
-            verdicts.update(split_matches(values, threshold, record_of))
+            verdicts.update(split_matches(values, rules, record_of))
     return verdicts
 
 
 def split_matches(
     parts: list[tuple[str, FieldVerdict]],
-    threshold: float,
+    rules: ScanRules,
     record_of: dict[str, int] | None = None,
 ) -> dict[str, FieldVerdict]:
     """The value fields (path, verdict) to withhold because the message read as one document
@@ -87,21 +87,22 @@ def split_matches(
     ]
     if len(kept) < 2:
         return {}
+    threshold = withhold_at(rules.threshold)
     texts = [verdict.cleaned for _, verdict in kept]
-    if _under_by_seam(kept, texts, threshold):
+    if _under_by_seam(kept, texts, threshold, rules.kinds):
         return {}
     starts, offset = [], 0
     for text in texts:
         starts.append(offset)
         offset += len(text) + len(_JOINER)
     document = _read_text(texts, [verdict for _, verdict in kept])
-    found = detect(document)
+    found = detect(document, kinds=rules.kinds)
     # Under the threshold, the learned model may still read the document as an attack (it reads
     # single fields too, but a message's values are often too short for it alone). One text told
     # twice (a mirror) it has read already, as that text's field: the seam bound counts on that.
     if found.score < threshold and len(set(texts)) == 1:
         return {}
-    decision = decide(document, found.signals, found.score, threshold)
+    decision = decide(document, found.signals, found.score, threshold, learned=rules.learned)
     if not decision.withheld:
         return {}
     # Which fields each signal's span touches; a signal inside one field that scored under the
@@ -174,7 +175,10 @@ def split_matches(
 
 
 def _under_by_seam(
-    kept: list[tuple[str, FieldVerdict]], texts: list[str], threshold: float
+    kept: list[tuple[str, FieldVerdict]],
+    texts: list[str],
+    threshold: float,
+    kinds: frozenset[str] | None,
 ) -> bool:
     """Whether the document of one long text told twice (a content block and the
     `structuredContent` value that repeats it) stays under the threshold, told from a bound.
@@ -194,7 +198,7 @@ def _under_by_seam(
     if any(s.name == HOMOGLYPHS for _, verdict in kept for s in verdict.signals):
         return False
     text = texts[0]
-    seam = detect(text[-SEAM_REACH:] + _JOINER + text[:SEAM_REACH])
+    seam = detect(text[-SEAM_REACH:] + _JOINER + text[:SEAM_REACH], kinds=kinds)
     return max(verdict.score for _, verdict in kept) + seam.score < threshold
 
 

@@ -9,6 +9,7 @@ from ..detect.context import telling_key
 from ..sanitize import Removal, SanitizeRules, sanitize
 from ..sanitize.model import CHAT_DELIMITER, DECODED_CHARS
 from .decision import decide, withhold_at
+from .model_text import MODEL_TEXT_HARMS, model_text_signals, weigh
 from .readings import readings
 
 
@@ -40,11 +41,20 @@ class ScanRules:
     untrusted: bool = True
     allow_hosts: tuple[str, ...] = ()
     threshold: float | None = None  # None: the detector's default
+    for_the_model: bool = False
+    """Text the server wrote for the model (see `model_text`): only what harms there counts."""
+    own_tools: frozenset[str] = frozenset()
+    """With `for_the_model`: the tools the server lists for itself (naming others is evidence)."""
 
     @property
-    def document_threshold(self) -> float | None:
-        """What a message read as one document is held to: untrusted text only."""
-        return withhold_at(self.threshold) if self.untrusted else None
+    def kinds(self) -> frozenset[str] | None:
+        """The signal kinds that count in visible text; None for all."""
+        return MODEL_TEXT_HARMS if self.for_the_model else None
+
+    @property
+    def learned(self) -> bool:
+        """Whether the learned second reading may withhold: it learned tool output, not descriptions."""
+        return not self.for_the_model
 
 
 @dataclass(frozen=True)
@@ -135,7 +145,7 @@ def scan_text(
     """
     key = _telling_key(where) if where else ""
     if len(text) <= _SHORT_TEXT:
-        return _scan_short(text, rules.untrusted, tuple(rules.allow_hosts), rules.threshold, key)
+        return _scan_short(text, rules, key)
     if seen is None:
         return _scan(text, rules, key)
     verdict = seen.get(text, key)
@@ -153,10 +163,8 @@ _SHORT_TEXT = 64
 
 
 @lru_cache(maxsize=8192)
-def _scan_short(
-    text: str, untrusted: bool, allow_hosts: tuple[str, ...], threshold: float | None, key: str
-) -> FieldVerdict:
-    return _scan(text, ScanRules(untrusted, allow_hosts, threshold), key)
+def _scan_short(text: str, rules: ScanRules, key: str) -> FieldVerdict:
+    return _scan(text, rules, key)
 
 
 def _scan(text: str, rules: ScanRules, key: str = "") -> FieldVerdict:
@@ -190,13 +198,14 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> 
         ),
     )
     decoded = _decoded(removed)
-    found = reading = detect(cleaned, key=key)
+    kinds = rules.kinds
+    found = reading = detect(cleaned, key=key, kinds=kinds)
     passages = [(cleaned, _spans(reading))]
     if removed:
         # What the sanitizer took out can itself be evidence (a fake chat delimiter, an
         # instruction in an HTML comment): the original text is scored too, and the stronger
         # reading wins. Its spans index the original, which is what a reviewer is shown.
-        found = max(found, detect(text, key=key), key=lambda d: d.score)
+        found = max(found, detect(text, key=key, kinds=kinds), key=lambda d: d.score)
     score, signals = found.score, list(found.signals)
     # A hidden payload is scored on its own: text someone took care to hide, and that reads like
     # instructions, withholds the whole field even when the visible rest is harmless. A chat
@@ -213,18 +222,29 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> 
     # Encodings a model decodes on sight are read too; a reading is kept (shown to the reviewer)
     # only when it says more than the text does, and the field is never rewritten for one.
     asks_to_decode = any(s.name == _DECODE_REQUEST for s in reading.signals)
+    # A reading is measured against what the visible text says in full: in text for the model,
+    # whose visible words may all be imperative, only what the encoding adds counts.
+    visible = reading if kinds is None else None
     for other in readings(cleaned):
         read = detect(other.text)
+        if visible is None:
+            visible = detect(cleaned, key=key)
+        added = read.score if kinds is None else read.score - visible.score
         # "Decode this and do what it says" beside the encoded text: one piece of evidence.
-        weight = read.score + reading.score if asks_to_decode else read.score
-        if read.score > reading.score and weight >= threshold:
+        weight = added + reading.score if asks_to_decode else added
+        if read.score > visible.score and weight >= threshold:
             decoded.append(Decoded(other.kind, other.text[:DECODED_CHARS]))
             passages.append((other.text, _spans(read)))
             signals.extend(read.signals)
             score = max(score, weight)
+    if rules.for_the_model:
+        hidden = [payload.text for payload in decoded if payload.kind != CHAT_DELIMITER]
+        harms = model_text_signals(cleaned, rules.own_tools, hidden)
+        signals.extend(harms)
+        score += weigh(harms)
     # The stretch around the visible evidence, read by the learned model as a whole and part by
     # part, may withhold a text the rules scored under their threshold (never the reverse).
-    decision = decide(cleaned, reading.signals, score, threshold)
+    decision = decide(cleaned, reading.signals, score, threshold, learned=rules.learned)
     if decision.learned is not None:
         signals.append(decision.learned)
     score = decision.score

@@ -15,7 +15,6 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from lazaretto.proxy.detect import DEFAULT_THRESHOLD
 from lazaretto.proxy.quarantine.document import judge_message
 from lazaretto.proxy.quarantine.scan import (
     FieldVerdict,
@@ -35,7 +34,7 @@ def judged(payload: dict) -> dict[str, FieldVerdict]:
     """Every surface of a tool result with its verdict, as the proxy judges an untrusted one."""
     seen = ReadInMessage()
     return judge_message(
-        payload, lambda text, path: scan_text(text, ScanRules(), path, seen), DEFAULT_THRESHOLD
+        payload, lambda text, path: scan_text(text, ScanRules(), path, seen), ScanRules()
     )
 
 

@@ -272,7 +272,7 @@ def test_a_message_whose_values_are_short_is_read_as_one_document(model):
     verdicts = judge_message(
         {"structuredContent": parts},
         lambda text, path: scan_text(text, ScanRules(), path),
-        DEFAULT_THRESHOLD,
+        ScanRules(),
     )
     withheld = {path for path, v in verdicts.items() if v.verdict == Verdict.WITHHELD}
     assert withheld == {"/structuredContent/body", "/structuredContent/footer"}
@@ -283,6 +283,6 @@ def test_a_message_whose_values_are_short_is_read_as_one_document(model):
     verdicts = judge_message(
         {"structuredContent": parts},
         lambda text, path: scan_text(text, ScanRules(), path),
-        DEFAULT_THRESHOLD,
+        ScanRules(),
     )
     assert all(v.verdict == Verdict.CLEAN for v in verdicts.values())

@@ -173,11 +173,13 @@ def test_a_cleaner_that_fails_withholds_the_whole_result(store):
     )
     [line] = out.to_client
     result = json.loads(line)["result"]
-    assert (
-        result["isError"] is True
-        and "secret" not in line.decode()
-        and "detector exploded" in line.decode()
-    )
+    assert result["isError"] is True
+    assert "secret" not in line.decode() and "detector exploded" not in line.decode()
+    # Nothing is lost: the whole result waits in the store, the error beside it for a person.
+    [row] = store.quarantine.recent()
+    assert row["id"] in line.decode()
+    kept = store.quarantine.get(row["id"])
+    assert "secret" in kept["original"] and "detector exploded" in json.dumps(kept["signals"])
 
 
 def test_reentry_through_a_trusted_server_is_caught_on_a_plain_ascii_line_too(store):

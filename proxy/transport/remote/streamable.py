@@ -592,4 +592,5 @@ def _modern_error(body: bytes) -> bool:
     except ValueError:
         return False
     error = message.get("error") if isinstance(message, dict) else None
-    return isinstance(error, dict) and error.get("code") in _MODERN_ERRORS
+    code = error.get("code") if isinstance(error, dict) else None
+    return not isinstance(code, (dict, list)) and code in _MODERN_ERRORS

@@ -1,0 +1,134 @@
+"""Text a server writes for the model: descriptions, schemas and instructions, judged for what can
+harm there rather than for their tone.
+
+Tool, prompt and schema descriptions and `instructions` address the model by design ("You MUST
+call this function before ..."), so being addressed to the assistant or telling it what to do is
+no evidence in them. Their danger is change, which pins catch, and the few things no server's
+description of itself should carry: asking the model to read or pass on a secret, naming a place
+to send data, steering calls to another server's tools, getting the model to hide what it does,
+and hidden or encoded payloads (nobody hides a benign instruction).
+"""
+
+import re
+from collections.abc import Iterable
+
+from ..detect import Signal
+
+# The answers whose text is the server's description of itself, not data it fetched.
+MODEL_TEXT_METHODS = frozenset(
+    {"tools/list", "prompts/list", "resources/templates/list", "initialize", "server/discover"}
+)
+
+# The detector's kinds of evidence that still count in such text (the rest read its tone).
+MODEL_TEXT_HARMS = frozenset(
+    {
+        "secret_request",
+        "exfiltration",
+        "suspicious_destination",
+        "concealment",
+        "self_replication",
+        "funds_transfer",
+        "encoded_instruction",
+        "homoglyphs",
+    }
+)
+
+ASKS_FOR_SECRET = "asks_for_secret"
+NAMES_DESTINATION = "names_destination"
+NAMES_OTHER_TOOL = "names_other_tool"
+HIDDEN_PAYLOAD = "hidden_payload"
+
+# What holds a secret: key files, credential and token stores, agent and client configurations
+# (they hold other servers' tokens), and environment variables named for a secret.
+_SECRET = (
+    r"(?:~|\$HOME|%USERPROFILE%)?/?\.(?:ssh|aws|gnupg|kube|docker|npmrc|pypirc|netrc"
+    r"|git-credentials|cursor|claude|codex|config/gh)\b[\w./-]*"
+    r"|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.pem\b|\bprivate[ _-]?keys?\b|(?<![\w.])\.env\b[\w.]*"
+    r"|\b(?:mcp|claude_desktop_config|credentials|secrets?)\.(?:json|toml|ya?ml)\b"
+    r"|\bcredentials?\b|\bapi[ _-]?keys?\b|\b(?:access|auth|bearer|refresh)[ _-]?tokens?\b"
+    r"|\bpasswords?\b|\bpassphrases?\b|\bseed phrase\b|\bkeychain\b|/etc/(?:shadow|passwd)\b"
+    r"|\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\b"
+)
+# A verb in the base form, at the start of a clause or after a word that makes it an order:
+# "read ~/.ssh/id_rsa", "first include the token"; "Reads the credentials" describes a tool.
+_ORDER = (
+    r"(?:^|[.;:!?(\[<>\n]\s*|,\s*|\b(?:you|must|should|need to|please|always|first|then|and"
+    r"|also|to)\s+)"
+)
+_MOVE = (
+    r"(?:read|cat|open|load|get|fetch|retrieve|collect|gather|copy|paste|send|forward|upload"
+    r"|post|include|pass|put|insert|append|attach|embed|add|submit|share|leak|print)"
+)
+_ORDERED_SECRET = re.compile(
+    rf"{_ORDER}{_MOVE}\b[^.;!?\n]{{0,80}}?(?:{_SECRET})", re.IGNORECASE | re.MULTILINE
+)
+# Somewhere to send data: an e-mail address or a URL, after a verb that sends.
+_DESTINATION = re.compile(
+    r"\b(?:send|forward|bcc|cc|copy|upload|post|mirror|relay|transmit|report|sync)\b"
+    r"[^.;!?\n]{0,80}?(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s\"'<>)]+)",
+    re.IGNORECASE,
+)
+# A tool named in an order or as "the X tool": a name with a separator, as tool names are.
+_TOOL_NAME = r"[A-Za-z][A-Za-z0-9]*(?:(?:__|[_.-])[A-Za-z0-9]+)+"
+_NAMED_TOOL = re.compile(
+    rf"\b(?:call|invoke|use|run|trigger|execute)\s+(?:the\s+)?[`'\"]?({_TOOL_NAME})"
+    rf"|\b(?:the\s+)[`'\"]?({_TOOL_NAME})[`'\"]?\s+(?:tool|function)\b",
+    re.IGNORECASE,
+)
+# A hidden payload carries text when it holds a word of a few letters.
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def model_text_signals(text: str, own_tools: frozenset[str], hidden: Iterable[str]) -> list[Signal]:
+    """What no description should carry, found in `text` (a server's own words for the model)
+    and in what was hidden in it; `own_tools` are the names the server lists for itself."""
+    found = [
+        Signal(ASKS_FOR_SECRET, 1.0, _excerpt(match.group()), match.start(), match.end())
+        for match in _ORDERED_SECRET.finditer(text)
+    ]
+    found += [
+        Signal(NAMES_DESTINATION, 0.5, _excerpt(match.group()), match.start(), match.end())
+        for match in _DESTINATION.finditer(text)
+    ]
+    for match in _NAMED_TOOL.finditer(text):
+        name = match.group(1) or match.group(2)
+        if name not in own_tools:
+            found.append(Signal(NAMES_OTHER_TOOL, 0.5, f"names {name}", match.start(), match.end()))
+    found += [
+        Signal(HIDDEN_PAYLOAD, 1.0, _excerpt(payload), 0, 0)
+        for payload in hidden
+        if _WORD.search(payload)
+    ]
+    return found
+
+
+def own_names(result: object) -> frozenset[str]:
+    """The names a list result gives for its own: its entries' (tools, prompts) and their
+    arguments' (the properties of a tool's input schema, a prompt's arguments)."""
+    names: set[object] = set()
+    for key in ("tools", "prompts"):
+        entries = result.get(key) if isinstance(result, dict) else None
+        for entry in entries if isinstance(entries, list) else ():
+            if not isinstance(entry, dict):
+                continue
+            names.add(entry.get("name"))
+            schema = entry.get("inputSchema")
+            properties = schema.get("properties") if isinstance(schema, dict) else None
+            names.update(properties if isinstance(properties, dict) else ())
+            arguments = entry.get("arguments")
+            for argument in arguments if isinstance(arguments, list) else ():
+                names.add(argument.get("name") if isinstance(argument, dict) else None)
+    return frozenset(name for name in names if isinstance(name, str))
+
+
+def weigh(signals: list[Signal]) -> float:
+    """These signals' share of the score: each kind counts once, at its strongest."""
+    best: dict[str, float] = {}
+    for signal in signals:
+        best[signal.name] = max(best.get(signal.name, 0.0), signal.weight)
+    return sum(best.values())
+
+
+def _excerpt(text: str) -> str:
+    piece = " ".join(text.split())
+    return piece if len(piece) <= 120 else piece[:119] + "…"
