@@ -1,8 +1,11 @@
 """Fixtures shared by every suite: an isolated store and environment per test, real proxies."""
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,18 @@ from lazaretto.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """One cache folder for the whole run, shared by every test and the processes they start.
+
+    Set before collection, since some test modules build the detector's scans when imported. Per
+    test, every process would compile the Hyperscan databases again (seconds each); the user's
+    real cache folder is never used.
+    """
+    folder = tempfile.mkdtemp(prefix="lazaretto-test-cache-")
+    config.add_cleanup(partial(shutil.rmtree, folder, ignore_errors=True))
+    os.environ["XDG_CACHE_HOME"] = folder
 
 
 @pytest.fixture(autouse=True)

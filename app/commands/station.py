@@ -78,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from lazaretto.proxy.hooks.served import hook_extension
     from lazaretto.store.station.marker import Marker
-    from lazaretto.store.station.server import Station, StationSettings
+    from lazaretto.store.station.server import Station
+    from lazaretto.store.station.settings import StationSettings
 
     marker: Marker | None = None
     path = marker_path(args.root or os.sep)

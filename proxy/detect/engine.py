@@ -11,23 +11,22 @@ the tests run both and compare.
 The looser form reads a shaped copy of the text: every non-ASCII character becomes one `?`, so
 offsets stay those of the text and a byte-level database needs no Unicode tables. Where the
 pattern takes a word, digit or space character, the rewrite also takes `?`; look-arounds and
-`\\b` are dropped; long bounded repeats become unbounded. The compiled database is kept in a
-cache file keyed by everything it was built from, so only the first process on a machine pays for
-the compilation.
+`\\b` are dropped; long bounded repeats become unbounded. The compiled database is kept in the
+user's cache folder (`cache_folder`), named by everything it was built from, so only the first process of
+a user pays for the compilation.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from functools import cache
-from pathlib import Path
 from typing import Any
+
+from . import cache_folder
 
 try:
     import hyperscan
@@ -262,51 +261,50 @@ def _compiled(sources: tuple[str, ...], shaper: Callable[[str], bytes] | None = 
 
 def _database(hs, loose: list[str], mode: int):
     """The compiled database of the loosened patterns in `mode`, from the cache when built before."""
-    key = hashlib.sha256(
-        "\0".join(
-            [getattr(hs, "__version__", "?"), sys.platform, os.uname().machine, str(mode), *loose]
-        ).encode()
-    ).hexdigest()[:24]
-    for folder in _cache_folders():
-        database = _load(hs, folder / f"signals-{key}.hsdb", mode)
-        if database is not None:
-            return database
-    database = hs.Database(mode=mode)
-    database.compile(
-        expressions=[pattern.encode() for pattern in loose],
-        ids=list(range(len(loose))),
-        elements=len(loose),
-        flags=[hs.HS_FLAG_SINGLEMATCH | hs.HS_FLAG_PREFILTER] * len(loose),
+    flags = hs.HS_FLAG_SINGLEMATCH | hs.HS_FLAG_PREFILTER
+
+    def build():
+        database = hs.Database(mode=mode)
+        database.compile(
+            expressions=[pattern.encode() for pattern in loose],
+            ids=list(range(len(loose))),
+            elements=len(loose),
+            flags=[flags] * len(loose),
+        )
+        return database
+
+    inputs = [b"%d" % flags, *(pattern.encode() for pattern in loose)]
+    return cached_database(hs, "signals", mode, inputs, build)
+
+
+def cached_database(hs, kind: str, mode: int, inputs: list[bytes], build: Callable[[], Any]):
+    """The database `build` makes from `inputs` in `mode`, read from the cache folder when this
+    Hyperscan on this platform built it before (and kept there when not)."""
+    name = cache_folder.file_name(
+        kind,
+        [
+            getattr(hs, "__version__", "?").encode(),
+            sys.platform.encode(),
+            os.uname().machine.encode(),
+            b"%d" % mode,
+            *inputs,
+        ],
+        ".hsdb",
     )
-    for folder in _cache_folders():
-        if _store(folder / f"signals-{key}.hsdb", hs.dumpb(database)):
-            break
+    database = _load(hs, name, mode)
+    if database is None:
+        database = build()
+        cache_folder.write(name, hs.dumpb(database))
     return database
 
 
-def _cache_folders() -> list[Path]:
-    # Beside the module first, like bytecode (one compilation per installation), then the user's
-    # cache folder when the installation is read-only.
-    import platformdirs
-
-    return [Path(__file__).parent / "__pycache__", Path(platformdirs.user_cache_dir("lazaretto"))]
-
-
-def _load(hs, path: Path, mode: int | None = None):
+def _load(hs, name: str, mode: int):
+    data = cache_folder.read(name)
+    if data is None:
+        return None
     try:
-        database = hs.loadb(path.read_bytes(), hs.HS_MODE_BLOCK if mode is None else mode)
+        database = hs.loadb(data, mode)
         database.scratch = hs.Scratch(database)  # a loaded database comes without one
         return database
-    except (OSError, TypeError, hs.error):
-        return None  # absent, unreadable or from another build: compiled afresh
-
-
-def _store(path: Path, data: bytes) -> bool:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as handle:
-            handle.write(data)
-        os.replace(handle.name, path)
-        return True
-    except OSError:
-        return False
+    except (TypeError, hs.error):
+        return None  # from another build of Hyperscan: compiled afresh

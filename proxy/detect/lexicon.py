@@ -4,12 +4,11 @@ Every term of `concepts.CONCEPTS` is folded like the text and compiled into one 
 literal database over UTF-8: a literal matches exactly, so the compiled scan and the plain path
 (every term searched with `str.find`, where Hyperscan has no wheel) report the same
 occurrences, and the word bounds of `languages` are then checked in Python on both. The
-database is cached where the engine caches the signal database (its helpers), keyed by the terms.
+database and the folded terms are kept in the user's cache folder (`cache_folder`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -21,7 +20,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from . import engine
+from . import cache_folder, engine
 from .concepts import CONCEPTS
 from .languages import CLITICS, Bounds, Language, default_bounds, is_word_character
 from .normalize import fold
@@ -89,35 +88,37 @@ def terms() -> tuple[Term, ...]:
     Languages share words ("admin", "transfer", "bank"): a word is kept once per concept, under
     the first language that has it, with the loosest bounds any of them asks for (a prefix
     match finds every whole-word match too). Folding every entry takes a while, so the table is
-    kept beside the compiled databases, keyed by the tables and the code that folds them.
+    kept in the cache folder, named by the tables and the code that folds them.
     """
-    path = _terms_file()
-    try:
-        rows = json.loads(path.read_text(encoding="utf-8"))
-        languages = {language.value: language for language in Language}
-        bounds = {bound.value: bound for bound in Bounds}
-        return tuple([Term(c, languages[lang], text, bounds[b]) for c, lang, text, b in rows])
-    except (OSError, ValueError, TypeError, KeyError):
-        pass  # absent, unreadable or of another shape: folded afresh
+    name = _terms_file_name()
+    kept = cache_folder.read(name)
+    if kept is not None:
+        try:
+            rows = json.loads(kept)
+            languages = {language.value: language for language in Language}
+            bounds = {bound.value: bound for bound in Bounds}
+            return tuple([Term(c, languages[lang], text, bounds[b]) for c, lang, text, b in rows])
+        except (ValueError, TypeError, KeyError):
+            pass  # of another shape: folded afresh
     table = _fold_terms()
     rows = [[term.concept, term.language.value, term.text, term.bounds.value] for term in table]
-    engine._store(path, json.dumps(rows, ensure_ascii=False).encode())
+    cache_folder.write(name, json.dumps(rows, ensure_ascii=False).encode())
     return table
 
 
-def _terms_file() -> Path:
-    # Inside the package only, like its bytecode: a read-only installation folds at every start.
-    return Path(__file__).parent / "__pycache__" / f"terms-{_terms_key()}.json"
-
-
-def _terms_key() -> str:
-    """Everything `_fold_terms` reads: the tables, the folding, the bounds and Unicode's data."""
+def _terms_file_name() -> str:
+    """Named by everything `_fold_terms` reads: the tables, the folding, the bounds, Unicode's data."""
     here = Path(__file__).parent
-    digest = hashlib.sha256(repr(CONCEPTS).encode())
-    for source in ("lexicon.py", "normalize.py", "languages.py", "../sanitize/shape.py"):
-        digest.update((here / source).read_bytes())
-    digest.update(f"{sys.version}\0{unicodedata.unidata_version}".encode())
-    return digest.hexdigest()[:24]
+    sources = ("lexicon.py", "normalize.py", "languages.py", "../sanitize/shape.py")
+    return cache_folder.file_name(
+        "terms",
+        [
+            repr(CONCEPTS).encode(),
+            *((here / source).read_bytes() for source in sources),
+            f"{sys.version}\0{unicodedata.unidata_version}".encode(),
+        ],
+        ".json",
+    )
 
 
 def _fold_terms() -> tuple[Term, ...]:
@@ -231,28 +232,19 @@ def _scanner(table: tuple[Term, ...]) -> Scanner:
 
 def _literal_database(hs, literals: list[bytes], name: str, flags: int):
     """A Hyperscan literal database of `literals` with `flags`, from the cache when built before."""
-    key = hashlib.sha256(
-        b"\0".join(
-            [getattr(hs, "__version__", "?").encode(), sys.platform.encode(), b"%d" % flags]
-            + literals
+
+    def build():
+        database = hs.Database(mode=hs.HS_MODE_BLOCK)
+        database.compile(
+            expressions=literals,
+            ids=list(range(len(literals))),
+            elements=len(literals),
+            flags=[flags] * len(literals),
+            literal=True,
         )
-    ).hexdigest()[:24]
-    for folder in engine._cache_folders():
-        database = engine._load(hs, folder / f"{name}-{key}.hsdb")
-        if database is not None:
-            return database
-    database = hs.Database(mode=hs.HS_MODE_BLOCK)
-    database.compile(
-        expressions=literals,
-        ids=list(range(len(literals))),
-        elements=len(literals),
-        flags=[flags] * len(literals),
-        literal=True,
-    )
-    for folder in engine._cache_folders():
-        if engine._store(folder / f"{name}-{key}.hsdb", hs.dumpb(database)):
-            break
-    return database
+        return database
+
+    return engine.cached_database(hs, name, hs.HS_MODE_BLOCK, [b"%d" % flags, *literals], build)
 
 
 def spaced(folded: str) -> str:

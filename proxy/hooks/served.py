@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import TypeGuard
 
 from lazaretto.store.api import Access
-from lazaretto.store.station.server import Connection, Extension
+from lazaretto.store.station.operations import Connection, Extension
 
 from .dispatch import CLIENTS, answer
 from .environment import ClientEnvironment, using

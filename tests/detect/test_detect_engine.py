@@ -8,7 +8,7 @@ from corpus.records import NAMES, records
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazaretto.proxy.detect import engine
+from lazaretto.proxy.detect import cache_folder, engine
 from lazaretto.proxy.detect.detector import detect, find
 from lazaretto.proxy.detect.normalize import fold
 from lazaretto.proxy.detect.signals import PATTERNS
@@ -113,14 +113,21 @@ def test_a_damaged_cache_file_is_compiled_afresh(tmp_path, monkeypatch):
     if engine.hyperscan is None:
         pytest.skip("no Hyperscan on this platform")
     sources = (r"\bzebra\W{1,3}quagga\b",)
-    monkeypatch.setattr(engine, "_cache_folders", lambda: [tmp_path])
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     first = engine._compiled(sources)
-    (cached,) = tmp_path.glob("*.hsdb")
-    cached.write_bytes(b"not a database")
-    engine._compiled.cache_clear()
-    again = engine._compiled(sources)
-    assert first.candidates("zebra, quagga") == again.candidates("zebra, quagga") == [0]
-    assert cached.read_bytes() != b"not a database"
+    (cached,) = cache_folder.path().glob("signals-*.hsdb")
+    kept = cached.read_bytes()
+
+    def compiled_again() -> None:
+        engine._compiled.cache_clear()
+        again = engine._compiled(sources)
+        assert first.candidates("zebra, quagga") == again.candidates("zebra, quagga") == [0]
+        assert cached.read_bytes() == kept
+
+    cached.write_bytes(kept[:-1] + bytes([kept[-1] ^ 1]))  # damaged on disk: the check fails
+    compiled_again()
+    cache_folder.write(cached.name, b"not a database")  # checked, but no database to load
+    compiled_again()
 
 
 def test_a_negated_class_with_a_shorthand_is_widened_to_the_shorthands_complement():

@@ -11,7 +11,8 @@ from lazaretto.proxy.hooks.served import hook_extension
 from lazaretto.store.station.client import StationStore
 from lazaretto.store.station.marker import Marker
 from lazaretto.store.station.passphrase import hash_record, write_record
-from lazaretto.store.station.server import Station, StationSettings
+from lazaretto.store.station.server import Station
+from lazaretto.store.station.settings import StationSettings
 
 
 class Clock:

@@ -1,0 +1,70 @@
+"""What the detector builds once per user and keeps in the user's cache folder, checked when read.
+
+Compiled Hyperscan databases and the folded concept terms take seconds to build and a few
+milliseconds to read back. They live in the user's cache folder, never inside the installed
+package (which may be read-only, shared by every account, or replaced by an upgrade). A file's
+name carries a digest of everything it is built from, so an upgrade that changes any input reads
+another file, never an old one. A file holds the SHA-256 of its contents before them and is
+replaced whole: a file that fails the check (cut short by a full disk, damaged, from another
+layout) reads as absent, and is built and written again.
+"""
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+LAYOUT = 1
+"""The layout of a cache file (a digest, then the contents); another layout, another folder."""
+
+_DIGEST_SIZE = hashlib.sha256().digest_size
+
+
+def path() -> Path:
+    """Where this user's built files are kept (under XDG_CACHE_HOME on Linux)."""
+    # Imported here: only a process that builds or reads a cache needs it.
+    from platformdirs import user_cache_path
+
+    return user_cache_path("lazaretto", appauthor=False) / f"detect-{LAYOUT}"
+
+
+def file_name(kind: str, inputs: list[bytes], suffix: str) -> str:
+    """The file name of a `kind` of file built from `inputs`: other inputs, another name."""
+    digest = hashlib.sha256()
+    for part in inputs:
+        # Each part's length first, so no two lists of parts hash the same bytes.
+        digest.update(len(part).to_bytes(8, "big"))
+        digest.update(part)
+    return f"{kind}-{digest.hexdigest()[:24]}{suffix}"
+
+
+def read(name: str) -> bytes | None:
+    """The contents kept under `name`, or None when absent, unreadable or failing the check."""
+    try:
+        raw = (path() / name).read_bytes()
+    except OSError:
+        return None
+    digest, contents = raw[:_DIGEST_SIZE], raw[_DIGEST_SIZE:]
+    if len(raw) < _DIGEST_SIZE or hashlib.sha256(contents).digest() != digest:
+        return None
+    return contents
+
+
+def write(name: str, contents: bytes) -> None:
+    """Keep `contents` under `name`, whole or not at all (or not at all where it cannot)."""
+    where = path()
+    temporary: str | None = None
+    try:
+        where.mkdir(mode=0o700, parents=True, exist_ok=True)
+        # A temporary file beside it, renamed over it: a reader finds the old file or the new one.
+        with tempfile.NamedTemporaryFile(dir=where, prefix=".building-", delete=False) as handle:
+            temporary = handle.name
+            handle.write(hashlib.sha256(contents).digest() + contents)
+        os.replace(temporary, where / name)
+    except OSError:
+        # A read-only or full cache folder costs the next process a rebuild, never its answer.
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
