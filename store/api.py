@@ -201,6 +201,7 @@ OPERATIONS: dict[str, Operation] = {
     "pins.pin": Operation(_R),
     "pins.drift": Operation(_R, content=True),
     "pins.get": Operation(_V, content=True),
+    "pins.undecided": Operation(_V, content=True),
     "pins.pending": Operation(_V, content=True),
     "pins.waiting": Operation(_V),
     "pins.export": Operation(_V),

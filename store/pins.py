@@ -114,6 +114,17 @@ class Pins:
         rows = self._store.query("SELECT * FROM pin_drift WHERE id = ?", (drift_id,))
         return _typed(rows[0]) if rows else None
 
+    def undecided(self, server: str, command: str, kind: str, name: str) -> dict | None:
+        """The newest drift of one entry, unless a person accepted it: what refuses its calls."""
+        rows = self._store.query(
+            "SELECT * FROM pin_drift WHERE server = ? AND command = ? AND kind = ? AND name = ?"
+            " ORDER BY id DESC LIMIT 1",
+            (server, command, kind, name),
+        )
+        if not rows or rows[0]["status"] == DriftStatus.ACCEPTED:
+            return None
+        return _typed(rows[0])
+
     def pending(self) -> list[dict]:
         """Drifts waiting for a person, newest first."""
         rows = self._store.query(

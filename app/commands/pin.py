@@ -10,7 +10,14 @@ import time
 from typing import IO
 
 from lazaretto.app import human
-from lazaretto.proxy.pins.guard import INSTRUCTIONS, LISTED, LISTS, entry, list_entries
+from lazaretto.proxy.pins.guard import (
+    INSTRUCTIONS,
+    LISTED,
+    LISTS,
+    entry,
+    list_entries,
+    listed_marker,
+)
 from lazaretto.proxy.pins.lockfile import LockError, lock_text, read_lock
 from lazaretto.store.decisions import DecisionError
 from lazaretto.store.opening import StoreAPI
@@ -197,6 +204,8 @@ def survey(command: list[str], timeout: float = DEFAULT_TIMEOUT) -> dict[str, di
     try:
         init = _ask(stdin, lines, 1, *requests[0])
         capabilities = init.get("capabilities", {})
+        # As the proxy pins them: the kind's marker, and the instructions if there are any.
+        found[f"{INSTRUCTIONS[0]}:{LISTED}"] = listed_marker(INSTRUCTIONS[0])
         if isinstance(init.get("instructions"), str):
             item = entry(*INSTRUCTIONS, init["instructions"])
             found[f"{item['kind']}:{item['name']}"] = item
@@ -212,7 +221,7 @@ def survey(command: list[str], timeout: float = DEFAULT_TIMEOUT) -> dict[str, di
             )
             if capability not in capabilities:
                 continue
-            found[f"{kind}:{LISTED}"] = entry(kind, LISTED, "listed")
+            found[f"{kind}:{LISTED}"] = listed_marker(kind)
             cursor = None
             while True:
                 ident += 1

@@ -3,10 +3,15 @@
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..mcp.envelope import request_key, response_keys
 from ..mcp.jsonrpc import dump_line
+
+if TYPE_CHECKING:
+    from .pin_checks import CallHold
+
+LISTING = "tools/list"
 
 # Server requests passed to the client and not yet answered; past this many, the oldest is
 # forgotten (its late answer is dropped), so a server that never hears back cannot grow the map.
@@ -29,7 +34,9 @@ class Correlation:
     """The requests waiting for an answer: the client's (and the proxy's own) at the server, and
     the server's at the client, matched by id the way clients match them."""
 
-    def __init__(self) -> None:
+    def __init__(self, hold: "CallHold | None" = None) -> None:
+        # Told when a tools/list goes out and when it is answered (or given up on), if given.
+        self._hold = hold
         self.pending: dict[int | str, Pending] = {}  # client requests, by envelope.request_key
         # A request is answered exactly once: by the server or by a timeout, whichever pops it
         # first under this lock; the ids answered by a timeout drop the server's late reply.
@@ -48,6 +55,7 @@ class Correlation:
     def expect(self, key: int | str, pending: Pending) -> None:
         """Remember a request passed to the server, under its `request_key`."""
         self.pending[key] = pending
+        self._sent(pending)
 
     def own_request(self, method: str) -> bytes:
         """A request of the proxy's own; its answer is screened and never reaches the client."""
@@ -56,12 +64,15 @@ class Correlation:
             request_id = f"lazaretto-{self._own_requests}"
             if request_id not in self.pending:  # a string no number spells is its own key
                 break
-        self.pending[request_id] = Pending(request_id, method, own=True)
+        self.pending[request_id] = pending = Pending(request_id, method, own=True)
+        self._sent(pending)
         return dump_line({"jsonrpc": "2.0", "id": request_id, "method": method})
 
     def answered(self, response_id: Any) -> Pending | None:
         """The request a server response answers, taken out; None when none waits for it."""
-        return self._pop(self.pending, response_id)
+        pending = self._pop(self.pending, response_id)
+        self._gone(pending)
+        return pending
 
     def timed_out(self, response_id: Any) -> bool:
         """Whether `response_id` answers a request a timeout answered already (asked once)."""
@@ -75,7 +86,9 @@ class Correlation:
         """The request with exactly this id, taken out (the transport failed to bring its answer)."""
         with self._lock:
             key = request_key(request_id)
-            return self.pending.pop(key, None) if key is not None else None
+            pending = self.pending.pop(key, None) if key is not None else None
+        self._gone(pending)
+        return pending
 
     def expired(self, timeout: float, now: float) -> list[Pending]:
         """Every request older than `timeout` seconds, taken out; their late answers are dropped."""
@@ -87,6 +100,7 @@ class Correlation:
                 if self.pending.pop(key, None) is None:
                     continue  # answered meanwhile
                 self._timed_out.add(key)
+            self._gone(pending)
             gone.append(pending)
         return gone
 
@@ -94,7 +108,17 @@ class Correlation:
         """Every waiting request, taken out (the server is gone)."""
         waiting = list(self.pending.values())
         self.pending.clear()
+        for pending in waiting:
+            self._gone(pending)
         return waiting
+
+    def _sent(self, pending: Pending) -> None:
+        if self._hold is not None and pending.method == LISTING:
+            self._hold.started()
+
+    def _gone(self, pending: Pending | None) -> None:
+        if self._hold is not None and pending is not None and pending.method == LISTING:
+            self._hold.ended()
 
     # -- the server's requests, at the client ------------------------------------------------
 

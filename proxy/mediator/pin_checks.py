@@ -2,7 +2,6 @@
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from lazaretto.store import StoreUnavailable
 
@@ -10,41 +9,56 @@ from ..pins.guard import INSTRUCTIONS, LISTS, PinGuard
 from .correlation import Pending
 
 
-@dataclass
-class _Recheck:
-    notice: bytes  # the server's notifications/tools/list_changed, passed on once screened
-    deferred: list[bytes] = field(default_factory=list)  # client lines with a tools/call
-
-
-class ToolRecheck:
-    """While the proxy re-lists tools after the server said they changed, tool calls wait, and so
-    does the server's notice; both go on once the new list has been screened."""
+class CallHold:
+    """Tool calls wait while a `tools/list` is in flight, the client's or the proxy's own, so pins
+    judge each call against the newest list: a call sent right behind a list that reveals drift
+    is refused, not raced past it. A `notifications/tools/list_changed` waits too, until the
+    proxy's re-list of the tools it announces has been screened."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._waiting: _Recheck | None = None
+        self._lists = 0  # tools/list requests sent and not yet answered
+        self._rechecking = False
+        self._notices: list[bytes] = []
+        self._deferred: list[bytes] = []
+
+    def started(self) -> None:
+        """A tools/list went to the server."""
+        with self._lock:
+            self._lists += 1
+
+    def ended(self) -> None:
+        """A tools/list was answered, failed or given up on."""
+        with self._lock:
+            self._lists = max(0, self._lists - 1)
+
+    def recheck(self, notice: bytes) -> bool:
+        """Hold a list_changed notice for a re-list; False when one is under way (pass it on)."""
+        with self._lock:
+            if self._rechecking:
+                return False
+            self._rechecking = True
+            self._notices.append(notice)
+            return True
 
     def hold(self, raw: bytes) -> bool:
-        """Keep a client line that may call a tool until the re-list is screened."""
+        """Keep a client line that may call a tool while a list is in flight."""
         with self._lock:
-            if self._waiting is not None and b'"tools/call"' in raw:
-                self._waiting.deferred.append(raw)
+            if (self._lists or self._rechecking) and b'"tools/call"' in raw:
+                self._deferred.append(raw)
                 return True
         return False
 
-    def start(self, notice: bytes) -> bool:
-        """Begin a re-list for this notice; False when one is under way (the notice is dropped)."""
+    def release(self, *, everything: bool = False) -> tuple[list[bytes], list[bytes]]:
+        """The notices and client lines to pass on now: all of them once no list is in flight
+        (or `everything`, when the server is gone); none while one is."""
         with self._lock:
-            if self._waiting is not None:
-                return False
-            self._waiting = _Recheck(notice)
-            return True
-
-    def finish(self) -> tuple[bytes, list[bytes]] | None:
-        """End the re-list: the held notice and client lines, or None when none was under way."""
-        with self._lock:
-            waiting, self._waiting = self._waiting, None
-        return None if waiting is None else (waiting.notice, waiting.deferred)
+            if self._lists and not everything:
+                return [], []
+            self._rechecking = False
+            notices, deferred = self._notices, self._deferred
+            self._notices, self._deferred = [], []
+            return notices, deferred
 
 
 def screen_result(

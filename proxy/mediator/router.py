@@ -47,7 +47,7 @@ from ..quarantine.unjudged import keep_unjudged
 from ..transport.spill import SPILL_BYTES, Arrived
 from .correlation import Correlation, Pending
 from .drops import DropLog
-from .pin_checks import ToolRecheck, screen_result
+from .pin_checks import CallHold, screen_result
 from .tools import ToolKnowledge
 
 # Requests that read one task: their answers are judged as the task's tool's.
@@ -105,9 +105,10 @@ class Mediator:
         self.pins = pins
         self.log = log or stderr_log(server)
         self.exposure = exposure or Exposure(store, session, self.log)
-        self.requests = Correlation()
+        # With pins, tool calls wait while a tools/list is in flight (see CallHold).
+        self._hold = CallHold()
+        self.requests = Correlation(self._hold if pins is not None else None)
         self.tools = ToolKnowledge(self.server_policy)
-        self._recheck = ToolRecheck()
         self._dropped = DropLog(store, session, server, self.log)
 
     # -- client -> server ---------------------------------------------------------------
@@ -132,7 +133,7 @@ class Mediator:
 
     def _from_client(self, raw: bytes) -> Outgoing:
         out = Outgoing()
-        if self._recheck.hold(raw):
+        if self._hold.hold(raw):
             return out
         try:
             message, repeated = parse_line(raw)
@@ -313,7 +314,7 @@ class Mediator:
         head, size = handed[0][:4096], len(handed[0])
         try:
             with self.store.one_reading():
-                return self._from_server(handed, head, size)
+                return self._release(self._from_server(handed, head, size))
         except Exception as exc:
             # The agent is told why in words; the exception's text (which may quote the line)
             # goes to the proxy's log only.
@@ -322,7 +323,7 @@ class Mediator:
             self._unreadable_from_server(
                 head, size, LineError("an internal error of the proxy"), out
             )
-            return out
+            return self._release(out)
 
     def _from_server(self, handed: list[bytes], head: bytes, size: int) -> Outgoing:
         out = Outgoing()
@@ -390,7 +391,7 @@ class Mediator:
         if (
             method == "notifications/tools/list_changed"
             and self.pins is not None
-            and self._recheck.start(dump_line(message))
+            and self._hold.recheck(dump_line(message))
         ):
             out.to_server.append(self.requests.own_request("tools/list"))
             return None
@@ -484,7 +485,6 @@ class Mediator:
             answered = {**answered, "id": request_id}
         message = answered
         if pending.own and kind is Kind.ERROR:
-            self._recheck_done(out)
             return None  # the proxy's own request failed; the client never asked
         if kind is Kind.RESULT:
             return self._result(message, pending, out, plain, line)
@@ -522,8 +522,6 @@ class Mediator:
                         )
                     )
                 )
-            elif pending is not None:
-                self._recheck_done(out)
         elif request_key(message["id"]) is not None:
             out.to_server.append(
                 dump_line(
@@ -531,17 +529,15 @@ class Mediator:
                 )
             )
 
-    def _recheck_done(self, out: Outgoing) -> None:
-        """The re-list was screened: pass the server's notice on and replay the calls that waited."""
-        waiting = self._recheck.finish()
-        if waiting is None:
-            return
-        notice, deferred = waiting
-        out.to_client.append(notice)
+    def _release(self, out: Outgoing) -> Outgoing:
+        """Once no tools/list is in flight: pass held notices on and replay the calls that waited."""
+        notices, deferred = self._hold.release()
+        out.to_client.extend(notices)
         for raw in deferred:
             replay = self._from_client(raw)
             out.to_server.extend(replay.to_server)
             out.to_client.extend(replay.to_client)
+        return out
 
     def _result(
         self, message: dict, pending: Pending, out: Outgoing, plain: bool, line: bytes | None
@@ -551,7 +547,6 @@ class Mediator:
             self._learn_tools(result)
         screened = screen_result(self.pins, pending, result, self.log)
         if pending.own:
-            self._recheck_done(out)
             return None
         if screened is not None:
             result = screened
@@ -680,7 +675,6 @@ class Mediator:
                 )
             )
             if pending.own:
-                self._recheck_done(out)
                 continue
             out.to_client.append(
                 dump_line(
@@ -692,7 +686,7 @@ class Mediator:
                     )
                 )
             )
-        return out
+        return self._release(out)
 
     # -- ends -----------------------------------------------------------------------------
 
@@ -721,7 +715,7 @@ class Mediator:
                     )
                 )
             )
-        return out
+        return self._release(out)
 
     def waiting(self, request_id: Any) -> bool:
         """Whether a request the client (or the proxy) sent is still unanswered."""
@@ -735,8 +729,7 @@ class Mediator:
             return out
         self.log(f"request {request_id!r} ({pending.method}) failed: {message}")
         if pending.own:
-            self._recheck_done(out)
-            return out
+            return self._release(out)
         out.to_client.append(
             dump_line(
                 error_response(
@@ -744,14 +737,14 @@ class Mediator:
                 )
             )
         )
-        return out
+        return self._release(out)
 
     def server_gone(self, exit_code: int | None) -> Outgoing:
         """The server closed its output: every waiting request gets an error."""
         out = Outgoing()
         waiting = self.requests.drain()
-        held = self._recheck.finish()
-        for raw in held[1] if held else []:
+        _notices, held = self._hold.release(everything=True)
+        for raw in held:
             # Calls held back during a tool re-check never reached the server: answer them too.
             try:
                 message, _repeated = parse_line(raw)

@@ -2,13 +2,13 @@
 
 from typing import TYPE_CHECKING, Any
 
-from lazaretto.store import canonical_json, sha256_hex
+from lazaretto.store import StoreUnavailable, canonical_json, sha256_hex
 from lazaretto.store.states import DriftChange, DriftStatus, PinKind
 
 if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
 
-from ..mcp.jsonrpc import PIN_DRIFT, ErrorReason, error_response
+from ..mcp.jsonrpc import PIN_DRIFT, REFUSED, ErrorReason, error_response
 from .lockfile import Lock
 
 # Per list method: the entry kind, the list's key in the result, and the fields that make up
@@ -38,6 +38,11 @@ def entry(kind: PinKind, name: str, surface: Any) -> dict:
     return {"kind": kind, "name": name, "canonical": canonical, "sha256": sha256_hex(canonical)}
 
 
+def listed_marker(kind: PinKind) -> dict:
+    """The entry that pins a kind as seen, so that what appears in it later is not a first use."""
+    return entry(kind, LISTED, "listed")
+
+
 def list_entries(method: str, result: dict) -> list[dict]:
     """The entries of a list result (items without a string name are skipped)."""
     kind, key, fields = LISTS[method]
@@ -51,6 +56,10 @@ def list_entries(method: str, result: dict) -> list[dict]:
     ]
 
 
+def _has_kind(baseline: dict, kind: PinKind) -> bool:
+    return any(known_kind == kind for known_kind, _ in baseline)
+
+
 class PinGuard:
     """One server's pins in the proxy: screens list results and refuses drifted entries."""
 
@@ -62,6 +71,8 @@ class PinGuard:
         self.command = canonical_json(command)
         self.lock = lock
         self.hidden: dict[tuple[str, str], dict] = {}
+        # Entries the newest list showed as pinned: an older drift of theirs refuses nothing.
+        self.matched: set[tuple[str, str]] = set()
 
     # -- screening ----------------------------------------------------------------------
 
@@ -82,10 +93,10 @@ class PinGuard:
     def screen_instructions(self, result: dict) -> dict | None:
         """Withhold changed `instructions` until a person accepts them."""
         text = result.get("instructions")
-        if not isinstance(text, str):
-            return None
         kind, name = INSTRUCTIONS
-        if not self._screen(kind, [entry(kind, name, text)], complete=False):
+        # No instructions are pinned too (as the kind's marker): ones that appear later are new.
+        entries = [entry(kind, name, text)] if isinstance(text, str) else []
+        if not self._screen(kind, entries, complete=False):
             return None
         drift = self.hidden[INSTRUCTIONS]
         return {
@@ -96,11 +107,15 @@ class PinGuard:
 
     def _screen(self, kind: PinKind, entries: list[dict], complete: bool) -> set[str]:
         how, baseline = self._baseline()
-        if not any(known_kind == kind for known_kind, _ in baseline) and not self.lock:
-            marker = entry(kind, LISTED, "listed")
+        # Instructions come with every start: once anything of the server is pinned, theirs
+        # appearing later is drift, not a first use.
+        first_use = not baseline if kind == INSTRUCTIONS[0] else not _has_kind(baseline, kind)
+        if first_use and not self.lock:
+            marker = listed_marker(kind)
             self.store.pins.pin(
                 self.server, self.command, [marker, *entries], reason=f"first use ({kind})"
             )
+            self.matched.update((kind, new["name"]) for new in entries)
             return set()
         same, drifted = [], []
         for new in entries:
@@ -125,6 +140,9 @@ class PinGuard:
             hidden.add(new["name"])
         for new in same:
             self.hidden.pop((kind, new["name"]), None)
+            self.matched.add((kind, new["name"]))
+        for new, _old in drifted:
+            self.matched.discard((kind, new["name"]))
         if complete:
             present = {e["name"] for e in entries}
             for (old_kind, name), old in baseline.items():
@@ -146,13 +164,37 @@ class PinGuard:
     # -- refusing ------------------------------------------------------------------------
 
     def refusal(self, kind: PinKind, name: str, request_id: Any) -> dict | None:
-        """A -32003 error for a call to a hidden entry, or None once a person accepted it."""
+        """A -32003 error for a call to a hidden entry, or None once a person accepted it.
+
+        Hidden means hidden by this proxy's newest list, or, for an entry it has not seen listed
+        as pinned, by a drift any proxy recorded (a call may come before this proxy's own list).
+        """
         drift = self.hidden.get((kind, name))
+        if drift is None and (kind, name) not in self.matched and not self.lock:
+            try:
+                drift = self.store.pins.undecided(self.server, self.command, kind, name)
+            except StoreUnavailable as exc:
+                return error_response(
+                    request_id,
+                    REFUSED,
+                    f"lazaretto refused {self.server}/{name}: whether this {kind} changed since it"
+                    f" was pinned cannot be checked, the store cannot be read ({exc}); list the"
+                    " server's tools again once the store is back",
+                    {
+                        "reason": ErrorReason.STORE_UNAVAILABLE,
+                        "token": None,
+                        "server": self.server,
+                        "tool": name,
+                    },
+                )
         if drift is None:
             return None
-        current = self.store.pins.get(drift["id"]) or drift
+        try:
+            current = self.store.pins.get(drift["id"]) or drift
+        except StoreUnavailable:
+            current = drift  # as recorded: it stays refused until the store says otherwise
         if current["status"] == DriftStatus.ACCEPTED and not self.lock:
-            del self.hidden[(kind, name)]
+            self.hidden.pop((kind, name), None)
             return None
         how = (
             f"the lock file {self.lock.path} pins another version; update the lock to accept it"

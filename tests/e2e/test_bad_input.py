@@ -146,15 +146,17 @@ def test_unwritable_store_fails_closed_and_keeps_serving(scripted, tmp_path, whe
     proxy = scripted(
         '[servers.scripted]\ntrust = "untrusted"\noutbound = ["echo"]\n', LAZARETTO_STORE=str(store)
     )
-    reply = proxy.call("big", {"bytes": 10})
-    result = reply["result"]
-    assert result["isError"] is True and "store cannot be written" in result["content"][0]["text"]
-    assert "xxxxxxxxxx" not in json.dumps(reply)
-    refused = proxy.call("echo", {"a": 1})
-    assert refused["error"]["code"] == -32002
-    assert (
-        refused["error"]["data"]["reason"] == "store_unavailable"
-        and refused["error"]["data"]["token"] is None
-    )
-    # Still serving: a second untrusted read is withheld the same way, not a crash.
-    assert proxy.call("big", {"bytes": 10})["result"]["isError"] is True
+    # The tools cannot be pinned nor judged, so their list is withheld, and no call can be
+    # checked against a pin: a read is refused like a write, each saying why.
+    listed = proxy.request("tools/list")["error"]
+    assert listed["data"]["reason"] == "withheld" and "store cannot be written" in listed["message"]
+    for tool in ("big", "echo", "big"):  # still serving: the second read fails the same way
+        refused = proxy.call(tool, {"bytes": 10})
+        assert refused["error"]["code"] == -32002, refused
+        assert refused["error"]["data"] == {
+            "reason": "store_unavailable",
+            "token": None,
+            "server": "scripted",
+            "tool": tool,
+        }
+        assert "the store cannot be read" in refused["error"]["message"]

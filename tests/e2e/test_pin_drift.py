@@ -232,3 +232,66 @@ def test_a_lock_file_of_another_version_is_refused(
         "proxy", "-n", "rug", "--", *RUGPULL, env={**proxy_env, "LAZARETTO_POLICY": str(policy)}
     )
     assert proxy.returncode == 2 and said in proxy.stderr
+
+
+def pin_first_use(rug) -> None:
+    """A first session lists the rug server's tools a and b: they are pinned."""
+    first = rug("none")
+    assert names(first) == ["a", "b"]
+    first.close()
+
+
+def test_a_call_sent_right_behind_the_list_that_reveals_drift_is_refused(rug):
+    pin_first_use(rug)
+    proxy = rug("changed")
+    # A client need not wait for the list before it calls: both lines go out in one write.
+    proxy.send_raw(
+        json.dumps({"jsonrpc": "2.0", "id": 101, "method": "tools/list"}).encode()
+        + b"\n"
+        + json.dumps(
+            {"jsonrpc": "2.0", "id": 102, "method": "tools/call", "params": {"name": "b"}}
+        ).encode()
+        + b"\n"
+    )
+    answers = {reply["id"]: reply for reply in (proxy.recv(), proxy.recv())}
+    assert [tool["name"] for tool in answers[101]["result"]["tools"]] == ["a"]
+    assert answers[102]["error"]["data"]["reason"] == "pin_drift", answers[102]
+    proxy.close()
+
+
+def test_a_proxy_that_has_not_listed_yet_refuses_a_tool_another_saw_drift(rug):
+    pin_first_use(rug)
+    first = rug("changed")
+    assert names(first) == ["a"]  # this proxy's list revealed the drift
+    # Another proxy of the same server (a second session) is called before it lists anything.
+    second = rug("changed")
+    refused = second.call("b", {"x": 2})
+    assert refused["error"]["data"]["reason"] == "pin_drift", refused
+    assert "result" in second.call("a", {"x": 1})
+    first.close()
+    second.close()
+
+
+def test_a_drift_the_newest_list_undoes_refuses_nothing(rug):
+    pin_first_use(rug)
+    drifted = rug("changed")
+    assert names(drifted) == ["a"]
+    drifted.close()
+    reverted = rug("none")
+    assert names(reverted) == ["a", "b"]  # the server serves what was pinned again
+    assert "result" in reverted.call("b", {"x": 2})
+    reverted.close()
+
+
+def test_instructions_that_appear_after_the_first_use_are_drift(start_proxy, proxy_env, tmp_path):
+    policy = tmp_path / "rug.toml"
+    policy.write_text(TRUSTED)
+    env = {**proxy_env, "RUGPULL_MODE": "none", "LAZARETTO_POLICY": str(policy)}
+    first = start_proxy(["-n", "rug", "--", *RUGPULL], env=env)
+    assert "instructions" not in first.initialize()["result"]  # pinned as having none
+    first.close()
+    env["RUGPULL_INSTRUCTIONS"] = "Always call b before a."
+    second = start_proxy(["-n", "rug", "--", *RUGPULL], env=env)
+    shown = second.initialize()["result"]["instructions"]
+    assert "changed since they were pinned" in shown, shown
+    second.close()

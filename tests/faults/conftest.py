@@ -22,7 +22,8 @@ def fault_env(tmp_path, store_path) -> dict:
 
 @pytest.fixture
 def start(fault_env, tmp_path):
-    """Start an initialized proxy; `settings` go into the policy's `[proxy]` table."""
+    """Start a proxy that has listed its server's tools, as clients do before they call one;
+    `settings` go into the policy's `[proxy]` table."""
     started: list[ProxyProcess] = []
 
     def launch(settings: str = "") -> ProxyProcess:
@@ -34,6 +35,7 @@ def start(fault_env, tmp_path):
         proxy = ProxyProcess(PROXY_ARGS, env)
         started.append(proxy)
         proxy.initialize()
+        proxy.request("tools/list")
         return proxy
 
     yield launch
