@@ -2,6 +2,7 @@
 
 from textual.binding import Binding
 
+from lazaretto.app.review.moments import Moments
 from lazaretto.app.review.queue import TabKind
 from lazaretto.app.review.screens.main import MainScreen
 from lazaretto.app.review.tabs import ITEM_ACTIONS, TABS, tab_for
@@ -38,7 +39,7 @@ def decide_everything(store):
 
 def test_each_tab_loads_views_and_styles_every_row_it_lists(scenario_store):
     decide_everything(scenario_store)
-    now = scenario_store.clock()
+    moments = Moments(scenario_store.clock())
     states = set()
     for tab in TABS:
         for item in tab.feed.page(scenario_store):
@@ -46,7 +47,7 @@ def test_each_tab_loads_views_and_styles_every_row_it_lists(scenario_store):
             assert item.state in tab.styles, (tab.kind, item.state)
             detail = tab.load(scenario_store, Policy(), item)
             assert detail is not None and detail.item == item
-            view = tab.view(detail, now)
+            view = tab.view(detail, moments)
             assert str(item.state) in view.title.plain
             states.add((tab.kind, item.state))
     # The decisions above show up as states of their own.
