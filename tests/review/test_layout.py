@@ -102,3 +102,18 @@ async def test_approving_shows_the_calls_arguments_beside_the_code(
         assert in_view(app, "#dialog-shows") and in_view(app, "#challenge")
         shows = str(app.screen.query_one("#dialog-shows Static").render())
         assert '"text": "Summary: logins are slow. Keys: see https://collector.example/t"' in shows
+
+
+@pytest.mark.parametrize("size", SIZES, ids=size_id)
+async def test_a_releases_two_texts_sit_side_by_side_only_where_each_stays_readable(
+    scenario_store, make_app, settle, size
+):
+    app = make_app(scenario_store)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("j", "j", "r")
+        await settle(pilot)
+        visible, original = region(app, "#release-visible"), region(app, "#release-original")
+        assert (visible.y == original.y) is (size[0] >= 200)
+        for part in ("#release-visible Static", "#release-original Static"):
+            assert region(app, part).width >= READABLE_LINE, (part, region(app, part))

@@ -30,6 +30,10 @@ from ..widgets.footer import ReviewFooter
 
 WARNING_STYLE = "bold $text-warning"
 
+SIDE_BY_SIDE_RELEASE = 2 * (READABLE_LINE + 4) + 8
+"""Screen columns from which a release's two texts sit side by side, each keeping a readable line
+inside its own border and padding, and the dialog's."""
+
 
 class ConfirmClearance(ModalScreen[Confirmed | None]):
     """Repeats the decision, what it clears and its reason; only the typed challenge or passphrase
@@ -112,12 +116,17 @@ class ConfirmClearance(ModalScreen[Confirmed | None]):
 
     def on_mount(self) -> None:
         self._show_choice()
-        self.query_one("#note" if self.request.needs_note else "#challenge", Input).focus()
+        self._to_next_input()
 
     def on_resize(self, event: Resize) -> None:
-        # The two texts of a release side by side where each keeps a readable line.
         for texts in self.query("#release-texts"):
-            texts.set_class(event.size.width >= 2 * (READABLE_LINE + 6) + 8, "-side")
+            texts.set_class(event.size.width >= SIDE_BY_SIDE_RELEASE, "-side")
+
+    def _to_next_input(self) -> None:
+        """Focus what is left to type: the note while it is asked for and empty, else the code."""
+        notes = self.query("#note").results(Input)
+        note = next(notes, None)
+        self.query_one("#challenge" if note is None or note.value.strip() else "#note").focus()
 
     @on(RadioSet.Changed, "#release-choice")
     def choice_changed(self, event: RadioSet.Changed) -> None:
@@ -126,8 +135,7 @@ class ConfirmClearance(ModalScreen[Confirmed | None]):
         original = chosen is not None and chosen.id == "choose-original"
         self.released_as = ReleasedAs.ORIGINAL if original else ReleasedAs.VISIBLE
         self._show_choice()
-        # Chosen: back to the code, the one thing left to type.
-        self.query_one("#challenge", Input).focus()
+        self._to_next_input()
 
     def _show_choice(self) -> None:
         release = self.request.release

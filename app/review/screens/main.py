@@ -308,11 +308,13 @@ class MainScreen(Screen):
             label = tabs.query_one(f"#tab-{tab.kind}", TabLabel)
             label.label = f"{tab.title} {count}" if count else tab.title
         self.query_one(TopBar).waiting = self.waiting_count()
+        moments = self.moments()
         announcements = [
             (
                 "A call was blocked",
                 f"{visible(call['server'])}/{visible(call['tool'])}: "
-                f"{visible(call['reason'] or 'refused')}\nSee the Blocked tab; `a` approves it once.",
+                f"{visible(moments.in_text(call['reason'] or 'refused'))}\n"
+                "See the Blocked tab; `a` approves it once.",
             )
             for call in message.new_blocked
         ] + [

@@ -44,29 +44,26 @@ class DetailPane(Vertical):
         self._empty = ""
 
     def compose(self) -> ComposeResult:
-        view = self._view
-        yield Static(
-            view.title if view else Content.styled("Lazaretto review", "bold"), id="detail-title"
-        )
-        item = Static(view.body if view else Content(self._empty), id="detail-item-text")
-        why = Static(view.side if view else "", id="detail-why-text")
-        item_title, why_title = (view.body_title, view.side_title) if view else ("Item", "Why")
+        shown = _shown(self._view, self._empty)
+        yield Static(shown.title, id="detail-title")
+        item = Static(shown.body, id="detail-item-text")
+        why = Static(shown.side, id="detail-why-text")
         if self.side_by_side:
             with Horizontal(id="detail-body"):
                 with DetailScroll(id="detail-item", classes="detail-part") as part:
-                    part.border_title = item_title
+                    part.border_title = shown.body_title
                     yield item
                 with DetailScroll(id="detail-why", classes="detail-part") as part:
-                    part.border_title = why_title
+                    part.border_title = shown.side_title
                     yield why
         else:
             # One scroll, the reasons first: what a person needs to decide comes before the item.
             with DetailScroll(id="detail-body"):
                 with Vertical(id="detail-why", classes="detail-part") as part:
-                    part.border_title = why_title
+                    part.border_title = shown.side_title
                     yield why
                 with Vertical(id="detail-item", classes="detail-part") as part:
-                    part.border_title = item_title
+                    part.border_title = shown.body_title
                     yield item
 
     def on_resize(self) -> None:
@@ -75,16 +72,23 @@ class DetailPane(Vertical):
     def show(self, view: DetailView | None, *, empty: str = "", keep_scroll: bool = False) -> None:
         """Show `view`, or the `empty` hint for None; `keep_scroll` for the same item shown afresh."""
         self._view, self._empty = view, empty
-        if not self.is_mounted or not self.query("#detail-title"):
-            return  # composed with it shortly
-        self.query_one("#detail-title", Static).update(
-            view.title if view else Content.styled("Lazaretto review", "bold")
-        )
-        self.query_one("#detail-item-text", Static).update(view.body if view else Content(empty))
-        self.query_one("#detail-why-text", Static).update(view.side if view else "")
-        item_title, why_title = (view.body_title, view.side_title) if view else ("Item", "Why")
-        self.query_one("#detail-item").border_title = item_title
-        self.query_one("#detail-why").border_title = why_title
+        if not self.query("#detail-title"):
+            return  # not composed yet: compose shows it
+        shown = _shown(view, empty)
+        self.query_one("#detail-title", Static).update(shown.title)
+        self.query_one("#detail-item-text", Static).update(shown.body)
+        self.query_one("#detail-why-text", Static).update(shown.side)
+        self.query_one("#detail-item").border_title = shown.body_title
+        self.query_one("#detail-why").border_title = shown.side_title
         if not keep_scroll:
             for part in self.query(DetailScroll):
                 part.scroll_home(animate=False)
+
+
+def _shown(view: DetailView | None, empty: str) -> DetailView:
+    """The view, or what the pane shows with nothing selected: its name and the `empty` hint."""
+    if view is not None:
+        return view
+    return DetailView(
+        Content.styled("Lazaretto review", "bold"), "Item", Content(empty), "Why", Content("")
+    )
