@@ -22,7 +22,7 @@ COMMANDS: dict[str, str] = {
     "untaint": "clear a session's taint (human only)",
     "log": "print the audit log, or --verify its hash chain",
     "show": "read a withheld field with its hidden content made visible (human only)",
-    "release": "let the agent see a withheld field on its next read (human only)",
+    "release": "let the agent read a withheld field: its visible text, or --original (human only)",
     "pin": "pinned server surfaces: export or check a lock file, accept or reject drift",
     "hook": "answer one agent-client hook event (what installed hooks run)",
     "wrap": "run every stdio MCP server of a client config through the proxy",

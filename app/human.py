@@ -14,6 +14,7 @@ from lazaretto.proxy.policy import Policy, PolicyError, load_policy
 from lazaretto.store import StoreUnavailable
 from lazaretto.store.api import Mode
 from lazaretto.store.opening import Side, StoreAPI, open_store
+from lazaretto.store.states import ReleasedAs
 from lazaretto.store.station.protocol import ProofError
 from lazaretto.store.tokens import challenge_matches, new_challenge
 
@@ -24,6 +25,9 @@ EXIT_REFUSED = 2  # not a person at a terminal, or a malformed request
 # Friction grows with use: past this many clearances in the window, a note is required too.
 FRICTION_WINDOW = timedelta(hours=1)
 FRICTION_AFTER = 3
+
+# How much of each hidden payload a warning quotes: enough to recognize it, not to read it all.
+PAYLOAD_WIDTH = 120
 
 # Characters a terminal does not show as themselves: controls (which can also move the
 # cursor and repaint what the person reads), format characters (bidi overrides,
@@ -134,15 +138,21 @@ def ago(delta: timedelta) -> str:
     return humanize.naturaltime(delta)
 
 
-def short_ago(delta: timedelta) -> str:
-    """`just now`, `42s ago`, `3m ago`, `5h ago`, `12d ago`: an age that fits a list row or a header."""
+def short_span(delta: timedelta) -> str | None:
+    """`42s`, `3m`, `5h`, `12d`: a span that fits a list row; None under five seconds."""
     seconds = max(0, int(delta.total_seconds()))
     if seconds < 5:
-        return "just now"
+        return None
     for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
         if seconds >= size:
-            return f"{seconds // size}{unit} ago"
-    return f"{seconds}s ago"
+            return f"{seconds // size}{unit}"
+    return f"{seconds}s"
+
+
+def short_ago(delta: timedelta) -> str:
+    """`just now`, `42s ago`, `3m ago`, `5h ago`, `12d ago`: an age that fits a list row or a header."""
+    span = short_span(delta)
+    return f"{span} ago" if span else "just now"
 
 
 def until(delta: timedelta) -> str:
@@ -150,7 +160,7 @@ def until(delta: timedelta) -> str:
     return f"in {humanize.naturaldelta(delta)}" if delta > timedelta(0) else "expired"
 
 
-def release_effect(row: dict, policy: Policy) -> str:
+def release_effect(row: dict, policy: Policy, released_as: ReleasedAs) -> str:
     """What releasing a withheld field does, as the confirmation says it (CLI and review app)."""
     source = f"{visible(row['server'])}/{visible(row['tool'] or row['method'])}"
     labelled = (
@@ -158,11 +168,30 @@ def release_effect(row: dict, policy: Policy) -> str:
         if policy.labels(row["server"])
         else ""
     )
-    return (
-        f"The agent will read this field, invisible characters removed{labelled}, the next time "
-        f"{source} returns the same content. Reading it still taints the session; the original "
-        "stays in the store."
+    what = (
+        "this field as the server sent it, hidden content included"
+        if released_as == ReleasedAs.ORIGINAL
+        else "the visible text of this field, hidden content removed"
     )
+    return (
+        f"The agent will read {what}{labelled}, the next time {source} returns the same content. "
+        "Reading it still taints the session; the original stays in the store."
+    )
+
+
+def hidden_payloads(row: dict, quote: int = PAYLOAD_WIDTH) -> str | None:
+    """The hidden content a withheld field's original carries beyond its visible text, named for a
+    warning before the original is released, each payload quoted up to `quote` characters (0: by
+    kind only); None when it carries none."""
+    if not row["removed"]:
+        return None
+    removed = ", ".join(f"{r['count']} {r['kind']}" for r in row["removed"])
+    if not quote or not row["decoded"]:
+        return removed
+    decoded = "; ".join(
+        f"{visible(d['kind'])} “{clip(visible(d['text']), quote)}”" for d in row["decoded"]
+    )
+    return f"{removed}: {decoded}"
 
 
 def policy_or_empty(verb: str) -> Policy:

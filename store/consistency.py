@@ -132,11 +132,17 @@ def _calls(store: "Store", by_action: dict[str, list[dict]]) -> list[str]:
 def _fields(store: "Store", by_action: dict[str, list[dict]]) -> list[str]:
     found = []
     fields = {
-        row["id"]: row for row in store.query("SELECT id, status, reviewed_at FROM quarantine")
+        row["id"]: row
+        for row in store.query("SELECT id, status, released_as, reviewed_at FROM quarantine")
     }
     withheld = _subjects(by_action, Action.WITHHOLD)
     released = _subjects(by_action, Action.RELEASE)
     dismissed = _subjects(by_action, Action.DISMISS)
+    # What each release row says was released (rows from before the choice say nothing).
+    released_as = {
+        row["subject"]: (json.loads(row["detail"]) if row["detail"] else {}).get("released_as")
+        for row in by_action.get(Action.RELEASE, [])
+    }
     for qid in sorted(withheld.keys() - fields.keys()):
         found.append(f"withheld field {qid} was withheld (audited) but is missing from its table")
     for qid, field in sorted(fields.items()):
@@ -144,6 +150,12 @@ def _fields(store: "Store", by_action: dict[str, list[dict]]) -> list[str]:
             found.append(f"withheld field {qid} has no withhold row in the audit log")
         if field["status"] == FieldStatus.RELEASED and qid not in released:
             found.append(f"withheld field {qid} is released without a release row")
+        said = released_as.get(qid)
+        if said is not None and said != field["released_as"]:
+            found.append(
+                f"withheld field {qid} is released as {field['released_as']}, but its release row "
+                f"says {said}"
+            )
         if field["status"] == FieldStatus.WITHHELD and qid in released:
             found.append(f"withheld field {qid} was released (audited) but is withheld again")
         if field["reviewed_at"] and qid not in dismissed:

@@ -1,6 +1,7 @@
 """The one API for human decisions (approve, untaint, ...), shared by the CLI and the review app."""
 
 from datetime import timedelta
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from .clock import stamp
@@ -12,6 +13,7 @@ from .states import (
     DriftChange,
     DriftStatus,
     FieldStatus,
+    ReleasedAs,
 )
 
 if TYPE_CHECKING:
@@ -89,18 +91,34 @@ class Decisions:
             session, Actor.HUMAN, f"cleared by a person: {state.summary()}", note, up_to=seen_up_to
         )
 
-    def release(self, quarantine_id: str, *, note: str | None = None) -> dict:
-        """Let the agent see a withheld field on its next read of the same content."""
+    def release(
+        self,
+        quarantine_id: str,
+        *,
+        released_as: ReleasedAs = ReleasedAs.VISIBLE,
+        note: str | None = None,
+    ) -> dict:
+        """Let the agent read a withheld field on its next read of the same content: its visible
+        text (hidden content removed) or, when `released_as` says so, the original."""
+        try:
+            what = ReleasedAs(released_as)
+        except ValueError:
+            raise DecisionError(
+                f"a field is released as {' or '.join(ReleasedAs)}, not {released_as!r}"
+            ) from None
         row = self._store.quarantine.get(quarantine_id)
         if row is None:
             raise DecisionError(f"no withheld field {quarantine_id}")
         if row["status"] != FieldStatus.WITHHELD:
             raise DecisionError(f"{row['id']} is already {row['status']}")
         with self._store.write() as conn:
-            conn.execute(
-                "UPDATE quarantine SET status = ?, decided_at = ? WHERE id = ?",
-                (FieldStatus.RELEASED, self._store.now(), row["id"]),
-            )
+            changed = conn.execute(
+                "UPDATE quarantine SET status = ?, released_as = ?, decided_at = ?"
+                " WHERE id = ? AND status = ?",
+                (FieldStatus.RELEASED, what, self._store.now(), row["id"], FieldStatus.WITHHELD),
+            ).rowcount
+            if not changed:
+                raise DecisionError(f"{row['id']} was decided meanwhile")
             names = ", ".join(sorted({s["name"] for s in row["signals"]})) or "hidden content"
             self._store.audit.append(
                 conn,
@@ -109,7 +127,7 @@ class Decisions:
                 session=row["session"],
                 subject=row["id"],
                 reason=f"{row['server']}/{row['tool'] or row['method']}: {names}",
-                detail={"note": note},
+                detail={"released_as": what, "note": note},
             )
         return _reread(self._store.quarantine.get(row["id"]), f"withheld field {row['id']}")
 
@@ -180,6 +198,23 @@ class Decisions:
         """Mark a blocked call reviewed; it stays refused."""
         self._dismiss("blocked_calls", blocked_id, f"blocked:{blocked_id}", "blocked call", note)
 
+    def undismiss_field(self, quarantine_id: str, *, note: str | None = None) -> None:
+        """Take a dismissal back: the field, still withheld, waits for a decision again."""
+        self._undismiss(
+            "quarantine", quarantine_id, quarantine_id, FieldStatus.WITHHELD, "withheld field", note
+        )
+
+    def undismiss_call(self, blocked_id: int, *, note: str | None = None) -> None:
+        """Take a dismissal back: the call, still pending, waits for a decision again."""
+        self._undismiss(
+            "blocked_calls",
+            blocked_id,
+            f"blocked:{blocked_id}",
+            CallStatus.PENDING,
+            "blocked call",
+            note,
+        )
+
     def _dismiss(
         self, table: str, item_id: str | int, subject: str, what: str, note: str | None
     ) -> None:
@@ -196,6 +231,32 @@ class Decisions:
                 Action.DISMISS,
                 subject=subject,
                 reason="reviewed; kept withheld",
+                detail={"note": note},
+            )
+
+    def _undismiss(
+        self,
+        table: str,
+        item_id: str | int,
+        subject: str,
+        status: StrEnum,
+        what: str,
+        note: str | None,
+    ) -> None:
+        with self._store.write() as conn:
+            changed = conn.execute(
+                f"UPDATE {table} SET reviewed_at = NULL WHERE id = ? AND reviewed_at IS NOT NULL"
+                " AND status = ?",
+                (item_id, status),
+            ).rowcount
+            if not changed:
+                raise DecisionError(f"no dismissed {what} {item_id} that is still {status}")
+            self._store.audit.append(
+                conn,
+                Actor.HUMAN,
+                Action.UNDISMISS,
+                subject=subject,
+                reason=f"dismissal taken back; {status} and waiting again",
                 detail={"note": note},
             )
 

@@ -5,7 +5,7 @@ import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from .canonical import canonical_json
-from .states import Action, Actor, FieldStatus
+from .states import Action, Actor, FieldStatus, ReleasedAs
 from .tokens import ALPHABET, random_chars
 
 if TYPE_CHECKING:
@@ -144,13 +144,14 @@ class Quarantine:
         return _decode(rows[0]) if rows else None
 
     def earlier(self, content_hash: str, server: str, tool: str | None) -> dict | None:
-        """The newest earlier quarantine row for this exact content from this server and tool."""
+        """The newest earlier quarantine row for this exact content from this server and tool:
+        its id, status and, once released, what was released (`released_as`)."""
         rows = self._store.query(
-            "SELECT id, status FROM quarantine WHERE content_hash = ? AND server = ? AND tool IS ?"
-            " ORDER BY created_at DESC LIMIT 1",
+            "SELECT id, status, released_as FROM quarantine WHERE content_hash = ? AND server = ?"
+            " AND tool IS ? ORDER BY created_at DESC LIMIT 1",
             (content_hash, server, tool),
         )
-        return {**rows[0], "status": FieldStatus(rows[0]["status"])} if rows else None
+        return _statuses(rows[0]) if rows else None
 
     def fingerprints_since(self, rowid: int) -> list[tuple[int, int, int | None]]:
         """(rowid, fingerprint, anchor) added after `rowid`, for an incremental in-memory index."""
@@ -203,8 +204,15 @@ class Quarantine:
         )
 
 
-def _decode(row: dict) -> dict:
+def _statuses(row: dict) -> dict:
     row["status"] = FieldStatus(row["status"])
+    if row["released_as"] is not None:
+        row["released_as"] = ReleasedAs(row["released_as"])
+    return row
+
+
+def _decode(row: dict) -> dict:
+    _statuses(row)
     for column in _JSON_COLUMNS:
         row[column] = json.loads(row[column]) if row[column] else []
     return row

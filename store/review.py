@@ -3,11 +3,32 @@
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .states import CallStatus, DriftStatus, FieldStatus
+
 if TYPE_CHECKING:
     from .store import Store
 
 CHAIN_LIMIT = 50
 """Taint events and related rows shown per item; a session that read thousands needs no more."""
+
+
+class _Now:
+    """Stands in a condition's parameters for the store's time when the page is read."""
+
+
+NOW = _Now()
+
+
+MARKUP_KINDS = ("hidden-html", "html-comment")
+"""Removals of markup (the sanitizer's kinds): one that decoded to no text is not listed."""
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A SQL condition on a listed table, with its parameters (`NOW` for the time of reading)."""
+
+    sql: str
+    params: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -21,27 +42,43 @@ class Listing:
     """Ordered by (time, rowid) when set, else by rowid alone (rowid grows with time there)."""
     content: tuple[str, ...] = ()
     """Searchable columns that hold withheld content: searched only by an unlocked reviewer."""
+    waiting: Condition | None = None
+    """The rows that wait for a person's decision; None when no row of the table ever does."""
+    listed: Condition | None = None
+    """The rows worth listing at all; None lists every row."""
 
 
 LISTINGS: dict[str, Listing] = {
     # Never `original`: a page must not drag megabytes of payload into the list.
     "withheld": Listing(
         "quarantine",
-        "id, session, server, tool, method, path, score, signals, status, created_at, reviewed_at",
+        "id, session, server, tool, method, path, score, signals, status, released_as, created_at,"
+        " reviewed_at",
         ("id", "server", "tool", "path", "signals", "session"),
         content=("signals",),
+        waiting=Condition("status = ? AND reviewed_at IS NULL", (FieldStatus.WITHHELD,)),
     ),
     "stripped": Listing(
         "stripped",
-        "id, session, server, tool, method, path, kind, count, quarantine_id, created_at",
+        # The field's state now, beside the removal: a release shows on this tab at once.
+        "id, session, server, tool, method, path, kind, count, quarantine_id, created_at,"
+        " (SELECT status FROM quarantine WHERE quarantine.id = quarantine_id) AS field_status,"
+        " (SELECT reviewed_at FROM quarantine WHERE quarantine.id = quarantine_id) AS field_reviewed_at",
         ("server", "tool", "path", "kind", "decoded", "session"),
         content=("decoded",),
+        # Markup that carried no text (a doctype, an empty head) is no hidden payload to a person.
+        listed=Condition("decoded IS NOT NULL OR kind NOT IN (?, ?)", MARKUP_KINDS),
     ),
     "blocked": Listing(
         "blocked_calls",
         "id, session, server, tool, reason, reason_code, status, created_at, expires_at, reviewed_at",
         ("server", "tool", "reason", "reason_code", "arguments", "session"),
         time_column=None,
+        # NULL-safe, so that a row is either waiting or not, never neither.
+        waiting=Condition(
+            "status = ? AND reviewed_at IS NULL AND ifnull(expires_at > ?, 0)",
+            (CallStatus.PENDING, NOW),
+        ),
     ),
     "audit": Listing(
         "audit",
@@ -56,8 +93,12 @@ LISTINGS: dict[str, Listing] = {
         ("server", "kind", "name", "change", "new_canonical"),
         time_column=None,
         content=("new_canonical",),
+        waiting=Condition("status = ?", (DriftStatus.PENDING,)),
     ),
 }
+
+
+_NEVER = Condition("0")
 
 
 def _like(text: str) -> str:
@@ -74,10 +115,23 @@ def page_sql(
     text: str = "",
     limit: int = 100,
     unlocked: bool = True,
+    waiting: bool | None = None,
+    now: str = "",
 ) -> tuple[str, tuple]:
-    """The page query and its parameters: a keyset on indexed columns, so 100,000 rows cost no more than ten."""
+    """The page query and its parameters: a keyset on indexed columns, so 100,000 rows cost no more than ten.
+
+    `waiting` True reads only the rows that wait for a person, False only the others, None all.
+    """
     clauses: list[str] = []
     params: list[object] = []
+    conditions = [(listing.listed, True)]
+    if waiting is not None:
+        # A table whose rows never wait has none waiting: all of its rows are the others.
+        conditions.append((listing.waiting or _NEVER, waiting))
+    for condition, holds in conditions:
+        if condition is not None:
+            clauses.append(f"({condition.sql})" if holds else f"NOT ({condition.sql})")
+            params += [now if param is NOW else param for param in condition.params]
     if after_order is not None:
         if listing.time_column:
             clauses.append(f"({listing.time_column}, rowid) < (?, ?)")
@@ -110,8 +164,10 @@ class Review:
         text: str = "",
         limit: int = 100,
         unlocked: bool = True,
+        waiting: bool | None = None,
     ) -> list[dict]:
-        """Up to `limit` rows of one queue older than (after_at, after_order), matching `text`."""
+        """Up to `limit` rows of one queue older than (after_at, after_order), matching `text`;
+        with `waiting`, only the rows that wait for a person (True) or only the others (False)."""
         listing = LISTINGS.get(kind)
         if listing is None:
             raise ValueError(f"no queue {kind!r}")
@@ -122,6 +178,8 @@ class Review:
             text=text,
             limit=max(1, min(int(limit), 10_000)),
             unlocked=unlocked,
+            waiting=waiting,
+            now=self._store.now(),
         )
         return self._store.query(sql, params)
 
@@ -136,6 +194,18 @@ class Review:
             (after_id, limit),
         )
 
+    def newest_withheld(self) -> int:
+        """The rowid of the newest withheld field, 0 when there is none."""
+        return self._store.query("SELECT max(rowid) AS n FROM quarantine")[0]["n"] or 0
+
+    def withheld_since(self, after_rowid: int, limit: int = 5) -> list[dict]:
+        """Fields withheld after `after_rowid`, oldest first: what the app announces (no content)."""
+        return self._store.query(
+            "SELECT id, server, tool, method, path FROM quarantine WHERE rowid > ? ORDER BY rowid"
+            " LIMIT ?",
+            (after_rowid, limit),
+        )
+
     def taint_chain(self, session: str, limit: int = CHAIN_LIMIT) -> list[dict]:
         """The session's taint events, oldest first, cleared ones included (they are history)."""
         return self._store.query(
@@ -145,8 +215,13 @@ class Review:
         )
 
     def stripped(self, stripped_id: int) -> dict | None:
-        """One logged removal."""
-        rows = self._store.query("SELECT * FROM stripped WHERE id = ?", (int(stripped_id),))
+        """One logged removal, with the state of the field it was withheld with, if any."""
+        rows = self._store.query(
+            "SELECT s.*, q.status AS field_status, q.released_as AS field_released_as,"
+            " q.reviewed_at AS field_reviewed_at FROM stripped s"
+            " LEFT JOIN quarantine q ON q.id = s.quarantine_id WHERE s.id = ?",
+            (int(stripped_id),),
+        )
         return rows[0] if rows else None
 
     def session(self, key: str) -> dict:

@@ -253,6 +253,15 @@ def add_unreviewed_index(db: Database) -> None:
     db.table("quarantine").create_index(["status", "reviewed_at"])
 
 
+@migrations()
+def add_released_as(db: Database) -> None:
+    # What a person released of a withheld field: its visible text, or the original with its
+    # hidden payload. A field released before there was a choice is recorded as its visible
+    # text, the smaller of the two: an older release never hands a hidden payload over.
+    db.table("quarantine").add_column("released_as", str)
+    db.execute("UPDATE quarantine SET released_as = 'visible' WHERE status = 'released'")
+
+
 def migrate(db: Database) -> None:
     """Apply pending migrations and record how many ran in PRAGMA user_version."""
     # connection.SCHEMA_VERSION must equal the number of migrations (a test checks): the

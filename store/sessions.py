@@ -6,7 +6,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from .clock import parse_stamp
-from .states import Action, Actor
+from .states import Action, Actor, SessionState
 
 if TYPE_CHECKING:
     from .store import Store
@@ -176,3 +176,11 @@ class Sessions:
             row["reasons"] = by_session.get(row["key"], [])
             row["tainted"] = bool(row["reasons"])
         return sessions
+
+
+def session_state(row: dict) -> SessionState:
+    """How a session is labelled wherever sessions are listed (`lazaretto status`, the review app),
+    from its row of `Sessions.all()`."""
+    # Once the store records that a session ended (its client exited), the label says so here,
+    # and every listing follows.
+    return SessionState.TAINTED if row["tainted"] else SessionState.CLEAN

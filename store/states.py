@@ -12,7 +12,16 @@ class FieldStatus(StrEnum):
 
     WITHHELD = "withheld"
     RELEASED = "released"
-    """A person let the agent read it on its next read of the same content."""
+    """A person let the agent read it on its next read of the same content (`ReleasedAs` says what)."""
+
+
+class ReleasedAs(StrEnum):
+    """What a person released of a withheld field (`quarantine.released_as`)."""
+
+    VISIBLE = "visible"
+    """The text a reader of the rendered content sees: hidden content removed, its payload not given."""
+    ORIGINAL = "original"
+    """The field as the server sent it, hidden payload included."""
 
 
 class CallStatus(StrEnum):
@@ -81,6 +90,8 @@ class Action(StrEnum):
     APPROVE = "approve"
     USE_APPROVAL = "use-approval"
     DISMISS = "dismiss"
+    UNDISMISS = "undismiss"
+    """A person took back a dismissal: the item waits for a decision again."""
     PIN = "pin"
     PIN_DRIFT = "pin-drift"
     ACCEPT_DRIFT = "accept-drift"

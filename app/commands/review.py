@@ -18,6 +18,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="the proxies' policy, for tools no proxy has classified yet"
         " (default: LAZARETTO_POLICY, else lazaretto.toml in the config dir)",
     )
+    parser.add_argument(
+        "--notify",
+        action="store_true",
+        help="also announce each newly blocked call or withheld field as a desktop notification, "
+        "where the desktop offers them (notify-send, or osascript on macOS); the terminal bell "
+        "rings either way",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,16 +36,18 @@ def run(args: argparse.Namespace) -> int:
     except PolicyError as exc:
         print(f"lazaretto review: {exc}", file=sys.stderr)
         return human.EXIT_REFUSED
-    return open_review(open_store(args.store, side=Side.PERSON), policy)
+    return open_review(open_store(args.store, side=Side.PERSON), policy, notify=args.notify)
 
 
-def open_review(store: StoreAPI, policy: Policy, *, demo: bool = False) -> int:
+def open_review(
+    store: StoreAPI, policy: Policy, *, demo: bool = False, notify: bool = False
+) -> int:
     """Run the review app on `store` and close the store after."""
     # Imported here: only a command that shows the app pays for Textual.
     from lazaretto.app.review.app import ReviewApp
 
     try:
-        ReviewApp(store, policy=policy, demo=demo).run()
+        ReviewApp(store, policy=policy, demo=demo, desktop_notifications=notify).run()
     finally:
         store.close()
     return 0

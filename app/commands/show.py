@@ -50,7 +50,9 @@ def describe(row: dict) -> str:
     """Everything a person needs to judge a withheld field: where, why, and what it said."""
     v = human.visible
     lines = [
-        f"Withheld field {row['id']} ({row['status']})",
+        f"Withheld field {row['id']} ({row['status']}"
+        + (f": its {row['released_as']} text" if row.get("released_as") else "")
+        + ")",
         f"  from:      {v(row['server'])}/{v(row['tool'] or row['method'])}  at {row['created_at']}",
         f"  field:     {v(row['path'])}",
         f"  session:   {v(row['session'])}",

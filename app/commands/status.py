@@ -8,7 +8,7 @@ from lazaretto.app import human
 from lazaretto.app.human import ago, clip, table, until, visible
 from lazaretto.store.clock import parse_stamp
 from lazaretto.store.opening import StoreAPI
-from lazaretto.store.states import SessionState
+from lazaretto.store.sessions import session_state
 
 REASON_WIDTH = 60
 
@@ -36,6 +36,7 @@ def collect(store: StoreAPI, now: datetime) -> dict:
     sessions = [
         {
             "key": row["key"],
+            "state": session_state(row),
             "tainted": row["tainted"],
             "reasons": [
                 {name: event[name] for name in ("server", "tool", "method", "reason", "at")}
@@ -77,13 +78,13 @@ def render(report: dict, now: datetime) -> str:
         rows = []
         for session in report["sessions"]:
             if not session["tainted"]:
-                rows.append([session["key"], SessionState.CLEAN, "", "", "", ""])
+                rows.append([session["key"], session["state"], "", "", "", ""])
                 continue
             first = session["reasons"][0]
             rows.append(
                 [
                     session["key"],
-                    SessionState.TAINTED,
+                    session["state"],
                     f"{first['server']}/{first['tool'] or first['method']}",
                     ago(now - parse_stamp(first["at"])),
                     len(session["reasons"]),

@@ -10,11 +10,11 @@ from textual.screen import Screen
 from textual.widgets import HelpPanel
 
 from lazaretto.proxy.policy import Policy
-from lazaretto.store.api import Mode
 from lazaretto.store.opening import StoreAPI
 from lazaretto.store.tokens import new_challenge
 
 from .screens.main import MainScreen
+from .widgets.footer import HELP_KEY
 
 POLL_SECONDS = 0.5
 """How often the store's data_version is checked: new items show within a second, at next to no cost."""
@@ -23,10 +23,16 @@ AGE_SECONDS = 1.0
 """How often the ages on screen move on: the youngest are shown to the second."""
 
 _PALETTE = (
-    ("Show in full", "Open the selected item in full", "show_full"),
+    ("Show in full", "Open the selected item in full, beside why it was stopped", "show_full"),
+    (
+        "Next waiting item",
+        "Move to the next item waiting for a decision, on any tab",
+        "next_waiting",
+    ),
     (
         "Release withheld field",
-        "Let the agent see the selected withheld field (asks for a typed code)",
+        "Let the agent read the selected withheld field: its visible text, or the original (asks "
+        "for a typed code)",
         "release",
     ),
     (
@@ -40,6 +46,7 @@ _PALETTE = (
         "untaint",
     ),
     ("Dismiss", "Mark the selected item reviewed; it stays withheld or refused", "dismiss_item"),
+    ("Undo dismiss", "Take back the last dismissal made here", "undo_dismiss"),
     (
         "Accept pin drift",
         "Pin the new version of the selected drifted entry (asks for a typed code)",
@@ -56,15 +63,8 @@ _PALETTE = (
         "unlock",
     ),
     ("Filter", "Show only rows matching some text", "filter"),
+    ("Absolute times", "Show times as their UTC time, or as their age again", "toggle_times"),
 )
-
-
-def mode_line(store: StoreAPI) -> str:
-    """What protects decisions, for the header."""
-    if store.mode is Mode.STATION:
-        return "station: every decision needs the reviewer passphrase"
-    where = store.path.name if store.path else "in-memory store"
-    return f"{where}, embedded: any process of your user can act as you"
 
 
 class ReviewApp(App[None]):
@@ -77,9 +77,10 @@ class ReviewApp(App[None]):
             "q", "quit", "Quit", tooltip="Quit the review app; nothing is decided by quitting."
         ),
         Binding(
-            "question_mark",
+            HELP_KEY,
             "toggle_help",
             "Help",
+            show=False,  # the footer keeps it at its right end itself
             tooltip="Show or hide every key and what it does.",
         ),
     ]
@@ -91,6 +92,7 @@ class ReviewApp(App[None]):
         *,
         policy: Policy | None = None,
         demo: bool = False,
+        desktop_notifications: bool = False,
         challenge: Callable[[], str] = new_challenge,
         poll_interval: float = POLL_SECONDS,
         age_interval: float = AGE_SECONDS,
@@ -101,11 +103,12 @@ class ReviewApp(App[None]):
         """What the proxies' policy says, for tools no proxy has classified in the store yet."""
         self.demo = demo
         """True on the demo's own store: the app does not suggest running the demo."""
+        self.desktop_notifications = desktop_notifications
+        """Announce newly stopped items on the desktop too (`lazaretto review --notify`)."""
         self.new_challenge = challenge
         """Draws the code a person types to confirm; snapshot tests fix it so the picture is stable."""
         self.poll_interval = poll_interval
         self.age_interval = age_interval
-        self.sub_title = mode_line(store)
 
     def action_toggle_help(self) -> None:
         """Show the keys panel, or hide it when it is showing."""

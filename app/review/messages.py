@@ -1,15 +1,12 @@
 """Messages that carry store reads and decisions from thread workers back to the screen."""
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from textual.message import Message
 
-from lazaretto.store.opening import StoreAPI
-
+from .asks import Ask
 from .details import Detail
 from .queue import QueueItem, TabKind
-from .screens.confirm import ClearanceRequest
 from .widgets.detail_views import DetailView
 
 
@@ -37,15 +34,40 @@ class DetailLoaded(Message):
 
 @dataclass
 class CountsLoaded(Message):
-    """How many rows wait for a person, per feed, and the calls refused since the last look."""
+    """How many rows wait for a person, per feed, and what was stopped since the last look."""
 
     counts: dict[TabKind, int]
     new_blocked: list[dict]
+    """Calls refused since the last look, oldest first."""
+    new_withheld: list[dict]
+    """Fields withheld since the last look, oldest first."""
 
 
 @dataclass
 class StoreChanged(Message):
     """Another process committed to the store (its data_version moved)."""
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """Where a list's cursor goes once it is read again after a decision on one of its rows."""
+
+    kind: TabKind
+    key: str
+    index: int
+    """Where the row was when it was decided."""
+    onto: bool = False
+    """Onto the row itself (it waits again); else past it to the next row still waiting."""
+
+
+@dataclass(frozen=True)
+class After:
+    """What follows a decision once it is written."""
+
+    cursor: Cursor | None = None
+    """Where the decided row's list puts its cursor next."""
+    undoable: tuple[TabKind, str] | None = None
+    """The dismissal `z` can take back now (the last decision, if it was one)."""
 
 
 @dataclass
@@ -54,6 +76,7 @@ class DecisionTaken(Message):
 
     text: str
     ok: bool
+    after: After = After()
 
 
 @dataclass
@@ -67,11 +90,9 @@ class StoreFailed(Message):
 class ClearanceCounted(Message):
     """Recent clearances were counted: the confirmation modal can open with the right friction."""
 
-    request: ClearanceRequest
-    decide: Callable[[StoreAPI, str | None], object]
-    """Takes the decision through the store (with the passphrase, on a station) and the person's
-    note; runs only after the person confirmed."""
-    done: str
+    ask: Ask
+    """The decision, its request carrying the count; `decide` runs only after the person confirmed."""
+    after: After
 
 
 @dataclass

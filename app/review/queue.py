@@ -1,13 +1,15 @@
-"""The review queue's rows: paged, filtered, newest first, read through the store API (no Textual, no SQL)."""
+"""The review queue's rows: paged, filtered, waiting first and then newest first, read through the
+store API (no Textual, no SQL)."""
 
 import json
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import ClassVar
 
 from lazaretto.store.blocked import call_status
 from lazaretto.store.opening import StoreAPI
+from lazaretto.store.sessions import session_state
 from lazaretto.store.states import CallStatus, DriftStatus, FieldStatus, SessionState
 
 PAGE_SIZE = 100
@@ -46,6 +48,8 @@ class QueueItem:
     reason: str
     state: str
     session: str | None = None
+    waiting: bool = False
+    """It waits for a person's decision: listed first, counted in the header, reached with `n`."""
 
 
 def _source(server: str | None, tool: str | None, method: str | None = None) -> str:
@@ -53,10 +57,13 @@ def _source(server: str | None, tool: str | None, method: str | None = None) -> 
 
 
 class Feed(ABC):
-    """One kind of queue row, read newest first a page at a time."""
+    """One kind of queue row, read a page at a time: the rows waiting for a person first, then
+    the rest, each newest first."""
 
     kind: ClassVar[TabKind]
     title: ClassVar[str]
+    waits: ClassVar[bool] = False
+    """Whether its rows can wait for a person's decision (else none ever does)."""
 
     @abstractmethod
     def page(
@@ -85,6 +92,24 @@ class TableFeed(Feed):
         text: str = "",
         limit: int = PAGE_SIZE,
     ) -> list[QueueItem]:
+        if not self.waits:
+            return self._read(store, after, text, limit, None)
+        items: list[QueueItem] = []
+        if after is None or after.waiting:
+            items = self._read(store, after, text, limit, True)
+            if len(items) == limit:
+                return items
+            after = None  # the waiting rows are all read: the others follow from their start
+        return items + self._read(store, after, text, limit - len(items), False)
+
+    def _read(
+        self,
+        store: StoreAPI,
+        after: QueueItem | None,
+        text: str,
+        limit: int,
+        waiting: bool | None,
+    ) -> list[QueueItem]:
         now = store.now()
         rows = store.review.page(
             self.kind,
@@ -92,8 +117,9 @@ class TableFeed(Feed):
             after_order=after.order if after else None,
             text=text,
             limit=limit,
+            waiting=waiting,
         )
-        return [self.item(row, now) for row in rows]
+        return [replace(self.item(row, now), waiting=bool(waiting)) for row in rows]
 
     @abstractmethod
     def item(self, row: dict, now: str) -> QueueItem:
@@ -105,6 +131,7 @@ class WithheldFeed(TableFeed):
 
     kind = TabKind.WITHHELD
     title = "Withheld"
+    waits = True
 
     def attention(self, store: StoreAPI) -> int:
         # Counted on the (status, reviewed_at) index alone, so 100,000 rows stay cheap.
@@ -113,9 +140,6 @@ class WithheldFeed(TableFeed):
     def item(self, row: dict, now: str) -> QueueItem:
         signals = json.loads(row["signals"]) if row["signals"] else []
         names = ", ".join(dict.fromkeys(signal["name"] for signal in signals)) or "hidden content"
-        state: StrEnum = FieldStatus(row["status"])
-        if state == FieldStatus.WITHHELD and row["reviewed_at"]:
-            state = ListedState.REVIEWED
         return QueueItem(
             kind=self.kind,
             key=row["id"],
@@ -123,7 +147,7 @@ class WithheldFeed(TableFeed):
             order=row["_order"],
             source=_source(row["server"], row["tool"], row["method"]),
             reason=f"{names} (score {row['score']:.2f}) in {row['path']}",
-            state=state,
+            state=field_state(row["status"], row["reviewed_at"]),
             session=row["session"],
         )
 
@@ -135,9 +159,8 @@ class StrippedFeed(TableFeed):
     title = "Stripped"
 
     def item(self, row: dict, now: str) -> QueueItem:
-        fate = (
-            f"withheld as {row['quarantine_id']}" if row["quarantine_id"] else "result went through"
-        )
+        qid = row["quarantine_id"]
+        fate = f"withheld as {qid}" if qid else "result went through"
         return QueueItem(
             kind=self.kind,
             key=str(row["id"]),
@@ -145,9 +168,18 @@ class StrippedFeed(TableFeed):
             order=row["_order"],
             source=_source(row["server"], row["tool"], row["method"]),
             reason=f"{row['kind']} ×{row['count']} removed from {row['path']}; {fate}",
-            state=FieldStatus.WITHHELD if row["quarantine_id"] else ListedState.STRIPPED,
+            state=field_state(row["field_status"], row["field_reviewed_at"])
+            if qid
+            else ListedState.STRIPPED,
             session=row["session"],
         )
+
+
+def field_state(status: str | None, reviewed_at: str | None) -> StrEnum:
+    """A withheld field as listed: its status, reviewed once a person dismissed it."""
+    # A removal whose field row is gone (a replaced store) still says what it was withheld as.
+    state = FieldStatus(status or FieldStatus.WITHHELD)
+    return ListedState.REVIEWED if state == FieldStatus.WITHHELD and reviewed_at else state
 
 
 class BlockedFeed(TableFeed):
@@ -155,6 +187,7 @@ class BlockedFeed(TableFeed):
 
     kind = TabKind.BLOCKED
     title = "Blocked"
+    waits = True
 
     def attention(self, store: StoreAPI) -> int:
         return len(store.blocked.pending())
@@ -204,6 +237,7 @@ class PinsFeed(TableFeed):
 
     kind = TabKind.PINS
     title = "Pins"
+    waits = True
 
     def attention(self, store: StoreAPI) -> int:
         return store.pins.waiting()
@@ -257,7 +291,8 @@ class SessionsFeed(Feed):
             items = [
                 i for i in items if needle in f"{i.key} {i.source} {i.reason} {i.state}".lower()
             ]
-        return items
+        # Tainted sessions first, as a person looks for them; each part newest first.
+        return sorted(items, key=lambda item: item.state != SessionState.TAINTED)
 
     def attention(self, store: StoreAPI) -> int:
         return sum(1 for row in store.sessions.all() if row["tainted"])
@@ -281,6 +316,6 @@ class SessionsFeed(Feed):
             order=0,
             source=source,
             reason=reason,
-            state=SessionState.TAINTED if row["tainted"] else SessionState.CLEAN,
+            state=session_state(row),
             session=row["key"],
         )

@@ -5,7 +5,6 @@ Adding a kind of row means writing its feed, loader and view, and one `Tab` here
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from enum import StrEnum
 
 from textual.content import Content
@@ -23,6 +22,7 @@ from .details import (
     load_session,
     load_withheld,
 )
+from .moments import Moments
 from .queue import (
     AuditFeed,
     BlockedFeed,
@@ -104,12 +104,23 @@ _APPROVE = _while(CallStatus.PENDING, _call)
 _DECIDE_DRIFT = _while(DriftStatus.PENDING, _drift)
 
 
-def _dismiss_withheld(store: StoreAPI, detail: Detail, note: str | None) -> None:
-    store.decisions.dismiss_field(detail.record["id"], note=note)
+@dataclass(frozen=True)
+class Dismissal:
+    """How a kind of row is marked reviewed, and how that is taken back (both keep it stopped)."""
+
+    dismiss: Callable[[StoreAPI, str, str | None], None]
+    undo: Callable[[StoreAPI, str, str | None], None]
+    """Each takes the row's key and the person's note."""
 
 
-def _dismiss_blocked(store: StoreAPI, detail: Detail, note: str | None) -> None:
-    store.decisions.dismiss_call(detail.record["id"], note=note)
+_FIELD_DISMISSAL = Dismissal(
+    lambda store, key, note: store.decisions.dismiss_field(key, note=note),
+    lambda store, key, note: store.decisions.undismiss_field(key, note=note),
+)
+_CALL_DISMISSAL = Dismissal(
+    lambda store, key, note: store.decisions.dismiss_call(int(key), note=note),
+    lambda store, key, note: store.decisions.undismiss_call(int(key), note=note),
+)
 
 
 @dataclass(frozen=True)
@@ -119,8 +130,8 @@ class Tab:
     feed: Feed
     load: Callable[[StoreAPI, Policy, QueueItem], Detail | None]
     """The selected row in full, or None if it vanished meanwhile."""
-    view: Callable[[Detail, datetime], DetailView]
-    """The detail pane's content for a loaded row, ages relative to the given time."""
+    view: Callable[[Detail, Moments], DetailView]
+    """The detail pane's content for a loaded row, its times said as the given `Moments` say them."""
     styles: StateStyles
     empty: str
     """What the tab would list, said when it lists nothing."""
@@ -128,8 +139,8 @@ class Tab:
     """The item actions (screen action names) this kind offers, each with when it applies."""
     in_full: Callable[[Detail], Content | None] | None = None
     """The item for `enter`, uncut; None (or a None result) shows the detail's own body."""
-    dismiss: Callable[[StoreAPI, Detail, str | None], None] | None = None
-    """Marks the item reviewed (with the person's note), for the `dismiss_item` action."""
+    dismissal: Dismissal | None = None
+    """For the `dismiss_item` action and its undo; None where nothing is dismissed."""
 
     @property
     def kind(self) -> TabKind:
@@ -156,7 +167,7 @@ TABS = (
             "untaint": _untaint,
         },
         in_full=withheld_in_full,
-        dismiss=_dismiss_withheld,
+        dismissal=_FIELD_DISMISSAL,
     ),
     Tab(
         StrippedFeed(),
@@ -180,7 +191,7 @@ TABS = (
             "dismiss_item": _unreviewed(_APPROVE, _call),
             "untaint": _untaint,
         },
-        dismiss=_dismiss_blocked,
+        dismissal=_CALL_DISMISSAL,
     ),
     Tab(
         SessionsFeed(),

@@ -12,7 +12,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from lazaretto.store import sha256_hex
-from lazaretto.store.states import FieldStatus
+from lazaretto.store.states import FieldStatus, ReleasedAs
 
 if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
@@ -346,9 +346,10 @@ class FieldCleaner:
         if qid is None:
             earlier = self._earlier(content_hash, message.tool)
             if earlier and earlier["status"] == FieldStatus.RELEASED:
-                # Released by a person: it passes, still cleaned of invisible characters and still tainting.
+                # Released by a person: the agent reads what they released, still tainting. The
+                # visible text is this verdict's cleaned text, as the withheld row stored it.
                 self._expose(message, f"released field {earlier['id']}")
-                return scan_text(text, ScanRules(untrusted=False)).cleaned
+                return text if earlier["released_as"] == ReleasedAs.ORIGINAL else verdict.cleaned
             if earlier:
                 qid = earlier["id"]
             else:

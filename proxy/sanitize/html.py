@@ -44,6 +44,13 @@ _ATTRIBUTE = "data-lz-mark"
 # Elements whose content no one sees, however styled.
 _NEVER_SHOWN = frozenset("script style template noscript head meta link base".split())
 _SPACE = re.compile(r"\s+")
+# Markup that holds no words: a doctype (the W3C forms), a bare tag the parser dropped (`<head>`).
+# It is removed and counted like the rest, but there is no hidden payload in it to list.
+_BARE_MARKUP = re.compile(
+    r"\s*(?:<!doctype\s+html(?:\s+public\s+\"-//W3C//[^\"<>]*\"(?:\s+\"https?://www\.w3\.org/[^\"<>]*\")?)?\s*>"
+    r"|</?[A-Za-z][A-Za-z0-9-]*\s*/?>)\s*",
+    re.IGNORECASE,
+)
 
 
 # What one field may ask of the HTML parser. The HTML5 algorithm scans the stack of open
@@ -290,7 +297,7 @@ def _rebuild(text: str, pieces: list[_Piece], found: Collector) -> str:
             changed = True
             continue
         if piece.kind == "bogus":
-            found.add("hidden-html", 1, piece.body)
+            found.add("hidden-html", 1, _readable(piece.body))
             changed = True
             continue
         if piece.kind == "end":
@@ -325,15 +332,19 @@ def _rebuild(text: str, pieces: list[_Piece], found: Collector) -> str:
             if piece.kind == "start":
                 open_hidden[piece.name] = open_hidden.get(piece.name, 0) + 1
             if piece.kind == "text" or not piece.placed:
-                hidden.append(
-                    chunk
-                )  # a tag the parser dropped (left open at the end) is read whole
+                # A tag the parser dropped (left open at the end) is read whole.
+                hidden.append(_readable(chunk))
             changed = True
             continue
         flush()
         out.append(chunk)
     flush()
     return "".join(out) if changed else text
+
+
+def _readable(chunk: str) -> str:
+    """A removed piece as a reviewer reads it: nothing, for bare markup."""
+    return "" if _BARE_MARKUP.fullmatch(chunk) else chunk
 
 
 def _next_is_hidden(pieces: list[_Piece], index: int, text: str) -> bool:

@@ -20,3 +20,20 @@ def test_the_prompt_mentions_labels_only_when_the_policy_turns_them_on(
     term.answer()
     assert term.finish() == 0
     assert store.quarantine.get(qid)["status"] == "released"
+
+
+def test_help_names_both_choices_and_which_is_the_default(cli):
+    done = cli("release", "--help")
+    assert done.returncode == 0
+    said = " ".join(done.stdout.split())
+    assert (
+        "--visible release the text a reader of the rendered content sees: hidden content "
+        "removed, its payload not given to the agent (the default)"
+    ) in said
+    assert "--original release the field as the server sent it, hidden payload included" in said
+    assert said.count("(the default)") == 1
+
+
+def test_the_two_choices_cannot_be_given_together(cli, withhold):
+    done = cli("release", withhold(), "--visible", "--original")
+    assert done.returncode == 2 and "not allowed with argument" in done.stderr

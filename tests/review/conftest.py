@@ -68,3 +68,13 @@ async def _settle(pilot) -> None:
 def settle():
     """Awaitable: wait until the thread workers and the messages they post have all been handled."""
     return _settle
+
+
+def _tab_label(app, kind: str) -> str:
+    return str(app.screen.query_one(f"#tab-{kind}").label)
+
+
+@pytest.fixture
+def tab_label():
+    """The label of one tab of the queue, its waiting count included: `tab_label(app, "blocked")`."""
+    return _tab_label

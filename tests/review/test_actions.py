@@ -77,12 +77,17 @@ async def test_release_with_the_challenge_is_audited(scenario_store, make_app, s
         await pilot.press(*challenge.lower(), "enter")
         await settle(pilot)
         queue = app.screen.active_list()
-        assert queue.items[0].state == "released"
+        # Decided, it leaves the waiting rows; the cursor moves on to the next one waiting.
+        assert [(item.key, item.state) for item in queue.items][-1] == ("Q-K4TR8B", "released")
+        assert app.screen.detail.item.key == "Q-2M9XQ4"
+        await pilot.press("G")
+        await settle(pilot)
         # A released field cannot be released twice.
         assert app.screen.check_action("release", ()) is None
-    assert scenario_store.quarantine.get("Q-K4TR8B")["status"] == "released"
-    [row] = human_rows(scenario_store, "release")
-    assert row["subject"] == "Q-K4TR8B"
+    row = scenario_store.quarantine.get("Q-K4TR8B")
+    assert (row["status"], row["released_as"]) == ("released", "visible")
+    [audit] = human_rows(scenario_store, "release")
+    assert audit["subject"] == "Q-K4TR8B"
 
 
 async def test_approve_lets_the_blocked_call_through_once(
@@ -110,14 +115,16 @@ async def test_untaint_clears_the_session_of_the_selected_item(
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
         await open_tab(pilot, settle, 4)
-        await pilot.press("down")
-        await settle(pilot)
+        # The tainted session is listed first.
         assert app.screen.detail.item.key == "claude-4711"
         await pilot.press("u")
         await settle(pilot)
         await pilot.press(*challenge, "enter")
         await settle(pilot)
-        assert app.screen.active_list().items[1].state == "clean"
+        assert {item.key: item.state for item in app.screen.active_list().items} == {
+            "claude-4711": "clean",
+            "codex-812": "clean",
+        }
         assert app.screen.check_action("untaint", ()) is None
     assert not scenario_store.sessions.state("claude-4711").tainted
     [row] = human_rows(scenario_store, "untaint")
@@ -132,7 +139,7 @@ async def test_dismiss_keeps_the_field_withheld_and_marks_it_reviewed(
         await settle(pilot)
         await pilot.press("d")
         await settle(pilot)
-        assert app.screen.active_list().items[0].state == "reviewed"
+        assert app.screen.active_list().items[-1].state == "reviewed"
     row = scenario_store.quarantine.get("Q-K4TR8B")
     assert row["status"] == "withheld" and row["reviewed_at"]
     [audit] = human_rows(scenario_store, "dismiss")
@@ -173,7 +180,10 @@ async def test_frequent_clearances_ask_for_a_note(scenario_store, make_app, sett
         await pilot.press(*"known sender", "enter", *challenge, "enter")
         await settle(pilot)
     assert scenario_store.quarantine.get("Q-K4TR8B")["status"] == "released"
-    assert human_rows(scenario_store, "release")[-1]["detail"] == {"note": "known sender"}
+    assert human_rows(scenario_store, "release")[-1]["detail"] == {
+        "released_as": "visible",
+        "note": "known sender",
+    }
 
 
 async def test_enter_shows_the_item_in_full(scenario_store, make_app, settle):
@@ -183,7 +193,7 @@ async def test_enter_shows_the_item_in_full(scenario_store, make_app, settle):
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, FullView)
-        body = str(app.screen.query_one("#full-body").render())
+        body = str(app.screen.query_one("#detail-item-text").render())
         assert "archive@mailbox.example" in body
         await pilot.press("escape")
         assert not isinstance(app.screen, FullView)

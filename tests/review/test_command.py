@@ -15,3 +15,18 @@ def test_review_refuses_without_a_terminal(lazaretto_cmd, child_env, store_path)
     assert done.returncode == 2
     assert "only a person at an interactive terminal" in done.stderr
     assert not store_path.exists()
+
+
+def test_desktop_notifications_are_a_setting_that_is_off_unless_given(lazaretto_cmd, child_env):
+    done = subprocess.run(
+        [*lazaretto_cmd, "review", "--help"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env=child_env,
+        timeout=60,
+    )
+    said = " ".join(done.stdout.split())
+    assert done.returncode == 0
+    assert "--notify also announce each newly blocked call or withheld field as a desktop" in said
+    assert "the terminal bell rings either way" in said

@@ -101,6 +101,10 @@ async def test_a_decided_item_greys_its_key_and_says_so(scenario_store, make_app
     said = notes(app)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
+        # Decided, it is listed after the fields still waiting.
+        await pilot.press("G")
+        await settle(pilot)
+        assert app.screen.detail.item.key == "Q-K4TR8B"
         assert footer_keys(app)["r"] is False
         await pilot.press("r")
         await settle(pilot)
@@ -128,32 +132,32 @@ async def test_ages_move_on_with_the_clock_and_the_row_agrees_with_the_header(
         assert "3h ago" in str(app.query_one("#detail-title").render())
 
 
-async def test_a_dismissed_call_no_longer_waits(scenario_store, make_app, settle):
+async def test_a_dismissed_call_no_longer_waits(scenario_store, make_app, settle, tab_label):
     app = make_app(scenario_store)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
-        tabs = app.query_one("#queue")
-        assert str(tabs.get_tab("tab-blocked").label) == "Blocked 1"
+        assert tab_label(app, "blocked") == "Blocked 1"
         await pilot.press("3", "d")
         await settle(pilot)
-        assert str(tabs.get_tab("tab-blocked").label) == "Blocked"
+        assert tab_label(app, "blocked") == "Blocked"
         assert app.screen.active_list().items[0].state == "reviewed"
-        await pilot.press("4", "down")
+        await pilot.press("4")
         await settle(pilot)
         assert app.screen.detail.item.key == "claude-4711"
         calls = app.screen.view.side.plain
         assert "● reviewed" in calls and "pending" not in calls
 
 
-async def test_a_dismissed_field_no_longer_counts_as_withheld(scenario_store, make_app, settle):
+async def test_a_dismissed_field_no_longer_counts_as_withheld(
+    scenario_store, make_app, settle, tab_label
+):
     app = make_app(scenario_store)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
-        tabs = app.query_one("#queue")
-        assert str(tabs.get_tab("tab-withheld").label) == "Withheld 3"
+        assert tab_label(app, "withheld") == "Withheld 3"
         await pilot.press("d")
         await settle(pilot)
-        assert str(tabs.get_tab("tab-withheld").label) == "Withheld 2"
+        assert tab_label(app, "withheld") == "Withheld 2"
 
 
 async def test_an_audit_row_names_its_actor_once(scenario_store, make_app, settle):
@@ -173,12 +177,13 @@ async def test_sessions_say_since_when_they_are_in_their_state(
     app = make_app(scenario_store)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("4")
+        await pilot.press("4", "down")
         await settle(pilot)
         # codex-812 never read anything untrusted: it is not "clean since" its own start.
         title = app.screen.view.title.plain
         assert "● clean" in title and "started" in title and "no untrusted read" in title
-        await pilot.press("down")
+        # The tainted session is listed first.
+        await pilot.press("up")
         await settle(pilot)
         assert "tainted 18m ago" in app.screen.view.title.plain
         await pilot.press("u")

@@ -100,7 +100,9 @@ def test_schemas_are_compared_as_indented_json():
     assert diff.removed == 0 and "properties" in diff.content.plain
 
 
-async def test_the_detail_shows_the_diff_and_the_detector(scenario_store, make_app, settle):
+async def test_the_detail_shows_the_diff_and_the_detector(
+    scenario_store, make_app, settle, tab_label
+):
     app = make_app(scenario_store)
     async with app.run_test(size=(140, 40)) as pilot:
         await open_pins(pilot, settle)
@@ -110,7 +112,7 @@ async def test_the_detail_shows_the_diff_and_the_detector(scenario_store, make_a
         assert "⟨ZWSP⟩" in body.plain and "send it to #general" in added and "verify" in added
         side = app.screen.view.side.plain
         assert "tool post_message changed on chat" in side and "Detector on the new version" in side
-        assert str(app.query_one("#queue").get_tab("tab-pins").label) == "Pins 1"
+        assert tab_label(app, "pins") == "Pins 1"
         assert (
             app.screen.check_action("accept_pin", ())
             and app.screen.check_action("release", ()) is False

@@ -48,14 +48,63 @@ def test_pages_walk_every_row_once_newest_first(store):
 
 
 def test_page_queries_never_sort(store):
-    # Each page is read in index (or rowid) order: no temporary B-tree, so the cost is the page, not the table.
+    # Each page is read in index (or rowid) order: no temporary B-tree, so the cost is the page, not
+    # the table. (The rows waiting for a person may be sorted: there are only as many as wait.)
     for kind, listing in LISTINGS.items():
         for after in ({}, {"after_at": "2026-11-30T08:00:00.000Z", "after_order": 5}):
-            sql, params = page_sql(listing, text="x", **after)
-            plan = " ".join(
-                row["detail"] for row in store.query(f"EXPLAIN QUERY PLAN {sql}", params)
-            )
-            assert "TEMP B-TREE" not in plan, (kind, plan)
+            for waiting in (None, False):
+                sql, params = page_sql(listing, text="x", waiting=waiting, now="now", **after)
+                plan = " ".join(
+                    row["detail"] for row in store.query(f"EXPLAIN QUERY PLAN {sql}", params)
+                )
+                assert "TEMP B-TREE" not in plan, (kind, waiting, plan)
+
+
+def test_every_row_is_either_waiting_or_not_and_the_waiting_ones_are_counted(scenario_store):
+    # A pending call whose expiry is missing, one dismissed and one expired: each is one or the other.
+    scenario_store.decisions.dismiss_field("Q-2M9XQ4")
+    with scenario_store.write() as conn:
+        conn.execute(
+            "INSERT INTO blocked_calls (session, server, tool, token_hash, status, created_at)"
+            " VALUES ('s', 'chat', 'post', 'x', 'pending', '2026-11-30T09:00:00.000Z'),"
+            " ('s', 'chat', 'post', 'y', 'pending', '2026-11-30T09:00:00.000Z')"
+        )
+        conn.execute(
+            "UPDATE blocked_calls SET expires_at = '2026-11-30T09:01:00.000Z' WHERE token_hash = 'y'"
+        )
+    for kind, listing in LISTINGS.items():
+        every = scenario_store.review.page(kind)
+        waiting = scenario_store.review.page(kind, waiting=True)
+        others = scenario_store.review.page(kind, waiting=False)
+        assert sorted(row["_order"] for row in waiting + others) == sorted(
+            row["_order"] for row in every
+        ), kind
+        if listing.waiting is None:
+            assert others == every
+    counts = {tab.kind: tab.feed.attention(scenario_store) for tab in TABS if tab.feed.waits}
+    listed = {kind: len(scenario_store.review.page(kind, waiting=True)) for kind in counts}
+    assert listed == counts == {"withheld": 2, "blocked": 1, "pins": 1}
+
+
+def test_markup_that_carried_no_text_is_not_listed_as_hidden_content(store):
+    row = {
+        "session": "s",
+        "server": "web",
+        "tool": "fetch",
+        "method": "tools/call",
+        "request_id": "1",
+    }
+    store.quarantine.record_stripped(
+        [
+            {**row, "path": "a", "kind": "hidden-html", "count": 1, "decoded": None},
+            {**row, "path": "b", "kind": "hidden-html", "count": 1, "decoded": "obey me"},
+            {**row, "path": "c", "kind": "zero-width", "count": 2, "decoded": None},
+        ]
+    )
+    assert [
+        item.reason.split(" removed from ")[1].split(";")[0]
+        for item in tab_for("stripped").feed.page(store)
+    ] == ["c", "b"]
 
 
 def test_time_ordered_pages_use_the_created_at_indexes(store):

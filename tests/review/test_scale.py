@@ -37,7 +37,7 @@ def fill(store):
 
 
 async def test_opening_reads_one_screenful_and_scrolling_reads_the_next_page(
-    empty_store, make_app, settle
+    empty_store, make_app, settle, tab_label
 ):
     fill(empty_store)
     app = make_app(empty_store)
@@ -49,7 +49,7 @@ async def test_opening_reads_one_screenful_and_scrolling_reads_the_next_page(
         assert first < PAGE_SIZE and len(queue.items) == first
         assert app.query_one("#queue-audit", QueueList).items == []
         assert queue.items[0].key == f"Q-{ROWS - 1:06d}"
-        assert str(app.query_one("#queue").get_tab("tab-withheld").label) == f"Withheld {ROWS}"
+        assert tab_label(app, "withheld") == f"Withheld {ROWS}"
         await pilot.press("end")
         await settle(pilot)
         assert len(queue.items) == first + PAGE_SIZE

@@ -2,10 +2,20 @@
 
 from textual.binding import Binding
 
+from lazaretto.app.review.moments import Moments
 from lazaretto.app.review.queue import TabKind
 from lazaretto.app.review.screens.main import MainScreen
 from lazaretto.app.review.tabs import ITEM_ACTIONS, TABS, tab_for
+from lazaretto.app.review.widgets.detail_views import (
+    CALL_STYLES,
+    DRIFT_STYLES,
+    FIELD_STYLES,
+    REMOVAL_STYLES,
+    SESSION_STYLES,
+)
 from lazaretto.proxy.policy import Policy
+from lazaretto.store.sessions import session_state
+from lazaretto.store.states import CallStatus, DriftStatus, FieldStatus, SessionState
 
 BINDINGS = [binding for binding in MainScreen.BINDINGS if isinstance(binding, Binding)]
 
@@ -38,7 +48,7 @@ def decide_everything(store):
 
 def test_each_tab_loads_views_and_styles_every_row_it_lists(scenario_store):
     decide_everything(scenario_store)
-    now = scenario_store.clock()
+    moments = Moments(scenario_store.clock())
     states = set()
     for tab in TABS:
         for item in tab.feed.page(scenario_store):
@@ -46,7 +56,7 @@ def test_each_tab_loads_views_and_styles_every_row_it_lists(scenario_store):
             assert item.state in tab.styles, (tab.kind, item.state)
             detail = tab.load(scenario_store, Policy(), item)
             assert detail is not None and detail.item == item
-            view = tab.view(detail, now)
+            view = tab.view(detail, moments)
             assert str(item.state) in view.title.plain
             states.add((tab.kind, item.state))
     # The decisions above show up as states of their own.
@@ -71,3 +81,17 @@ def test_an_action_that_no_longer_applies_says_why(scenario_store):
     assert detail is not None
     assert tab.actions["release"](detail) == "Q-K4TR8B is released, not withheld"
     assert tab.actions["dismiss_item"](detail) == "Q-K4TR8B is released, not withheld"
+
+
+def test_every_state_the_store_can_give_has_a_style():
+    # A state added to the store (a session that ended, say) shows marked, never unstyled.
+    assert set(SessionState) <= set(SESSION_STYLES)
+    assert set(FieldStatus) <= set(FIELD_STYLES) and set(FieldStatus) <= set(REMOVAL_STYLES)
+    assert set(CallStatus) <= set(CALL_STYLES)
+    assert set(DriftStatus) <= set(DRIFT_STYLES)
+
+
+def test_the_sessions_tab_labels_sessions_as_the_store_does(scenario_store):
+    labels = {row["key"]: session_state(row) for row in scenario_store.sessions.all()}
+    listed = {item.key: item.state for item in tab_for("sessions").feed.page(scenario_store)}
+    assert listed == labels

@@ -11,6 +11,7 @@ from lazaretto.app.review.app import ReviewApp
 from lazaretto.app.review.details import Detail
 from lazaretto.app.review.screens.confirm import ConfirmClearance, UnlockDialog
 from lazaretto.app.review.screens.main import MainScreen
+from lazaretto.app.review.widgets.top_bar import TopBar
 from lazaretto.store import Store
 from lazaretto.store.api import REDACTED
 from lazaretto.store.station.client import StationStore
@@ -70,7 +71,8 @@ async def test_withheld_content_is_locked_until_the_passphrase_unlocks_it(scenar
     app = ReviewApp(scenario_client, poll_interval=3600)
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot)
-        assert app.sub_title == "station: every decision needs the reviewer passphrase"
+        top = str(app.screen.query_one(TopBar).render())
+        assert top.endswith("station: every decision needs the reviewer passphrase")
         detail = shown(app)
         assert detail.record["redacted"] and detail.record["original"] == REDACTED
         assert main(app).check_action("unlock", ()) is True

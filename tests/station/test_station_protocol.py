@@ -10,6 +10,7 @@ from support.stationkit import PASSPHRASE
 from lazaretto.store import StoreUnavailable
 from lazaretto.store.api import OPERATIONS, REDACTED, Access
 from lazaretto.store.decisions import DecisionError
+from lazaretto.store.states import ReleasedAs
 from lazaretto.store.station.client import StationStore
 from lazaretto.store.station.marker import Marker
 from lazaretto.store.station.protocol import ErrorCode, ProofError
@@ -158,6 +159,27 @@ def test_with_the_passphrase_each_decision_is_taken_and_audited_as_a_person(clie
     # A decision that cannot be taken is an error of its own kind, not a crash of the station.
     with pytest.raises(DecisionError):
         proven.decisions.approve(seeded["blocked"])
+
+
+def test_what_a_release_gives_crosses_the_station_and_so_does_taking_a_dismissal_back(client):
+    seeded = seed(client)
+    proven = client.with_proof(PASSPHRASE)
+    with pytest.raises(DecisionError, match="released as visible or original"):
+        proven.decisions.release(seeded["qid"], released_as="everything")
+    proven.decisions.release(seeded["qid"], released_as=ReleasedAs.ORIGINAL)
+    # What the proxy asks on its next read: the release and what it gave.
+    earlier = client.quarantine.earlier("h" * 64, "web", "fetch")
+    assert (earlier["status"], earlier["released_as"]) == ("released", "original")
+    [release] = [row for row in client.audit.rows() if row["action"] == "release"]
+    assert release["detail"]["released_as"] == "original"
+    # Taking a dismissal back is a person's decision too: proven, or refused.
+    proven.decisions.dismiss_call(seeded["blocked"])
+    with pytest.raises(ProofError):
+        client.decisions.undismiss_call(seeded["blocked"])
+    assert client.blocked.get(seeded["blocked"])["reviewed_at"] is not None
+    proven.decisions.undismiss_call(seeded["blocked"])
+    assert client.blocked.get(seeded["blocked"])["reviewed_at"] is None
+    assert client.audit.verify().ok
 
 
 def test_five_wrong_passphrases_lock_clearances_for_fifteen_minutes_even_across_a_restart(

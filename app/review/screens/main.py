@@ -1,94 +1,87 @@
-"""The review screen: the queue on the left, the selected item and its reasons on the right."""
+"""The review screen: the queue and the selected item with its reasons, side by side or stacked."""
 
 import threading
 from collections.abc import Callable
-from datetime import datetime
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Container
 from textual.screen import Screen
-from textual.timer import Timer
-from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
+from textual.widgets import ContentSwitcher, Tabs
+from textual.widgets import Tab as TabLabel
 
-from lazaretto.app.human import FRICTION_WINDOW, Confirmation, release_effect, visible
+from lazaretto.app.human import FRICTION_WINDOW, Confirmation, visible
 from lazaretto.store import StoreUnavailable
 from lazaretto.store.api import Mode
 from lazaretto.store.decisions import DecisionError
-from lazaretto.store.states import DriftChange
 from lazaretto.store.station.protocol import ProofError
 
+from .. import asks, desktop
 from ..details import Detail
+from ..keys import DECISIONS
 from ..messages import (
+    After,
     AgesMoved,
     ClearanceCounted,
     CountsLoaded,
+    Cursor,
     DecisionTaken,
     DetailLoaded,
     PageLoaded,
     StoreChanged,
     StoreFailed,
 )
-from ..queue import PAGE_SIZE, QueueItem, TabKind, entry_label
+from ..moments import Moments
+from ..queue import PAGE_SIZE, QueueItem, TabKind
 from ..tabs import ITEM_ACTIONS, TABS, Tab, tab_for
 from ..widgets.detail_pane import DetailPane
 from ..widgets.detail_views import DetailView
-from ..widgets.queue_list import PREFETCH_ROWS, ROW_LINES, QueueList
-from .confirm import ClearanceRequest, ConfirmClearance, UnlockDialog
+from ..widgets.filter_line import FilterLine
+from ..widgets.footer import ReviewFooter
+from ..widgets.queue_list import PREFETCH_ROWS, QueueList
+from ..widgets.top_bar import TopBar, protection
+from .confirm import ConfirmClearance, UnlockDialog
 from .full_view import FullView
 
 if TYPE_CHECKING:
     from ..app import ReviewApp
 
-FILTER_DELAY = 0.3
-"""Seconds of quiet typing before the filter runs."""
-
 RELOAD_LIMIT = 1000
 """A live reload re-reads at most this many rows per feed; further rows load again on scroll."""
 
+SIDE_BY_SIDE_FROM = 120
+"""Screen columns from which the queue sits beside the detail; below, it sits above it."""
 
-_ITEM_BINDINGS = [
-    Binding(
-        "r",
-        "release",
-        "Release",
-        tooltip="Let the agent read this withheld field (typed confirmation).",
-    ),
-    Binding(
-        "a",
-        "approve",
-        "Approve",
-        tooltip="Let this blocked call through once (typed confirmation).",
-    ),
-    Binding(
-        "u",
-        "untaint",
-        "Untaint",
-        tooltip="Clear the taint of this item's session (typed confirmation).",
-    ),
-    Binding(
-        "d", "dismiss_item", "Dismiss", tooltip="Mark it reviewed; it stays withheld or refused."
-    ),
-    Binding(
-        "p",
-        "accept_pin",
-        "Accept pin",
-        tooltip="Pin the drifted entry's new version (typed confirmation).",
-    ),
-    Binding("x", "reject_pin", "Reject pin", tooltip="Keep the drifted entry hidden and refused."),
-]
-_ITEM_KEYS = {binding.key: binding for binding in _ITEM_BINDINGS}
+ANNOUNCED = 5
+"""Newly stopped items announced one by one at a poll; more are counted in the tabs."""
+
+_ITEM_KEYS = {binding.key: binding for binding in DECISIONS}
 
 
 class MainScreen(Screen):
     """Lists what the agents were kept from, and takes the person's decisions on it."""
 
     BINDINGS = [
-        Binding("enter", "show_full", "Show in full", tooltip="Open the selected item uncut."),
-        *_ITEM_BINDINGS,
+        Binding("enter", "show_full", "Full view", tooltip="Open the selected item uncut."),
+        *DECISIONS,
+        Binding(
+            "z",
+            "undo_dismiss",
+            "Undo dismiss",
+            tooltip="Take back the last dismissal made here: the item waits again.",
+        ),
+        Binding("n", "next_waiting", "Next", tooltip="The next item waiting for you, on any tab."),
+        Binding(
+            "N",
+            "next_waiting(-1)",
+            "Previous",
+            show=False,
+            tooltip="The previous item waiting for you, on any tab.",
+        ),
         Binding(
             "o",
             "unlock",
@@ -96,12 +89,19 @@ class MainScreen(Screen):
             tooltip="With a station: read withheld content in this review session (passphrase).",
         ),
         Binding("slash", "filter", "Filter", tooltip="Show only rows matching some text."),
+        Binding(
+            "t",
+            "toggle_times",
+            "Times",
+            show=False,
+            tooltip="Show times as their UTC time, or as their age again.",
+        ),
         *(
             Binding(str(n), f"show_tab({n - 1})", show=False, tooltip=f"Show the {tab.title} tab.")
             for n, tab in enumerate(TABS, 1)
         ),
     ]
-    """Keyboard first: every action is here, in the footer and in the command palette."""
+    """Keyboard first: every action is here, in the footer (where it applies) and in the palette."""
 
     app: "ReviewApp"
 
@@ -109,30 +109,35 @@ class MainScreen(Screen):
         super().__init__()
         self.detail: Detail | None = None
         self.view: DetailView | None = None
+        self.absolute_times = False
+        """Times are shown as their UTC time (`t`), else as their age."""
         self._reading: QueueItem | None = None
         """The row whose detail is being read, so the same row is not read twice at once."""
         self._started = False
         """Set once the first page and its detail are shown: what the first frame can do without is read after."""
-        self._filter = ""
-        self._filter_timer: Timer | None = None
         self._generations: dict[TabKind, int] = {}
         self._version: int | None = None
-        self._last_blocked_id: int | None = None
-        self._blocked_lock = threading.Lock()
+        self._counts: dict[TabKind, int] = {}
+        self._newest: tuple[int, int] | None = None
+        """The newest refused call's id and withheld field's rowid seen, to announce what follows."""
+        self._newest_lock = threading.Lock()
+        self._cursor: Cursor | None = None
+        """Where a list's cursor goes once it is read again (after a decision, or `n` to a new tab)."""
+        self._dismissed: tuple[TabKind, str] | None = None
+        """The last decision made here, when it was a dismissal: what `z` takes back."""
 
     # -- layout -----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Header(icon="⚓")
-        with Horizontal(id="main"):
-            with Vertical(id="queue-pane"):
-                yield Input(placeholder="/ filter: server, tool, path, signal, id", id="filter")
-                with TabbedContent(id="queue"):
-                    for tab in TABS:
-                        with TabPane(tab.title, id=f"tab-{tab.kind}"):
-                            yield QueueList(tab, id=f"queue-{tab.kind}")
+        yield TopBar(protection(self.app.store), id="top")
+        yield Tabs(*(TabLabel(tab.title, id=f"tab-{tab.kind}") for tab in TABS), id="tabs")
+        yield FilterLine(id="filter")
+        with Container(id="main"):
+            with ContentSwitcher(id="queue", initial=f"queue-{TABS[0].kind}"):
+                for tab in TABS:
+                    yield QueueList(tab, id=f"queue-{tab.kind}")
             yield DetailPane(id="detail")
-        yield Footer()
+        yield ReviewFooter()
 
     def on_mount(self) -> None:
         # Only the visible tab is read before the first frame; the counts follow it, and every
@@ -142,11 +147,17 @@ class MainScreen(Screen):
         self.set_interval(self.app.age_interval, self._move_ages)
         self.active_list().focus()
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Below a width the queue sits above the detail, one line per row, so neither is cramped."""
+        stacked = event.size.width < SIDE_BY_SIDE_FROM
+        self.set_class(stacked, "-stacked")
+        for queue in self.lists():
+            queue.set_one_line(stacked)
+
     def active_list(self) -> QueueList:
         """The list on the visible tab."""
-        pane = self.query_one("#queue", TabbedContent).active_pane
-        assert pane is not None
-        return pane.query_one(QueueList)
+        current = self.query_one("#queue", ContentSwitcher).current
+        return self.query_one(f"#{current}", QueueList)
 
     def lists(self) -> list[QueueList]:
         """Every feed's list."""
@@ -154,7 +165,11 @@ class MainScreen(Screen):
 
     def first_page(self) -> int:
         """Rows that fill a list plus the prefetch margin: the first read of a list is no bigger."""
-        return min(PAGE_SIZE, self.app.size.height // ROW_LINES + PREFETCH_ROWS)
+        return min(PAGE_SIZE, self.app.size.height + PREFETCH_ROWS)
+
+    def moments(self) -> Moments:
+        """How times are said now: as ages at the store's clock, or as UTC times."""
+        return Moments(self.app.store.clock(), self.absolute_times)
 
     # -- reading the store (thread workers that only post messages) ------------------
 
@@ -169,7 +184,8 @@ class MainScreen(Screen):
     def _load_page(self, kind: TabKind, *, after: QueueItem | None, limit: int = PAGE_SIZE) -> None:
         generation = self._generations.get(kind, 0) + (1 if after is None else 0)
         self._generations[kind] = generation
-        self._run(self._read_page, f"page-{kind}", kind, after, self._filter, limit, generation)
+        text = self.query_one(FilterLine).applied
+        self._run(self._read_page, f"page-{kind}", kind, after, text, limit, generation)
 
     def _run(self, work: Callable, group: str, *args: object) -> None:
         self.run_worker(partial(work, *args), thread=True, group=group, exit_on_error=False)
@@ -187,23 +203,23 @@ class MainScreen(Screen):
 
     def _read_counts(self, initial: bool) -> None:
         store = self.app.store
-        # Two reloads close together must not announce the same refused call twice.
-        with self._blocked_lock:
+        # Two reloads close together must not announce the same item twice.
+        with self._newest_lock:
             try:
                 counts = {tab.kind: tab.feed.attention(store) for tab in TABS}
-                newest = store.review.newest_blocked()
-                new_blocked = []
-                if (
-                    not initial
-                    and self._last_blocked_id is not None
-                    and newest > self._last_blocked_id
-                ):
-                    new_blocked = store.review.blocked_since(self._last_blocked_id)
-                self._last_blocked_id = newest
+                newest = (store.review.newest_blocked(), store.review.newest_withheld())
+                seen = self._newest
+                new_blocked, new_withheld = [], []
+                if not initial and seen is not None:
+                    if newest[0] > seen[0]:
+                        new_blocked = store.review.blocked_since(seen[0], ANNOUNCED)
+                    if newest[1] > seen[1]:
+                        new_withheld = store.review.withheld_since(seen[1], ANNOUNCED)
+                self._newest = newest
             except StoreUnavailable as exc:
                 self.post_message(StoreFailed(str(exc)))
                 return
-        self.post_message(CountsLoaded(counts, new_blocked))
+        self.post_message(CountsLoaded(counts, new_blocked, new_withheld))
 
     def _read_detail(self, item: QueueItem) -> None:
         store = self.app.store
@@ -213,7 +229,7 @@ class MainScreen(Screen):
         except StoreUnavailable as exc:
             self.post_message(StoreFailed(str(exc)))
             return
-        view = tab.view(detail, store.clock()) if detail is not None else None
+        view = tab.view(detail, self.moments()) if detail is not None else None
         self.post_message(DetailLoaded(item, detail, view))
 
     def _poll(self) -> None:
@@ -221,13 +237,13 @@ class MainScreen(Screen):
 
     def _move_ages(self) -> None:
         # Ages follow the clock, not the store: without this they stand still until new data arrives.
-        now = self.app.store.clock()
-        self.active_list().move_ages(now)
+        moments = self.moments()
+        self.active_list().move_ages(moments)
         if self.detail is not None:
-            self._run(self._describe_again, "ages", self.detail, now)
+            self._run(self._describe_again, "ages", self.detail, moments)
 
-    def _describe_again(self, detail: Detail, now: datetime) -> None:
-        self.post_message(AgesMoved(detail, tab_for(detail.item.kind).view(detail, now)))
+    def _describe_again(self, detail: Detail, moments: Moments) -> None:
+        self.post_message(AgesMoved(detail, tab_for(detail.item.kind).view(detail, moments)))
 
     def _read_version(self) -> None:
         try:
@@ -249,16 +265,32 @@ class MainScreen(Screen):
         queue = self.query_one(f"#queue-{message.kind}", QueueList)
         queue.show_items(
             message.items,
-            now=self.app.store.clock(),
+            moments=self.moments(),
             replace=message.replace,
             exhausted=message.exhausted,
         )
-        if message.replace and queue is self.active_list():
+        if not message.replace:
+            return
+        if self._cursor is not None and self._cursor.kind == queue.kind:
+            self._place_cursor(queue, self._cursor)
+            self._cursor = None
+        if queue is self.active_list():
             if queue.current is None:
                 self._show(None, None)
                 self._first_frame_shown()
             else:
                 self._follow(queue.current)
+
+    def _place_cursor(self, queue: QueueList, cursor: Cursor) -> None:
+        """After a decision: past the decided row to the next one waiting, or onto a row."""
+        if cursor.onto:
+            queue.select_key(cursor.key)
+            return
+        current = queue.current
+        waiting = queue.waiting_indexes()
+        if current is not None and current.key == cursor.key and not current.waiting and waiting:
+            # The decided row left the waiting rows: the one that took its place comes next.
+            queue.highlighted = min(cursor.index, waiting[-1])
 
     def _first_frame_shown(self) -> None:
         # The counts scan an index as long as the table: read them once the first frame is up.
@@ -268,20 +300,48 @@ class MainScreen(Screen):
 
     @on(CountsLoaded)
     def counts_loaded(self, message: CountsLoaded) -> None:
-        """Show waiting counts on the tabs, and announce newly refused calls."""
-        tabs = self.query_one("#queue", TabbedContent)
+        """Show waiting counts on the tabs and in the top line; announce what was newly stopped."""
+        self._counts = message.counts
+        tabs = self.query_one("#tabs", Tabs)
         for tab in TABS:
             count = message.counts.get(tab.kind, 0)
-            tabs.get_tab(f"tab-{tab.kind}").label = f"{tab.title} {count}" if count else tab.title
-        for call in message.new_blocked:
-            self.notify(
-                f"{visible(call['server'])}/{visible(call['tool'])}: {visible(call['reason'] or 'refused')}\n"
+            label = tabs.query_one(f"#tab-{tab.kind}", TabLabel)
+            label.label = f"{tab.title} {count}" if count else tab.title
+        self.query_one(TopBar).waiting = self.waiting_count()
+        moments = self.moments()
+        announcements = [
+            (
+                "A call was blocked",
+                f"{visible(call['server'])}/{visible(call['tool'])}: "
+                f"{visible(moments.in_text(call['reason'] or 'refused'))}\n"
                 "See the Blocked tab; `a` approves it once.",
-                title="A call was blocked",
-                severity="warning",
-                timeout=10,
-                markup=False,
             )
+            for call in message.new_blocked
+        ] + [
+            (
+                "A field was withheld",
+                f"{visible(field['server'])}/{visible(field['tool'] or field['method'])}: "
+                f"{visible(field['id'])} in {visible(field['path'])}\nSee the Withheld tab; `r` "
+                "releases it after you read why.",
+            )
+            for field in message.new_withheld
+        ]
+        if not announcements:
+            return
+        # The person may be looking at the agent's pane: a bell reaches them there.
+        self.app.bell()
+        for title, text in announcements:
+            self.notify(text, title=title, severity="warning", timeout=10, markup=False)
+        if self.app.desktop_notifications:
+            self._run(self._notify_desktop, "desktop", announcements)
+
+    def _notify_desktop(self, announcements: list[tuple[str, str]]) -> None:
+        for title, text in announcements:
+            desktop.notify(f"Lazaretto: {title.lower()}", text.partition("\n")[0])
+
+    def waiting_count(self) -> int:
+        """Items waiting for a decision over every tab whose rows can wait."""
+        return sum(self._counts.get(tab.kind, 0) for tab in TABS if tab.feed.waits)
 
     @on(AgesMoved)
     def ages_moved(self, message: AgesMoved) -> None:
@@ -313,15 +373,22 @@ class MainScreen(Screen):
         if message.queue is self.active_list():
             self._follow(message.item)
 
-    @on(TabbedContent.TabActivated)
-    def tab_activated(self) -> None:
+    @on(Tabs.TabActivated, "#tabs")
+    def tab_activated(self, event: Tabs.TabActivated) -> None:
         """A new tab: read its first page if it never was, else show its current row; focus its list."""
+        if event.tab.id is None:
+            return
+        self.query_one("#queue", ContentSwitcher).current = event.tab.id.replace("tab-", "queue-")
         queue = self.active_list()
         queue.focus()
-        queue.move_ages(self.app.store.clock())
+        queue.move_ages(self.moments())
         if queue.kind not in self._generations:
             self._load_page(queue.kind, after=None, limit=self.first_page())
-        elif queue.current is None:
+            return
+        if self._cursor is not None and self._cursor.kind == queue.kind:
+            self._place_cursor(queue, self._cursor)
+            self._cursor = None
+        if queue.current is None:
             self._show(None, None)
         else:
             self._follow(queue.current)
@@ -360,48 +427,69 @@ class MainScreen(Screen):
 
     def _empty_hint(self) -> str:
         """What the pane says when the visible list has nothing to select."""
-        if self._filter.strip():
-            return f"Nothing on this tab matches the filter {visible(self._filter.strip())!r}."
+        text = self.query_one(FilterLine).applied.strip()
+        if text:
+            return f"Nothing on this tab matches the filter {visible(text)!r}."
         hint = self.active_tab().empty
         if self.app.demo:
             return hint
         return f"{hint}\n\nTry `lazaretto demo` for an example."
 
-    # -- filter -----------------------------------------------------------------------
+    # -- moving around ------------------------------------------------------------------
 
-    @on(Input.Changed, "#filter")
-    def filter_changed(self) -> None:
-        """Filter once typing pauses: a rare word scans the whole table, so not at every key."""
-        if self._filter_timer is not None:
-            self._filter_timer.stop()
-        self._filter_timer = self.set_timer(FILTER_DELAY, self._apply_filter)
-
-    @on(Input.Submitted, "#filter")
-    def filter_submitted(self) -> None:
-        """Enter filters at once and goes back to the list."""
-        self._apply_filter()
-        self.active_list().focus()
-
-    def _apply_filter(self) -> None:
-        if self._filter_timer is not None:
-            self._filter_timer.stop()
-            self._filter_timer = None
-        text = self.query_one("#filter", Input).value
-        if text == self._filter:
+    def action_next_waiting(self, step: int = 1) -> None:
+        """The next (or, with -1, previous) item waiting for a decision: on this tab, then on the
+        next tab where something waits, round to the start."""
+        queue = self.active_list()
+        here = queue.highlighted if queue.highlighted is not None else -1
+        waiting = queue.waiting_indexes()
+        ahead = [i for i in waiting if i > here] if step > 0 else [i for i in waiting if i < here]
+        if ahead:
+            queue.highlighted = ahead[0] if step > 0 else ahead[-1]
             return
-        # Every list shows only the rows matching the filter text; one never read yet reads with it when shown.
-        self._filter = text
-        for queue in self.lists():
-            if queue.kind in self._generations:
-                self._load_page(queue.kind, after=None, limit=self.first_page())
-
-    def action_filter(self) -> None:
-        """Focus the filter box."""
-        self.query_one("#filter", Input).focus()
+        position = next(n for n, tab in enumerate(TABS) if tab.kind == queue.kind)
+        for offset in range(1, len(TABS) + 1):
+            tab = TABS[(position + offset * step) % len(TABS)]
+            if not tab.feed.waits or not self._counts.get(tab.kind):
+                continue
+            if tab.kind == queue.kind:
+                if waiting:  # round to the start of this tab's waiting rows
+                    queue.highlighted = waiting[0] if step > 0 else waiting[-1]
+                return
+            target = self.query_one(f"#queue-{tab.kind}", QueueList)
+            ends = target.waiting_indexes()
+            key = target.items[ends[0] if step > 0 else ends[-1]].key if ends else ""
+            # Onto its first (or last) waiting row; a tab never read opens on its first row,
+            # which waits (the waiting rows come first).
+            self._cursor = Cursor(tab.kind, key, 0, onto=True)
+            self.query_one("#tabs", Tabs).active = f"tab-{tab.kind}"
+            return
+        self.notify("Nothing waits for a decision.", markup=False)
 
     def action_show_tab(self, index: int) -> None:
         """Switch to the queue tab at `index`."""
-        self.query_one("#queue", TabbedContent).active = f"tab-{TABS[index].kind}"
+        self.query_one("#tabs", Tabs).active = f"tab-{TABS[index].kind}"
+
+    def action_toggle_times(self) -> None:
+        """Show every time as its UTC time, or as its age again."""
+        self.absolute_times = not self.absolute_times
+        self._move_ages()
+
+    # -- filter -----------------------------------------------------------------------
+
+    @on(FilterLine.Applied)
+    def filter_applied(self, message: FilterLine.Applied) -> None:
+        """Every list read so far shows only the rows matching the filter; the others read with it
+        when first shown."""
+        for queue in self.lists():
+            if queue.kind in self._generations:
+                self._load_page(queue.kind, after=None, limit=self.first_page())
+        if message.done:
+            self.active_list().focus()
+
+    def action_filter(self) -> None:
+        """Show the filter line and type into it."""
+        self.query_one(FilterLine).open()
 
     # -- actions ----------------------------------------------------------------------
 
@@ -429,6 +517,8 @@ class MainScreen(Screen):
         """
         if action == "show_full":
             return True if self.detail is not None else None
+        if action == "undo_dismiss":
+            return self._dismissed is not None
         if action == "unlock":
             if self.app.store.mode is not Mode.STATION:
                 return False  # embedded mode has nothing to unlock: not even offered
@@ -454,185 +544,138 @@ class MainScreen(Screen):
         )
 
     def action_show_full(self) -> None:
-        """Show the selected item in full."""
+        """Show the selected item uncut beside its reasons; a decision key there closes it and decides."""
         detail, view = self.detail, self.view
         if detail is None or view is None:
             return
         tab = tab_for(detail.item.kind)
         body = tab.in_full(detail) if tab.in_full else None
-        self.app.push_screen(FullView(view.title, body or view.body))
+        offered = {action: self.check_action(action, ()) for action in tab.actions}
+
+        def picked(action: str | None) -> None:
+            if action is not None:
+                self.call_later(self.run_action, action)
+
+        self.app.push_screen(FullView(replace(view, body=body or view.body), offered), picked)
+
+    def _cursor_past(self, detail: Detail) -> Cursor:
+        """After a decision on this item: the list moves on to the next item waiting."""
+        queue = self.active_list()
+        index = queue.highlighted if queue.highlighted is not None else 0
+        return Cursor(detail.item.kind, detail.item.key, index)
+
+    def _put(
+        self, action: str, ask: Callable[[Detail], asks.Ask], *, moves_on: bool = True
+    ) -> None:
+        """Put the selected item's decision to the person, if it applies; once it is taken, the
+        list moves on to the next item waiting (`moves_on`)."""
+        detail = self.detail
+        if detail is None or self.why_not(action) is not None:
+            return
+        self._ask(ask(detail), After(self._cursor_past(detail) if moves_on else None))
 
     def action_release(self) -> None:
-        """Ask, then let the agent see this withheld field on its next read of the same content."""
-        detail = self.detail
-        if detail is None or self.why_not("release") is not None:
-            return
-        row = detail.record
-        self._ask(
-            "release",
-            row["id"],
-            release_effect(row, self.app.policy),
-            detail.item.reason,
-            lambda store, note: store.decisions.release(row["id"], note=note),
-            f"Released {row['id']}.",
-        )
+        """Ask, then let the agent read this withheld field: its visible text or the original."""
+        self._put("release", lambda detail: asks.release(detail, self.app.policy))
 
     def action_approve(self) -> None:
         """Ask, then let exactly this blocked call through once."""
-        detail = self.detail
-        if detail is None or self.why_not("approve") is not None:
-            return
-        row = detail.record
-        self._ask(
-            "approve",
-            f"blocked call {row['id']} ({row['server']}/{row['tool']})",
-            "The agent may make exactly this call, with these arguments, once, within the token's time "
-            "window. Any other call stays refused and the session stays tainted.",
-            row["reason"] or row["reason_code"] or "refused",
-            lambda store, note: store.decisions.approve(row["id"], note=note),
-            f"Approved blocked call {row['id']} once.",
-        )
+        self._put("approve", asks.approve)
 
     def action_untaint(self) -> None:
-        """Ask, then clear the taint of the selected item's session."""
-        detail = self.detail
-        if detail is None or self.why_not("untaint") is not None or detail.item.session is None:
-            return
-        session = detail.item.session
-        first = next(event for event in detail.taint if event["cleared_at"] is None)
-        self._ask(
-            "untaint",
-            f"session {session}",
-            "Outbound tools (write, send, post, delete) work again for this session until it reads "
-            "untrusted content again. What it already read stays in its context.",
-            f"tainted by {first['server']}/{first['tool'] or first['method']}: {first['reason']}",
-            lambda store, note: store.decisions.untaint(session, note=note),
-            f"Session {session} is no longer tainted.",
-        )
+        """Ask, then clear the taint of the selected item's session, every source listed."""
+        self._put("untaint", lambda detail: asks.untaint(detail, self.moments()), moves_on=False)
 
     def action_accept_pin(self) -> None:
         """Ask, then pin the drifted entry as it is now: the agent sees it again and may call it."""
-        detail = self.detail
-        if detail is None or self.why_not("accept_pin") is not None:
-            return
-        row = detail.record
-        label = entry_label(row["kind"], row["name"])
-        effect = (
-            f"The pin of {row['server']}'s {label} is dropped: the server no longer offers it."
-            if row["change"] == DriftChange.REMOVED
-            else f"{row['server']}'s {label} is pinned as it is now: the agent sees it in its next list and may "
-            "call it. The words marked added become part of what the agent reads."
-        )
-        self._ask(
-            "accept",
-            f"pin drift {row['id']} ({row['server']} {label})",
-            effect,
-            f"{detail.item.reason} since it was pinned",
-            lambda store, note: store.decisions.accept_drift(row["id"], note=note),
-            f"Accepted pin drift {row['id']}: the new version of {label} is pinned.",
-        )
+        self._put("accept_pin", asks.accept_drift)
 
     def action_reject_pin(self) -> None:
         """Ask, then keep the pinned version: the drifted entry stays hidden and refused."""
-        detail = self.detail
-        if detail is None or self.why_not("reject_pin") is not None:
-            return
-        row = detail.record
-        label = entry_label(row["kind"], row["name"])
-        self._ask(
-            "reject",
-            f"pin drift {row['id']} ({row['server']} {label})",
-            f"{row['server']}'s {label} stays hidden from the agent and calls to it stay refused (-32003), "
-            "until the server offers the pinned version again.",
-            f"{detail.item.reason} since it was pinned",
-            lambda store, note: store.decisions.reject_drift(row["id"], note=note),
-            f"Rejected pin drift {row['id']}: {label} stays hidden.",
-            clears=False,
-        )
+        self._put("reject_pin", asks.reject_drift)
 
     def action_dismiss_item(self) -> None:
-        """Mark the selected item reviewed; it stays withheld or refused."""
+        """Mark the selected item reviewed at once; it stays withheld or refused, and `z` undoes it."""
         detail = self.detail
-        dismiss = tab_for(detail.item.kind).dismiss if detail else None
-        if detail is None or dismiss is None or self.why_not("dismiss_item") is not None:
+        dismissal = tab_for(detail.item.kind).dismissal if detail else None
+        if detail is None or dismissal is None or self.why_not("dismiss_item") is not None:
             return
-        done = f"Marked {detail.item.key} reviewed; it stays stopped."
+        item = detail.item
+        self._review(
+            asks.review(item.key, item.reason, dismissal.dismiss, dismissing=True),
+            After(self._cursor_past(detail), undoable=(item.kind, item.key)),
+        )
+
+    def action_undo_dismiss(self) -> None:
+        """Take back the last dismissal made here: the item waits for a decision again."""
+        if self._dismissed is None:
+            return
+        kind, key = self._dismissed
+        dismissal = tab_for(kind).dismissal
+        assert dismissal is not None  # only a tab with dismissals made it undoable
+        self._review(
+            asks.review(key, "you dismissed it here", dismissal.undo, dismissing=False),
+            After(Cursor(kind, key, 0, onto=True)),
+        )
+
+    def _review(self, ask: asks.Ask, after: After) -> None:
+        """Dismiss or take a dismissal back: at once embedded; asking for the passphrase with a
+        station, where every decision is a person's, proven."""
         if self.app.store.mode is Mode.STATION:
-            # With a station every decision is a person's, proven: dismissing too.
-            self._ask(
-                "dismiss",
-                detail.item.key,
-                "It is marked reviewed and no longer counts as waiting; it stays withheld or refused.",
-                detail.item.reason,
-                lambda store, note: dismiss(store, detail, note),
-                done,
-                clears=False,
-            )
+            self._ask(ask, after)
             return
-        self._decide(partial(dismiss, self.app.store, detail, None), done)
+        confirmed = asks.Confirmed(Confirmation(None))
+        self._decide(partial(ask.decide, self.app.store, confirmed), ask.done(confirmed), after)
 
-    def _ask(
-        self,
-        verb: str,
-        subject: str,
-        effect: str,
-        reason: str,
-        decide: Callable,
-        done: str,
-        *,
-        clears: bool = True,
-    ) -> None:
-        """Count recent clearances, then open the confirmation modal (see `clearance_counted`).
+    def _ask(self, ask: asks.Ask, after: After) -> None:
+        """Count recent clearances, then open the confirmation modal (see `clearance_counted`)."""
+        self._run(self._read_clearances, "ask", ask, after)
 
-        `clears` is False for a decision that keeps something stopped: it asks for the code, never a note.
-        """
-        request = partial(ClearanceRequest, verb, subject, effect, reason, clears=clears)
-        self._run(self._read_clearances, "ask", request, decide, done)
-
-    def _read_clearances(
-        self, request: Callable[[int], ClearanceRequest], decide: Callable, done: str
-    ) -> None:
+    def _read_clearances(self, ask: asks.Ask, after: After) -> None:
         try:
             earlier = self.app.store.decisions.clearances(within=FRICTION_WINDOW)
         except StoreUnavailable as exc:
             self.post_message(StoreFailed(str(exc)))
             return
-        self.post_message(ClearanceCounted(request(earlier), decide, done))
+        counted = replace(ask, request=replace(ask.request, earlier=earlier))
+        self.post_message(ClearanceCounted(counted, after))
 
     @on(ClearanceCounted)
     def clearance_counted(self, message: ClearanceCounted) -> None:
-        """Open the modal; only a confirmation leads to `decide(store, note)`.
+        """Open the modal; only a confirmation leads to `decide(store, confirmed)`.
 
         With a station the confirmation is the passphrase, sent with the decision and checked there.
         """
-        verb = message.request.verb
+        ask = message.ask
 
-        def confirmed(confirmation: Confirmation | None) -> None:
-            if confirmation is None:
-                self.notify("Nothing was changed.", title=verb.capitalize(), markup=False)
+        def confirmed(result: asks.Confirmed | None) -> None:
+            if result is None:
+                self.notify(
+                    "Nothing was changed.", title=ask.request.verb.capitalize(), markup=False
+                )
                 return
-            store = confirmation.on(self.app.store)
-            self._decide(partial(message.decide, store, confirmation.note), message.done)
+            store = result.confirmation.on(self.app.store)
+            self._decide(partial(ask.decide, store, result), ask.done(result), message.after)
 
         self.app.push_screen(
             ConfirmClearance(
-                message.request,
+                ask.request,
                 self.app.new_challenge,
                 passphrase=self.app.store.mode is Mode.STATION,
             ),
             confirmed,
         )
 
-    def _decide(self, decide: Callable, done: str) -> None:
-        self._run(self._write_decision, "decide", decide, done)
+    def _decide(self, decide: Callable, done: str, after: After) -> None:
+        self._run(self._write_decision, "decide", decide, done, after)
 
-    def _write_decision(self, decide: Callable, done: str) -> None:
+    def _write_decision(self, decide: Callable, done: str, after: After) -> None:
         try:
             decide()
         except (DecisionError, StoreUnavailable, ProofError) as exc:
             self.post_message(DecisionTaken(f"{exc}. Nothing was changed.", False))
             return
-        self.post_message(DecisionTaken(done, True))
+        self.post_message(DecisionTaken(done, True, after))
 
     # -- unlocking withheld content (with a station) ------------------------------------
 
@@ -659,5 +702,8 @@ class MainScreen(Screen):
     def decision_taken(self, message: DecisionTaken) -> None:
         """Say what happened, and re-read (our own writes do not move data_version)."""
         self.notify(message.text, severity="information" if message.ok else "error", markup=False)
+        if message.ok:
+            self._cursor = message.after.cursor
+            self._dismissed = message.after.undoable
         self._reading = None  # an unlock changes what the selected row shows
         self.reload()

@@ -4,14 +4,12 @@ import json
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import PurePath
 
 from textual.content import Content
 
-from lazaretto.app.human import short_ago, until, visible
+from lazaretto.app.human import visible
 from lazaretto.proxy.detect import detect
-from lazaretto.store.clock import parse_stamp
 from lazaretto.store.states import (
     Actor,
     CallStatus,
@@ -22,6 +20,7 @@ from lazaretto.store.states import (
 )
 
 from ..details import Detail
+from ..moments import Moments
 from ..queue import ListedState, entry_label
 from .field_view import EXCERPT_STYLE, highlighted_json, revealed
 from .pin_diff import ADDED_STYLE, REMOVED_STYLE, surface_text, word_diff
@@ -39,9 +38,10 @@ FIELD_STYLES: StateStyles = {
     ListedState.REVIEWED: SETTLED_STYLE,
 }
 REMOVAL_STYLES: StateStyles = {
-    FieldStatus.WITHHELD: "bold $text-warning",
+    **FIELD_STYLES,
     ListedState.STRIPPED: "$text-secondary",
 }
+"""A removal is styled as the field it was withheld with, or as stripped when the result went through."""
 CALL_STYLES: StateStyles = {
     CallStatus.PENDING: WAITING_STYLE,
     CallStatus.APPROVED: CLEARED_STYLE,
@@ -104,11 +104,6 @@ def state_badge(state: str, styles: StateStyles) -> Content:
     return Content.styled(f"● {state}", styles.get(state, ""))
 
 
-def _age(now: datetime, at: str | None) -> str:
-    # The same short form as the list rows, so a row and its header never disagree.
-    return short_ago(now - parse_stamp(at)) if at else "unknown time"
-
-
 def _heading(text: str) -> Content:
     return Content.styled(text, HEADING_STYLE)
 
@@ -117,14 +112,14 @@ def _lines(*parts: Content | str) -> Content:
     return Content("\n").join(parts)
 
 
-def _provenance(detail: Detail, now: datetime) -> tuple[Content | str, ...]:
+def _provenance(detail: Detail, times: Moments) -> tuple[Content | str, ...]:
     """Why the source counted as untrusted, and which read tainted the session: shared by field views."""
     return (
         _heading("Policy"),
         _policy(detail, "untrusted"),
         "",
         _heading("Taint chain"),
-        _chain(detail, now),
+        _chain(detail, times),
     )
 
 
@@ -137,7 +132,7 @@ def _header(kind: str, key: str, state: Content, *rest: str) -> Content:
     )
 
 
-def _chain(detail: Detail, now: datetime) -> Content:
+def _chain(detail: Detail, times: Moments) -> Content:
     """Which reads tainted the item's session and when, oldest first; cleared ones marked."""
     if not detail.taint:
         return Content.styled("no untrusted read recorded for this session", "$text-muted")
@@ -149,7 +144,9 @@ def _chain(detail: Detail, now: datetime) -> Content:
         first = " (tainted the session)" if open_events and event is open_events[0] else ""
         lines.append(
             Content.assemble(
-                mark, f"  {source}  {_age(now, event['at'])}{first}\n    {visible(event['reason'])}"
+                mark,
+                f"  {source}  {times.at(event['at'])}{first}\n"
+                f"    {visible(times.in_text(event['reason']))}",
             )
         )
     return _lines(*lines)
@@ -176,7 +173,7 @@ def _policy(detail: Detail, aspect: str) -> Content:
     return Content(line)
 
 
-def withheld_view(detail: Detail, now: datetime) -> DetailView:
+def withheld_view(detail: Detail, times: Moments) -> DetailView:
     """A withheld field as received, beside its decoded payloads, signals and provenance."""
     row = detail.record
     state = detail.item.state
@@ -186,7 +183,7 @@ def withheld_view(detail: Detail, now: datetime) -> DetailView:
         state_badge(state, FIELD_STYLES),
         f"{row['server']}/{row['tool'] or row['method']}",
         row["path"],
-        _age(now, row["created_at"]),
+        times.at(row["created_at"]),
     )
     signals = row["signals"]
     body = revealed(row["original"], excerpts=[s.get("excerpt") or "" for s in signals])
@@ -217,24 +214,25 @@ def withheld_view(detail: Detail, now: datetime) -> DetailView:
     ] or [Content.styled("no detector signal: withheld for its hidden content", "$text-muted")]
     decided = []
     if row["decided_at"]:
-        decided.append(f"{state} by a person {_age(now, row['decided_at'])}")
+        what = f" ({row['released_as']} text)" if row.get("released_as") else ""
+        decided.append(f"{state}{what} by a person {times.at(row['decided_at'])}")
     if row["reviewed_at"]:
-        decided.append(f"reviewed {_age(now, row['reviewed_at'])}; kept withheld")
+        decided.append(f"reviewed {times.at(row['reviewed_at'])}; kept withheld")
     side = _lines(
-        _heading("Hidden payloads, decoded"),
-        *payloads,
-        "",
         _heading(f"Why withheld (score {row['score']:.2f})"),
         *signal_lines,
         f"hidden content removed: {removed}",
         *decided,
         "",
-        *_provenance(detail, now),
+        _heading("Hidden payloads, decoded"),
+        *payloads,
+        "",
+        *_provenance(detail, times),
     )
     return DetailView(title, "As received", body, "Why", side)
 
 
-def removal_view(detail: Detail, now: datetime) -> DetailView:
+def removal_view(detail: Detail, times: Moments) -> DetailView:
     """Hidden content removed from a result, decoded, and what became of the field."""
     row = detail.record
     title = _header(
@@ -243,7 +241,7 @@ def removal_view(detail: Detail, now: datetime) -> DetailView:
         state_badge(detail.item.state, REMOVAL_STYLES),
         f"{row['server']}/{row['tool'] or row['method']}",
         row["path"],
-        _age(now, row["created_at"]),
+        times.at(row["created_at"]),
     )
     body = (
         revealed(row["decoded"])
@@ -253,7 +251,8 @@ def removal_view(detail: Detail, now: datetime) -> DetailView:
         )
     )
     fate = (
-        f"The field was withheld as {row['quarantine_id']} (see the Withheld tab)."
+        f"The field was withheld as {row['quarantine_id']} (see the Withheld tab); "
+        f"{_field_now(row, times)}."
         if row["quarantine_id"]
         else "The rest of the result went through to the agent without it."
     )
@@ -262,28 +261,34 @@ def removal_view(detail: Detail, now: datetime) -> DetailView:
         f"{visible(row['kind'])} ×{row['count']} from {visible(row['path'])}",
         fate,
         "",
-        *_provenance(detail, now),
+        *_provenance(detail, times),
     )
     return DetailView(title, "Hidden content, decoded", body, "Why", side)
 
 
-def call_view(detail: Detail, now: datetime) -> DetailView:
+def _field_now(row: dict, times: Moments) -> str:
+    """What became of the field a removal was withheld with, as of now."""
+    if row.get("field_status") == FieldStatus.RELEASED:
+        return f"a person released its {row['field_released_as']} text"
+    if row.get("field_reviewed_at"):
+        return f"a person reviewed it {times.at(row['field_reviewed_at'])} and kept it withheld"
+    return "it is still withheld" if row.get("field_status") else "its row is gone"
+
+
+def call_view(detail: Detail, times: Moments) -> DetailView:
     """A refused call's exact arguments beside why it was refused."""
     row = detail.record
-    expiry = until(parse_stamp(row["expires_at"]) - now) if row["expires_at"] else ""
+    expiry = times.until(row["expires_at"]) if row["expires_at"] else ""
     title = _header(
         "blocked call",
         str(row["id"]),
         state_badge(detail.item.state, CALL_STYLES),
         f"{row['server']}/{row['tool']}",
-        _age(now, row["created_at"]),
+        times.at(row["created_at"]),
         f"token {row['token_hint']}",
         f"expires {expiry}" if expiry else "",
     )
-    body = _lines(
-        Content.styled(f"{visible(row['server'])} → {visible(row['tool'])}", "bold"),
-        highlighted_json(row["arguments"]),
-    )
+    body = call_arguments(row)
     hosts = ", ".join(visible(host) for host in row["hosts"]) or "none named in the arguments"
     outbound = (
         Content(visible(row["outbound_reason"]))
@@ -294,7 +299,7 @@ def call_view(detail: Detail, now: datetime) -> DetailView:
         _heading("Why refused"),
         Content.assemble(
             (f"[{visible(row['reason_code'] or 'refused')}] ", "$text-error"),
-            visible(row["reason"] or ""),
+            visible(times.in_text(row["reason"] or "")),
         ),
         "",
         _heading("Hosts in the arguments"),
@@ -304,13 +309,42 @@ def call_view(detail: Detail, now: datetime) -> DetailView:
         outbound,
         "",
         _heading("Taint"),
-        visible(row["taint_reason"] or "the session was not tainted when the call was refused"),
-        _chain(detail, now),
+        visible(
+            times.in_text(row["taint_reason"])
+            if row["taint_reason"]
+            else "the session was not tainted when the call was refused"
+        ),
+        _chain(detail, times),
     )
     return DetailView(title, "Call", body, "Why", side)
 
 
-def session_view(detail: Detail, now: datetime) -> DetailView:
+def call_arguments(row: dict) -> Content:
+    """A refused call's server, tool and exact arguments, as the call view and its approval show them."""
+    return _lines(
+        Content.styled(f"{visible(row['server'])} → {visible(row['tool'])}", "bold"),
+        highlighted_json(row["arguments"]),
+    )
+
+
+def open_taint(detail: Detail, times: Moments) -> Content:
+    """Every read that still taints the item's session, oldest first: what an untaint clears."""
+    lines = [
+        Content.assemble(
+            ("● ", "$text-error"),
+            (
+                f"{visible(event['server'])}/{visible(event['tool'] or event['method'] or '?')}",
+                "bold",
+            ),
+            f"  {times.at(event['at'])}\n    {visible(times.in_text(event['reason']))}",
+        )
+        for event in detail.taint
+        if event["cleared_at"] is None
+    ]
+    return _lines(*lines) if lines else Content.styled("no open taint", "$text-muted")
+
+
+def session_view(detail: Detail, times: Moments) -> DetailView:
     """A session's taint chain beside the calls refused in it."""
     row = detail.record
     client = " ".join(
@@ -323,31 +357,31 @@ def session_view(detail: Detail, now: datetime) -> DetailView:
         row["key"],
         state_badge(detail.item.state, SESSION_STYLES),
         client,
-        _session_since(detail, now),
+        _session_since(detail, times),
     )
     calls = [
         Content.assemble(
             state_badge(call["state"], CALL_STYLES),
-            f"  #{call['id']} {visible(call['server'])}/{visible(call['tool'])}  {_age(now, call['created_at'])}",
+            f"  #{call['id']} {visible(call['server'])}/{visible(call['tool'])}  {times.at(call['created_at'])}",
         )
         for call in detail.related
     ] or [Content.styled("no call refused in this session", "$text-muted")]
     side = _lines(_heading("Refused calls, newest first"), *calls)
-    return DetailView(title, "Taint chain", _chain(detail, now), "Blocked calls", side)
+    return DetailView(title, "Taint chain", _chain(detail, times), "Blocked calls", side)
 
 
-def _session_since(detail: Detail, now: datetime) -> str:
+def _session_since(detail: Detail, times: Moments) -> str:
     """Since when the session is in its state: the read that tainted it, the clearance, or its start."""
     open_events = [event for event in detail.taint if event["cleared_at"] is None]
     if open_events:
-        return f"tainted {_age(now, open_events[0]['at'])}"
+        return f"tainted {times.at(open_events[0]['at'])}"
     cleared = [event["cleared_at"] for event in detail.taint if event["cleared_at"]]
     if cleared:
-        return f"cleared {_age(now, max(cleared))}"
-    return f"started {_age(now, detail.record['created_at'])}, no untrusted read"
+        return f"cleared {times.at(max(cleared))}"
+    return f"started {times.at(detail.record['created_at'])}, no untrusted read"
 
 
-def audit_view(detail: Detail, now: datetime) -> DetailView:
+def audit_view(detail: Detail, times: Moments) -> DetailView:
     """One audit entry beside its links in the hash chain."""
     row = detail.record
     title = _header(
@@ -356,11 +390,10 @@ def audit_view(detail: Detail, now: datetime) -> DetailView:
         state_badge(row["actor"], AUDIT_STYLES),
         row["action"],
         row["subject"] or "",
-        _age(now, row["at"]),
+        times.at(row["at"]),
     )
-    entry = {
-        key: row[key] for key in ("at", "actor", "action", "session", "subject", "reason", "detail")
-    }
+    # Its time is in the header, in the style of every other time (`t` shows the UTC time).
+    entry = {key: row[key] for key in ("actor", "action", "session", "subject", "reason", "detail")}
     side = _lines(
         _heading("Hash chain"),
         f"previous  {row['prev_hash'][:16]}…",
@@ -378,7 +411,7 @@ def _command_line(canonical: str) -> str:
     return shlex.join([PurePath(argv[0]).name, *argv[1:]])
 
 
-def drift_view(detail: Detail, now: datetime) -> DetailView:
+def drift_view(detail: Detail, times: Moments) -> DetailView:
     """A pin drift as a word diff beside the detector's reading of the new version."""
     row = detail.record
     label = entry_label(row["kind"], row["name"])
@@ -388,7 +421,7 @@ def drift_view(detail: Detail, now: datetime) -> DetailView:
         state_badge(detail.item.state, DRIFT_STYLES),
         row["server"],
         f"{label} {row['change']}",
-        _age(now, row["created_at"]),
+        times.at(row["created_at"]),
     )
     old, new = surface_text(row["old_canonical"]), surface_text(row["new_canonical"])
     diff = word_diff(old, new)
@@ -421,7 +454,7 @@ def drift_view(detail: Detail, now: datetime) -> DetailView:
         else "nothing is pinned for it now"
     )
     decided = (
-        [f"{detail.item.state} by a person {_age(now, row['decided_at'])}"]
+        [f"{detail.item.state} by a person {times.at(row['decided_at'])}"]
         if row["decided_at"]
         else []
     )
