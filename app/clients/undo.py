@@ -1,0 +1,122 @@
+"""Take a change to a client config back exactly, from the backup the change was made from.
+
+`unwrap` and `uninstall` work out what to take out of the file as it is now. That gives back what
+the entries meant, not always the text they had: an inline object comes back over lines, keys in
+another order, an escape spelled out, an empty `"hooks": {}` of the user's own goes with ours.
+Every change keeps a backup of the file as it was before it. When the change, made again to a
+backup, gives the lines the file has now (lines changed elsewhere since, by the client or by hand,
+stay as they are now), the backup's lines are put back in their place. The result is kept only if
+the change, made to it, means what the file means now, and nothing is left in it to take out: a
+backup decides how the text looks, never what it says.
+"""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Change:
+    """A change to a config's text that can be made again and taken out."""
+
+    makers: Callable[[str], list[Callable[[str], str]]]
+    """For the text as it is now, each way the change could have been made (one per executable
+    path it wrote): a function from the text before to the text after."""
+    take_out: Callable[[str], str]
+    """The change taken out of a text by what it means (no backup needed)."""
+    meaning: Callable[[str], Any]
+    """The text's value (parsed JSON or TOML), to compare two texts by what they say."""
+
+
+def undone(current: str, backups: Sequence[str], change: Change) -> str:
+    """`current` with the change taken out: the text of the backup it was made from where that
+    can be told, else by meaning. `backups` newest first."""
+    for make in change.makers(current):
+        for index, older in enumerate(backups):
+            made = make(older)
+            if made == older:
+                continue
+            merged = merged_back(older, made, current)
+            if merged is None or not equal(change.meaning(make(merged)), change.meaning(current)):
+                continue
+            if change.take_out(merged) != merged:
+                # The backup held an older change of the same kind: its own backup may tell.
+                return undone(merged, backups[index + 1 :], change)
+            return merged
+    return change.take_out(current)
+
+
+def merged_back(older: str, made: str, current: str) -> str | None:
+    """`current` with the lines a change turned from `older` into `made` turned back; None when
+    `current` no longer has them, with the line on each side, as the change left them."""
+    if current == made:
+        return older
+    before, after, now = (text.splitlines(keepends=True) for text in (older, made, current))
+    placed = _placement(after, now)
+    result: list[str] = []
+    taken = 0  # lines of `now` already in `result`
+    for tag, i1, i2, j1, j2 in _opcodes(before, after):
+        if tag == "equal":
+            continue
+        start = _start(placed, j1, j2, len(after), len(now))
+        if start is None or start < taken:
+            return None
+        result += now[taken:start] + before[i1:i2]
+        taken = start + (j2 - j1)
+    return "".join(result + now[taken:])
+
+
+def _placement(after: list[str], now: list[str]) -> dict[int, int]:
+    """Line index in `after` -> the same line's index in `now`, for the lines left as they were."""
+    placed = {}
+    for tag, i1, i2, j1, _ in _opcodes(after, now):
+        if tag == "equal":
+            placed.update({i1 + k: j1 + k for k in range(i2 - i1)})
+    return placed
+
+
+def _start(placed: dict[int, int], j1: int, j2: int, size: int, now_size: int) -> int | None:
+    """Where lines `j1:j2` of `after` start in `now`, when they and a line each side (or the
+    file's ends) are there in one piece; else None."""
+    first = j1 - 1
+    lines = range(max(first, 0), min(j2 + 1, size))
+    if any(line not in placed for line in lines):
+        return None
+    start = placed[first] + 1 if first >= 0 else 0
+    if any(placed[line] != start + line - j1 for line in lines):
+        return None
+    if j2 == size and start + (j2 - j1) != now_size:
+        return None
+    return start
+
+
+def _opcodes(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """difflib's opcodes, with the lines both share at the ends matched first (the usual case,
+    and cheap for a large file)."""
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    codes = [("equal", 0, head, 0, head)] if head else []
+    matcher = SequenceMatcher(None, a[head : len(a) - tail], b[head : len(b) - tail])
+    codes += [
+        (tag, i1 + head, i2 + head, j1 + head, j2 + head)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+    ]
+    if tail:
+        codes.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
+    return codes
+
+
+def equal(a: Any, b: Any) -> bool:
+    """Values alike in type and content (`1 == True` and `1 == 1.0` in Python are not here)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(equal(a[key], b[key]) for key in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(equal, a, b))
+    return a == b
