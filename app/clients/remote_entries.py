@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from lazaretto.proxy.transport.remote.options import OptionError, parse_header
+from lazaretto.proxy.transport.remote.options import OptionError, check_url, parse_header
 
 HTTP_TYPES = frozenset({"http", "sse", "streamable-http", "streamable_http"})
 WEBSOCKET_TYPES = frozenset({"ws", "websocket"})
@@ -128,6 +128,11 @@ def exposure(entry: dict, dialect: Dialect) -> Exposure:
     codex = dialect is Dialect.CODEX
     from_env = _strings(entry.get("env_http_headers")) if codex else {}
     warnings = []
+    if "${" not in target.url:
+        try:
+            check_url(target.url)
+        except OptionError as exc:
+            return Exposure(f"{exc}; the proxy would not start")
     for name, value in target.headers.items():
         try:
             parse_header(f"{name}: x", {})

@@ -18,7 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from tomlkit.items import Array, Item, Table
+from tomlkit.items import AoT, Array, Comment, Item, Table, Whitespace
 
 from . import remote_entries, undo
 from .files import ConfigText, backup_texts, dump_toml, json_text, load_json, load_toml, read_text
@@ -92,8 +92,8 @@ def is_wrapped(entry: Any) -> bool:
 
 
 # How `-n` is spelled says whether an entry with no arguments had its own `"args": []`: wrap gives
-# an entry without `args` one (last, where unwrap takes it off again), so an empty one of the
-# entry's own is told apart by the long spelling, which the proxy reads the same.
+# an entry without `args` one (which unwrap takes off again), so an empty one of the entry's own
+# is told apart by the long spelling, which the proxy reads the same.
 NAME_FLAG = "-n"
 NAME_FLAG_OWN_EMPTY_ARGS = "--name"
 
@@ -139,18 +139,17 @@ def _unwrap_entry(entry: dict) -> dict | None:
     if original is None:
         return None
     command, args = original
-    keys = list(entry)
     own_empty = entry["args"][1:2] == [NAME_FLAG_OWN_EMPTY_ARGS]
     restored = {}
-    for key in keys:
+    for key, value in entry.items():
         if key == "command":
             restored[key] = command
         elif key == "args":
-            # An entry that had no args got them appended last by wrap; give it none back.
-            if args or own_empty or key != keys[-1]:
+            # An entry that had no args got them from wrap (`-n`); give it none back.
+            if args or own_empty:
                 restored[key] = args
         else:
-            restored[key] = entry[key]
+            restored[key] = value
     return restored
 
 
@@ -290,7 +289,7 @@ def _update_toml_table(table, new: dict, prefix: list, action: str, newline: str
     # Assign key by key, so comments and the table's other lines stay where they are.
     for key in list(table.keys()):
         if key not in new:
-            del table[key]
+            _delete_key(table, key)
     for key, value in new.items():
         current = table.get(key)
         if key == "args" and prefix and isinstance(current, Array):
@@ -302,12 +301,45 @@ def _update_toml_table(table, new: dict, prefix: list, action: str, newline: str
                 table[key] = arranged
                 continue
         if key not in table:
-            table[key] = value
-            added = table.value.item(key) if isinstance(table, Table) else None
-            if isinstance(added, Item):  # a line of its own: ended as the file's lines are
-                added.trivia.trail = newline
+            _add_key(table, key, value, newline)
         elif table[key] != value:
             table[key] = value
+
+
+def _delete_key(table, key: str) -> None:
+    """Take a key out; a sub-table's closing blank lines and comments (they tell of what follows
+    it) stay, at the end of the table."""
+    item = table.value.item(key) if isinstance(table, Table) else None
+    closing = []
+    if isinstance(item, Table):
+        body = item.value.body
+        while body and body[-1][0] is None and isinstance(body[-1][1], (Whitespace, Comment)):
+            closing.insert(0, body.pop()[1])
+    del table[key]
+    for trivia in closing:
+        table.value.append(None, trivia)
+
+
+def _add_key(table, key: str, value: Any, newline: str) -> None:
+    """A key the table lacked, on a line of its own right after the table's last key: the blank
+    lines and comments that end a table tell of what follows it, and stay before that."""
+    if not isinstance(table, Table):
+        table[key] = value  # an inline table: all on its line
+        return
+    container = table.value
+    body = container.body
+    place = 0
+    for index, (name, item) in enumerate(body):
+        if name is not None and (not isinstance(item, (Table, AoT)) or name.is_dotted()):
+            place = index + 1
+    if place < len(body):
+        # tomlkit has no public insert; this one has been there since its early releases.
+        container._insert_at(place, key, value)
+    else:
+        container.append(key, value)
+    added = container.item(key)
+    if isinstance(added, Item):
+        added.trivia.trail = newline
 
 
 def _transformed(
