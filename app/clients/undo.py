@@ -5,9 +5,10 @@ the entries meant, not always the text they had: an inline object comes back ove
 another order, an escape spelled out, an empty `"hooks": {}` of the user's own goes with ours.
 Every change keeps a backup of the file as it was before it. When the change, made again to a
 backup, gives the lines the file has now (lines changed elsewhere since, by the client or by hand,
-stay as they are now), the backup's lines are put back in their place. The result is kept only if
-the change, made to it, means what the file means now, and nothing is left in it to take out: a
-backup decides how the text looks, never what it says.
+stay as they are now), the backup's lines are put back in their place; what was changed since
+around an entry is then taken out by meaning. The result is kept only if the change, made to it,
+means what the change makes of the file taken out by meaning: it can differ from that only where
+the change writes anyway, so a backup decides how the text looks, never what it says.
 """
 
 from collections.abc import Callable, Sequence
@@ -32,24 +33,36 @@ class Change:
 def undone(current: str, backups: Sequence[str], change: Change) -> str:
     """`current` with the change taken out: the text of the backup it was made from where that
     can be told, else by meaning. `backups` newest first."""
+    by_meaning = change.take_out(current)
     for make in change.makers(current):
+        # What the change makes of the file with it taken out: a text the backup helped with
+        # must give the same (it then differs from `by_meaning` only where the change writes).
+        remade = make(by_meaning)
         for index, older in enumerate(backups):
             made = make(older)
             if made == older:
                 continue
             merged = merged_back(older, made, current)
-            if merged is None or not equal(change.meaning(make(merged)), change.meaning(current)):
+            if merged == current or not _same_meaning(change, make(merged), remade):
                 continue
             if change.take_out(merged) != merged:
-                # The backup held an older change of the same kind: its own backup may tell.
+                # Some of it is still in: an older change (its own backup may tell), or lines
+                # changed since around an entry, which is then taken out by meaning.
                 return undone(merged, backups[index + 1 :], change)
             return merged
-    return change.take_out(current)
+    return by_meaning
 
 
-def merged_back(older: str, made: str, current: str) -> str | None:
-    """`current` with the lines a change turned from `older` into `made` turned back; None when
-    `current` no longer has them, with the line on each side, as the change left them."""
+def _same_meaning(change: Change, a: str, b: str) -> bool:
+    try:
+        return equal(change.meaning(a), change.meaning(b))
+    except ValueError:  # lines put back where they no longer fit
+        return False
+
+
+def merged_back(older: str, made: str, current: str) -> str:
+    """`current` with the lines a change turned from `older` into `made` turned back, wherever
+    `current` still has them, with the line on each side, as the change left them."""
     if current == made:
         return older
     before, after, now = (text.splitlines(keepends=True) for text in (older, made, current))
@@ -61,7 +74,7 @@ def merged_back(older: str, made: str, current: str) -> str | None:
             continue
         start = _start(placed, j1, j2, len(after), len(now))
         if start is None or start < taken:
-            return None
+            continue  # changed since: left as it is now
         result += now[taken:start] + before[i1:i2]
         taken = start + (j2 - j1)
     return "".join(result + now[taken:])

@@ -190,6 +190,17 @@ def test_unwrap_keeps_what_the_client_changed_since_and_still_gives_the_entries_
     assert path.read_text() == expected
 
 
+def test_a_server_added_by_hand_next_to_wrapped_ones_stays_and_the_rest_comes_back(home, lazaretto):
+    path = home / ".mcp.json"
+    path.write_text(MCP_JSON.text)
+    lazaretto("wrap", str(path))
+    added = ',\n    "time": {"command": "uvx", "args": ["mcp-server-time"]}\n  }\n}\n'
+    path.write_text(path.read_text().removesuffix("\n  }\n}\n") + added)
+    done = lazaretto("unwrap", str(path))
+    assert done.returncode == 0, done.stderr
+    assert path.read_text() == MCP_JSON.text.removesuffix("\n  }\n}\n") + added
+
+
 def test_an_entry_edited_after_wrap_comes_back_with_the_edit(home, lazaretto):
     # The backup no longer tells that entry's text: it comes back as it means now.
     path = home / ".mcp.json"
