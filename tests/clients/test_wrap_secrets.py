@@ -80,9 +80,7 @@ def test_a_bearer_token_is_passed_by_name_and_reaches_the_server_but_not_the_com
     path.write_text(json.dumps({"mcpServers": {"api": entry}}, indent=2) + "\n")
     done = lazaretto("wrap", str(path))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "warning: header X-Team is written out in the file" in done.stdout
     args = json.loads(path.read_text())["mcpServers"]["api"]["args"]
-    assert args[-2:] == ["--bearer-token-env", "API_TOKEN"] and "${" not in " ".join(args)
 
     client_env = {**proxy_env, "API_TOKEN": SECRET}
     proxy = started(expanded(args, config, client_env), client_env)
@@ -93,6 +91,8 @@ def test_a_bearer_token_is_passed_by_name_and_reaches_the_server_but_not_the_com
         proxy.close()
     assert headers_seen(server)["authorization"] == f"Bearer {SECRET}"
     assert headers_seen(server)["x-team"] == "blue"
+    assert args[-2:] == ["--bearer-token-env", "API_TOKEN"] and "${" not in " ".join(args)
+    assert "warning: header X-Team is written out in the file" in done.stdout
 
     assert lazaretto("unwrap", str(path)).returncode == 0
     assert json.loads(path.read_text())["mcpServers"]["api"] == entry
