@@ -9,10 +9,16 @@ the text back as it was.
 
 import itertools
 import json
-from dataclasses import dataclass, field
+import re
+from collections import deque
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
-_WHITESPACE = " \t\r\n"
+_SPACE = re.compile(r"[ \t\r\n]*")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_DECODER = json.JSONDecoder()
+_SEPARATOR_SAMPLE = 200  # containers looked at for the file's own inline separators
 
 
 @dataclass
@@ -25,14 +31,57 @@ class _Member:
     value: "_Node"
 
 
-@dataclass
 class _Node:
-    """Where one JSON value sits in the text; objects keep their members, arrays their items."""
+    """Where one JSON value sits in the text; an object's members and an array's items are read
+    when first asked for (a large file is mostly left as it is, and never read that far)."""
 
-    start: int
-    end: int
-    members: list[_Member] = field(default_factory=list)
-    items: list["_Node"] = field(default_factory=list)
+    def __init__(self, text: str, start: int) -> None:
+        self.text = text
+        self.start = start
+        _, self.end = _DECODER.raw_decode(text, start)  # C speed: only the end is wanted here
+
+    @cached_property
+    def members(self) -> list[_Member]:
+        found: list[_Member] = []
+        if self.text[self.start] != "{":
+            return found
+        index = _skip(self.text, self.start + 1)
+        while self.text[index] != "}":
+            key_end = _end(_STRING, self.text, index)
+            raw = self.text[index + 1 : key_end - 1]
+            key = json.loads(self.text[index:key_end]) if "\\" in raw else raw
+            value = _Node(self.text, _skip(self.text, _skip(self.text, key_end) + 1))
+            found.append(_Member(key, index, key_end, value))
+            index = _after(self.text, value.end)
+        return found
+
+    @cached_property
+    def items(self) -> list["_Node"]:
+        found: list[_Node] = []
+        if self.text[self.start] != "[":
+            return found
+        index = _skip(self.text, self.start + 1)
+        while self.text[index] != "]":
+            item = _Node(self.text, index)
+            found.append(item)
+            index = _after(self.text, item.end)
+        return found
+
+
+def _skip(text: str, index: int) -> int:
+    return _end(_SPACE, text, index)
+
+
+def _end(pattern: re.Pattern, text: str, index: int) -> int:
+    match = pattern.match(text, index)
+    assert match is not None  # the text was read as JSON before it is scanned
+    return match.end()
+
+
+def _after(text: str, end: int) -> int:
+    """Where the next member or item starts, or the closing bracket, after a value ending at `end`."""
+    index = _skip(text, end)
+    return _skip(text, index + 1) if text[index] == "," else index
 
 
 @dataclass(frozen=True)
@@ -44,65 +93,9 @@ class _Piece:
     index: int | None
 
 
-class _Scanner:
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def skip(self, index: int) -> int:
-        while index < len(self.text) and self.text[index] in _WHITESPACE:
-            index += 1
-        return index
-
-    def value(self, index: int) -> _Node:
-        index = self.skip(index)
-        char = self.text[index]
-        if char == "{":
-            return self._object(index)
-        if char == "[":
-            return self._array(index)
-        if char == '"':
-            return _Node(index, self._string_end(index))
-        end = index
-        while end < len(self.text) and self.text[end] not in _WHITESPACE + ",]}":
-            end += 1
-        return _Node(index, end)
-
-    def _string_end(self, index: int) -> int:
-        index += 1
-        while self.text[index] != '"':
-            index += 2 if self.text[index] == "\\" else 1
-        return index + 1
-
-    def _object(self, start: int) -> _Node:
-        node = _Node(start, start)
-        index = self.skip(start + 1)
-        while self.text[index] != "}":
-            key_end = self._string_end(index)
-            key = json.loads(self.text[index:key_end])
-            value = self.value(self.skip(key_end) + 1)  # past the colon
-            node.members.append(_Member(key, index, key_end, value))
-            index = self.skip(value.end)
-            if self.text[index] == ",":
-                index = self.skip(index + 1)
-        node.end = index + 1
-        return node
-
-    def _array(self, start: int) -> _Node:
-        node = _Node(start, start)
-        index = self.skip(start + 1)
-        while self.text[index] != "]":
-            item = self.value(index)
-            node.items.append(item)
-            index = self.skip(item.end)
-            if self.text[index] == ",":
-                index = self.skip(index + 1)
-        node.end = index + 1
-        return node
-
-
 def _same(a: Any, b: Any) -> bool:
-    # `1 == True` in Python; compare the JSON each would be written as.
-    return json.dumps(a, sort_keys=False) == json.dumps(b, sort_keys=False)
+    # `1 == True` in Python; compare the JSON each would be written as (only when alike at all).
+    return a == b and json.dumps(a) == json.dumps(b)
 
 
 def newline_of(text: str) -> str:
@@ -226,11 +219,14 @@ class _Renderer:
 
 
 def _separators(text: str, root: _Node) -> tuple[str, str]:
-    """The text's own inline separators between items and after keys (`", "` and `": "` if none)."""
+    """The text's own inline separators between items and after keys (`", "` and `": "` if none),
+    from the first containers that show them."""
     item_sep = key_sep = None
-    pending = [root]
-    while pending and (item_sep is None or key_sep is None):
-        node = pending.pop(0)
+    pending = deque([root])
+    for _ in range(_SEPARATOR_SAMPLE):
+        if not pending or (item_sep is not None and key_sep is not None):
+            break
+        node = pending.popleft()
         if node.members and key_sep is None:
             member = node.members[0]
             between = text[member.key_end : member.value.start]
@@ -266,6 +262,6 @@ def edit_json(text: str, new: Any, indent: str | None = None, ascii_only: bool =
     if not text.strip():
         return json.dumps(new, indent=indent or "  ", ensure_ascii=ascii_only) + "\n"
     old = json.loads(text)
-    root = _Scanner(text).value(0)
+    root = _Node(text, _skip(text, 0))
     renderer = _Renderer(text, indent or "  ", ascii_only, root)
     return text[: root.start] + renderer.render(root, old, new, 0) + text[root.end :]

@@ -11,6 +11,8 @@ means what the change makes of the file taken out by meaning: it can differ from
 the change writes anyway, so a backup decides how the text looks, never what it says.
 """
 
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -104,24 +106,63 @@ def _start(placed: dict[int, int], j1: int, j2: int, size: int, now_size: int) -
     return start
 
 
-def _opcodes(a: list[str], b: list[str]) -> list[tuple[str, int, int, int, int]]:
-    """difflib's opcodes, with the lines both share at the ends matched first (the usual case,
-    and cheap for a large file)."""
+Opcode = tuple[str, int, int, int, int]
+
+
+def _opcodes(a: list[str], b: list[str]) -> list[Opcode]:
+    """difflib's opcodes, cheap for a large file: the lines both share at the ends are matched
+    first, then the lines found once in each (in the same order) cut the rest into pieces
+    difflib compares one by one (its own search grows with the pieces' length times their
+    repeated lines, and a settings file repeats many: `},` and the like)."""
     head = 0
     while head < min(len(a), len(b)) and a[head] == b[head]:
         head += 1
     tail = 0
     while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
         tail += 1
-    codes = [("equal", 0, head, 0, head)] if head else []
-    matcher = SequenceMatcher(None, a[head : len(a) - tail], b[head : len(b) - tail])
-    codes += [
-        (tag, i1 + head, i2 + head, j1 + head, j2 + head)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-    ]
+    codes: list[Opcode] = [("equal", 0, head, 0, head)] if head else []
+    i, j = head, head
+    for anchor_i, anchor_j in [*_anchors(a, b, head, tail), (len(a) - tail, len(b) - tail)]:
+        matcher = SequenceMatcher(None, a[i:anchor_i], b[j:anchor_j], autojunk=False)
+        codes += [
+            (tag, i1 + i, i2 + i, j1 + j, j2 + j) for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        ]
+        codes.append(("equal", anchor_i, anchor_i + 1, anchor_j, anchor_j + 1))
+        i, j = anchor_i + 1, anchor_j + 1
+    codes.pop()  # the end is no anchor
     if tail:
         codes.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
     return codes
+
+
+def _anchors(a: list[str], b: list[str], head: int, tail: int) -> list[tuple[int, int]]:
+    """(i, j) of lines found once in `a[head:-tail]` and once in `b[head:-tail]`, the longest
+    run of them in the same order in both."""
+    seen_a = Counter(a[head : len(a) - tail])
+    seen_b = Counter(b[head : len(b) - tail])
+    where_b = {line: j for j, line in enumerate(b[: len(b) - tail]) if j >= head}
+    pairs = [
+        (i, where_b[line])
+        for i, line in enumerate(a[: len(a) - tail])
+        if i >= head and seen_a[line] == 1 and seen_b.get(line) == 1
+    ]
+    # Longest increasing run of j (patience sorting), kept with a link to each one's predecessor.
+    piles: list[int] = []  # the j ending each pile
+    ends: list[int] = []  # index in pairs of the pair ending each pile
+    before: list[int] = []
+    for index, (_, j) in enumerate(pairs):
+        pile = bisect_left(piles, j)
+        before.append(ends[pile - 1] if pile else -1)
+        if pile == len(piles):
+            piles.append(j)
+            ends.append(index)
+        else:
+            piles[pile], ends[pile] = j, index
+    chain, index = [], ends[-1] if ends else -1
+    while index >= 0:
+        chain.append(pairs[index])
+        index = before[index]
+    return chain[::-1]
 
 
 def equal(a: Any, b: Any) -> bool:
