@@ -18,13 +18,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from tomlkit.items import AoT, Array, Comment, Item, Table, Whitespace
-
 from . import remote_entries, undo
 from .files import ConfigText, backup_texts, dump_toml, json_text, load_json, load_toml, read_text
 from .jsonedit import newline_of
 from .remote_entries import Dialect, RemoteTarget
-from .toml_arrays import prefixed, unprefixed
+from .toml_tables import update_table
 
 
 class EntryState(StrEnum):
@@ -208,7 +206,7 @@ def _visit(
         if step.new is None:
             continue
         if codex:
-            _update_toml_table(entry, step.new, step.prefix, action, newline)
+            update_table(entry, step.new, step.prefix, action == "wrap", newline)
         else:
             servers[name] = step.new
 
@@ -283,63 +281,6 @@ def lazaretto_gone(server: ServerState) -> bool:
 def _gone(command: str) -> bool:
     """A command given by path (as wrap writes it) whose file no longer exists."""
     return os.path.isabs(command) and not os.path.exists(command)
-
-
-def _update_toml_table(table, new: dict, prefix: list, action: str, newline: str) -> None:
-    # Assign key by key, so comments and the table's other lines stay where they are.
-    for key in list(table.keys()):
-        if key not in new:
-            _delete_key(table, key)
-    for key, value in new.items():
-        current = table.get(key)
-        if key == "args" and prefix and isinstance(current, Array):
-            # The array's own text (lines, comments) stays; only the proxy's values come and go.
-            arranged = (
-                prefixed(current, prefix) if action == "wrap" else unprefixed(current, prefix)
-            )
-            if arranged is not None:
-                table[key] = arranged
-                continue
-        if key not in table:
-            _add_key(table, key, value, newline)
-        elif table[key] != value:
-            table[key] = value
-
-
-def _delete_key(table, key: str) -> None:
-    """Take a key out; a sub-table's closing blank lines and comments (they tell of what follows
-    it) stay, at the end of the table."""
-    item = table.value.item(key) if isinstance(table, Table) else None
-    closing = []
-    if isinstance(item, Table):
-        body = item.value.body
-        while body and body[-1][0] is None and isinstance(body[-1][1], (Whitespace, Comment)):
-            closing.insert(0, body.pop()[1])
-    del table[key]
-    for trivia in closing:
-        table.value.append(None, trivia)
-
-
-def _add_key(table, key: str, value: Any, newline: str) -> None:
-    """A key the table lacked, on a line of its own right after the table's last key: the blank
-    lines and comments that end a table tell of what follows it, and stay before that."""
-    if not isinstance(table, Table):
-        table[key] = value  # an inline table: all on its line
-        return
-    container = table.value
-    body = container.body
-    place = 0
-    for index, (name, item) in enumerate(body):
-        if name is not None and (not isinstance(item, (Table, AoT)) or name.is_dotted()):
-            place = index + 1
-    if place < len(body):
-        # tomlkit has no public insert; this one has been there since its early releases.
-        container._insert_at(place, key, value)
-    else:
-        container.append(key, value)
-    added = container.item(key)
-    if isinstance(added, Item):
-        added.trivia.trail = newline
 
 
 def _transformed(
