@@ -3,8 +3,7 @@
 Claude Code and Codex share one shape (`hooks.EVENT[] = {matcher, hooks: [{type, command, timeout}]}`),
 Cursor has its own (`version`, `hooks.event[] = {command, matcher?, timeout}`). An entry is ours when
 its command runs `lazaretto hook`; everything else in the file is left as it was, and `uninstall`
-gives the file's text back from the backup `install` made when nothing else changed there since
-(see undo).
+gives the file's text back as the backup `install` made has it (see undo).
 """
 
 import re
@@ -180,12 +179,21 @@ def _installing(client: str, path: Path) -> undo.Change:
 
     def makers(current: str) -> list:
         commands = installed(client, path, current).values()
-        executables = dict.fromkeys(shlex.split(command)[0] for command in commands)
+        executables = dict.fromkeys(filter(None, map(_program, commands)))
         return [partial(installed_with, executable) for executable in executables]
 
     return undo.Change(
         makers, lambda text: _without_any(client, path, text), lambda text: load_json(text, path)
     )
+
+
+def _program(command: str) -> str | None:
+    """The program a hook command runs (the `lazaretto` path install wrote), if it can be told."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    return words[0] if words else None
 
 
 def _without_any(client: str, path: Path, text: str) -> str:
