@@ -196,7 +196,8 @@ def _mark_entries(config: dict, placeholders: dict) -> dict:
         return marked
 
     marked = dict(config)
-    marked["mcpServers"] = servers(config["mcpServers"], 2)
+    if "mcpServers" in config:
+        marked["mcpServers"] = servers(config["mcpServers"], 2)
     if "projects" in config:
         marked["projects"] = {
             path: {**settings, "mcpServers": servers(settings["mcpServers"], 4)}
