@@ -373,7 +373,7 @@ def _toml_value(value, rnd: random.Random, newline: str, multiline_ok: bool) -> 
         return str(value)
     if isinstance(value, list):
         items = [_toml_value(item, rnd, newline, False) for item in value]
-        if multiline_ok and items and rnd.random() < 0.4:
+        if multiline_ok and items and rnd.random() < 0.6:
             body = "".join(f"    {item},{rnd.choice(['', '  # why'])}{newline}" for item in items)
             return "[" + newline + body + "]"
         pad = rnd.choice(["", " "])

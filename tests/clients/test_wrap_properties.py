@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from lazaretto.app.clients.files import backups_of
 from lazaretto.app.commands.wrap import change_servers
 
-MANY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MANY = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 JSON_NAMES = {".claude.json": (True, False), ".mcp.json": (False, False), "mcp.json": (False, True)}
 
 
