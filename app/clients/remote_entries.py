@@ -110,7 +110,7 @@ def target_of(entry: dict, dialect: Dialect) -> RemoteTarget | None:
         return RemoteTarget(url, None, headers, str(bearer) if bearer else None)
     headers, bearer = {}, None
     for name, value in _strings(entry.get("headers")).items():
-        match = dialect.bearer.match(value) if name.lower() == "authorization" else None
+        match = dialect.bearer.match(value) if name == "Authorization" else None
         if match and bearer is None:
             bearer = match.group(1)
         else:

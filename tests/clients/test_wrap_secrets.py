@@ -104,6 +104,7 @@ def test_a_bearer_token_is_passed_by_name_and_reaches_the_server_but_not_the_com
         (".mcp.json", {"X-Api-Key": "${API_KEY}"}),
         (".mcp.json", {"Authorization": "Bearer ${API_TOKEN:-dev}"}),
         (".mcp.json", {"Authorization": "Token ${API_TOKEN}"}),
+        (".mcp.json", {"authorization": "Bearer ${API_TOKEN}"}),  # unwrap would not know the case
         ("mcp.json", {"Authorization": "Bearer ${env:API_TOKEN}", "X-Api-Key": "${env:KEY}"}),
         ("mcp.json", {"Authorization": "Bearer ${API_TOKEN}"}),  # not how Cursor names one
     ],
