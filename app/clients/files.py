@@ -49,9 +49,11 @@ class ConfigText:
 
 
 def read_text(path: Path) -> str:
-    """The file's text, or "" when it does not exist; ValueError (saying why) when it cannot be read."""
+    """The file's text with its own line ends, or "" when it does not exist; ValueError (saying
+    why) when it cannot be read."""
     try:
-        return path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8", newline="") as handle:
+            return handle.read()
     except FileNotFoundError:
         return ""
     except IsADirectoryError:
@@ -97,6 +99,17 @@ def backups_of(path: Path) -> list[Path]:
     return sorted(path.parent.glob(f"{glob.escape(path.name)}.lazaretto-backup-*"), reverse=True)
 
 
+def backup_texts(path: Path) -> list[str]:
+    """The text of each backup of a config file that can still be read, newest first."""
+    texts = []
+    for saved in backups_of(path):
+        try:
+            texts.append(read_text(saved))
+        except ValueError:
+            continue
+    return texts
+
+
 def backup(path: Path) -> Path | None:
     """Copy the file beside itself before it is changed, keeping the newest `KEEP_BACKUPS` of
     them; None when there is nothing to keep."""
@@ -117,22 +130,45 @@ def saved_note(saved: Path | None) -> str:
     return f" (backup: {saved}; the newest {KEEP_BACKUPS} backups of the file are kept)"
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Replace the file in one step, keeping its permissions (a crash leaves the old or the new file)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = path.stat().st_mode & 0o777 if path.exists() else 0o600
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+class ChangedMeanwhile(OSError):
+    """The file changed between reading it and writing it (its client wrote it): nothing was written."""
+
+
+def write_atomic(path: Path, text: str, expected: str | None = None) -> None:
+    """Replace the file in one step, keeping its permissions (a crash leaves the old or the new
+    file). A link is followed: the file it points to is replaced, the link stays (settings kept in
+    a dotfiles folder stay there). With `expected`, the file must still hold that text."""
+    target = Path(os.path.realpath(path))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    mode = target.stat().st_mode & 0o777 if target.exists() else 0o600
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temporary, mode)
-        os.replace(temporary, path)
+        if expected is not None and read_text(target) != expected:
+            raise ChangedMeanwhile(
+                f"{path} changed while Lazaretto was editing it; nothing was written, run it again"
+            )
+        os.replace(temporary, target)
     except BaseException:
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
+    _sync_folder(target.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (POSIX; a folder cannot be opened so on Windows)."""
+    if not hasattr(os, "O_DIRECTORY"):
+        return
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 def apply(change: ConfigText) -> Path | None:
@@ -146,5 +182,5 @@ def apply(change: ConfigText) -> Path | None:
         change.path.unlink(missing_ok=True)
         return None
     saved = backup(change.path)
-    write_atomic(change.path, change.new)
+    write_atomic(change.path, change.new, change.old)
     return saved

@@ -2,16 +2,19 @@
 
 Claude Code and Codex share one shape (`hooks.EVENT[] = {matcher, hooks: [{type, command, timeout}]}`),
 Cursor has its own (`version`, `hooks.event[] = {command, matcher?, timeout}`). An entry is ours when
-its command runs `lazaretto hook`; everything else in the file is left as it was.
+its command runs `lazaretto hook`; everything else in the file is left as it was, and `uninstall`
+gives the file's text back as the backup `install` made has it (see undo).
 """
 
 import re
 import shlex
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .files import ConfigText, backups_of, json_text, load_json, read_text
+from . import undo
+from .files import ConfigText, backup_texts, backups_of, json_text, load_json, read_text
 from .wrapping import lazaretto_executable
 
 TIMEOUT_SECONDS = 30  # generous: a hook that times out lets the call through in every client
@@ -107,18 +110,23 @@ def _without_ours(groups: list, cursor: bool) -> list:
     return kept
 
 
-def _edit(path: Path, edit) -> ConfigText:
-    old = read_text(path)
-    data = load_json(old, path)
+def _edited(path: Path, text: str, edit) -> str:
+    data = load_json(text, path)
     if not isinstance(data, dict):
         raise ValueError(f"{path} does not hold a JSON object; nothing was changed")
     changed = edit(data)
-    return ConfigText(path, old, json_text(old, data) if changed else old)
+    return json_text(text, data) if changed else text
 
 
 def install(client: str, path: Path, executable: str | None = None) -> ConfigText:
     """The settings at `path` with our hooks for `client` (the same text when they are already there)."""
-    executable = executable or lazaretto_executable()
+    old = read_text(path)
+    return ConfigText(
+        path, old, _with_ours(client, path, old, executable or lazaretto_executable())
+    )
+
+
+def _with_ours(client: str, path: Path, text: str, executable: str) -> str:
     cursor = client == "cursor"
 
     def edit(data: dict) -> bool:
@@ -143,11 +151,52 @@ def install(client: str, path: Path, executable: str | None = None) -> ConfigTex
             changed = True
         return changed
 
-    return _edit(path, edit)
+    return _edited(path, text, edit)
 
 
 def uninstall(client: str, path: Path) -> ConfigText:
-    """The settings at `path` without Lazaretto's hooks; keys left empty by that go too."""
+    """The settings at `path` without Lazaretto's hooks: as the backup `install` made has them
+    when it can tell, else with keys left empty by that taken out too."""
+    old = read_text(path)
+    new = _without_any(client, path, old)
+    if new != old:
+        new = undo.undone(old, backup_texts(path), _installing(client, path))
+    change = ConfigText(path, old, new)
+    if change.changed and change.new.strip() == "{}" and not backups_of(path):
+        # Install wrote this file from nothing (a file it changed has a backup): take it away too.
+        change.remove = True
+    return change
+
+
+def _installing(client: str, path: Path) -> undo.Change:
+    """`install` as a change `undo` can take back from a backup."""
+
+    def installed_with(executable: str, text: str) -> str:
+        try:
+            return _with_ours(client, path, text, executable)
+        except ValueError:  # a backup that no longer parses tells nothing
+            return text
+
+    def makers(current: str) -> list:
+        commands = installed(client, path, current).values()
+        executables = dict.fromkeys(filter(None, map(_program, commands)))
+        return [partial(installed_with, executable) for executable in executables]
+
+    return undo.Change(
+        makers, lambda text: _without_any(client, path, text), lambda text: load_json(text, path)
+    )
+
+
+def _program(command: str) -> str | None:
+    """The program a hook command runs (the `lazaretto` path install wrote), if it can be told."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    return words[0] if words else None
+
+
+def _without_any(client: str, path: Path, text: str) -> str:
     cursor = client == "cursor"
 
     def edit(data: dict) -> bool:
@@ -172,17 +221,14 @@ def uninstall(client: str, path: Path) -> ConfigText:
                 data.clear()
         return changed
 
-    change = _edit(path, edit)
-    if change.changed and change.new.strip() == "{}" and not backups_of(path):
-        # Install wrote this file from nothing (a file it changed has a backup): take it away too.
-        change.remove = True
-    return change
+    return _edited(path, text, edit)
 
 
-def installed(client: str, path: Path) -> dict[str, str]:
-    """Our hook events found in the settings at `path`: event key -> command."""
+def installed(client: str, path: Path, text: str | None = None) -> dict[str, str]:
+    """Our hook events found in the settings at `path` (or in `text`, its content): event key ->
+    command."""
     try:
-        data = load_json(read_text(path), path)
+        data = load_json(read_text(path) if text is None else text, path)
     except ValueError:
         return {}
     hooks = data.get("hooks") if isinstance(data, dict) else None

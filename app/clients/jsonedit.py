@@ -2,85 +2,106 @@
 
 Client settings are edited by hand and by the clients themselves; re-serializing the whole file
 would reflow everything the user wrote. Here only the values that differ are rendered anew, in the
-layout (inline or one member per line, indentation) of the place they go.
+layout (inline or one member per line, indentation, line ends) of the place they go; a member or
+item that stays keeps its text and the whitespace before it, so taking out what was put in gives
+the text back as it was.
 """
 
+import itertools
 import json
-from dataclasses import dataclass, field
+import re
+from collections import deque
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
-_WHITESPACE = " \t\r\n"
+_SPACE = re.compile(r"[ \t\r\n]*")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_DECODER = json.JSONDecoder()
+_SEPARATOR_SAMPLE = 200  # containers looked at for the file's own inline separators
 
 
 @dataclass
-class _Node:
-    """Where one JSON value sits in the text; objects keep their members, arrays their items."""
+class _Member:
+    """One `"key": value` of an object: where its key starts and ends, and its value."""
 
+    key: str
     start: int
-    end: int
-    members: list[tuple[str, int, "_Node"]] = field(default_factory=list)  # (key, key start, value)
-    items: list["_Node"] = field(default_factory=list)
+    key_end: int
+    value: "_Node"
 
 
-class _Scanner:
-    def __init__(self, text: str) -> None:
+class _Node:
+    """Where one JSON value sits in the text; an object's members and an array's items are read
+    when first asked for (a large file is mostly left as it is, and never read that far)."""
+
+    def __init__(self, text: str, start: int) -> None:
         self.text = text
+        self.start = start
+        _, self.end = _DECODER.raw_decode(text, start)  # C speed: only the end is wanted here
 
-    def skip(self, index: int) -> int:
-        while index < len(self.text) and self.text[index] in _WHITESPACE:
-            index += 1
-        return index
-
-    def value(self, index: int) -> _Node:
-        index = self.skip(index)
-        char = self.text[index]
-        if char == "{":
-            return self._object(index)
-        if char == "[":
-            return self._array(index)
-        if char == '"':
-            return _Node(index, self._string_end(index))
-        end = index
-        while end < len(self.text) and self.text[end] not in _WHITESPACE + ",]}":
-            end += 1
-        return _Node(index, end)
-
-    def _string_end(self, index: int) -> int:
-        index += 1
-        while self.text[index] != '"':
-            index += 2 if self.text[index] == "\\" else 1
-        return index + 1
-
-    def _object(self, start: int) -> _Node:
-        node = _Node(start, start)
-        index = self.skip(start + 1)
+    @cached_property
+    def members(self) -> list[_Member]:
+        found: list[_Member] = []
+        if self.text[self.start] != "{":
+            return found
+        index = _skip(self.text, self.start + 1)
         while self.text[index] != "}":
-            key_end = self._string_end(index)
-            key = json.loads(self.text[index:key_end])
-            value = self.value(self.skip(key_end) + 1)  # past the colon
-            node.members.append((key, index, value))
-            index = self.skip(value.end)
-            if self.text[index] == ",":
-                index = self.skip(index + 1)
-        node.end = index + 1
-        return node
+            key_end = _end(_STRING, self.text, index)
+            raw = self.text[index + 1 : key_end - 1]
+            key = json.loads(self.text[index:key_end]) if "\\" in raw else raw
+            value = _Node(self.text, _skip(self.text, _skip(self.text, key_end) + 1))
+            found.append(_Member(key, index, key_end, value))
+            index = _after(self.text, value.end)
+        return found
 
-    def _array(self, start: int) -> _Node:
-        node = _Node(start, start)
-        index = self.skip(start + 1)
+    @cached_property
+    def items(self) -> list["_Node"]:
+        found: list[_Node] = []
+        if self.text[self.start] != "[":
+            return found
+        index = _skip(self.text, self.start + 1)
         while self.text[index] != "]":
-            item = self.value(index)
-            node.items.append(item)
-            index = self.skip(item.end)
-            if self.text[index] == ",":
-                index = self.skip(index + 1)
-        node.end = index + 1
-        return node
+            item = _Node(self.text, index)
+            found.append(item)
+            index = _after(self.text, item.end)
+        return found
+
+
+def _skip(text: str, index: int) -> int:
+    return _end(_SPACE, text, index)
+
+
+def _end(pattern: re.Pattern, text: str, index: int) -> int:
+    match = pattern.match(text, index)
+    assert match is not None  # the text was read as JSON before it is scanned
+    return match.end()
+
+
+def _after(text: str, end: int) -> int:
+    """Where the next member or item starts, or the closing bracket, after a value ending at `end`."""
+    index = _skip(text, end)
+    return _skip(text, index + 1) if text[index] == "," else index
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """One member or item of a container as it will be written: its text, and its place before
+    (None for one that is new)."""
+
+    text: str
+    index: int | None
 
 
 def _same(a: Any, b: Any) -> bool:
-    # `1 == True` in Python; compare the JSON each would be written as.
-    return json.dumps(a, sort_keys=False) == json.dumps(b, sort_keys=False)
+    # `1 == True` in Python; compare the JSON each would be written as (only when alike at all).
+    return a == b and json.dumps(a) == json.dumps(b)
+
+
+def newline_of(text: str) -> str:
+    """The text's line end: CR LF when its first line ends so, else LF."""
+    first = text.find("\n")
+    return "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
 
 
 class _Renderer:
@@ -88,6 +109,7 @@ class _Renderer:
         self.text = text
         self.indent = indent
         self.ascii_only = ascii_only
+        self.newline = newline_of(text)
         # A compact file ({"a":1,"b":2}) gets compact new values; one with spaces, spaced ones.
         self.item_sep, self.key_sep = _separators(text, root)
 
@@ -100,10 +122,10 @@ class _Renderer:
         text = json.dumps(
             value, indent=self.indent, ensure_ascii=self.ascii_only, separators=(",", self.key_sep)
         )
-        return text.replace("\n", "\n" + self.indent * level)
+        return text.replace("\n", self.newline + self.indent * level)
 
     def render(self, node: _Node, old: Any, new: Any, level: int) -> str:
-        original = self.text[node.start : node.end]
+        original = self._text(node)
         if _same(old, new):
             return original
         multiline = "\n" in original
@@ -113,83 +135,111 @@ class _Renderer:
             return self._array(node, old, new, level, multiline)
         return self.fresh(new, level, multiline and isinstance(new, (dict, list)))
 
-    def _layout(
-        self, node: _Node, spans: list[tuple[int, int]], level: int, multiline: bool
-    ) -> tuple[str, str, str]:
-        """(after the opening bracket, between entries, before the closing one), as the text has them."""
-        if spans:
-            opening = self.text[node.start + 1 : spans[0][0]]
-            closing = self.text[spans[-1][1] : node.end - 1]
-            between = self.text[spans[0][1] : spans[1][0]] if len(spans) > 1 else None
-        else:
-            opening = closing = between = None
-        inner = "\n" + self.indent * (level + 1) if multiline else ""
-        opening = opening if opening is not None else inner
-        closing = (
-            closing if closing is not None else ("\n" + self.indent * level if multiline else "")
-        )
-        between = between if between is not None else "," + (inner or " ")
-        return opening, between, closing
-
     def _object(self, node: _Node, old: dict, new: dict, level: int, multiline: bool) -> str:
-        kept = [member for member in node.members if member[0] in new]
-        order = list(new)
-        if [key for key, _, _ in kept] != order[: len(kept)]:
+        places = {member.key: index for index, member in enumerate(node.members)}
+        kept = [places[key] for key in new if key in places]
+        if kept != sorted(kept):
             return self.fresh(new, level, True)  # reordered: no text to keep in place
-        parts = [
-            self.text[key_start : value.start] + self.render(value, old[key], new[key], level + 1)
-            for key, key_start, value in kept
-        ]
         sub_multiline = multiline or not node.members
-        for key in order[len(kept) :]:
-            value_text = self.fresh(new[key], level + 1, sub_multiline)
-            parts.append(json.dumps(key, ensure_ascii=self.ascii_only) + self.key_sep + value_text)
-        if not parts:
-            return "{}"
-        spans = [(key_start, value.end) for _, key_start, value in node.members]
-        opening, between, closing = self._layout(node, spans, level, multiline or not node.members)
-        return "{" + opening + between.join(parts) + closing + "}"
+        pieces = []
+        for key, value in new.items():
+            if key in places:
+                member = node.members[places[key]]
+                rendered = self.render(member.value, old[key], value, level + 1)
+                pieces.append(
+                    _Piece(self.text[member.start : member.value.start] + rendered, places[key])
+                )
+            else:
+                rendered = self.fresh(value, level + 1, sub_multiline)
+                key_text = json.dumps(key, ensure_ascii=self.ascii_only)
+                pieces.append(_Piece(key_text + self.key_sep + rendered, None))
+        spans = [(member.start, member.value.end) for member in node.members]
+        return self._joined("{}", node, spans, pieces, level, sub_multiline)
 
     def _array(self, node: _Node, old: list, new: list, level: int, multiline: bool) -> str:
-        if len(new) >= len(old) and all(
+        extra = len(new) - len(old)
+        in_place = extra >= 0 and all(map(_same, old, new))
+        if not in_place and old and extra > 0 and all(map(_same, old, new[extra:])):
+            # More in front, the rest as it was.
+            pieces = [_Piece(self.fresh(b, level + 1, multiline), None) for b in new[:extra]]
+            pieces += [_Piece(self._text(item), index) for index, item in enumerate(node.items)]
+        elif extra >= 0 and all(
             _same(a, b) or isinstance(a, (dict, list)) for a, b in zip(old, new, strict=False)
         ):
             # Same places, maybe changed inside, maybe more at the end.
-            parts = [
-                self.render(item, a, b, level + 1)
-                for item, a, b in zip(node.items, old, new, strict=False)
+            pieces = [
+                _Piece(self.render(item, a, b, level + 1), index)
+                for index, (item, a, b) in enumerate(zip(node.items, old, new, strict=False))
             ]
-            parts += [self.fresh(value, level + 1, multiline) for value in new[len(old) :]]
+            pieces += [_Piece(self.fresh(b, level + 1, multiline), None) for b in new[len(old) :]]
         else:
             picked = _subsequence(old, new)
             if picked is None:
                 return self.fresh(new, level, multiline)
-            parts = [self.text[node.items[i].start : node.items[i].end] for i in picked]
-        if not parts:
-            return "[]"
+            pieces = [_Piece(self._text(node.items[index]), index) for index in picked]
         spans = [(item.start, item.end) for item in node.items]
-        opening, between, closing = self._layout(node, spans, level, multiline)
-        return "[" + opening + between.join(parts) + closing + "]"
+        return self._joined("[]", node, spans, pieces, level, multiline)
+
+    def _text(self, node: _Node) -> str:
+        return self.text[node.start : node.end]
+
+    def _joined(
+        self,
+        brackets: str,
+        node: _Node,
+        spans: list[tuple[int, int]],
+        pieces: list[_Piece],
+        level: int,
+        multiline: bool,
+    ) -> str:
+        """The container's text: what stays keeps the whitespace before it, what is new gets the
+        container's first separator (or one in the file's layout), and its ends stay as they were."""
+        if not pieces:
+            return brackets
+        inner = self.newline + self.indent * (level + 1) if multiline else ""
+        if spans:
+            opening = self.text[node.start + 1 : spans[0][0]]
+            closing = self.text[spans[-1][1] : node.end - 1]
+        else:
+            opening, closing = inner, (self.newline + self.indent * level if multiline else "")
+        between = (
+            self.text[spans[0][1] : spans[1][0]]
+            if len(spans) > 1
+            else ("," + inner if inner else self.item_sep)
+        )
+        parts = [pieces[0].text]
+        for previous, piece in itertools.pairwise(pieces):
+            index, before = piece.index, previous.index
+            if index is not None and before is not None and before < index:
+                gap = self.text[spans[index - 1][1] : spans[index][0]]  # its own
+            else:
+                gap = between
+            parts.append(gap + piece.text)
+        return brackets[0] + opening + "".join(parts) + closing + brackets[1]
 
 
 def _separators(text: str, root: _Node) -> tuple[str, str]:
-    """The text's own inline separators between items and after keys (`", "` and `": "` if none)."""
+    """The text's own inline separators between items and after keys (`", "` and `": "` if none),
+    from the first containers that show them."""
     item_sep = key_sep = None
-    pending = [root]
-    while pending and (item_sep is None or key_sep is None):
-        node = pending.pop(0)
+    pending = deque([root])
+    for _ in range(_SEPARATOR_SAMPLE):
+        if not pending or (item_sep is not None and key_sep is not None):
+            break
+        node = pending.popleft()
         if node.members and key_sep is None:
-            key, key_start, value = node.members[0]
-            key_end = key_start + len(json.dumps(key))  # as written, when the key has no escapes
-            between = text[key_end : value.start]
+            member = node.members[0]
+            between = text[member.key_end : member.value.start]
             if between.strip() == ":" and "\n" not in between:
                 key_sep = between
-        spans = [(m[1], m[2].end) for m in node.members] or [(i.start, i.end) for i in node.items]
+        spans = [(m.start, m.value.end) for m in node.members] or [
+            (i.start, i.end) for i in node.items
+        ]
         if len(spans) > 1 and item_sep is None:
             between = text[spans[0][1] : spans[1][0]]
             if between.strip() == "," and "\n" not in between:
                 item_sep = between
-        pending.extend(m[2] for m in node.members)
+        pending.extend(m.value for m in node.members)
         pending.extend(node.items)
     return item_sep or ", ", key_sep or ": "
 
@@ -212,6 +262,6 @@ def edit_json(text: str, new: Any, indent: str | None = None, ascii_only: bool =
     if not text.strip():
         return json.dumps(new, indent=indent or "  ", ensure_ascii=ascii_only) + "\n"
     old = json.loads(text)
-    root = _Scanner(text).value(0)
+    root = _Node(text, _skip(text, 0))
     renderer = _Renderer(text, indent or "  ", ascii_only, root)
     return text[: root.start] + renderer.render(root, old, new, 0) + text[root.end :]

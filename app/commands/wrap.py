@@ -5,16 +5,17 @@ import sys
 from pathlib import Path
 
 from lazaretto.app.clients.files import apply, saved_note
-from lazaretto.app.clients.wrapping import Outcome, transform
+from lazaretto.app.clients.wrapping import EntryState, Outcome, transform
 
 _LABELS = {
-    "wrapped": "wrapped",
-    "already-wrapped": "already wrapped",
-    "repointed": "wrapped again",
-    "unwrapped": "unwrapped",
-    "not-wrapped": "not wrapped (left alone)",
-    "remote": "NOT COVERED",
-    "unusable": "skipped",
+    EntryState.WRAPPED: "wrapped",
+    EntryState.ALREADY_WRAPPED: "already wrapped",
+    EntryState.REPOINTED: "wrapped again",
+    EntryState.UNWRAPPED: "unwrapped",
+    EntryState.NOT_WRAPPED: "not wrapped (left alone)",
+    EntryState.REFUSED: "NOT WRAPPED:",
+    EntryState.REMOTE: "NOT COVERED",
+    EntryState.UNUSABLE: "skipped",
 }
 
 
@@ -29,7 +30,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """0 done (or nothing to do); 1 the file could not be read or written."""
+    """0 done (or nothing to do); 1 the file could not be read or written, or an entry was left
+    unwrapped because wrapping it would put a secret on a command line (the rest is written)."""
     return change_servers(Path(args.path).expanduser(), "wrap", args.dry_run)
 
 
@@ -44,21 +46,22 @@ def change_servers(path: Path, action: str, dry_run: bool) -> int:
         print(f"lazaretto {action}: {exc}", file=sys.stderr)
         return 1
     report(outcome)
+    done = 1 if any(s.state is EntryState.REFUSED for s in outcome.servers) else 0
     change = outcome.change
     if not change.changed:
         print(f"{path}: nothing to change.")
-        return 0
+        return done
     if dry_run:
         print(change.diff(), end="")
         print(f"(dry run: {path} was not changed)")
-        return 0
+        return done
     try:
         saved = apply(change)
     except OSError as exc:
         print(f"lazaretto {action}: cannot write {path}: {exc}", file=sys.stderr)
         return 1
     print(f"{path}: written{saved_note(saved)}. Restart the client to use it.")
-    return 0
+    return done
 
 
 def report(outcome: Outcome) -> None:
@@ -67,6 +70,6 @@ def report(outcome: Outcome) -> None:
         print(f"{outcome.change.path}: no MCP servers found.")
     for server in outcome.servers:
         detail = f"  {server.detail}" if server.detail else ""
-        print(
-            f"  {server.where} / {server.name}: {_LABELS.get(server.state, server.state)}{detail}"
-        )
+        print(f"  {server.where} / {server.name}: {_LABELS[server.state]}{detail}")
+        for warning in server.warnings:
+            print(f"    warning: {warning}")

@@ -211,8 +211,8 @@ def test_remote_entries_are_wrapped_and_websocket_ones_listed_as_not_covered(hom
             "remote",
             "--url",
             "https://x.example/mcp",
-            "--header",
-            "Authorization: Bearer ${env:TOKEN}",
+            "--bearer-token-env",
+            "TOKEN",
         ],
     }
 
