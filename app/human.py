@@ -13,7 +13,7 @@ import humanize
 from lazaretto.proxy.policy import Policy, PolicyError, load_policy
 from lazaretto.store import StoreUnavailable
 from lazaretto.store.api import Mode
-from lazaretto.store.opening import Side, StoreAPI, open_store
+from lazaretto.store.opening import Side, StoreAPI, StoreMissing, open_store
 from lazaretto.store.states import ReleasedAs
 from lazaretto.store.station.protocol import ProofError
 from lazaretto.store.tokens import challenge_matches, new_challenge
@@ -48,8 +48,12 @@ def add_store_option(parser: argparse.ArgumentParser) -> None:
 
 def with_store(args: argparse.Namespace, verb: str, action: Callable[[StoreAPI], int]) -> int:
     """Open the store, run `action`, close it; a store that cannot be used, or a passphrase the
-    station refused, is exit 1 with why."""
-    store = open_store(getattr(args, "store", None), side=Side.PERSON)
+    station refused, is exit 1 with why; a store path where there is none, exit 2."""
+    try:
+        store = open_store(getattr(args, "store", None), side=Side.PERSON)
+    except StoreMissing as exc:
+        print(f"lazaretto {verb}: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
     try:
         return action(store)
     except (StoreUnavailable, ProofError) as exc:

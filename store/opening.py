@@ -19,6 +19,7 @@ from .beacon import Beacon
 from .blocked import BlockedCalls
 from .decisions import Decisions
 from .directories import Directories
+from .paths import STORE_ENV, resolve_store_path
 from .pins import Pins
 from .quarantine import Quarantine
 from .review import Review
@@ -57,6 +58,10 @@ class StoreAPI(Protocol):
     def close(self) -> None: ...
 
 
+class StoreMissing(LookupError):
+    """A store path a person named with `--store` where no store exists."""
+
+
 class Side(StrEnum):
     """Who opens the store: the agent's side (proxies, hooks) or a person's command."""
 
@@ -70,9 +75,14 @@ def open_store(
     side: Side,
     busy_timeout: float = 5.0,
 ) -> "Store | StationStore":
-    """The store this process must use (see the module docstring for the rule)."""
+    """The store this process must use (see the module docstring for the rule).
+
+    A person's command never creates a store at a path named for it: a mistyped `--store` would
+    read as an empty store, all clear (StoreMissing is raised instead). The store every proxy and
+    hook uses (`LAZARETTO_STORE`, else the user's state directory) is created on first use.
+    """
     if side is Side.PERSON and explicit:
-        return Store(explicit, busy_timeout=busy_timeout)
+        return Store(_existing(resolve_store_path(explicit)), busy_timeout=busy_timeout)
     try:
         marker = find_marker()
     except MarkerError as exc:
@@ -80,3 +90,13 @@ def open_store(
     if marker is not None:
         return StationStore(marker, timeout=max(30.0, 2 * busy_timeout))
     return Store(explicit, busy_timeout=busy_timeout)
+
+
+def _existing(path: Path) -> Path:
+    if not path.exists():
+        raise StoreMissing(
+            f"there is no store at {path} (nothing was created there): check the --store path,"
+            f" or leave it out for the store proxies and hooks use ({STORE_ENV}, else the"
+            " default)"
+        )
+    return path

@@ -5,7 +5,7 @@ import sys
 
 from lazaretto.app import human
 from lazaretto.proxy.policy import Policy, PolicyError, load_policy
-from lazaretto.store.opening import Side, StoreAPI, open_store
+from lazaretto.store.opening import Side, StoreAPI, StoreMissing, open_store
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -36,7 +36,12 @@ def run(args: argparse.Namespace) -> int:
     except PolicyError as exc:
         print(f"lazaretto review: {exc}", file=sys.stderr)
         return human.EXIT_REFUSED
-    return open_review(open_store(args.store, side=Side.PERSON), policy, notify=args.notify)
+    try:
+        store = open_store(args.store, side=Side.PERSON)
+    except StoreMissing as exc:
+        print(f"lazaretto review: {exc}", file=sys.stderr)
+        return human.EXIT_REFUSED
+    return open_review(store, policy, notify=args.notify)
 
 
 def open_review(
