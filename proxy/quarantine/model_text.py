@@ -105,19 +105,20 @@ def model_text_signals(text: str, own_tools: frozenset[str], hidden: Iterable[st
 def own_names(result: object) -> frozenset[str]:
     """The names a list result gives for its own: its entries' (tools, prompts) and their
     arguments' (the properties of a tool's input schema, a prompt's arguments)."""
-    names: set[object] = set()
+    names: list[object] = []
     for key in ("tools", "prompts"):
         entries = result.get(key) if isinstance(result, dict) else None
         for entry in entries if isinstance(entries, list) else ():
             if not isinstance(entry, dict):
                 continue
-            names.add(entry.get("name"))
+            names.append(entry.get("name"))
             schema = entry.get("inputSchema")
             properties = schema.get("properties") if isinstance(schema, dict) else None
-            names.update(properties if isinstance(properties, dict) else ())
+            names.extend(properties if isinstance(properties, dict) else ())
             arguments = entry.get("arguments")
             for argument in arguments if isinstance(arguments, list) else ():
-                names.add(argument.get("name") if isinstance(argument, dict) else None)
+                names.append(argument.get("name") if isinstance(argument, dict) else None)
+    # Any JSON value may stand where a name belongs: only strings name anything.
     return frozenset(name for name in names if isinstance(name, str))
 
 
