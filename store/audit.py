@@ -1,6 +1,7 @@
 """The audit log: append-only, each row hashed together with the one before it."""
 
 import json
+import os
 import sqlite3
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -20,8 +21,21 @@ _FIELDS = ("id", "at", "actor", "action", "session", "subject", "reason", "detai
 
 
 def row_hash(prev_hash: str, row: dict) -> str:
-    """The chain link: sha256 over the previous hash and this row's canonical fields."""
-    return sha256_hex(prev_hash + canonical_json({k: row.get(k) for k in _FIELDS}))
+    """The chain link: sha256 over the previous hash and this row's canonical fields.
+
+    The account (`uid`) is one of them where the row has one: rows from before it was recorded
+    keep the hashes they were made with, and blanking a row's account breaks its link.
+    """
+    fields = {k: row.get(k) for k in _FIELDS}
+    if row.get("uid") is not None:
+        fields["uid"] = row["uid"]
+    return sha256_hex(prev_hash + canonical_json(fields))
+
+
+def _own_uid() -> int | None:
+    """This process's account, where the platform has such numbers."""
+    getuid = getattr(os, "getuid", None)
+    return getuid() if getuid else None
 
 
 @dataclass(frozen=True)
@@ -57,6 +71,8 @@ class AuditLog:
         peer = AUDIT_PEER.get()
         if peer is not None:
             detail = {**(detail or {}), "peer": peer}
+        # Who asked: a station's client as the kernel reported it, else this process itself.
+        uid = peer.get("uid") if peer is not None else _own_uid()
         head = conn.execute("SELECT last_id, last_hash FROM audit_head WHERE id = 1").fetchone()
         prev_id, prev_hash = (head[0], head[1]) if head else (0, GENESIS)
         row = {
@@ -68,12 +84,14 @@ class AuditLog:
             "subject": subject,
             "reason": reason,
             "detail": None if detail is None else canonical_json(detail),
+            "uid": uid,
         }
         row["prev_hash"] = prev_hash
         row["hash"] = row_hash(prev_hash, row)
         conn.execute(
-            "INSERT INTO audit (id, at, actor, action, session, subject, reason, detail, prev_hash, hash)"
-            " VALUES (:id, :at, :actor, :action, :session, :subject, :reason, :detail, :prev_hash, :hash)",
+            "INSERT INTO audit (id, at, actor, action, session, subject, reason, detail, uid,"
+            " prev_hash, hash) VALUES (:id, :at, :actor, :action, :session, :subject, :reason,"
+            " :detail, :uid, :prev_hash, :hash)",
             row,
         )
         conn.execute(

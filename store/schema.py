@@ -262,6 +262,13 @@ def add_released_as(db: Database) -> None:
     db.execute("UPDATE quarantine SET released_as = 'visible' WHERE status = 'released'")
 
 
+@migrations()
+def add_audit_uid(db: Database) -> None:
+    # The account of the process behind each row (a station's client, else the writer itself).
+    # Older rows have none, and their hashes were made without it.
+    db.table("audit").add_column("uid", int)
+
+
 def migrate(db: Database) -> None:
     """Apply pending migrations and record how many ran in PRAGMA user_version."""
     # connection.SCHEMA_VERSION must equal the number of migrations (a test checks): the

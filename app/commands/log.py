@@ -2,6 +2,7 @@
 
 import argparse
 import json
+from functools import cache
 
 from lazaretto.app import human
 from lazaretto.app.human import table
@@ -72,6 +73,20 @@ def _reason(row: dict) -> str:
     return f"{row['reason'] or ''} (note: {note})" if note else row["reason"] or ""
 
 
+@cache
+def account(uid: int | None) -> str:
+    """The account behind a row: its name where this machine knows the number, else the number;
+    empty for rows from before accounts were recorded."""
+    if uid is None:
+        return ""
+    try:
+        import pwd
+
+        return pwd.getpwuid(uid).pw_name
+    except (ImportError, KeyError):
+        return str(uid)
+
+
 def show(store: StoreAPI, limit: int | None, as_json: bool) -> int:
     """The newest rows (all without a limit), oldest first so the latest ends up at the bottom."""
     rows = list(reversed(store.audit.rows(limit, newest_first=True)))
@@ -79,16 +94,13 @@ def show(store: StoreAPI, limit: int | None, as_json: bool) -> int:
         print(json.dumps({"rows": rows}, indent=2))
     elif rows:
         cells = [
-            [row["at"][:19].replace("T", " ")]
+            [row["at"][:19].replace("T", " "), account(row.get("uid"))]
             + [row[name] or "" for name in COLUMNS]
             + [_reason(row)]
             for row in rows
         ]
-        print(
-            table(
-                ["TIME (UTC)", "ACTOR", "ACTION", "SESSION", "SUBJECT", "REASON"], cells, indent=""
-            )
-        )
+        headings = ["TIME (UTC)", "ACCOUNT", "ACTOR", "ACTION", "SESSION", "SUBJECT", "REASON"]
+        print(table(headings, cells, indent=""))
     else:
         print("The audit log is empty.")
     return 0

@@ -1,6 +1,8 @@
 """`lazaretto log`: the audit rows, and `--verify` naming the first tampered row."""
 
 import json
+import os
+import pwd
 import sqlite3
 
 
@@ -14,15 +16,20 @@ def test_rows_in_order_with_the_people_s_notes(cli, store, block_call):
     result = cli("log")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0].split() == ["TIME", "(UTC)", "ACTOR", "ACTION", "SESSION", "SUBJECT", "REASON"]
-    assert [line.split()[3] for line in lines[1:]] == ["taint", "refuse", "approve"]
+    assert lines[0].split() == [
+        "TIME", "(UTC)", "ACCOUNT", "ACTOR", "ACTION", "SESSION", "SUBJECT", "REASON"
+    ]  # fmt: skip
+    assert [line.split()[4] for line in lines[1:]] == ["taint", "refuse", "approve"]
     assert "human" in lines[3] and "blocked:1" in lines[3] and "(note: checked it)" in lines[3]
+    # Each row names the account of the process that wrote it: here, the test's own.
+    assert {line.split()[2] for line in lines[1:]} == {pwd.getpwuid(os.getuid()).pw_name}
 
 
 def test_limit_and_json(cli, store, block_call):
     seed(store, block_call)
     result = cli("log", "--limit", "2", "--json")
     rows = json.loads(result.stdout)["rows"]
+    assert {row["uid"] for row in rows} == {os.getuid()}
     assert [row["action"] for row in rows] == ["refuse", "approve"]
     assert rows[1]["actor"] == "human" and rows[1]["detail"]["note"] == "checked it"
     assert cli("log", "--limit", "0").returncode == 2

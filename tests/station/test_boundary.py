@@ -105,6 +105,8 @@ def test_with_the_passphrase_the_person_approves_releases_and_untaints(worm, run
     humans = [row for row in worm["client"].audit.rows() if row["actor"] == "human"]
     assert {row["action"] for row in humans} >= {"approve", "release", "untaint", "unlock"}
     assert {row["detail"]["peer"]["uid"] for row in humans} == {running.reviewer.uid}
+    # The account behind each row is the station's client's, never the station's own.
+    assert {row["uid"] for row in humans} == {running.reviewer.uid}
     assert worm["client"].audit.verify().ok
 
 
