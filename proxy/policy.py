@@ -8,7 +8,7 @@ import json
 import os
 import re
 import tomllib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -210,11 +210,9 @@ def parse_policy(text: str, *, source: Path | None = None) -> Policy:
     policy, problems = read_policy(_decode(text, is_json, source), source)
     if problems:
         # Imported here: finding a key's line reads the text again, which only a mistake needs.
-        from .policy_lines import key_positions
+        from .policy_lines import placed
 
-        positions = key_positions(text, is_json)
-        placed = [_placed(problem, positions) for problem in problems]
-        raise PolicyError(source, sorted(placed, key=lambda p: (p.line or 0, p.column or 0)))
+        raise PolicyError(source, placed(text, is_json, problems))
     return policy
 
 
@@ -236,17 +234,6 @@ def _decode(text: str, is_json: bool, source: Path | None) -> Any:
         reason = message[: place.start()] if place else message
         problem = Problem((), f"not valid TOML: {reason}; fix the syntax there", line, column)
     raise PolicyError(source, [problem])
-
-
-def _placed(problem: Problem, positions: dict[KeyPath, tuple[int, int | None]]) -> Problem:
-    """The problem at its key's line, or its nearest written parent's."""
-    key = problem.key
-    while key and key not in positions:
-        key = key[:-1]
-    if key not in positions:
-        return problem
-    line, column = positions[key]
-    return replace(problem, line=line, column=column)
 
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")

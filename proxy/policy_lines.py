@@ -9,9 +9,25 @@ for either.
 
 import bisect
 import json
+from dataclasses import replace
 from typing import Any
 
-from .policy import KeyPath
+from .policy import KeyPath, Problem
+
+
+def placed(text: str, is_json: bool, problems: list[Problem]) -> list[Problem]:
+    """The problems at their keys' lines (or their nearest written parent's), in file order."""
+    positions = key_positions(text, is_json)
+    found = []
+    for problem in problems:
+        key = problem.key
+        while key and key not in positions:
+            key = key[:-1]
+        if key in positions:
+            line, column = positions[key]
+            problem = replace(problem, line=line, column=column)
+        found.append(problem)
+    return sorted(found, key=lambda problem: (problem.line or 0, problem.column or 0))
 
 
 def key_positions(text: str, is_json: bool) -> dict[KeyPath, tuple[int, int | None]]:

@@ -15,3 +15,13 @@ def test_review_refuses_without_a_terminal(lazaretto_cmd, child_env, store_path)
     assert done.returncode == 2
     assert "only a person at an interactive terminal" in done.stderr
     assert not store_path.exists()
+
+
+def test_review_opens_on_a_broken_policy_and_says_so_in_its_header(terminal, child_env, tmp_path):
+    policy = tmp_path / "lazaretto.toml"
+    policy.write_text('[servers.slack]\noutbond = ["post_message"]\n')
+    env = {**child_env, "LAZARETTO_POLICY": str(policy), "COLUMNS": "200", "LINES": "40"}
+    app = terminal("review", env=env)
+    app.expect(r"POLICY BROKEN, see `lazaretto policy check`")
+    app.type("q")
+    assert app.finish() == 0
