@@ -117,6 +117,8 @@ class Policy:
     source: Path | None = None
     """The file the policy was read from; with none there, the file it would be read from. None
     for a policy given as text."""
+    read_from_source: bool = False
+    """Whether `source` was there and read (False: no policy file yet, an empty policy)."""
     allow_hosts: tuple[str, ...] = ()
     servers: dict[str, ServerPolicy] = field(default_factory=dict)
     threshold: float | None = None  # None: the detector's own default

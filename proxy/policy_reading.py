@@ -115,6 +115,7 @@ class _Reader:
         proxy = self.table(data, "proxy")
         return Policy(
             source=self.source,
+            read_from_source=self.source is not None,
             allow_hosts=self.hosts(data.get("allow_hosts", [])),
             servers={name: self.server(name, entry) for name, entry in servers.items()},
             threshold=self.number(detect, ("detect", "threshold")),
@@ -184,7 +185,7 @@ class _Reader:
         close = (
             difflib.get_close_matches(value.lower(), words, n=1) if isinstance(value, str) else []
         )
-        hint = f'; did you mean "{close[0]}"?' if close else ""
+        hint = f'; did you mean "{close[0]}"?' if close else ": write one of the two"
         self.problem(
             key, f'`{dotted(key)}` must be "trusted" or "untrusted", not {_shown(value)}{hint}'
         )
@@ -232,7 +233,11 @@ class _Reader:
         value = table.get(key[-1], default)
         if value is default or isinstance(value, bool):
             return value
-        self.problem(key, f"`{dotted(key)}` must be true or false, not {_shown(value)}")
+        self.problem(
+            key,
+            f"`{dotted(key)}` must be true or false, not {_shown(value)}: write one, or remove"
+            " the key for the default",
+        )
         return default
 
     def lock(self, entry: dict, key: KeyPath) -> Path | None:
@@ -243,7 +248,7 @@ class _Reader:
             self.problem(
                 key,
                 f"`{dotted(key)}` must be the path of a pin lock file, as a string, not "
-                f"{_shown(value)}",
+                f"{_shown(value)}: quote the path, or remove the key",
             )
             return None
         path = Path(value).expanduser()

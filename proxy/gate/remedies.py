@@ -48,8 +48,10 @@ def policy_file(policy: Policy) -> str:
     """The policy file as a remedy names it, saying so when there is none yet."""
     if policy.source is None:
         return "the policy file"
-    if policy.source.exists():
+    if policy.read_from_source:
         return str(policy.source)
+    # Said from what was read, not looked up again: a station judging a hook's call may not be
+    # allowed to look into the person's config directory.
     return f"{policy.source} (none yet: `lazaretto policy init` writes one)"
 
 

@@ -40,3 +40,19 @@ def test_a_hook_refusal_names_the_lines_as_the_proxy_does(run_hook, hook_env, st
     )
     reason = out["hookSpecificOutput"]["permissionDecisionReason"]
     assert code == 2 and f"in {policy}, paste.example added to `allow_hosts`" in reason
+
+
+def test_a_hook_under_a_broken_policy_refuses_naming_the_line_and_key(run_hook, hook_env, tmp_path):
+    policy = tmp_path / "lazaretto.toml"
+    policy.write_text('[servers.slack]\ntrust = "untrusted"\noutbond = ["post_message"]\n')
+    env = {**hook_env, "LAZARETTO_POLICY": str(policy)}
+    code, out, _ = run_hook(
+        "claude-code",
+        "pre-tool-use",
+        _claude_pre(tmp_path, "mcp__slack__post_message", {"channel": "#general", "text": "hi"}),
+        env,
+    )
+    reason = out["hookSpecificOutput"]["permissionDecisionReason"]
+    assert code == 2 and "so it was refused" in reason
+    assert f"{policy}, line 3: unknown key `outbond` in `servers.slack`: did you mean" in reason
+    assert f"check it again with: lazaretto policy check {policy}" in reason
