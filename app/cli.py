@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "install": "register Lazaretto's hooks in Claude Code, Codex or Cursor settings",
     "uninstall": "remove Lazaretto's hooks (only those) from client settings",
     "doctor": "show what is wrapped and hooked, and what is not covered",
+    "policy": "check the policy file (every problem with its line), or write a starter one",
     "auth": "log in to a remote MCP server that asks for OAuth, or --logout (human only)",
     "trust": "trust a directory the agent cloned (human only)",
     "scan": "run the cleaning and detection pipeline offline on text or a tool result",

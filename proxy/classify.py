@@ -2,6 +2,7 @@
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from .policy import ServerPolicy, Trust
@@ -32,6 +33,18 @@ def tool_words(name: str) -> list[str]:
     return [word.lower() for word in _WORD.findall(name)]
 
 
+class OutboundBy(StrEnum):
+    """What made a tool outbound: it says which policy line would change the verdict."""
+
+    POLICY = "policy"  # servers.NAME.outbound lists it
+    ANNOTATIONS = "annotations"  # its MCP annotations do not say it only reads
+    NAME = "name"  # an outbound verb in its name
+    UNLISTED = "unlisted"  # the server did not list it
+    METHOD = "method"  # a request method the policy does not know, or a URI naming a host
+    BUILTIN = "builtin"  # a client's built-in tool the hooks judge (a network command)
+    FETCH_HOST = "fetch_host"  # a client's built-in fetch of a host not on allow_hosts
+
+
 @dataclass(frozen=True)
 class ToolVerdict:
     """How one tool counts for the gate, and why."""
@@ -44,6 +57,8 @@ class ToolVerdict:
     annotations: dict | None = None
     reads_urls: bool = False
     """Outbound only for its fetch-like name: see `reads_only`."""
+    outbound_by: OutboundBy | None = None
+    """What made it outbound (None when it is not)."""
 
     def as_row(self) -> dict[str, Any]:
         """The shape `store.tools.record_many` takes."""
@@ -62,7 +77,8 @@ def classify(
 ) -> ToolVerdict:
     """Apply the policy, then the tool's MCP annotations, then its name. `listed`: False for a
     name missing from the tools the server listed, which is no tool the gate knows."""
-    outbound, outbound_reason = _outbound(server, tool, annotations, listed)
+    outbound_by, outbound_reason = _outbound(server, tool, annotations, listed)
+    outbound = outbound_by is not None
     untrusted, untrusted_reason = untrusted_tool(server, tool)
     listed = "*" in server.outbound or tool in server.outbound
     writes = bool(annotations) and annotations.get("readOnlyHint") is not True
@@ -75,6 +91,7 @@ def classify(
         untrusted_reason,
         annotations,
         reads_urls=reads_urls,
+        outbound_by=outbound_by,
     )
 
 
@@ -127,21 +144,21 @@ def untrusted_task(server: ServerPolicy, tool: str | None) -> tuple[bool, str]:
 
 def _outbound(
     server: ServerPolicy, tool: str, annotations: dict | None, listed: bool
-) -> tuple[bool, str]:
+) -> tuple[OutboundBy | None, str]:
+    """What makes the tool outbound (None: nothing does), and the reason in words."""
     name = server.name
     if "*" in server.outbound or tool in server.outbound:
         return (
-            True,
+            OutboundBy.POLICY,
             f"policy: servers.{name}.outbound lists {'*' if '*' in server.outbound else tool}",
         )
     if tool in server.not_outbound:
-        return False, f"policy: servers.{name}.not_outbound lists {tool}"
+        return None, f"policy: servers.{name}.not_outbound lists {tool}"
     if not listed:
         # A lenient server may run it as a listed tool (its case or spaces folded), one the
         # policy or the annotations may say writes.
-        return True, (
+        return OutboundBy.UNLISTED, (
             f"the server did not list {tool!r}, so the gate cannot tell which tool it runs"
-            f" (servers.{name}.not_outbound can list it)"
         )
     by_name = _outbound_by_name(tool)
     if annotations:
@@ -153,16 +170,19 @@ def _outbound(
                 else "openWorldHint"
             )
             return (
-                True,
+                OutboundBy.ANNOTATIONS,
                 f"annotations: not readOnlyHint ({hint} {annotations.get(hint, 'default true')})",
             )
         # The MCP spec: annotations from an untrusted server must not relax a decision.
         if server.trust == Trust.TRUSTED or by_name is None:
-            return False, "annotations: readOnlyHint = true"
-        return True, f"{by_name}; its readOnlyHint is ignored because the server is not trusted"
+            return None, "annotations: readOnlyHint = true"
+        return (
+            OutboundBy.NAME,
+            f"{by_name}; its readOnlyHint is ignored because the server is not trusted",
+        )
     if by_name:
-        return True, by_name
-    return False, f"name {tool!r} has no outbound verb and no annotation says it writes"
+        return OutboundBy.NAME, by_name
+    return None, f"name {tool!r} has no outbound verb and no annotation says it writes"
 
 
 def _outbound_by_name(tool: str) -> str | None:

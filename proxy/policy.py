@@ -1,21 +1,23 @@
-"""The policy file: Lazaretto's TOML, or mcp-gate's JSON read as is."""
+"""The policy file: Lazaretto's TOML, or mcp-gate's JSON read as is.
+
+A policy cannot be silently wrong: a key it does not define, a value of the wrong kind and a
+syntax error are all errors, each named with its file, line and key and what to do about it.
+"""
 
 import json
 import os
-import sys
+import re
 import tomllib
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from .gate.hosts import HostAllowList
-
 POLICY_ENV = "LAZARETTO_POLICY"
 POLICY_FILE = "lazaretto.toml"
 """The policy's name in the user's config directory."""
-# Every key a policy may hold. parse_policy reads only the keys listed here (any other is named on
-# stderr and ignored), and a test checks each is in the docs' policy reference: a key cannot be
+# Every key a policy may hold. parse_policy reads only the keys listed here (any other is an
+# error naming its line), and a test checks each is in the docs' policy reference: a key cannot be
 # added without both.
 TABLE_KEYS: dict[str, frozenset[str]] = {
     "detect": frozenset({"threshold"}),
@@ -29,6 +31,13 @@ SERVER_KEYS = frozenset({"trust", "untrusted", "outbound", "not_outbound", "labe
 TOP_KEYS = frozenset({"allow_hosts", "servers", "label", *TABLE_KEYS})
 """The keys of the policy's top level."""
 
+KeyPath = tuple[str, ...]
+"""A key by its place: `("servers", "slack", "outbound")`; `()` is the file as a whole."""
+
+DEFAULT_APPROVAL_TTL_MINUTES = 15.0
+DEFAULT_STORE_BUSY_TIMEOUT_SECONDS = 5.0
+DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024
+
 
 class Trust(StrEnum):
     """`servers.NAME.trust`: whether every result of the server is exposure."""
@@ -37,8 +46,54 @@ class Trust(StrEnum):
     UNTRUSTED = "untrusted"
 
 
+@dataclass(frozen=True)
+class Problem:
+    """One mistake in a policy: the key it is at, what is wrong and what to do, and where the key
+    is written (found only once there is a problem to name)."""
+
+    key: KeyPath
+    message: str
+    line: int | None = None
+    column: int | None = None
+
+    def place(self) -> str:
+        """`line 4`, `line 1, column 40`, or `` for a problem of the file as a whole."""
+        if self.line is None:
+            return ""
+        column = f", column {self.column}" if self.column else ""
+        return f"line {self.line}{column}"
+
+    def as_json(self) -> dict:
+        """The problem for a JSON consumer (`lazaretto proxy`'s error data)."""
+        return {
+            "key": dotted(self.key),
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+        }
+
+
 class PolicyError(ValueError):
-    """A policy file that cannot be read or does not have the documented shape."""
+    """A policy that cannot be used: each problem with its line, and what to do about it."""
+
+    def __init__(self, source: Path | None, problems: list[Problem], *, checked: bool = True):
+        self.source = source
+        self.problems = problems
+        self.checked = checked
+        """The file was read and judged (False: it could not be read at all)."""
+        super().__init__("\n".join(self.lines()))
+
+    def lines(self) -> list[str]:
+        """One line per problem, `FILE, line N: what is wrong; what to do`, then how to check."""
+        name = str(self.source) if self.source else "the policy"
+        out = [
+            f"{name}{', ' + problem.place() if problem.place() else ''}: {problem.message}"
+            for problem in self.problems
+        ]
+        if self.checked:
+            target = f" {self.source}" if self.source else ""
+            out.append(f"Fix it, then check it again with: lazaretto policy check{target}")
+        return out
 
 
 @dataclass(frozen=True)
@@ -60,15 +115,20 @@ class Policy:
     """Everything the proxy, the hooks and `scan` read from the policy."""
 
     source: Path | None = None
+    """The file the policy was read from; with none there, the file it would be read from. None
+    for a policy given as text."""
+    read_from_source: bool = False
+    """Whether `source` was there and read (False: no policy file yet, an empty policy)."""
     allow_hosts: tuple[str, ...] = ()
     servers: dict[str, ServerPolicy] = field(default_factory=dict)
     threshold: float | None = None  # None: the detector's own default
     label: bool = False
     idle_expiry_minutes: float | None = None
-    approval_ttl_minutes: float = 15.0
+    approval_ttl_minutes: float = DEFAULT_APPROVAL_TTL_MINUTES
     request_timeout_seconds: float | None = None
-    store_busy_timeout_seconds: float = 5.0  # how long a write waits for another writer's lock
-    max_line_bytes: int = 64 * 1024 * 1024
+    # How long a write waits for another writer's lock.
+    store_busy_timeout_seconds: float = DEFAULT_STORE_BUSY_TIMEOUT_SECONDS
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
 
     def server(self, name: str) -> ServerPolicy:
         """The entry for `name`, or an empty one (which classifies as untrusted)."""
@@ -87,142 +147,100 @@ def default_policy_path() -> Path:
     return user_config_path("lazaretto", appauthor=False) / POLICY_FILE
 
 
+def policy_path(explicit: str | os.PathLike | None = None) -> tuple[Path, bool]:
+    """The file `load_policy` reads, and whether it was named (flag or environment) rather than
+    the default."""
+    chosen = explicit or os.environ.get(POLICY_ENV)
+    return (Path(chosen).expanduser(), True) if chosen else (default_policy_path(), False)
+
+
 def load_policy(explicit: str | os.PathLike | None = None) -> Policy:
     """Read `-p PATH`, else `LAZARETTO_POLICY`, else the user's config file; none at all is an empty policy.
 
     A path given explicitly (flag or environment) must exist; the default may be absent.
     """
-    chosen = explicit or os.environ.get(POLICY_ENV)
-    path = Path(chosen).expanduser() if chosen else default_policy_path()
+    path, named = policy_path(explicit)
     if not path.exists():
-        if chosen:
-            raise PolicyError(f"policy file not found: {path}")
-        return Policy()
+        if named:
+            raise missing_policy(path)
+        return Policy(source=path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise PolicyError(f"cannot read policy {path}: {exc}") from exc
+        raise unreadable_policy(path, exc) from exc
     return parse_policy(text, source=path)
 
 
+def missing_policy(path: Path) -> PolicyError:
+    """A policy named by flag or environment that is not there."""
+    return PolicyError(
+        path,
+        [
+            Problem(
+                (),
+                "policy file not found: write one (lazaretto policy init -o FILE), or point -p or "
+                f"{POLICY_ENV} at the file you meant",
+            )
+        ],
+        checked=False,
+    )
+
+
+def unreadable_policy(path: Path, exc: Exception) -> PolicyError:
+    """A policy file that exists but cannot be read as UTF-8 text."""
+    return PolicyError(
+        path,
+        [Problem((), f"cannot read the policy ({exc}): make it a readable UTF-8 text file")],
+        checked=False,
+    )
+
+
+def is_json_policy(text: str, source: Path | None) -> bool:
+    """mcp-gate's JSON: a `.json` file, or text that starts with `{`."""
+    return (source is not None and source.suffix == ".json") or text.lstrip().startswith("{")
+
+
 def parse_policy(text: str, *, source: Path | None = None) -> Policy:
-    """Parse TOML, or JSON when the file is `.json` or starts with `{` (mcp-gate's format)."""
-    where = source or "policy"
-    is_json = (source is not None and source.suffix == ".json") or text.lstrip().startswith("{")
-    try:
-        data = json.loads(text) if is_json else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PolicyError(f"{where}: not valid {'JSON' if is_json else 'TOML'}: {exc}") from exc
-    if not isinstance(data, dict):
-        raise PolicyError(f"{where}: the top level must be a table/object")
-    data = _known(data, TOP_KEYS, where)
-    servers = {
-        name: _server(name, entry, where) for name, entry in _table(data, "servers", where).items()
-    }
-    detect = _table(data, "detect", where)
-    taint = _table(data, "taint", where)
-    approval = _table(data, "approval", where)
-    proxy = _table(data, "proxy", where)
-    allow_hosts = tuple(_strings(data.get("allow_hosts", []), "allow_hosts", where))
-    try:
-        HostAllowList(allow_hosts)
-    except ValueError as exc:
-        raise PolicyError(f"{where}: allow_hosts: {exc}") from exc
-    return Policy(
-        source=source,
-        allow_hosts=allow_hosts,
-        servers=servers,
-        threshold=_number(detect.get("threshold"), "detect.threshold", where),
-        label=_bool(data.get("label", False), "label", where),
-        idle_expiry_minutes=_number(
-            taint.get("idle_expiry_minutes"), "taint.idle_expiry_minutes", where
-        ),
-        approval_ttl_minutes=_number_or(
-            approval.get("ttl_minutes"), 15.0, "approval.ttl_minutes", where
-        ),
-        request_timeout_seconds=_number(
-            proxy.get("request_timeout_seconds"), "proxy.request_timeout_seconds", where
-        ),
-        store_busy_timeout_seconds=_number_or(
-            proxy.get("store_busy_timeout_seconds"), 5.0, "proxy.store_busy_timeout_seconds", where
-        ),
-        max_line_bytes=int(
-            _number_or(proxy.get("max_line_bytes"), 64 * 1024 * 1024, "proxy.max_line_bytes", where)
-        ),
-    )
+    """Parse TOML, or JSON when the file is `.json` or starts with `{` (mcp-gate's format).
+
+    Every problem is collected before one PolicyError names them all, each at its line.
+    """
+    # Imported here: the reader uses this module's types.
+    from .policy_reading import read_policy
+
+    is_json = is_json_policy(text, source)
+    policy, problems = read_policy(_decode(text, is_json, source), source)
+    if problems:
+        # Imported here: finding a key's line reads the text again, which only a mistake needs.
+        from .policy_lines import placed
+
+        raise PolicyError(source, placed(text, is_json, problems))
+    return policy
 
 
-def _server(name: str, entry: Any, where: object) -> ServerPolicy:
-    if not isinstance(entry, dict):
-        raise PolicyError(f"{where}: servers.{name} must be a table/object")
-    entry = _known(entry, SERVER_KEYS, where, f"servers.{name}")
-    trust = entry.get("trust")
-    if trust is not None and trust not in list(Trust):
-        raise PolicyError(
-            f'{where}: servers.{name}.trust must be "trusted" or "untrusted", not {trust!r}'
+_TOML_PLACE = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+
+
+def _decode(text: str, is_json: bool, source: Path | None) -> Any:
+    """The file's data, or a PolicyError naming the syntax error's line and column."""
+    try:
+        return json.loads(text) if is_json else tomllib.loads(text)
+    except json.JSONDecodeError as exc:
+        problem = Problem(
+            (), f"not valid JSON: {exc.msg}; fix the syntax there", exc.lineno, exc.colno
         )
-    label = entry.get("label")
-    lock = entry.get("lock")
-    if lock is not None and not isinstance(lock, str):
-        raise PolicyError(f"{where}: servers.{name}.lock must be a path")
-    lock_path = None
-    if lock is not None:
-        lock_path = Path(lock).expanduser()
-        # A relative lock path is read beside the policy file, not from wherever the client runs us.
-        if not lock_path.is_absolute() and isinstance(where, Path):
-            lock_path = where.parent / lock_path
-    return ServerPolicy(
-        name=name,
-        has_entry=True,
-        trust=None if trust is None else Trust(trust),
-        untrusted=frozenset(
-            _strings(entry.get("untrusted", []), f"servers.{name}.untrusted", where)
-        ),
-        outbound=frozenset(_strings(entry.get("outbound", []), f"servers.{name}.outbound", where)),
-        not_outbound=frozenset(
-            _strings(entry.get("not_outbound", []), f"servers.{name}.not_outbound", where)
-        ),
-        label=None if label is None else _bool(label, f"servers.{name}.label", where),
-        lock=lock_path,
-    )
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        place = _TOML_PLACE.search(message)
+        line, column = (int(place[1]), int(place[2])) if place else (None, None)
+        reason = message[: place.start()] if place else message
+        problem = Problem((), f"not valid TOML: {reason}; fix the syntax there", line, column)
+    raise PolicyError(source, [problem])
 
 
-def _table(data: dict, key: str, where: object) -> dict:
-    value = data.get(key, {})
-    if not isinstance(value, dict):
-        raise PolicyError(f"{where}: {key} must be a table/object")
-    return value if key == "servers" else _known(value, TABLE_KEYS[key], where, key)
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
-def _known(table: dict, keys: frozenset[str], where: object, path: str = "") -> dict:
-    """The table's known keys; each other one is named on stderr and ignored."""
-    for key in sorted(table.keys() - keys):
-        what = f"key {path}.{key}" if path else f"policy key {key!r}"
-        print(f"lazaretto: {where}: unknown {what} ignored", file=sys.stderr)
-    return {key: value for key, value in table.items() if key in keys}
-
-
-def _strings(value: Any, key: str, where: object) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise PolicyError(f"{where}: {key} must be a list of strings")
-    return value
-
-
-def _number(value: Any, key: str, where: object) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-        raise PolicyError(f"{where}: {key} must be a positive number")
-    return float(value)
-
-
-def _number_or(value: Any, default: float, key: str, where: object) -> float:
-    # A JSON null is the key left out, as it is for the numbers without a default.
-    number = _number(value, key, where)
-    return default if number is None else number
-
-
-def _bool(value: Any, key: str, where: object) -> bool:
-    if not isinstance(value, bool):
-        raise PolicyError(f"{where}: {key} must be true or false")
-    return value
+def dotted(key: KeyPath) -> str:
+    """`servers.slack.outbound`, quoting a part that is no bare TOML key (`servers."my.server"`)."""
+    return ".".join(part if _BARE_KEY.fullmatch(part) else json.dumps(part) for part in key)

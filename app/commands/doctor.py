@@ -51,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
                 gaps += 1
             else:
                 print(f"    {visible(server.name)}{where}: {server.state} {visible(server.detail)}")
+    gaps += _policy()
     print("\nHooks")
     for report in hook_reports():
         if not report.present and not report.found:
@@ -75,6 +76,26 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {client}\n    covered: {covered}\n    not covered: {uncovered}")
     print(f"\n{gaps} gap(s) found." if gaps else "\nEverything found is wrapped and hooked.")
     return 1 if gaps else 0
+
+
+def _policy() -> int:
+    """The policy the proxies and hooks read by default, judged as `lazaretto policy check` does;
+    1 when it is broken."""
+    from lazaretto.app.policy_report import CONSEQUENCE, check_policy
+
+    report = check_policy()
+    print("\nPolicy")
+    if not report.exists and not report.broken:
+        print(
+            f"  {visible(report.path)}: none, so every server is untrusted"
+            " (lazaretto policy init writes a starter one)"
+        )
+        return 0
+    state = f"BROKEN ({CONSEQUENCE})" if report.broken else "ok"
+    print(f"  {visible(report.path)}: {state}")
+    for line in report.lines():
+        print(f"    {visible(line)}")
+    return 1 if report.broken else 0
 
 
 def _decisions() -> int:

@@ -7,6 +7,7 @@ import os
 import sys
 
 from lazaretto.proxy.exposure import Exposure
+from lazaretto.proxy.mcp.jsonrpc import ErrorReason
 from lazaretto.proxy.mediator.router import Mediator, stderr_log
 from lazaretto.proxy.pins.guard import PinGuard
 from lazaretto.proxy.pins.lockfile import LockError, server_lock
@@ -16,6 +17,7 @@ from lazaretto.proxy.proxy_args import server_command, server_name
 from lazaretto.proxy.quarantine.cleaner import FieldCleaner
 from lazaretto.proxy.session import discover_session
 from lazaretto.proxy.transport.relay import Relay
+from lazaretto.proxy.transport.unstarted import answer_not_started
 from lazaretto.store import Store, StoreUnavailable
 from lazaretto.store.api import Mode
 from lazaretto.store.opening import Side, open_store
@@ -44,12 +46,20 @@ def run(args: argparse.Namespace) -> int:
             "missing the server command: lazaretto proxy [-p POLICY] [-n NAME] -- CMD [ARGS...]"
             " (or --url URL)"
         )
+    server = server_name(args.server_id, command, options.url if options else None)
     try:
         policy = load_policy(args.policy)
     except PolicyError as exc:
-        print(f"lazaretto proxy: {exc}", file=sys.stderr)
-        return 2
-    server = server_name(args.server_id, command, options.url if options else None)
+        # Refusing to start is failing closed; answering the client's `initialize` with why is
+        # what makes the client show it (see transport/unstarted).
+        return answer_not_started(
+            f"lazaretto proxy did not start {server}: its policy cannot be used.\n{exc}",
+            {
+                "reason": ErrorReason.POLICY_ERROR,
+                "policy": str(exc.source) if exc.source else None,
+                "problems": [problem.as_json() for problem in exc.problems],
+            },
+        )
     session = discover_session()
     demo_role = demo_server_role(command)
     if demo_role is not None and args.store:
@@ -78,8 +88,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         lock = server_lock(lock_path, server) if lock_path else None
     except LockError as exc:
-        print(f"lazaretto proxy: the pin lock file cannot be used: {exc}", file=sys.stderr)
-        return 2
+        store.close()
+        return answer_not_started(
+            f"lazaretto proxy did not start {server}: the pin lock file named by"
+            f" servers.{server}.lock in {policy.source} cannot be used: {exc}. Point the key at"
+            " a lock file `lazaretto pin export` wrote, or remove it.",
+            {
+                "reason": ErrorReason.POLICY_ERROR,
+                "policy": str(policy.source),
+                "lock": str(lock_path),
+            },
+        )
     exposure = Exposure(store, session.key, stderr_log(server))
     mediator = Mediator(
         store=store,

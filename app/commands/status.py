@@ -26,9 +26,24 @@ def run(args: argparse.Namespace) -> int:
 
 def _status(store: StoreAPI, as_json: bool) -> int:
     now = store.clock()
-    report = collect(store, now)
+    report = {**collect(store, now), "policy": policy_state()}
     print(json.dumps(report, indent=2) if as_json else render(report, now))
     return 0
+
+
+def policy_state() -> dict:
+    """The policy the proxies read by default: where, and what is wrong with it (the headline
+    is what `render` shows when it is broken)."""
+    from lazaretto.app.policy_report import check_policy
+
+    report = check_policy()
+    return {
+        "path": str(report.path),
+        "exists": report.exists,
+        "broken": report.broken,
+        "problems": [problem.as_json() for problem in report.problems],
+        "headline": report.headline(),
+    }
 
 
 def collect(store: StoreAPI, now: datetime) -> dict:
@@ -73,7 +88,10 @@ def collect(store: StoreAPI, now: datetime) -> dict:
 
 def render(report: dict, now: datetime) -> str:
     """The compact human form of `collect`'s report."""
-    out = [f"Decisions: {report['decisions']}", "", "Sessions"]
+    out = [f"Decisions: {report['decisions']}"]
+    if report["policy"]["broken"]:
+        out.append(f"Policy: {visible(report['policy']['headline'])}")
+    out += ["", "Sessions"]
     if report["sessions"]:
         rows = []
         for session in report["sessions"]:

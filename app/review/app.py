@@ -93,6 +93,7 @@ class ReviewApp(App[None]):
         policy: Policy | None = None,
         demo: bool = False,
         desktop_notifications: bool = False,
+        notice: str | None = None,
         challenge: Callable[[], str] = new_challenge,
         poll_interval: float = POLL_SECONDS,
         age_interval: float = AGE_SECONDS,
@@ -105,6 +106,8 @@ class ReviewApp(App[None]):
         """True on the demo's own store: the app does not suggest running the demo."""
         self.desktop_notifications = desktop_notifications
         """Announce newly stopped items on the desktop too (`lazaretto review --notify`)."""
+        self.notice = notice
+        """What the top line says before anything else (a broken policy), or None."""
         self.new_challenge = challenge
         """Draws the code a person types to confirm; snapshot tests fix it so the picture is stable."""
         self.poll_interval = poll_interval

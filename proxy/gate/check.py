@@ -1,6 +1,6 @@
 """The gate every client request passes before the server sees it: the store, hosts, then taint."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lazaretto.store import StoreUnavailable
@@ -12,18 +12,23 @@ from ..classify import ToolVerdict, reads_only
 from ..mcp.jsonrpc import REFUSED, ErrorReason, error_response
 from ..policy import Policy
 from .hosts import HostAllowList, HostScanTooLarge, hosts_in
+from .remedies import Remedies, named_hosts, remedies
 
 
 @dataclass(frozen=True)
 class Refusal:
-    """Why a call was refused, and the token that can let it through once."""
+    """Why a call was refused, what would change it, and the token that can let it through once."""
 
     code: ErrorReason
     reason: str
     token: str | None
+    remedies: Remedies = field(default_factory=Remedies)
+    """The policy lines and commands that would change the verdict."""
+    hosts: tuple[str, ...] = ()
+    """The hosts not on allow_hosts, for a `host_not_allowed` refusal."""
 
     def response(self, request_id: Any, server: str, tool: str) -> dict:
-        """The JSON-RPC error the agent receives: no argument is echoed back."""
+        """The JSON-RPC error the agent receives: no argument is echoed back but the refused hosts."""
         if self.token:
             how = (
                 f" A person can let this exact call through once with: lazaretto approve {self.token}"
@@ -31,12 +36,36 @@ class Refusal:
             )
         else:
             how = " No approval token could be issued; tell the user."
+        change = self.remedies.sentence()
+        data: dict[str, Any] = {
+            "reason": self.code,
+            "token": self.token,
+            "server": server,
+            "tool": tool,
+            "remedies": self.remedies.as_list(),
+        }
+        if self.code == ErrorReason.HOST_NOT_ALLOWED:
+            data["hosts"] = list(self.hosts)
         return error_response(
             request_id,
             REFUSED,
-            f"lazaretto refused {server}/{tool}: {self.reason}.{how}",
-            {"reason": self.code, "token": self.token, "server": server, "tool": tool},
+            f"lazaretto refused {server}/{tool}: {self.reason}.{change}{how}",
+            data,
         )
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    """What `_verdict` found: no code lets the call through."""
+
+    code: ErrorReason | None = None
+    reason: str = ""
+    details: dict = field(default_factory=dict)
+    """What the blocked call's record keeps (hosts, the outbound and taint reasons)."""
+    taint_sources: tuple[dict, ...] = ()
+
+
+PASS = _Verdict()
 
 
 class Gate:
@@ -64,16 +93,16 @@ class Gate:
         sends (its whole params), read for hosts instead. `unknown_hosts`: why the caller cannot
         tell every host the call reaches (a hook reading a shell command whose destination is only
         known when it runs); with allow_hosts, that refuses."""
-        code, reason, details = self._verdict(
+        found = self._verdict(
             verdict,
             arguments if scanned is None else scanned,
             unknown_hosts,
             reading=verdict.reads_urls and reads_only(arguments),
         )
-        if code is None:
+        if found.code is None:
             return None
-        if code == ErrorReason.STORE_UNAVAILABLE:
-            return Refusal(code, reason, None)  # no token can be recorded either
+        if found.code == ErrorReason.STORE_UNAVAILABLE:
+            return self._refusal(verdict, found, None)  # no token can be recorded either
         try:
             if self._store.blocked.consume_approved(
                 session=self._session, server=self._server, tool=verdict.name, arguments=arguments
@@ -84,31 +113,52 @@ class Gate:
                 server=self._server,
                 tool=verdict.name,
                 arguments=arguments,
-                reason_code=code,
-                reason=reason,
+                reason_code=found.code,
+                reason=found.reason,
                 request_id=None if request_id is None else str(request_id),
                 ttl_minutes=self._policy.approval_ttl_minutes,
-                **details,
+                **found.details,
             )
         except StoreUnavailable as exc:
-            return Refusal(code, f"{reason}; and the store cannot be written ({exc})", None)
-        return Refusal(code, reason, token)
+            unrecorded = _Verdict(
+                found.code,
+                f"{found.reason}; and the store cannot be written ({exc})",
+                found.details,
+                found.taint_sources,
+            )
+            return self._refusal(verdict, unrecorded, None)
+        return self._refusal(verdict, found, token)
 
     def judge(self, verdict: ToolVerdict, scanned: Any) -> Refusal | None:
         """The same verdict as `check`, for what cannot be answered or approved (a notification)."""
-        code, reason, _details = self._verdict(verdict, scanned)
-        return None if code is None else Refusal(code, reason, None)
+        found = self._verdict(verdict, scanned)
+        return None if found.code is None else self._refusal(verdict, found, None)
+
+    def _refusal(self, verdict: ToolVerdict, found: _Verdict, token: str | None) -> Refusal:
+        assert found.code is not None
+        hosts = list(found.details.get("hosts") or [])
+        return Refusal(
+            found.code,
+            found.reason,
+            token,
+            remedies(
+                self._policy,
+                self._server,
+                found.code,
+                verdict,
+                hosts=hosts,
+                taint_sources=found.taint_sources,
+                has_allow_list=bool(self._allow),
+            ),
+            tuple(hosts) if found.code == ErrorReason.HOST_NOT_ALLOWED else (),
+        )
 
     def _reading_hint(self, verdict: ToolVerdict, reading: bool) -> str:
-        """For a fetch-like tool: which policy line would let it read, or why this call is no read."""
+        """For a fetch-like tool: why this call is no read of a host the policy allows."""
         if not verdict.reads_urls:
             return ""
         if not self._allow:
-            return (
-                "; a fetch that names only hosts on allow_hosts is a read: list the sites it may read"
-                f" in allow_hosts, or add it to servers.{self._server}.not_outbound to let it reach"
-                " any host"
-            )
+            return "; a fetch is a read only of hosts on allow_hosts, and the policy lists none"
         if not reading:
             return (
                 "; its arguments send data (a body, or a method other than GET), so it is no read"
@@ -122,11 +172,11 @@ class Gate:
         unknown_hosts: str | None = None,
         *,
         reading: bool = False,
-    ) -> tuple[ErrorReason | None, str, dict]:
+    ) -> _Verdict:
         """`reading`: a fetch-like call that only reads; outbound unless allow_hosts vouches for it."""
         named: list[str] | None = None
         if self._allow and unknown_hosts:
-            return (
+            return _Verdict(
                 ErrorReason.HOST_CHECK_FAILED,
                 f"where it connects cannot be checked against allow_hosts ({unknown_hosts})",
                 {"outbound_reason": verdict.outbound_reason},
@@ -136,27 +186,27 @@ class Gate:
                 named = hosts_in(arguments)
                 bad = self._allow.disallowed(named)
             except HostScanTooLarge as exc:
-                return (
+                return _Verdict(
                     ErrorReason.HOST_CHECK_FAILED,
                     f"its arguments are too large to check for hosts ({exc})",
                     {"outbound_reason": verdict.outbound_reason},
                 )
             if bad:
                 count = f"{len(bad)} host{'s' if len(bad) > 1 else ''}"
-                return (
+                return _Verdict(
                     ErrorReason.HOST_NOT_ALLOWED,
-                    f"its arguments name {count} not on allow_hosts",
+                    f"its arguments name {count} not on allow_hosts: {named_hosts(bad)}",
                     {"hosts": bad, "outbound_reason": verdict.outbound_reason},
                 )
         if not verdict.outbound:
-            return None, "", {}
+            return PASS
         if reading and named:
             # Every host it names is on allow_hosts (checked above): it reads from sites the
             # policy allows, which is what a fetch server is for, tainted or not.
-            return None, "", {}
+            return PASS
         if not self._store.writable():
             # The taint of a read that failed to record is unknown: refuse until the store is back.
-            return (
+            return _Verdict(
                 ErrorReason.STORE_UNAVAILABLE,
                 f"{verdict.name} is outbound and the store cannot be written"
                 f" ({self._store.write_failure})",
@@ -167,20 +217,20 @@ class Gate:
                 self._session, idle_expiry_minutes=self._policy.idle_expiry_minutes
             )
         except StoreUnavailable as exc:
-            return (
+            return _Verdict(
                 ErrorReason.STORE_UNAVAILABLE,
                 f"{verdict.name} is outbound and the session's taint cannot be read ({exc})",
                 {"outbound_reason": verdict.outbound_reason},
             )
         if not state.tainted:
-            return None, "", {}
+            return PASS
         if named is None:
             try:
                 # Not a check (there is no allow list), but the reviewer should see where the call points.
                 named = hosts_in(arguments)
             except HostScanTooLarge:
                 named = []
-        return (
+        return _Verdict(
             ErrorReason.TAINTED_OUTBOUND,
             f"this session read untrusted content ({state.summary()}), and {verdict.name} is outbound"
             f" ({verdict.outbound_reason}{self._reading_hint(verdict, reading)})",
@@ -189,4 +239,5 @@ class Gate:
                 "taint_reason": state.summary(),
                 "hosts": named,
             },
+            tuple(state.reasons),
         )

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..classify import ToolVerdict, untrusted_tool
+from ..classify import OutboundBy, ToolVerdict, untrusted_tool
 from ..policy import ServerPolicy
 from .hosts import host_of_url
 
@@ -104,32 +104,40 @@ def network_host(uri: str) -> str | None:
 
 
 def _method_verdict(server: ServerPolicy, method: str, params: dict) -> ToolVerdict:
-    outbound, reason = _method_outbound(server, method, params)
+    outbound_by, reason = _method_outbound(server, method, params)
+    outbound = outbound_by is not None
     untrusted, untrusted_reason = untrusted_tool(server, None)
     # A resource at a URL is read as a fetch is: a read when allow_hosts names its host.
-    listed = "*" in server.outbound or method in server.outbound
-    reads_urls = outbound and method in RESOURCE_METHODS and not listed
-    return ToolVerdict(method, outbound, reason, untrusted, untrusted_reason, reads_urls=reads_urls)
+    reads_urls = outbound_by is OutboundBy.METHOD and method in RESOURCE_METHODS
+    return ToolVerdict(
+        method,
+        outbound,
+        reason,
+        untrusted,
+        untrusted_reason,
+        reads_urls=reads_urls,
+        outbound_by=outbound_by,
+    )
 
 
-def _method_outbound(server: ServerPolicy, method: str, params: dict) -> tuple[bool, str]:
+def _method_outbound(
+    server: ServerPolicy, method: str, params: dict
+) -> tuple[OutboundBy | None, str]:
     name = server.name
     if "*" in server.outbound or method in server.outbound:
-        return True, f"policy: servers.{name}.outbound lists {method}"
+        return OutboundBy.POLICY, f"policy: servers.{name}.outbound lists {method}"
     if method in server.not_outbound:
-        return False, f"policy: servers.{name}.not_outbound lists {method}"
+        return None, f"policy: servers.{name}.not_outbound lists {method}"
     if method in READING_METHODS:
-        return False, f"{method} reads from the server"
+        return None, f"{method} reads from the server"
     if method in RESOURCE_METHODS:
         uri = params.get("uri")
         host = network_host(uri) if isinstance(uri, str) else None
         if host is None:
-            return False, f"{method} names a resource on the server, not a network host"
-        return True, (
+            return None, f"{method} names a resource on the server, not a network host"
+        return OutboundBy.METHOD, (
             f"its URI names the network host {host}, and reading a URL can carry data out"
-            f" (servers.{name}.not_outbound can list {method})"
         )
-    return True, (
+    return OutboundBy.METHOD, (
         f"the policy does not know the method {method}, so it counts as outbound"
-        f" (servers.{name}.not_outbound can list it)"
     )

@@ -9,6 +9,7 @@ tool's own shape), tainting the session for untrusted reads.
 
 from typing import Any
 
+from ..classify import OutboundBy
 from .commands import check_tool_input, refusal_text
 from .common import (
     Cleaned,
@@ -88,7 +89,9 @@ def _pre(ctx: HookContext, data: dict) -> Reply:
     elif tool == "WebFetch":
         url = str(tool_input.get("url", ""))
         if not ctx.host_allowed(url):
-            verdict = builtin_verdict(tool, "it fetches a URL whose host is not on allow_hosts")
+            verdict = builtin_verdict(
+                tool, "it fetches a URL whose host is not on allow_hosts", OutboundBy.FETCH_HOST
+            )
             refused = ctx.gate(CLIENT, tool, verdict, {"url": url}, request_id)
             if refused:
                 return deny(refused)

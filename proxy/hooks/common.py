@@ -8,12 +8,19 @@ from typing import Any
 
 from lazaretto.store import StoreUnavailable
 
-from ..classify import ToolVerdict, classify, untrusted_tool
+from ..classify import OutboundBy, ToolVerdict, classify, untrusted_tool
 from ..exposure import Exposure
 from ..gate.check import Gate
 from ..gate.hosts import HostAllowList, HostScanTooLarge, hosts_in
 from ..gate.requests import call_of
-from ..policy import POLICY_ENV, POLICY_FILE, Policy, PolicyError, parse_policy
+from ..policy import (
+    POLICY_ENV,
+    POLICY_FILE,
+    Policy,
+    missing_policy,
+    parse_policy,
+    unreadable_policy,
+)
 from . import environment
 from .builtins import clone_targets, command_paths, egresses, reads_network, real
 from .commands import check_command, refusal_text
@@ -302,9 +309,18 @@ class HookContext:
         return bool(allow) and bool(hosts) and not allow.disallowed(hosts)
 
 
-def builtin_verdict(tool: str, outbound_reason: str) -> ToolVerdict:
+def builtin_verdict(
+    tool: str, outbound_reason: str, by: OutboundBy = OutboundBy.BUILTIN
+) -> ToolVerdict:
     """A built-in tool as the gate sees it: outbound for the given reason."""
-    return ToolVerdict(tool, True, outbound_reason, False, "a built-in tool of the agent client")
+    return ToolVerdict(
+        tool,
+        True,
+        outbound_reason,
+        False,
+        "a built-in tool of the agent client",
+        outbound_by=by,
+    )
 
 
 def split_mcp_name(name: str) -> tuple[str, str] | None:
@@ -363,14 +379,14 @@ def hook_policy(env: environment.HookEnvironment) -> Policy:
     raw = env.read(str(path), MAX_POLICY_BYTES)
     if raw is None:
         if chosen:
-            raise PolicyError(f"policy file not found or unreadable: {path}")
-        return Policy()
+            raise missing_policy(path)
+        return Policy(source=path)
     if len(raw) > MAX_POLICY_BYTES:
-        raise PolicyError(f"policy file {path} is larger than {MAX_POLICY_BYTES} bytes")
+        raise unreadable_policy(path, ValueError(f"it is larger than {MAX_POLICY_BYTES} bytes"))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise PolicyError(f"cannot read policy {path}: {exc}") from exc
+        raise unreadable_policy(path, exc) from exc
     return parse_policy(text, source=path)
 
 

@@ -11,6 +11,8 @@ INTERNAL_ERROR = -32603
 # Lazaretto's refusals; the numbers are part of the documented contract.
 REFUSED = -32002
 PIN_DRIFT = -32003
+NOT_STARTED = -32004
+"""The proxy could not start (its policy or its pin lock file is unusable): the error says why."""
 
 
 class ErrorReason(StrEnum):
@@ -27,6 +29,7 @@ class ErrorReason(StrEnum):
     INVALID_REPLY = "invalid_reply"
     OVERSIZED_REPLY = "oversized_reply"
     SERVER_EXITED = "server_exited"
+    POLICY_ERROR = "policy_error"
 
 
 # Finds the id of a message we could not parse, so the client is not left waiting.

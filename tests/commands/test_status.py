@@ -17,7 +17,7 @@ def test_json_shape(cli, store, block_call):
     result = cli("status", "--json")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert set(report) == {"mode", "decisions", "sessions", "blocked"}
+    assert set(report) == {"mode", "decisions", "sessions", "blocked", "policy"}
     assert report["mode"] == "embedded" and "any process of your user" in report["decisions"]
     sessions = {session["key"]: session for session in report["sessions"]}
     assert set(sessions) == {"quiet", "agent-1"}
@@ -82,3 +82,22 @@ def test_explicit_store_path(cli, tmp_path):
     s.close()
     report = json.loads(cli("status", "--json", "--store", str(other)).stdout)
     assert [session["key"] for session in report["sessions"]] == ["over-there"]
+
+
+def test_a_broken_policy_is_a_line_of_its_own_and_in_the_json(cli, child_env, tmp_path):
+    policy = tmp_path / "lazaretto.toml"
+    policy.write_text('[servers.slack]\ntrust = "untrusted"\noutbond = ["post_message"]\n')
+    env = {**child_env, "LAZARETTO_POLICY": str(policy)}
+    shown = cli("status", env=env)
+    assert shown.returncode == 0
+    assert shown.stdout.splitlines()[1] == (
+        f"Policy: BROKEN, see `lazaretto policy check`: {policy}, line 3: unknown key `outbond`"
+        " in `servers.slack`: did you mean `outbound`? Rename it, or remove it"
+    )
+    report = json.loads(cli("status", "--json", env=env).stdout)["policy"]
+    assert (report["path"], report["broken"]) == (str(policy), True)
+    assert report["problems"][0]["key"] == "servers.slack.outbond"
+    assert report["problems"][0]["line"] == 3
+    policy.write_text('[servers.slack]\ntrust = "untrusted"\noutbound = ["post_message"]\n')
+    assert "Policy:" not in cli("status", env=env).stdout
+    assert json.loads(cli("status", "--json", env=env).stdout)["policy"]["broken"] is False

@@ -39,12 +39,14 @@ def test_tainted_session_refuses_outbound_only(gate, store):
     assert refusal.code == "tainted_outbound" and "web/fetch" in refusal.reason
     response = refusal.response(7, "slack", "post")
     assert response["error"]["code"] == -32002
-    assert response["error"]["data"] == {
+    data = response["error"]["data"]
+    assert {key: data[key] for key in ("reason", "token", "server", "tool")} == {
         "reason": "tainted_outbound",
         "token": refusal.token,
         "server": "slack",
         "tool": "post",
     }
+    assert data["remedies"] == refusal.remedies.as_list()
     assert refusal.token in response["error"]["message"] and "zq-secret-zq" not in str(response)
 
 

@@ -80,10 +80,10 @@ def test_missing_default_policy_is_empty_but_a_named_one_must_exist(tmp_path, mo
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("allow_hosts = 'github.com'", "allow_hosts must be a list"),
-        ('[servers.web]\ntrust = "maybe"', "trust must be"),
-        ("[servers.web]\noutbound = [1]", "outbound must be a list of strings"),
-        ("[detect]\nthreshold = -1", "positive number"),
+        ("allow_hosts = 'github.com'", "`allow_hosts` must be a list"),
+        ('[servers.web]\ntrust = "maybe"', "trust` must be"),
+        ("[servers.web]\noutbound = [1]", "outbound` must be a list of strings"),
+        ("[detect]\nthreshold = -1", "must be a number above 0"),
         ("[servers", "not valid TOML"),
         ('{"servers": ', "not valid JSON"),
         ('allow_hosts = ["git*.com"]', "allow_hosts"),
@@ -94,7 +94,10 @@ def test_bad_policies_say_what_is_wrong(text, message):
         parse_policy(text)
 
 
-def test_unknown_keys_warn_but_load(capsys):
-    parse_policy("colour = 'red'\n[servers.web]\nshade = 1\n")
-    err = capsys.readouterr().err
-    assert "colour" in err and "servers.web.shade" in err
+def test_unknown_keys_are_errors_naming_each_one():
+    with pytest.raises(PolicyError) as caught:
+        parse_policy("colour = 'red'\n[servers.web]\nshade = 1\n")
+    assert [problem.key for problem in caught.value.problems] == [
+        ("colour",),
+        ("servers", "web", "shade"),
+    ]

@@ -15,6 +15,8 @@ _NORMALIZE = [
         "reads like instructions to the agent (...)",
     ),
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z"), "TIME"),
+    # Each run's own config directory: the policy file a refusal names.
+    (re.compile(r"[^\s\"]*/lazaretto/lazaretto\.toml"), "POLICY"),
 ]
 
 

@@ -129,7 +129,7 @@ class MainScreen(Screen):
     # -- layout -----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield TopBar(protection(self.app.store), id="top")
+        yield TopBar(protection(self.app.store), notice=self.app.notice, id="top")
         yield Tabs(*(TabLabel(tab.title, id=f"tab-{tab.kind}") for tab in TABS), id="tabs")
         yield FilterLine(id="filter")
         with Container(id="main"):

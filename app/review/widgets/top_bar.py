@@ -22,10 +22,14 @@ class TopBar(Widget):
     waiting: reactive[int | None] = reactive(None)
     """Items waiting for a decision, over every tab; None until counted."""
 
-    def __init__(self, protection: Sequence[str], *, id: str | None = None) -> None:
+    def __init__(
+        self, protection: Sequence[str], *, notice: str | None = None, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.protection = tuple(protection)
         """What protects decisions, longest wording first."""
+        self.notice = notice
+        """What the person must know before anything else (a broken policy), or None."""
 
     def render(self) -> Content:
         count = self.waiting
@@ -35,7 +39,8 @@ class TopBar(Widget):
             waiting = Content.styled(f"{count} waiting for you", "bold $text-warning")
         else:
             waiting = Content.styled("nothing waiting", "$text-success")
-        left = Content.assemble((TITLE, "bold"), "  ", waiting)
+        alarm = Content.styled(f"{self.notice}  ", "bold $text-error") if self.notice else ""
+        left = Content.assemble((TITLE, "bold"), "  ", alarm, waiting)
         room = self.size.width - left.cell_length - 2
         fits = [text for text in self.protection if Content(text).cell_length <= room]
         right = Content.styled(fits[0] if fits else "", "$text-muted")
