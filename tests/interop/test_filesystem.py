@@ -70,6 +70,7 @@ def test_trusted_writes_answer_the_same_and_are_made(pair: Pair):
     assert [outcome["result"]["isError"] for outcome in made["outcomes"]] == [False] * 3
 
 
+@pytest.mark.slow
 def test_untrusted_a_read_taints_and_an_approved_write_is_written(tmp_path):
     box = Interop(tmp_path, "filesystem")
     written = seed_files(tmp_path / "data") / "summary.txt"

@@ -92,9 +92,10 @@ class Interop:
             **extra,
         }
 
-    def direct(self, server: Launch) -> SdkSession:
-        """The SDK client on the server itself."""
-        return SdkSession(server.command, self.env(None, **server.env))
+    def direct(self, server: Launch, trust: str | None = None) -> SdkSession:
+        """The SDK client on the server itself; `trust` picks the policy its environment names,
+        which only a proxy reads (so that it may see the same environment as a proxied one)."""
+        return SdkSession(server.command, self.env(trust, **server.env))
 
     def proxied(self, server: Launch, trust: str | None) -> SdkSession:
         """The SDK client on `lazaretto proxy -n NAME -- COMMAND` under the given trust."""
@@ -157,6 +158,10 @@ class Pair:
         assert through == direct
         return through
 
+    def call(self, tool: str, arguments: dict) -> dict:
+        """`same` for one tool call."""
+        return self.same(lambda session: session.call(tool, arguments))
+
 
 @contextmanager
 def trusted_pair(folder: Path, spec: ServerSpec, *, shared: bool = True) -> Iterator[Pair]:
@@ -165,7 +170,7 @@ def trusted_pair(folder: Path, spec: ServerSpec, *, shared: bool = True) -> Iter
     box = Interop(folder, spec.name)
     data = folder / "data"
     with (
-        box.direct(spec.launch(data)) as direct,
+        box.direct(spec.launch(data), "trusted") as direct,
         box.proxied(spec.launch(data if shared else folder / "data-through"), "trusted") as through,
     ):
         yield Pair(direct, through, data)

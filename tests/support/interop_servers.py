@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 from pathlib import Path
 
+from support.fetch_site import FETCH_BIN, FETCH_SERVER
 from support.interop import ServerSpec, npm_server, pypi_server
 
 # A 1x1 PNG, so that read_media_file reads a real image.
@@ -35,8 +36,9 @@ GIT_IDENTITY = {
     "GIT_AUTHOR_EMAIL": "tester@interop.invalid",
     "GIT_COMMITTER_NAME": "Interop Tester",
     "GIT_COMMITTER_EMAIL": "tester@interop.invalid",
-    "GIT_AUTHOR_DATE": "2026-01-02T03:04:05+00:00",
-    "GIT_COMMITTER_DATE": "2026-01-02T03:04:05+00:00",
+    # git's own form (seconds and offset), which GitPython reads too: 2026-01-02 03:04:05 UTC.
+    "GIT_AUTHOR_DATE": "1767323045 +0000",
+    "GIT_COMMITTER_DATE": "1767323045 +0000",
     "GIT_CONFIG_GLOBAL": "/dev/null",
     "GIT_CONFIG_NOSYSTEM": "1",
 }
@@ -108,10 +110,7 @@ GIT = ServerSpec(
 TIME = ServerSpec(
     "time", pypi_server("mcp-server-time"), arguments=lambda folder: ["--local-timezone", "UTC"]
 )
-# It refuses loopback addresses unless told, and the suite's web site is local.
-FETCH = ServerSpec(
-    "fetch", pypi_server("mcp-server-fetch"), arguments=lambda folder: ["--allow-private-ips"]
-)
+FETCH = ServerSpec("fetch", FETCH_BIN, arguments=lambda folder: FETCH_SERVER[1:])
 SQLITE = ServerSpec(
     "sqlite",
     pypi_server("mcp-server-sqlite", "sqlite"),
