@@ -2,7 +2,8 @@
 
 Trusted, its tools (text, images, annotations, embedded resources, resource links, structured
 content), resources, prompts and completions answer the same through the proxy as directly, and
-so does the environment the server sees. Its dynamic resources name the time they were made
+so does the environment the server sees; so do its requests to the client (sampling, roots,
+elicitation) and its progress notifications. Its dynamic resources name the time they were made
 ("created at 5:19:59 PM"): that clock is the one thing set aside when comparing. Untrusted, a
 call taints the session, and `gzip-file-as-resource` (it writes a resource into the server) is
 refused until a person approves it; then the same call answers as the server does directly, and
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 from mcp import ClientSession, types
+from pydantic import FileUrl
 from support.interop import Interop, Pair, installed, refusal_token, trusted_pair
 from support.interop_servers import EVERYTHING
 from support.sdk_session import SdkSession
@@ -66,9 +68,39 @@ def _blob_without_clock(blob: str) -> str:
     return base64.b64encode(without_clock(base64.b64decode(blob).decode()).encode()).decode()
 
 
+# The server asks the client too (sampling, roots, elicitation), once the client declares it can.
+ASKING = {
+    "trigger-sampling-request": ({"prompt": "A line about gates", "maxTokens": 20}, "keeps the"),
+    "get-roots-list": ({}, "file:///srv/project"),
+    "trigger-elicitation-request": ({}, "Name: Ada"),
+}
+
+
+async def sample(context, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+    """The client's model, answering the server's sampling request."""
+    reply = types.TextContent(type="text", text="A gate keeps the garden.")
+    return types.CreateMessageResult(role="assistant", content=reply, model="interop-model")
+
+
+async def roots(context) -> types.ListRootsResult:
+    """The client's workspace."""
+    return types.ListRootsResult(roots=[types.Root(uri=FileUrl("file:///srv/project"))])
+
+
+async def elicit(context, params: types.ElicitRequestParams) -> types.ElicitResult:
+    """The person at the client, filling in the server's form."""
+    return types.ElicitResult(action="accept", content={"name": "Ada"})
+
+
 @pytest.fixture(scope="module")
 def pair(tmp_path_factory):
-    with trusted_pair(tmp_path_factory.mktemp("everything"), EVERYTHING) as both:
+    with trusted_pair(
+        tmp_path_factory.mktemp("everything"),
+        EVERYTHING,
+        sampling_callback=sample,
+        list_roots_callback=roots,
+        elicitation_callback=elicit,
+    ) as both:
         yield both
 
 
@@ -76,6 +108,33 @@ def pair(tmp_path_factory):
 def test_trusted_a_tool_answers_the_same(pair: Pair, tool):
     outcome = pair.same(lambda session: without_clock(session.call(tool, CALLS[tool])))
     assert outcome["result"].get("isError") is not True
+
+
+def test_trusted_a_client_that_answers_sees_the_same_tools(pair: Pair):
+    tools = pair.same(lambda session: session.list_tools())["result"]["tools"]
+    assert set(ASKING) <= {tool["name"] for tool in tools}
+
+
+@pytest.mark.parametrize("tool", ASKING)
+def test_trusted_the_server_asks_the_client_the_same(pair: Pair, tool):
+    arguments, answered = ASKING[tool]
+    assert answered in str(pair.call(tool, arguments)["result"]["content"])
+
+
+def test_trusted_progress_reaches_the_client_the_same(pair: Pair):
+    def run(session: SdkSession) -> dict:
+        seen: list[tuple] = []
+
+        async def progress(done: float, total: float | None, message: str | None) -> None:
+            seen.append((done, total, message))
+
+        operation = {"duration": 0.2, "steps": 2}
+        outcome = session.request(
+            ClientSession.call_tool, "trigger-long-running-operation", operation, None, progress
+        )
+        return {"outcome": outcome, "progress": seen}
+
+    assert pair.same(run)["progress"] == [(1, 2, None), (2, 2, None)]
 
 
 def test_trusted_the_sum_is_the_servers(pair: Pair):

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -92,16 +93,18 @@ class Interop:
             **extra,
         }
 
-    def direct(self, server: Launch, trust: str | None = None) -> SdkSession:
-        """The SDK client on the server itself; `trust` picks the policy its environment names,
-        which only a proxy reads (so that it may see the same environment as a proxied one)."""
-        return SdkSession(server.command, self.env(trust, **server.env))
+    def direct(self, server: Launch, trust: str | None = None, **client: Any) -> SdkSession:
+        """The SDK client (with ClientSession's options `client`) on the server itself; `trust`
+        picks the policy its environment names, which only a proxy reads (so that the server
+        may see the same environment as a proxied one)."""
+        return SdkSession(server.command, self.env(trust, **server.env), **client)
 
-    def proxied(self, server: Launch, trust: str | None) -> SdkSession:
+    def proxied(self, server: Launch, trust: str | None, **client: Any) -> SdkSession:
         """The SDK client on `lazaretto proxy -n NAME -- COMMAND` under the given trust."""
         return SdkSession(
             [*LAZARETTO, "proxy", "-n", self.server, "--", *server.command],
             self.env(trust, **server.env),
+            **client,
         )
 
     def status(self) -> dict:
@@ -164,13 +167,17 @@ class Pair:
 
 
 @contextmanager
-def trusted_pair(folder: Path, spec: ServerSpec, *, shared: bool = True) -> Iterator[Pair]:
+def trusted_pair(
+    folder: Path, spec: ServerSpec, *, shared: bool = True, **client: Any
+) -> Iterator[Pair]:
     """`spec` directly and behind a proxy that trusts it, on one data folder (`shared`), or each on
-    a copy of its own where the server keeps no path in what it answers (a database, a graph)."""
+    a copy of its own where the server keeps no path in what it answers (a database, a graph);
+    `client`: the SDK ClientSession's options, alike for both."""
     box = Interop(folder, spec.name)
     data = folder / "data"
+    through_data = data if shared else folder / "data-through"
     with (
-        box.direct(spec.launch(data), "trusted") as direct,
-        box.proxied(spec.launch(data if shared else folder / "data-through"), "trusted") as through,
+        box.direct(spec.launch(data), "trusted", **client) as direct,
+        box.proxied(spec.launch(through_data), "trusted", **client) as through,
     ):
         yield Pair(direct, through, data)

@@ -11,7 +11,6 @@ import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import ExitStack, asynccontextmanager
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 from anyio.from_thread import start_blocking_portal
@@ -31,13 +30,15 @@ def outcome(result: BaseModel) -> dict:
 class SdkSession:
     """`command` over stdio with the SDK's own transport, initialized, until `close`."""
 
-    def __init__(self, command: list[str], env: dict, cwd: Path | None = None) -> None:
+    def __init__(self, command: list[str], env: dict, **client: Any) -> None:
+        """`client`: ClientSession's own options (`sampling_callback`, `list_roots_callback`...),
+        which also make up the capabilities the client declares."""
         self._stack = ExitStack()
         self._portal = self._stack.enter_context(start_blocking_portal())
-        params = StdioServerParameters(command=command[0], args=command[1:], env=env, cwd=cwd)
+        params = StdioServerParameters(command=command[0], args=command[1:], env=env)
         try:
             self._session, initialized = self._stack.enter_context(
-                self._portal.wrap_async_context_manager(_open(params))
+                self._portal.wrap_async_context_manager(_open(params, client))
             )
         except BaseException:
             self._stack.close()
@@ -83,12 +84,14 @@ class SdkSession:
 
 
 @asynccontextmanager
-async def _open(params: StdioServerParameters) -> AsyncIterator[tuple[ClientSession, BaseModel]]:
+async def _open(
+    params: StdioServerParameters, client: dict[str, Any]
+) -> AsyncIterator[tuple[ClientSession, BaseModel]]:
     with open(os.devnull, "w") as errlog:
         async with (
             stdio_client(params, errlog=errlog) as (read, write),
             ClientSession(
-                read, write, read_timeout_seconds=timedelta(seconds=REQUEST_TIMEOUT)
+                read, write, read_timeout_seconds=timedelta(seconds=REQUEST_TIMEOUT), **client
             ) as session,
         ):
             yield session, await session.initialize()
