@@ -1,13 +1,14 @@
-"""@modelcontextprotocol/server-everything (the reference server of every MCP feature) behind the proxy.
+"""@modelcontextprotocol/server-everything, the reference server of every MCP feature, proxied.
 
 Trusted, its tools (text, images, annotations, embedded resources, resource links, structured
 content), resources, prompts and completions answer the same through the proxy as directly, and
 so does the environment the server sees; so do its requests to the client (sampling, roots,
 elicitation) and its progress notifications. Its dynamic resources name the time they were made
-("created at 5:19:59 PM"): that clock is the one thing set aside when comparing. Untrusted, a
-call taints the session, and `gzip-file-as-resource` (it writes a resource into the server) is
-refused until a person approves it; then the same call answers as the server does directly, and
-the resource it made can be listed and read.
+("created at 5:19:59 PM"): that clock is the one thing set aside when comparing. Untrusted, its
+tools, resources and prompts read the same as directly too; a call taints the session, and
+`gzip-file-as-resource` (it writes a resource into the server) is refused until a person approves
+it; then the same call answers as the server does directly, and the resource can be listed and
+read.
 """
 
 import base64
@@ -18,7 +19,14 @@ from typing import Any
 import pytest
 from mcp import ClientSession, types
 from pydantic import FileUrl
-from support.interop import Interop, Pair, installed, refusal_token, trusted_pair
+from support.interop import (
+    Interop,
+    Pair,
+    installed,
+    refusal_token,
+    trusted_pair,
+    untrusted_beside,
+)
 from support.interop_servers import EVERYTHING
 from support.sdk_session import SdkSession
 
@@ -104,6 +112,12 @@ def pair(tmp_path_factory):
         yield both
 
 
+@pytest.fixture(scope="module")
+def untrusted(pair, tmp_path_factory):
+    with untrusted_beside(pair, EVERYTHING, tmp_path_factory.mktemp("untrusted")) as session:
+        yield session
+
+
 @pytest.mark.parametrize("tool", CALLS)
 def test_trusted_a_tool_answers_the_same(pair: Pair, tool):
     outcome = pair.same(lambda session: without_clock(session.call(tool, CALLS[tool])))
@@ -149,6 +163,25 @@ def test_trusted_a_resource_reads_the_same(pair: Pair, uri):
 @pytest.mark.parametrize("prompt", PROMPTS)
 def test_trusted_a_prompt_reads_the_same(pair: Pair, prompt):
     pair.same(lambda session: without_clock(session.get_prompt(prompt, PROMPTS[prompt])))
+
+
+# get-env shows the policy the proxy was started with: the one thing that tells them apart.
+@pytest.mark.parametrize("tool", [tool for tool in CALLS if tool != "get-env"])
+def test_untrusted_a_tool_answers_the_same(pair: Pair, untrusted: SdkSession, tool):
+    direct = pair.direct.call(tool, CALLS[tool])
+    assert without_clock(untrusted.call(tool, CALLS[tool])) == without_clock(direct)
+
+
+@pytest.mark.parametrize("uri", RESOURCES)
+def test_untrusted_a_resource_reads_the_same(pair: Pair, untrusted: SdkSession, uri):
+    direct = pair.direct.read_resource(uri)
+    assert without_clock(untrusted.read_resource(uri)) == without_clock(direct)
+
+
+@pytest.mark.parametrize("prompt", PROMPTS)
+def test_untrusted_a_prompt_reads_the_same(pair: Pair, untrusted: SdkSession, prompt):
+    direct = pair.direct.get_prompt(prompt, PROMPTS[prompt])
+    assert without_clock(untrusted.get_prompt(prompt, PROMPTS[prompt])) == without_clock(direct)
 
 
 def test_trusted_a_completion_is_the_same(pair: Pair):

@@ -1,13 +1,21 @@
 """@modelcontextprotocol/server-filesystem, the most-installed MCP server, behind the proxy.
 
 Trusted, every tool answers the same through the proxy as directly (both servers serve one
-folder, so even the paths and times in their answers agree). Untrusted, a read taints the session,
-and `write_file` is refused until a person approves it; then the same call writes the file and
-the agent is told so (it was once told that an approved write had failed).
+folder, so even the paths and times in their answers agree). Untrusted, every read answers the
+same as directly too (nothing in these files is hidden or addressed to a model), a read taints
+the session, and `write_file` is refused until a person approves it; then the same call writes
+the file and the agent is told so (it was once told that an approved write had failed).
 """
 
 import pytest
-from support.interop import Interop, Pair, installed, refusal_token, trusted_pair
+from support.interop import (
+    Interop,
+    Pair,
+    installed,
+    refusal_token,
+    trusted_pair,
+    untrusted_beside,
+)
 from support.interop_servers import FILESYSTEM, seed_files
 from support.sdk_session import SdkSession
 
@@ -40,10 +48,22 @@ def pair(tmp_path_factory):
         yield both
 
 
+@pytest.fixture(scope="module")
+def untrusted(pair, tmp_path_factory):
+    with untrusted_beside(pair, FILESYSTEM, tmp_path_factory.mktemp("untrusted")) as session:
+        yield session
+
+
 @pytest.mark.parametrize("tool", READS)
 def test_trusted_a_read_answers_the_same(pair: Pair, tool):
     outcome = pair.same(lambda session: session.call(tool, READS[tool]))
     assert outcome["result"]["isError"] is False
+
+
+# edit_file writes unless told to preview: a tainted session's preview is refused like a write.
+@pytest.mark.parametrize("tool", [tool for tool in READS if tool != "edit_file"])
+def test_untrusted_a_read_answers_the_same(pair: Pair, untrusted: SdkSession, tool):
+    assert untrusted.call(tool, READS[tool]) == pair.direct.call(tool, READS[tool])
 
 
 def test_trusted_a_path_outside_the_folder_is_the_same_error(pair: Pair):

@@ -2,15 +2,22 @@
 
 Trusted, reading the repository and committing answer the same through the proxy as directly
 (both servers work on one repository; with the identity and dates fixed, a commit has the same
-hash whichever server makes it). Untrusted, reading the log taints the session, and
-`git_commit` is refused until a person approves it; then the same call answers as the server does
-directly, and the commit is in the repository.
+hash whichever server makes it). Untrusted, every read answers the same as directly too; reading
+the log taints the session, and `git_commit` is refused until a person approves it; then the same
+call answers as the server does directly, and the commit is in the repository.
 """
 
 import subprocess
 
 import pytest
-from support.interop import Interop, Pair, installed, refusal_token, trusted_pair
+from support.interop import (
+    Interop,
+    Pair,
+    installed,
+    refusal_token,
+    trusted_pair,
+    untrusted_beside,
+)
 from support.interop_servers import GIT, GIT_IDENTITY
 from support.sdk_session import SdkSession
 
@@ -39,11 +46,23 @@ def pair(tmp_path_factory):
         yield both
 
 
+@pytest.fixture(scope="module")
+def untrusted(pair, tmp_path_factory):
+    with untrusted_beside(pair, GIT, tmp_path_factory.mktemp("untrusted")) as session:
+        yield session
+
+
 @pytest.mark.parametrize("tool", READS)
 def test_trusted_a_read_answers_the_same(pair: Pair, tool):
     repo = str(pair.data / "repo")
     outcome = pair.call(tool, {"repo_path": repo, **READS[tool]})
     assert outcome["result"]["isError"] is False
+
+
+@pytest.mark.parametrize("tool", READS)
+def test_untrusted_a_read_answers_the_same(pair: Pair, untrusted: SdkSession, tool):
+    arguments = {"repo_path": str(pair.data / "repo"), **READS[tool]}
+    assert untrusted.call(tool, arguments) == pair.direct.call(tool, arguments)
 
 
 def test_trusted_a_commit_answers_the_same(pair: Pair):

@@ -1,4 +1,4 @@
-"""@modelcontextprotocol/server-memory (a knowledge graph kept in a JSON-lines file) behind the proxy.
+"""@modelcontextprotocol/server-memory (a knowledge graph in a JSON-lines file) behind the proxy.
 
 Trusted, building and reading a graph answers the same through the proxy as directly (each
 server keeps its own graph file; no answer names it). Untrusted, reading the graph taints the

@@ -181,3 +181,11 @@ def trusted_pair(
         box.proxied(spec.launch(through_data), "trusted", **client) as through,
     ):
         yield Pair(direct, through, data)
+
+
+@contextmanager
+def untrusted_beside(pair: Pair, spec: ServerSpec, folder: Path) -> Iterator[SdkSession]:
+    """`spec` behind a proxy whose policy does not trust it, on the pair's data, with a store and
+    a session of its own in `folder`: its reads are compared with the pair's direct ones."""
+    with Interop(folder, spec.name).proxied(spec.launch(pair.data), "untrusted") as session:
+        yield session

@@ -1,8 +1,8 @@
 """The real MCP servers of the interop suite, each started as a user starts it, on data of its own.
 
 Each server's `launch(folder)` lays out the data it serves there (files, a repository, a database)
-and returns its command line and the variables it reads. The data is the same on every folder, so
-two launches on two folders serve the same content.
+unless it is there already, and returns its command line and the variables it reads. The data is
+the same on every folder, so two launches on two folders serve the same content.
 """
 
 import base64
@@ -22,7 +22,9 @@ PIXEL_PNG = base64.b64decode(
 def seed_files(folder: Path) -> Path:
     """A small project folder for the filesystem server."""
     root = folder / "files"
-    (root / "docs").mkdir(parents=True, exist_ok=True)
+    if root.exists():
+        return root
+    (root / "docs").mkdir(parents=True)
     (root / "notes.txt").write_text("Release 4.2 builds faster.\nThe cache is per branch.\n")
     (root / "docs" / "guide.md").write_text("# Guide\n\nRun `make` to build.\n")
     (root / "pixel.png").write_bytes(PIXEL_PNG)
