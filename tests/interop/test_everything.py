@@ -30,7 +30,7 @@ from support.interop import (
 from support.interop_servers import EVERYTHING
 from support.sdk_session import SdkSession
 
-pytestmark = [pytest.mark.npm, installed(EVERYTHING.executable)]
+pytestmark = installed(EVERYTHING.executable)
 
 CALLS = {
     "echo": {"message": "hello through the gate"},

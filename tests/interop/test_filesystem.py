@@ -19,7 +19,7 @@ from support.interop import (
 from support.interop_servers import FILESYSTEM, seed_files
 from support.sdk_session import SdkSession
 
-pytestmark = [pytest.mark.npm, installed(FILESYSTEM.executable)]
+pytestmark = installed(FILESYSTEM.executable)
 
 NOTES = "Release 4.2 builds faster.\nThe cache is per branch.\n"
 # Paths are relative to the one folder the server may read, which both servers share.

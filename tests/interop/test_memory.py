@@ -12,7 +12,7 @@ import pytest
 from support.interop import Interop, Pair, installed, refusal_token, trusted_pair
 from support.interop_servers import MEMORY
 
-pytestmark = [pytest.mark.npm, installed(MEMORY.executable)]
+pytestmark = installed(MEMORY.executable)
 
 PEOPLE = [
     {"name": "Ada", "entityType": "person", "observations": ["writes the build scripts"]},

@@ -41,13 +41,16 @@ def pypi_server(executable: str, venv: str = "sdk2") -> Path:
     return PYPI_VENVS[venv] / "bin" / executable
 
 
-def installed(executable: Path) -> pytest.MarkDecorator:
-    """Skip, saying how to install it, when the server is not installed (CI installs them all)."""
-    script = "install-npm-servers" if executable.is_relative_to(NPM_BIN) else "install-pypi-servers"
-    return pytest.mark.skipif(
+def installed(executable: Path) -> list[pytest.MarkDecorator]:
+    """Skip, saying how to install it, when the server is not installed (CI installs them all);
+    an npm server's tests are marked `npm` too."""
+    from_npm = executable.is_relative_to(NPM_BIN)
+    script = "install-npm-servers" if from_npm else "install-pypi-servers"
+    skip = pytest.mark.skipif(
         not executable.exists(),
         reason=f"{executable.name} is not installed: run tests/{script} (done by .ci/run)",
     )
+    return [pytest.mark.npm, skip] if from_npm else [skip]
 
 
 @dataclass(frozen=True)
