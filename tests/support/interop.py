@@ -71,6 +71,7 @@ class ServerSpec:
     env: Callable[[Path], dict[str, str]] = lambda folder: {}
 
     def launch(self, folder: Path) -> Launch:
+        """The server on the data laid out in `folder`."""
         folder.mkdir(parents=True, exist_ok=True)
         return Launch([str(self.executable), *self.arguments(folder)], self.env(folder))
 

@@ -19,7 +19,7 @@ from mcp.client.stdio import stdio_client
 from pydantic import BaseModel
 
 REQUEST_TIMEOUT = 60.0
-"""Bounds a hung server; not a timing assertion (a cold npx-less Node start is well under it)."""
+"""Bounds a hung server or proxy; not a timing assertion."""
 
 
 def outcome(result: BaseModel) -> dict:
