@@ -1,16 +1,20 @@
 """@modelcontextprotocol/server-memory (a knowledge graph in a JSON-lines file) behind the proxy.
 
 Trusted, building and reading a graph answers the same through the proxy as directly (each
-server keeps its own graph file; no answer names it). Untrusted, reading the graph taints the
+server keeps its own graph file; no answer names it), and a subscriber to the graph hears of a
+change the same. Untrusted, reading the graph taints the
 session, and creating an entity is refused until a person approves it; then the same call
 creates it, answers as the server does directly, and the entity is in the file.
 """
 
 import json
+import time
 
 import pytest
+from mcp import ClientSession, types
 from support.interop import Interop, Pair, installed, refusal_token, trusted_pair
 from support.interop_servers import MEMORY
+from support.terminal import READ_TIMEOUT
 
 pytestmark = installed(MEMORY.executable)
 
@@ -56,6 +60,39 @@ def test_trusted_deleting_answers_the_same(pair: Pair):
     pair.call("delete_entities", {"entityNames": ["Scratch"]})
     found = pair.call("open_nodes", {"names": ["Scratch"]})
     assert found["result"]["structuredContent"]["entities"] == []
+
+
+def test_trusted_a_subscriber_hears_of_a_change_the_same(tmp_path):
+    box = Interop(tmp_path, "memory")
+    heard: dict[str, list] = {"direct": [], "through": []}
+
+    def listener(side: str):
+        async def handle(message) -> None:
+            if isinstance(message, types.ServerNotification):
+                heard[side].append(message.model_dump(mode="json", exclude_none=True))
+
+        return handle
+
+    with (
+        box.direct(
+            MEMORY.launch(tmp_path / "direct"), message_handler=listener("direct")
+        ) as direct,
+        box.proxied(
+            MEMORY.launch(tmp_path / "through"), "trusted", message_handler=listener("through")
+        ) as through,
+    ):
+        for side, session in (("direct", direct), ("through", through)):
+            session.request(ClientSession.subscribe_resource, "memory://knowledge-graph")
+            session.call("create_entities", {"entities": PEOPLE})
+            deadline = time.monotonic() + READ_TIMEOUT  # bounds a lost notification
+            while not heard[side] and time.monotonic() < deadline:
+                time.sleep(0.01)
+    updated = {
+        "jsonrpc": "2.0",
+        "method": "notifications/resources/updated",
+        "params": {"uri": "memory://knowledge-graph"},
+    }
+    assert heard == {"direct": [updated], "through": [updated]}
 
 
 @pytest.mark.slow
