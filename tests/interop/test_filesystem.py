@@ -56,7 +56,7 @@ def untrusted(pair, tmp_path_factory):
 
 @pytest.mark.parametrize("tool", READS)
 def test_trusted_a_read_answers_the_same(pair: Pair, tool):
-    outcome = pair.same(lambda session: session.call(tool, READS[tool]))
+    outcome = pair.call(tool, READS[tool])
     assert outcome["result"]["isError"] is False
 
 
@@ -67,7 +67,7 @@ def test_untrusted_a_read_answers_the_same(pair: Pair, untrusted: SdkSession, to
 
 
 def test_trusted_a_path_outside_the_folder_is_the_same_error(pair: Pair):
-    outcome = pair.same(lambda session: session.call("read_text_file", {"path": "/etc/hostname"}))
+    outcome = pair.call("read_text_file", {"path": "/etc/hostname"})
     assert outcome["result"]["isError"] is True
 
 
