@@ -9,6 +9,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+from support.isolation import isolated_environ
 from support.proxy_harness import WORM_POLICY, ProxyProcess
 from support.terminal import READ_TIMEOUT, Terminal
 
@@ -33,13 +34,10 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path, monkeypatch):
     """No test reads or writes the user's real store, policy or session."""
-    monkeypatch.setenv("LAZARETTO_STORE", str(tmp_path / "store.db"))
+    for name, value in isolated_environ(tmp_path).items():
+        monkeypatch.setenv(name, value)
     monkeypatch.delenv("LAZARETTO_POLICY", raising=False)
     monkeypatch.delenv("LAZARETTO_SESSION", raising=False)
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    # Remote logins go to the owner-only file under XDG_STATE_HOME, never a real keyring.
-    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
 
 
 @pytest.fixture

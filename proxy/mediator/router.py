@@ -569,12 +569,12 @@ class Mediator:
         try:
             if untrusted and pending.method in EXPOSURE_METHODS:
                 subject = f"{self.server}/{pending.tool or pending.method}"
-                what = "content" if member == "result" else "an error"
+                what = "untrusted content" if member == "result" else "an untrusted error"
                 self.exposure.record(
                     server=self.server,
                     tool=pending.tool,
                     method=pending.method,
-                    reason=f"{subject} returned untrusted {what} ({why})",
+                    reason=f"{subject} returned {what} ({why})",
                     request_id=request_id,
                 )
             payload = message[member] if member == "result" else {"error": message[member]}

@@ -138,3 +138,17 @@ def test_human_verbs_refuse_without_a_terminal(start_proxy, proxy_env, cli, stor
     assert store.blocked.pending()[0]["status"] == "pending"
     assert "error" in slack.call("post_message", SECRET_POST)
     slack.close()
+
+
+def test_an_error_read_from_an_untrusted_server_taints_and_is_named_an_error(
+    untrusted_scripted, store
+):
+    untrusted_scripted.initialize()
+    # The scripted server answers every method it does not know with an error.
+    assert "error" in untrusted_scripted.request("resources/list")
+    untrusted_scripted.close()
+    [event] = store.sessions.state("test-session").reasons
+    assert event["reason"] == (
+        "scripted/resources/list returned an untrusted error"
+        " (policy: servers.scripted.trust = untrusted)"
+    )
