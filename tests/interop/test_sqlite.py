@@ -73,6 +73,17 @@ def test_untrusted_a_query_taints_and_an_approved_write_is_made(tmp_path):
     assert jugs(tmp_path / "data" / "shop.db") == [("jug", 12.0)]
 
 
+def test_untrusted_its_prompt_reads_whole_and_taints(tmp_path, pair: Pair):
+    # A prompt a person picks tells the model what to do: it is judged as text for the model.
+    box = Interop(tmp_path, "sqlite")
+    expected = pair.direct.get_prompt("mcp-demo", {"topic": "a tea shop"})
+    with box.proxied(SQLITE.launch(tmp_path / "data"), "untrusted") as agent:
+        assert agent.get_prompt("mcp-demo", {"topic": "a tea shop"}) == expected
+        assert [(event["method"], event["tool"]) for event in box.taint()] == [
+            ("prompts/get", "mcp-demo")
+        ]
+
+
 def jugs(database) -> list[tuple]:
     """The rows INSERT writes, read from the database file itself."""
     db = sqlite3.connect(database)
