@@ -22,6 +22,8 @@ class SessionInfo:
     key: str
     client_pid: int | None = None
     client_name: str | None = None
+    client_started: int | None = None
+    """The client's start (seconds since the epoch): with its pid, what tells that it exited."""
 
 
 def discover_session(
@@ -41,8 +43,8 @@ def discover_session(
     parent_pid = os.getppid() if parent_pid is None else parent_pid
     try:
         process = client_process(parent_pid)
-        name = process.name()
-        return SessionInfo(f"{name}-{process.pid}-{int(process.create_time())}", process.pid, name)
+        name, started = process.name(), int(process.create_time())
+        return SessionInfo(f"{name}-{process.pid}-{started}", process.pid, name, started)
     except (psutil.Error, OSError):
         # Without a process table the parent pid is the best key there is.
         return SessionInfo(f"ppid-{parent_pid}", parent_pid)

@@ -19,11 +19,17 @@ def arguments_hash(arguments: Any) -> str:
     return sha256_hex(canonical_json(arguments))
 
 
-def call_status(stored: str, expires_at: str | None, now: str) -> CallStatus:
-    """A call's status as of `now`: expiry is computed on read, so no writer sweeps old tokens."""
+def call_status(
+    stored: str, expires_at: str | None, now: str, session_ended: bool = False
+) -> CallStatus:
+    """A call's status as of `now`: expiry and lapse are computed on read, so no writer sweeps
+    old tokens or the calls of clients that exited."""
     status = CallStatus(stored)
-    if status in (CallStatus.PENDING, CallStatus.APPROVED) and expires_at and expires_at <= now:
-        return CallStatus.EXPIRED
+    if status in (CallStatus.PENDING, CallStatus.APPROVED):
+        if expires_at and expires_at <= now:
+            return CallStatus.EXPIRED
+        if session_ended:
+            return CallStatus.LAPSED
     return status
 
 
@@ -124,15 +130,16 @@ class BlockedCalls:
         rows = self._store.query(
             "SELECT * FROM blocked_calls WHERE token_hash = ?", (hash_token(token),)
         )
-        return self._with_status(rows[0]) if rows else None
+        return self._with_status(rows)[0] if rows else None
 
     def get(self, blocked_id: int) -> dict | None:
         """One blocked call by id."""
         rows = self._store.query("SELECT * FROM blocked_calls WHERE id = ?", (blocked_id,))
-        return self._with_status(rows[0]) if rows else None
+        return self._with_status(rows)[0] if rows else None
 
     def pending(self) -> list[dict]:
-        """Calls still waiting for a person, newest first: not expired, and not dismissed.
+        """Calls still waiting for a person, newest first: not expired, not lapsed (their session's
+        client still runs), and not dismissed.
 
         A dismissed call can still be approved by its token; it no longer waits to be looked at.
         """
@@ -141,18 +148,26 @@ class BlockedCalls:
             " ORDER BY id DESC",
             (CallStatus.PENDING, self._store.now()),
         )
-        return [self._with_status(row) for row in rows]
+        return [row for row in self._with_status(rows) if row["status"] == CallStatus.PENDING]
 
     def recent(self, limit: int = 200) -> list[dict]:
         """The newest blocked calls in any state."""
         rows = self._store.query("SELECT * FROM blocked_calls ORDER BY id DESC LIMIT ?", (limit,))
-        return [self._with_status(row) for row in rows]
+        return self._with_status(rows)
 
-    def _with_status(self, row: dict) -> dict:
-        row["status"] = call_status(row["status"], row["expires_at"], self._store.now())
-        row["arguments"] = json.loads(row["arguments"]) if row["arguments"] else None
-        row["hosts"] = json.loads(row["hosts"]) if row["hosts"] else []
-        return row
+    def _with_status(self, rows: list[dict]) -> list[dict]:
+        now = self._store.now()
+        undecided = (CallStatus.PENDING, CallStatus.APPROVED)
+        ended = self._store.sessions.ended(
+            {row["session"] for row in rows if row["status"] in undecided}
+        )
+        for row in rows:
+            row["status"] = call_status(
+                row["status"], row["expires_at"], now, row["session"] in ended
+            )
+            row["arguments"] = json.loads(row["arguments"]) if row["arguments"] else None
+            row["hosts"] = json.loads(row["hosts"]) if row["hosts"] else []
+        return rows
 
     def approval_window(self, row: dict) -> timedelta:
         """How long an approval stays usable: the same span the token had."""

@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .clients import client_gone
 from .states import CallStatus, DriftStatus, FieldStatus
 
 if TYPE_CHECKING:
@@ -71,7 +72,10 @@ LISTINGS: dict[str, Listing] = {
     ),
     "blocked": Listing(
         "blocked_calls",
-        "id, session, server, tool, reason, reason_code, status, created_at, expires_at, reviewed_at",
+        "id, session, server, tool, reason, reason_code, status, created_at, expires_at, reviewed_at,"
+        # The session's client, to tell a call whose client exited (lapsed) as it is listed.
+        " (SELECT client_pid FROM sessions WHERE sessions.key = session) AS client_pid,"
+        " (SELECT client_started FROM sessions WHERE sessions.key = session) AS client_started",
         ("server", "tool", "reason", "reason_code", "arguments", "session"),
         time_column=None,
         # NULL-safe, so that a row is either waiting or not, never neither.
@@ -181,7 +185,13 @@ class Review:
             waiting=waiting,
             now=self._store.now(),
         )
-        return self._store.query(sql, params)
+        rows = self._store.query(sql, params)
+        if kind == "blocked":
+            # A call whose session's client exited has lapsed: told here, where the process
+            # table is looked at, so every listing agrees with `blocked.pending`.
+            for row in rows:
+                row["session_ended"] = client_gone(row.pop("client_pid"), row.pop("client_started"))
+        return rows
 
     def newest_blocked(self) -> int:
         """The id of the newest refused call, 0 when there is none."""
@@ -233,6 +243,9 @@ class Review:
             " FROM blocked_calls WHERE session = ? ORDER BY id DESC LIMIT ?",
             (key, CHAIN_LIMIT),
         )
+        ended = bool(rows) and client_gone(rows[0]["client_pid"], rows[0]["client_started"])
+        for call in calls:
+            call["session_ended"] = ended
         return {"record": rows[0] if rows else None, "calls": calls}
 
     def audit_row(self, audit_id: int) -> dict | None:

@@ -269,6 +269,13 @@ def add_audit_uid(db: Database) -> None:
     db.table("audit").add_column("uid", int)
 
 
+@migrations()
+def add_client_started(db: Database) -> None:
+    # When the session's client started: with its pid, what tells that the client exited (a
+    # recycled pid is another process). Older sessions have none, and read as still running.
+    db.table("sessions").add_column("client_started", int)
+
+
 def migrate(db: Database) -> None:
     """Apply pending migrations and record how many ran in PRAGMA user_version."""
     # connection.SCHEMA_VERSION must equal the number of migrations (a test checks): the

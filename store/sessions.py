@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from .clients import client_gone, client_label
 from .clock import parse_stamp
 from .states import Action, Actor, SessionState
 
@@ -42,15 +43,24 @@ class Sessions:
         client_pid: int | None = None,
         client_name: str | None = None,
         client_session_id: str | None = None,
+        client_started: int | None = None,
     ) -> None:
         """Record the session on first sight; later callers only add the client's own id."""
         self._store.live_sessions.add(key)
         with self._store.write() as conn:
             conn.execute(
-                "INSERT INTO sessions (key, created_at, client_pid, client_name, client_session_id)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET client_session_id ="
-                " coalesce(excluded.client_session_id, sessions.client_session_id)",
-                (key, self._store.now(), client_pid, client_name, client_session_id),
+                "INSERT INTO sessions (key, created_at, client_pid, client_name, client_session_id,"
+                " client_started) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET"
+                " client_session_id = coalesce(excluded.client_session_id,"
+                " sessions.client_session_id)",
+                (
+                    key,
+                    self._store.now(),
+                    client_pid,
+                    client_name,
+                    client_session_id,
+                    client_started,
+                ),
             )
 
     def label_nonce(self, key: str) -> str:
@@ -175,12 +185,32 @@ class Sessions:
         for row in sessions:
             row["reasons"] = by_session.get(row["key"], [])
             row["tainted"] = bool(row["reasons"])
+            row["ended"] = client_gone(row.get("client_pid"), row.get("client_started"))
+            row["label"] = session_label(row)
         return sessions
+
+    def ended(self, keys: set[str]) -> set[str]:
+        """Those of `keys` whose session's client has exited."""
+        if not keys:
+            return set()
+        marks = ", ".join("?" for _ in keys)
+        rows = self._store.query(
+            f"SELECT key, client_pid, client_started FROM sessions WHERE key IN ({marks})",
+            tuple(keys),
+        )
+        return {row["key"] for row in rows if client_gone(row["client_pid"], row["client_started"])}
 
 
 def session_state(row: dict) -> SessionState:
     """How a session is labelled wherever sessions are listed (`lazaretto status`, the review app),
-    from its row of `Sessions.all()`."""
-    # Once the store records that a session ended (its client exited), the label says so here,
-    # and every listing follows.
+    from its row of `Sessions.all()`: an ended session needs nothing from a person, tainted or not."""
+    if row.get("ended"):
+        return SessionState.ENDED
     return SessionState.TAINTED if row["tainted"] else SessionState.CLEAN
+
+
+def session_label(row: dict) -> str:
+    """The one name a session goes by wherever it is shown (status, the review app, the hooks)."""
+    return client_label(
+        row.get("client_name"), row.get("client_pid"), row.get("client_started"), row["key"]
+    )

@@ -33,6 +33,8 @@ class CallStatus(StrEnum):
     """The approved call went through, once."""
     EXPIRED = "expired"
     """Never stored: a pending or approved call past its `expires_at`, computed on read."""
+    LAPSED = "lapsed"
+    """Never stored: a pending or approved call whose session's client exited, computed on read."""
 
 
 class DriftStatus(StrEnum):
@@ -110,7 +112,10 @@ CLEARING_ACTIONS = (Action.APPROVE, Action.UNTAINT, Action.RELEASE, Action.ACCEP
 
 
 class SessionState(StrEnum):
-    """A session as listed: tainted while it has open taint events, else clean."""
+    """A session as listed: ended once its client exited, else tainted while it has open taint
+    events, else clean."""
 
     TAINTED = "tainted"
     CLEAN = "clean"
+    ENDED = "ended"
+    """Its agent client exited: nothing of it waits for a person (its calls lapsed)."""

@@ -79,7 +79,10 @@ def run(args: argparse.Namespace) -> int:
             )
     try:
         store.sessions.ensure(
-            session.key, client_pid=session.client_pid, client_name=session.client_name
+            session.key,
+            client_pid=session.client_pid,
+            client_name=session.client_name,
+            client_started=session.client_started,
         )
     except StoreUnavailable as exc:
         # Keep serving: untrusted results are withheld and outbound calls refused until it is back.

@@ -51,7 +51,9 @@ def collect(store: StoreAPI, now: datetime) -> dict:
     sessions = [
         {
             "key": row["key"],
+            "label": row["label"],
             "state": session_state(row),
+            "ended": row["ended"],
             "tainted": row["tainted"],
             "reasons": [
                 {name: event[name] for name in ("server", "tool", "method", "reason", "at")}
@@ -95,13 +97,14 @@ def render(report: dict, now: datetime) -> str:
     if report["sessions"]:
         rows = []
         for session in report["sessions"]:
+            label = visible(session["label"])
             if not session["tainted"]:
-                rows.append([session["key"], session["state"], "", "", "", ""])
+                rows.append([label, session["state"], "", "", "", ""])
                 continue
             first = session["reasons"][0]
             rows.append(
                 [
-                    session["key"],
+                    label,
                     session["state"],
                     f"{first['server']}/{first['tool'] or first['method']}",
                     ago(now - parse_stamp(first["at"])),
@@ -116,12 +119,13 @@ def render(report: dict, now: datetime) -> str:
     out.append("")
     out.append("Blocked calls waiting for a person")
     if report["blocked"]:
+        labels = {session["key"]: session["label"] for session in report["sessions"]}
         rows = [
             [
                 call["token"],
                 call["server"],
                 call["tool"],
-                call["session"],
+                visible(labels.get(call["session"], call["session"])),
                 ago(now - parse_stamp(call["created_at"])),
                 until(parse_stamp(call["expires_at"]) - now),
                 call["reason_code"] or "",

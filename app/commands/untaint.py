@@ -18,7 +18,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--session",
         metavar="KEY",
-        help=f"the session to clear (default: {SESSION_ENV}, else the only tainted one)",
+        help=f"the session to clear, by its key or its client's process id (default: {SESSION_ENV},"
+        " else the only tainted session whose client still runs)",
     )
     human.add_store_option(parser)
 
@@ -31,28 +32,55 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _choose_and_untaint(store: StoreAPI, session: str | None) -> int:
-    key = session or os.environ.get(SESSION_ENV) or _only_tainted(store)
+    given = session or os.environ.get(SESSION_ENV)
+    key = _by_client_pid(store, given) if given else _only_tainted(store)
     if key is None:
         return human.EXIT_REFUSED
     return _untaint(store, key)
 
 
+def _by_client_pid(store: StoreAPI, given: str) -> str:
+    """The session `given` names: a key as is, or the one live session of that client process."""
+    if not given.isdigit():
+        return given
+    live = [
+        row["key"]
+        for row in store.sessions.all()
+        if str(row.get("client_pid")) == given and not row["ended"]
+    ]
+    return live[0] if len(live) == 1 else given
+
+
 def _only_tainted(store: StoreAPI) -> str | None:
-    """The one tainted session; with several, list them and return None."""
-    tainted = [row for row in store.sessions.all() if row["tainted"]]
+    """The one tainted session whose client still runs; with several, list them and return None.
+
+    A session whose client exited needs no untaint: nothing of it can send anything any more."""
+    sessions = store.sessions.all()
+    tainted = [row for row in sessions if row["tainted"] and not row["ended"]]
     if len(tainted) == 1:
         return tainted[0]["key"]
     if not tainted:
-        print("lazaretto untaint: no session is tainted; nothing to clear.", file=sys.stderr)
+        ended = sum(1 for row in sessions if row["tainted"] and row["ended"])
+        also = (
+            f" ({ended} session{'s' if ended > 1 else ''} whose client exited still"
+            f" hold{'' if ended > 1 else 's'} taint, and need{'' if ended > 1 else 's'} no untaint)"
+            if ended
+            else ""
+        )
+        print(
+            f"lazaretto untaint: no running session is tainted; nothing to clear{also}.",
+            file=sys.stderr,
+        )
         return None
     print(
-        "lazaretto untaint: several sessions are tainted; name one with --session KEY:",
+        "lazaretto untaint: several running sessions are tainted; name one with --session KEY:",
         file=sys.stderr,
     )
     for row in tainted:
         first = row["reasons"][0]
         print(
-            f"  {human.visible(row['key'])}  since {first['at']}  {human.visible(first['reason'])}",
+            f"  {human.visible(row['key'])}  {human.visible(row['label'])}  since {first['at']}"
+            f"  {human.visible(first['reason'])}",
             file=sys.stderr,
         )
     return None

@@ -81,7 +81,8 @@ def load_session(store: StoreAPI, policy: Policy, item: QueueItem) -> Detail | N
         return None
     record = found["record"] or {"key": item.key, "created_at": item.at}
     now = store.now()
-    # Listed as the Blocked tab lists them: expired, or reviewed once dismissed.
+    # Listed as the Blocked tab lists them: expired, lapsed with the client, or reviewed once
+    # dismissed.
     calls = [{**call, "state": listed_call_state(call, now)} for call in found["calls"]]
     return Detail(item, record, chain, None, calls)
 

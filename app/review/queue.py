@@ -206,8 +206,9 @@ class BlockedFeed(TableFeed):
 
 
 def listed_call_state(row: dict, now: str) -> StrEnum:
-    """A blocked call as listed: its status as of `now` (expiry computed), reviewed once dismissed."""
-    state = call_status(row["status"], row["expires_at"], now)
+    """A blocked call as listed: its status as of `now` (expiry and lapse computed), reviewed once
+    dismissed."""
+    state = call_status(row["status"], row["expires_at"], now, row.get("session_ended", False))
     return ListedState.REVIEWED if state == CallStatus.PENDING and row["reviewed_at"] else state
 
 
@@ -295,26 +296,27 @@ class SessionsFeed(Feed):
         return sorted(items, key=lambda item: item.state != SessionState.TAINTED)
 
     def attention(self, store: StoreAPI) -> int:
-        return sum(1 for row in store.sessions.all() if row["tainted"])
+        return sum(1 for row in store.sessions.all() if session_state(row) is SessionState.TAINTED)
 
     def item(self, row: dict) -> QueueItem:
         """The queue row for one session from `store.sessions.all()`."""
+        # Sessions go by the one label `lazaretto status` gives them, whatever tainted them.
         reasons = row["reasons"]
         if reasons:
             first = reasons[0]
             others = len(reasons) - 1
             more = f" (+{others} other source{'s' if others > 1 else ''})" if others else ""
-            source = _source(first["server"], first["tool"], first["method"])
             reason = f"tainted by {first['reason']}{more}"
         else:
-            source = row.get("client_name") or "agent client"
             reason = "no open taint: outbound tools work"
+        if row["ended"]:
+            reason = f"its client exited; {reason}"
         return QueueItem(
             kind=self.kind,
             key=row["key"],
             at=row["created_at"],
             order=0,
-            source=source,
+            source=row["label"],
             reason=reason,
             state=session_state(row),
             session=row["key"],

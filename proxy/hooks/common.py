@@ -76,6 +76,7 @@ class HookContext:
                 client_pid=info.client_pid,
                 client_name=info.client_name,
                 client_session_id=str(client_session) if client_session else None,
+                client_started=info.client_started,
             )
         except StoreUnavailable:
             # Every decision below that needs the store fails closed on its own.

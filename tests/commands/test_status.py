@@ -22,8 +22,15 @@ def test_json_shape(cli, store, block_call):
     sessions = {session["key"]: session for session in report["sessions"]}
     assert set(sessions) == {"quiet", "agent-1"}
     for session in report["sessions"]:
-        assert set(session) == {"key", "state", "tainted", "reasons"}
-    assert sessions["quiet"] == {"key": "quiet", "state": "clean", "tainted": False, "reasons": []}
+        assert set(session) == {"key", "label", "state", "ended", "tainted", "reasons"}
+    assert sessions["quiet"] == {
+        "key": "quiet",
+        "label": "quiet",  # no client process recorded: its key is its name
+        "state": "clean",
+        "ended": False,
+        "tainted": False,
+        "reasons": [],
+    }
     assert sessions["agent-1"]["tainted"] is True and sessions["agent-1"]["state"] == "tainted"
     [reason] = sessions["agent-1"]["reasons"]
     assert set(reason) == {"server", "tool", "method", "reason", "at"}

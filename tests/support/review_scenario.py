@@ -43,9 +43,9 @@ def load_scenario(store: Store, clock: FixedClock, path: Path = SCENARIO) -> Non
     store.pins.pin(pins["server"], command, pinned, reason="first use (tool)")
     for row in data["sessions"]:
         clock.set_minute(start, row["minute"])
-        store.sessions.ensure(
-            row["key"], client_pid=row["client_pid"], client_name=row["client_name"]
-        )
+        # No client process is recorded (as for a LAZARETTO_SESSION key): the scenario's sessions
+        # never end, whatever runs on the machine that replays it.
+        store.sessions.ensure(row["key"], client_name=row["client_name"])
     for row in data["taint"]:
         clock.set_minute(start, row["minute"])
         store.sessions.taint(

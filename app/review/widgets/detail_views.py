@@ -10,6 +10,7 @@ from textual.content import Content
 
 from lazaretto.app.human import visible
 from lazaretto.proxy.detect import detect
+from lazaretto.store.sessions import session_label
 from lazaretto.store.states import (
     Actor,
     CallStatus,
@@ -47,11 +48,13 @@ CALL_STYLES: StateStyles = {
     CallStatus.APPROVED: CLEARED_STYLE,
     CallStatus.USED: SETTLED_STYLE,
     CallStatus.EXPIRED: SETTLED_STYLE,
+    CallStatus.LAPSED: SETTLED_STYLE,
     ListedState.REVIEWED: SETTLED_STYLE,
 }
 SESSION_STYLES: StateStyles = {
     SessionState.TAINTED: WAITING_STYLE,
     SessionState.CLEAN: CLEARED_STYLE,
+    SessionState.ENDED: SETTLED_STYLE,
 }
 DRIFT_STYLES: StateStyles = {
     DriftStatus.PENDING: WAITING_STYLE,
@@ -347,11 +350,7 @@ def open_taint(detail: Detail, times: Moments) -> Content:
 def session_view(detail: Detail, times: Moments) -> DetailView:
     """A session's taint chain beside the calls refused in it."""
     row = detail.record
-    client = " ".join(
-        str(part)
-        for part in (row.get("client_name"), row.get("client_pid") and f"pid {row['client_pid']}")
-        if part
-    )
+    client = session_label(row)
     title = _header(
         "session",
         row["key"],
