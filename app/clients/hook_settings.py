@@ -13,11 +13,14 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from lazaretto.proxy.hooks.budget import CLIENT_TIMEOUT_SECONDS
+
 from . import undo
 from .files import ConfigText, backup_texts, backups_of, json_text, load_json, read_text
 from .wrapping import lazaretto_executable
 
-TIMEOUT_SECONDS = 30  # generous: a hook that times out lets the call through in every client
+# A hook that times out lets the call through in every client: the hook answers by half of it.
+TIMEOUT_SECONDS = CLIENT_TIMEOUT_SECONDS
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ With a station, `cli.main` forwards the event before this module is imported (se
 import argparse
 import sys
 
-from lazaretto.proxy.hooks.dispatch import CLIENTS, answer_and_emit
+from lazaretto.proxy.hooks.dispatch import CLIENTS
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -21,5 +21,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read the event, answer it, and return the exit code the client expects."""
-    return answer_and_emit(args.client, args.event, sys.stdin.buffer.read())
+    """Read the event, answer it by the run's deadline, and return the exit code the client expects."""
+    from lazaretto.proxy.hooks.watchdog import answer_in_time
+
+    return answer_in_time(args.client, args.event, sys.stdin.buffer.read())

@@ -1,12 +1,12 @@
 """The agent's own tools, read for the two questions the gate asks: does it reach out, does it read outside text."""
 
 import re
-import subprocess
 from dataclasses import dataclass
 
 from ..classify import OUTBOUND_WORDS
 from . import environment
 from . import programs as P
+from .gitconfig import entries
 from .shell import Invocation, Unreadable, expand, invocations
 
 # `git clone` options that take a separate value (so the value is not read as the repository).
@@ -134,16 +134,8 @@ def egress(invocation: Invocation) -> Egress | None:
 
 def _configured_remotes(where: str) -> tuple[str, ...]:
     """The URLs of the repository's remotes: where a `git push` that names none goes."""
-    try:
-        done = subprocess.run(
-            ["git", "-C", where, "config", "--get-regexp", r"^remote\..*\.(push)?url$"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return ()
-    return tuple(line.split(None, 1)[1] for line in done.stdout.splitlines() if " " in line)
+    text = environment.current().git_config(where, r"^remote\..*\.(push)?url$")
+    return tuple(value for _, value in entries(text or ""))
 
 
 def _git_egress(invocation: Invocation) -> Egress | None:

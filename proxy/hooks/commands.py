@@ -12,7 +12,8 @@ from collections.abc import Iterable, Iterator
 from lazaretto.store import default_store_path, resolve_store_path
 
 from ..policy import POLICY_ENV, POLICY_FILE
-from . import environment
+from . import budget, environment
+from .budget import OverBudget
 from .programs import (
     COPIES_FILES,
     DISARMING_VERBS,
@@ -72,6 +73,10 @@ _PATH_KEYS = (
 
 def _config_roots() -> list[str]:
     """Extra settings files named by the environment: the policy, the Codex and Claude config homes."""
+    return budget.current().remembered("config roots", _find_config_roots)
+
+
+def _find_config_roots() -> list[str]:
     env = environment.current()
     roots = [str(env.config_dir() / POLICY_FILE)]
     if env.get(POLICY_ENV):
@@ -103,6 +108,10 @@ def is_config_path(path: str) -> bool:
 
 def _store_names() -> tuple[str, str | None]:
     """The store file, and its folder when that folder is Lazaretto's own (the default location)."""
+    return budget.current().remembered("store names", _find_store_names)
+
+
+def _find_store_names() -> tuple[str, str | None]:
     store = resolve_store_path()
     folder = str(store.parent) if store == default_store_path() else None
     return str(store), folder
@@ -180,7 +189,7 @@ def check_command(command: str, cwd: str) -> str | None:
         return "it would switch the client's hooks off"
     try:
         found = invocations(command, cwd)
-    except Unreadable as exc:
+    except (Unreadable, OverBudget) as exc:
         return f"it cannot be checked ({exc})"
     for invocation in found:
         reason = _check_invocation(invocation)

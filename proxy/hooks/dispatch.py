@@ -9,6 +9,7 @@ import json
 import sys
 
 from ..transport.whole_writes import print_json_line
+from . import budget, environment
 
 CLIENTS = {
     "claude-code": "lazaretto.proxy.hooks.claude",
@@ -46,7 +47,8 @@ def answer(client: str, event: str, raw: bytes, error: BaseException | None = No
             raise ValueError("the hook input is not a JSON object")
         if error is not None:
             raise error
-        return module.handle(event, data)
+        with budget.running(budget.budget_seconds(environment.current().environ)):
+            return module.handle(event, data)
     except BaseException as exc:
         why = f"lazaretto hook {client} {event}: {type(exc).__name__}: {exc}"
         reply = module.fail(event, data, exc)

@@ -16,6 +16,8 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .files import read_regular
+
 if TYPE_CHECKING:
     from lazaretto.proxy.session import SessionInfo
     from lazaretto.store.opening import StoreAPI
@@ -77,12 +79,20 @@ class HookEnvironment:
         return os.path.realpath(path)
 
     def read(self, path: str, limit: int) -> bytes | None:
-        """Up to `limit` + 1 bytes of a file, or None when it cannot be read."""
+        """Up to `limit` + 1 bytes of a regular file, or None when it is not one or cannot be read."""
+        return read_regular(path, limit)
+
+    def git_config(self, where: str, pattern: str) -> str | None:
+        """git's reading of the configuration entries matching `pattern` that a git run in
+        `where` sees (see `gitconfig`), or None when git could not read them. Raises OverBudget
+        when the hook run's time is up first."""
+        from .budget import OverBudget, current
+        from .gitconfig import GitConfigTimeout, git_config
+
         try:
-            with open(path, "rb") as handle:
-                return handle.read(limit + 1)
-        except OSError:
-            return None
+            return git_config(where, pattern, current().seconds_left())
+        except GitConfigTimeout as exc:
+            raise OverBudget(str(exc)) from exc
 
     def config_dir(self) -> Path:
         """The user's Lazaretto config directory (where the default policy lives)."""
@@ -141,6 +151,11 @@ class ClientEnvironment(HookEnvironment):
         if not isinstance(answer, str):
             return None
         return answer.encode("latin-1")
+
+    def git_config(self, where: str, pattern: str) -> str | None:
+        # git must run as the user: as the station's account it would not read the user's files.
+        answer = self._ask({"git_config": where, "pattern": pattern})
+        return answer if isinstance(answer, str) else None
 
     def config_dir(self) -> Path:
         # platformdirs reads this process's environment; the hook's is the one that counts.

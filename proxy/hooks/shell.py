@@ -15,10 +15,12 @@ import codecs
 import functools
 import os
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
-from . import environment
+from . import budget, environment
 from . import programs as P
+from .budget import Budget
 
 MAX_DEPTH = 8  # nested `sh -c` / `eval` / `$(...)` levels before the line counts as unreadable
 MAX_SCRIPT_BYTES = 256 * 1024  # a script run by `bash FILE` is read and checked up to this size
@@ -30,6 +32,8 @@ _GLOB = re.compile(r"[*?]|\[[^\]]+\]")
 _BRACES = re.compile(r"\{[^{}]*(?:,|\.\.)[^{}]*\}")
 # `$NAME` or `${NAME}`, nothing more: any other expansion (`$1`, `$_`, `${X:-a b}`) may split.
 _PLAIN_EXPANSION = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
+# A run of name characters: a name is mentioned where such a run equals it.
+_NAME_RUN = re.compile(r"[A-Za-z0-9_]+")
 # What bash splits an unquoted expansion's value at, unless IFS is changed.
 _IFS_DEFAULT = frozenset(" \t\n")
 _QUOTING = frozenset({"string", "raw_string", "ansi_c_string", "translated_string"})
@@ -155,8 +159,16 @@ class _Reader:
     files: dict[str, str | None] = field(default_factory=dict)
     # The scripts of the project being read (innermost last): see `script`.
     projects: list[str] = field(default_factory=list)
-    # Every line read so far (the command, the shell lines inside it, scripts): see `_splits`.
-    texts: list[str] = field(default_factory=list)
+    # What every line read so far (the command, the shell lines inside it, scripts) does with a
+    # name: see `_splits`. Kept as it is read, so each text is scanned once.
+    mentioned: set[str] = field(default_factory=set)  # names written other than as `$X`/`${X}`
+    ifs: bool = False  # whether any line mentions IFS
+    run: Budget = field(default_factory=budget.current)
+
+    def read(self, command: str, cwd: str) -> tuple[Invocation, ...]:
+        """Every program `command` runs (see `invocations`)."""
+        self.line(command, cwd, 0)
+        return tuple(self.invocations)
 
     # -- the tree ------------------------------------------------------------------------------
 
@@ -164,7 +176,8 @@ class _Reader:
         """Read one command line starting in `cwd`; return what it prints, when that is known."""
         if depth > MAX_DEPTH:
             raise Unreadable(f"commands nested more than {MAX_DEPTH} levels deep")
-        self.texts.append(text)
+        self.run.parse(len(text))
+        self.note_names(text)
         if _PLAIN.fullmatch(text):
             # Nothing but words and spaces (`git status`, `npm test`): bash splits it at the spaces,
             # and loading the grammar would be most of the hook's time.
@@ -201,7 +214,7 @@ class _Reader:
 
     def children(self, node, cwd: str, depth: int, stdin: str | None = "") -> str:
         # Every command of a group may read the group's input (`echo ... | { sh; }`).
-        for child in node.named_children:
+        for child in _flat(node):
             cwd = self.node(child, cwd, depth, stdin)[0]
         return cwd
 
@@ -240,6 +253,7 @@ class _Reader:
 
     def word(self, node, cwd: str, depth: int) -> Word:
         """A word node's value, reading every substitution inside it as commands too."""
+        self.run.words_read(1)
         kind = node.type
         raw = _text(node)
         if kind == "command_name":
@@ -282,6 +296,19 @@ class _Reader:
         self.substitutions(node, cwd, depth)
         return Word(raw, dynamic=True, splits=self._splits(raw))
 
+    def note_names(self, text: str) -> None:
+        """Record how `text` mentions each name (for `_splits`), in one pass over it."""
+        for match in _NAME_RUN.finditer(text):
+            name = match.group(0)
+            start, end = match.span()
+            if name == "IFS":
+                self.ifs = True
+            expanded = text[start - 1 : start] == "$" or (
+                text[start - 2 : start] == "${" and text[end : end + 1] == "}"
+            )
+            if not expanded:
+                self.mentioned.add(name)
+
     def _splits(self, raw: str) -> bool:
         """Whether this expansion, unquoted, may split into several words when it runs.
 
@@ -294,15 +321,8 @@ class _Reader:
         name = plain and (plain.group(1) or plain.group(2))
         if not name or name == "_":  # `$_` is the last word of the command before
             return True
-        mention = re.compile(rf"(?<![A-Za-z0-9_]){name}(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])IFS\b")
-        for text in self.texts:
-            for match in mention.finditer(text):
-                start, end = match.span()
-                expanded = text[start - 1 : start] == "$" or (
-                    text[start - 2 : start] == "${" and text[end : end + 1] == "}"
-                )
-                if match.group(0) == "IFS" or not expanded:
-                    return True
+        if self.ifs or name in self.mentioned:
+            return True
         value = environment.current().get(name) or ""
         return not _IFS_DEFAULT.isdisjoint(value)
 
@@ -318,6 +338,7 @@ class _Reader:
 
     def redirections(self, nodes, cwd: str, depth: int, stdin: str | None) -> "_Redirections":
         io = _Redirections(stdin)
+        self.run.words_read(len(nodes))
         for node in nodes:
             if node.type == "file_redirect":
                 target = node.child_by_field_name("destination")
@@ -359,11 +380,7 @@ class _Reader:
         where = expand(path, cwd)
         if where in self.files:
             return self.files[where]
-        data = environment.current().read(where, MAX_SCRIPT_BYTES)
-        if data is None:
-            return None
-        # Past the bound the text counts as unknown: refused only where it would run as code.
-        return None if len(data) > MAX_SCRIPT_BYTES else data.decode("utf-8", "replace")
+        return self.run.remembered(("file", where), lambda: _disk_text(where))
 
     # -- commands --------------------------------------------------------------------------------
 
@@ -386,12 +403,13 @@ class _Reader:
         self, node, redirects: list, cwd: str, depth: int, stdin: str | None
     ) -> tuple[str, str | None]:
         words: list[Word] = []
+        redirects = list(redirects)
         for index, child in enumerate(node.children):
             role = node.field_name_for_child(index)
             if role in ("name", "argument"):
                 words.append(self.word(child, cwd, depth))
             elif child.type.endswith("_redirect"):
-                redirects = [*redirects, child]
+                redirects.append(child)
             elif child.is_named:
                 self.substitutions(child, cwd, depth)  # `X=$(...) cmd`
         io = self.redirections(redirects, cwd, depth, stdin)
@@ -414,8 +432,10 @@ class _Reader:
         open_tail: bool = False,
     ) -> str | None:
         """Record what `words` runs, unwrapping wrappers, shells and interpreters; return its output."""
-        while words and _ASSIGNMENT.match(words[0].text):
-            words = words[1:]
+        start = 0
+        while start < len(words) and _ASSIGNMENT.match(words[start].text):
+            start += 1
+        words = words[start:]
         if not words:
             if writes:
                 self.invocations.append(Invocation((), cwd, tuple(writes), reads=tuple(reads)))
@@ -432,6 +452,8 @@ class _Reader:
                 return self.line(" ".join([value, *(w.text for w in rest)]), cwd, depth + 1, stdin)
             finally:
                 self.aliases[name] = value
+        self.run.program()
+        self.run.words_read(len(words))
         invocation = Invocation(
             tuple(w.text for w in words),
             cwd,
@@ -799,6 +821,38 @@ class _Redirections:
     followers: list = field(default_factory=list)
 
 
+def _named(node) -> Iterator:
+    """A node's named children, one at a time: a line of a hundred thousand commands is not held
+    as a hundred thousand node objects at once (the reader may stop at its budget well before)."""
+    cursor = node.walk()
+    if not cursor.goto_first_child():
+        return
+    while True:
+        child = cursor.node
+        if child is not None and child.is_named:
+            yield child
+        if not cursor.goto_next_sibling():
+            return
+
+
+def _flat(node) -> Iterable:
+    """A node's named children, with a chain of `a && b || c` (which the grammar nests one `list`
+    inside the next, leftmost deepest) read as one level, in order."""
+    if node.type != "list":
+        return _named(node)
+    spine = []
+    while node.type == "list":
+        spine.append(node)
+        children = node.named_children
+        if not children:
+            break
+        node = children[0]
+    found = [] if node.type == "list" else [node]
+    for item in reversed(spine):
+        found.extend(item.named_children[1:])
+    return found
+
+
 def _tmux_operands(words: list[Word]) -> list[Word]:
     """A tmux command's words without its options and their values: the command name, then operands."""
     operands, index = [], 0
@@ -844,8 +898,24 @@ def _output(
         if not files:
             return stdin
         parts = [stdin if t == "-" else reader.file_text(t, cwd) for t in files]
-        return None if any(p is None for p in parts) else "".join(parts)  # type: ignore[arg-type]
+        if any(p is None for p in parts):
+            return None
+        # `cat a.sh a.sh ...` would build a text many times the files' size: past what the run
+        # may still read, it is not built (unknown, so nothing may run it).
+        if sum(map(len, parts)) > reader.run.shell_bytes:  # type: ignore[arg-type]
+            return None
+        return "".join(parts)  # type: ignore[arg-type]
     return None
+
+
+def _disk_text(where: str) -> str | None:
+    """A file's text on disk, read once per hook run (None: not there, not a regular file, or
+    larger than MAX_SCRIPT_BYTES, past which it counts as unknown: refused only where it would
+    run as code)."""
+    data = environment.current().read(where, MAX_SCRIPT_BYTES)
+    if data is None or len(data) > MAX_SCRIPT_BYTES:
+        return None
+    return data.decode("utf-8", "replace")
 
 
 def _module_argv(module: str, tail: list[Word]) -> list[Word]:
@@ -885,8 +955,21 @@ def _after_options(words: list[Word], with_value: frozenset[str]) -> list[Word]:
 def invocations(command: str, cwd: str) -> list[Invocation]:
     """Every program `command` runs (starting in `cwd`), wrappers, shells and interpreters unwrapped.
 
-    Raises Unreadable when what the line runs cannot all be known.
+    Raises Unreadable when what the line runs cannot all be known, and OverBudget when reading it
+    would take more work than a hook run may spend. A hook run reads each line once: its checks
+    all ask for the same reading.
     """
-    reader = _Reader()
-    reader.line(command, cwd, 0)
-    return reader.invocations
+    run = budget.current()
+    found = run.remembered(("shell", command, cwd), lambda: _reading(run, command, cwd))
+    if isinstance(found, Unreadable):
+        raise found
+    return list(found)
+
+
+def _reading(run: Budget, command: str, cwd: str) -> tuple[Invocation, ...] | Unreadable:
+    try:
+        return _Reader(run=run).read(command, cwd)
+    except Unreadable as exc:
+        return exc
+    except RecursionError:
+        return Unreadable("it nests commands more deeply than the hook reads")

@@ -10,15 +10,15 @@ client and event (a deny, or the output withheld with a notice saying the statio
 import os
 import socket
 import sys
+import time
 
 from lazaretto.store.station.marker import MarkerError, find_marker
 from lazaretto.store.station.wire import MAX_LINE, VERSION, decode, encode
 
 from ..transport.whole_writes import print_json_line
+from .files import read_regular
 
 CLIENTS = ("claude-code", "codex", "cursor")
-TIMEOUT_SECONDS = 50.0
-"""Below the clients' own hook timeouts (60 s by default), so the fail-closed answer is the one read."""
 
 
 class StationDown(RuntimeError):
@@ -37,7 +37,7 @@ def forward(argv: list[str]) -> int | None:
         return None
     raw = sys.stdin.buffer.read()
     try:
-        reply = _ask_station(marker, argv[0], argv[1], raw)
+        reply = _ask_station(marker, argv[0], argv[1], raw, time.monotonic() + _budget_seconds())
     except Exception as exc:  # whatever went wrong, the client must not read it as a pass
         return _fail_closed(
             argv,
@@ -54,10 +54,31 @@ def forward(argv: list[str]) -> int | None:
     return int(reply.get("exit_code", 2))
 
 
-def _ask_station(marker, client: str, event: str, raw: bytes) -> dict:
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.settimeout(TIMEOUT_SECONDS)
+def _budget_seconds() -> float:
+    """The hook run's budget (see `budget`), read without importing the rest of the hooks."""
+    from .budget import budget_seconds
+
+    return budget_seconds()
+
+
+class _Deadline(socket.socket):
+    """A socket whose every wait ends at one deadline: the station may answer slowly, or ask back
+    many times, but the hook answers before the client's timeout all the same."""
+
+    deadline = 0.0
+
+    def wait_at_most(self) -> None:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise StationDown("the station did not answer within the hook's budget")
+        self.settimeout(left)
+
+
+def _ask_station(marker, client: str, event: str, raw: bytes, deadline: float) -> dict:
+    sock = _Deadline(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.deadline = deadline
     try:
+        sock.wait_at_most()
         sock.connect(marker.socket)
         if marker.uid is not None:
             from lazaretto.store.station.peer import peer_of
@@ -78,9 +99,11 @@ def _ask_station(marker, client: str, event: str, raw: bytes) -> dict:
                 "ppid": os.getppid(),
             },
         }
+        sock.wait_at_most()
         sock.sendall(encode(request))
         reader = sock.makefile("rb")
         while True:
+            sock.wait_at_most()
             line = reader.readline(MAX_LINE + 1)
             if not line.endswith(b"\n"):
                 raise StationDown("the station closed the connection")
@@ -88,7 +111,9 @@ def _ask_station(marker, client: str, event: str, raw: bytes) -> dict:
             if not isinstance(message, dict) or message.get("id") != 1:
                 raise StationDown("the station answered out of turn")
             if "ask" in message:
-                sock.sendall(encode({"id": 1, "answer": _answer(message["ask"])}))
+                answer = _answer(message["ask"], sock.deadline)
+                sock.wait_at_most()
+                sock.sendall(encode({"id": 1, "answer": answer}))
                 continue
             if not message.get("ok"):
                 error = message.get("error") or {}
@@ -101,20 +126,25 @@ def _ask_station(marker, client: str, event: str, raw: bytes) -> dict:
         sock.close()
 
 
-def _answer(question: object):
-    """What the station asked about the user's side: a path's real form, or a file's bytes."""
+def _answer(question: object, deadline: float):
+    """What the station asked about the user's side: a path's real form, a file's bytes, or what
+    git's configuration says (read as the user, within the hook's deadline)."""
     if not isinstance(question, dict):
         return None
+    if isinstance(question.get("git_config"), str) and isinstance(question.get("pattern"), str):
+        from .gitconfig import GitConfigTimeout, git_config
+
+        try:
+            return git_config(
+                question["git_config"], question["pattern"], deadline - time.monotonic()
+            )
+        except GitConfigTimeout:
+            return None
     if isinstance(question.get("realpath"), str):
         return os.path.realpath(question["realpath"])
-    if isinstance(question.get("read"), str):
-        limit = question.get("limit")
-        try:
-            with open(question["read"], "rb") as handle:
-                data = handle.read(int(limit) + 1 if isinstance(limit, int) else -1)
-        except OSError:
-            return None
-        return data.decode("latin-1")
+    if isinstance(question.get("read"), str) and isinstance(question.get("limit"), int):
+        data = read_regular(question["read"], question["limit"])
+        return None if data is None else data.decode("latin-1")
     return None
 
 
