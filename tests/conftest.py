@@ -15,14 +15,43 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 
 
+def pytest_collection_modifyitems(items) -> None:
+    # The serial tests form one xdist group (`--dist loadgroup`, in addopts): run with `-n`, they
+    # are at least never run beside each other. CI runs them in a pass of their own, without -n.
+    for item in items:
+        if item.get_closest_marker("serial"):
+            item.add_marker(pytest.mark.xdist_group("serial"))
+
+
+@pytest.fixture(scope="session")
+def shared_cache(tmp_path_factory) -> Path:
+    """One cache folder for every test of this process (an xdist worker has its own): compiled
+    caches are built once, and never in the user's own cache."""
+    return tmp_path_factory.mktemp("cache")
+
+
 @pytest.fixture(autouse=True)
-def isolated_env(tmp_path, monkeypatch):
-    """No test reads or writes the user's real store, policy or session."""
+def isolated_env(tmp_path, monkeypatch, shared_cache):
+    """No test, nor any process it starts, reads or writes the user's real store, policy, session,
+    station, home or client settings: everything lives under this test's own tmp_path."""
     monkeypatch.setenv("LAZARETTO_STORE", str(tmp_path / "store.db"))
-    monkeypatch.delenv("LAZARETTO_POLICY", raising=False)
-    monkeypatch.delenv("LAZARETTO_SESSION", raising=False)
+    for name in (
+        "LAZARETTO_POLICY",
+        "LAZARETTO_SESSION",
+        "LAZARETTO_STATION",  # a station the developer's shell opted into
+        "LAZARETTO_ROOT",
+        "LAZARETTO_DEMO_LOG",
+        "LAZARETTO_PLAIN_ENGINE",
+        "CODEX_HOME",
+        "CLAUDE_CONFIG_DIR",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    home = tmp_path / "user-home"  # tests that look into HOME make their own `home`
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))  # the clients' settings (~/.claude, ~/.cursor...)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(shared_cache))
     # Remote logins go to the owner-only file under XDG_STATE_HOME, never a real keyring.
     monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
 

@@ -2,7 +2,6 @@
 
 import base64
 import json
-import time
 
 import pytest
 from support.scripted_http import (
@@ -14,6 +13,7 @@ from support.scripted_http import (
     sse_reply,
     text_result,
 )
+from support.waiting import wait_for
 
 REGION_TOOL = {
     "name": "query",
@@ -163,11 +163,9 @@ def test_the_server_s_requests_and_notices_on_the_get_stream_are_judged(start_pr
         text = json.dumps(message, ensure_ascii=False)
         assert "\u200b" not in text and "\U000e0041" not in text  # stripped before the client
     proxy.send({"jsonrpc": "2.0", "id": "srv-1", "result": {"action": "decline"}})
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and not any(
-        p.message.get("id") == "srv-1" for p in server.posts()
-    ):
-        time.sleep(0.05)
+    wait_for(
+        lambda: any(p.message.get("id") == "srv-1" for p in server.posts()), "the answer's POST"
+    )
     answer = next(p for p in server.posts() if p.message.get("id") == "srv-1")
     assert answer.message["result"] == {"action": "decline"}
     assert answer.headers["mcp-session-id"] == "s1"
@@ -191,9 +189,7 @@ def test_a_modern_cancellation_closes_the_stream_instead_of_posting(
             "params": {"name": "slow", "arguments": {}, "_meta": meta},
         }
     )
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and not server.posts():
-        time.sleep(0.05)
+    wait_for(server.posts, "the call's POST")
     proxy.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9}})
     reply = proxy.recv()
     assert reply["id"] == 9 and reply["error"]["data"]["reason"] == "cancelled"

@@ -117,6 +117,7 @@ GROWTH = {
 MARKDOWN_DENSE = {"unclosed image titles", "![ repeated, then an image"}
 
 
+@pytest.mark.serial  # measures how CPU time grows
 @pytest.mark.parametrize(("name", "make"), GROWTH.items(), ids=GROWTH.keys())
 def test_crafted_inputs_run_in_linear_time(name, make):
     assert_linear(_clean, make, 1_000 if name in MARKDOWN_DENSE else 16_000, f"sanitize, {name}")
