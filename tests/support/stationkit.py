@@ -94,6 +94,13 @@ def runnable_interpreter(workdir: Path) -> Path:
     ).stdout.strip()
     _carry_packages(Path(site))
     python = bridge / "bin" / "python"
+    # Other accounts cannot write bytecode here: compiled once now, or every process they start
+    # would compile the checkout again (the distributions' bytecode came along with them).
+    subprocess.run(
+        [str(python), "-m", "compileall", "-q", str(Path(site) / "lazaretto")],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     if not _runs_as_nobody([str(python), "-c", probe]):
         raise RuntimeError(f"other accounts cannot import this checkout through {python}")
     return python
@@ -133,7 +140,7 @@ def _carry_packages(site: Path) -> None:
                 target = site / source.relative_to(where)
             except ValueError:
                 continue  # scripts installed outside site-packages
-            if source.is_file() and "__pycache__" not in target.parts:
+            if source.is_file():  # bytecode included: the same Python version compiled it
                 target.parent.mkdir(parents=True, exist_ok=True)
                 _link_or_copy(str(source), str(target))
 
