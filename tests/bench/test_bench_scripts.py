@@ -43,6 +43,7 @@ if len(getattr(os, "sched_getaffinity", lambda _: ())(0)) >= 2:
     RUNS.append(("roundtrip.py", [*SMALL["roundtrip.py"], "--pin"]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("script", "args"), RUNS)
 def test_benchmark_runs_and_ends_with_one_json_line(script, args):
     done = subprocess.run(

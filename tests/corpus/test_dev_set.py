@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 from corpus.measure import measure
 
-# Every test reads the figures a module fixture measures once: on one xdist worker, measured once.
-pytestmark = pytest.mark.xdist_group("dev-set")
+# Every test reads the figures a module fixture measures once (a few seconds): on one xdist
+# worker, measured once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("dev-set")]
 
 DEV = Path(__file__).parent / "dev"
 SETS = (

@@ -286,6 +286,7 @@ def amplified(shape: str, times: int):
     return respond
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
 @pytest.mark.parametrize("shape", list(AMPLIFIERS))
 def test_a_body_that_would_explode_in_memory_is_judged_within_four_times_its_size(

@@ -42,6 +42,7 @@ def log_in(terminal, env: dict, *args: str) -> str:
     return json.loads(path.read_text())["tokens"]["access_token"]
 
 
+@pytest.mark.slow
 def test_one_wrap_one_login_and_the_proxy_sends_and_renews_the_token(
     sdk_server, start_proxy, terminal, oauth_env, store_path
 ):
@@ -98,6 +99,7 @@ def test_a_login_that_cannot_be_renewed_is_an_error_saying_what_to_do(
     proxy.close()
 
 
+@pytest.mark.slow
 def test_logout_forgets_the_login(sdk_server, start_proxy, terminal, oauth_env):
     url = sdk_server("lab", "--oauth", env=oauth_env)
     log_in(terminal, oauth_env, "lab", "--url", url)

@@ -85,6 +85,7 @@ def test_a_tag_left_open_to_the_end_is_dropped_as_a_browser_drops_it():
     assert [r.kind for r in removals] == ["hidden-html"]
 
 
+@pytest.mark.slow
 def test_markup_nested_past_the_bound_cannot_be_rendered_and_is_withheld():
     for text in ("keep" + "<div hidden>" * 200_000, "<a>" * 200_000):
         verdict = scan_text(text, ScanRules())
