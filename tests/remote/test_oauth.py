@@ -7,10 +7,12 @@ the browser is fixtures/browser.py, which follows the authorization redirect to 
 import json
 import stat
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from support.waiting import wait_for
+
+from lazaretto.proxy.transport.remote.logins import Login
 
 BROWSER = (
     f"{sys.executable} {Path(__file__).resolve().parent.parent / 'fixtures' / 'browser.py'} %s"
@@ -64,7 +66,9 @@ def test_one_wrap_one_login_and_the_proxy_sends_and_renews_the_token(
     proxy = start_proxy(args[1:], env=oauth_env)
     assert "result" in proxy.initialize()
     assert proxy.call("echo", {"text": "one"})["result"]["content"][0]["text"] == "one"
-    time.sleep(1.5)  # past the token's renewal point: the proxy refreshes before the next call
+    # The token the proxy holds (the stored one, renewed or not) passes its renewal point: the
+    # proxy renews it before the next call.
+    wait_for(lambda: Login.from_json(path.read_text()).expired(), "the token's renewal point")
     assert proxy.call("echo", {"text": "two"})["result"]["content"][0]["text"] == "two"
     proxy.close()
     renewed = json.loads(path.read_text())["tokens"]["access_token"]
