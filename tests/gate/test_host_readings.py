@@ -121,6 +121,7 @@ HOSTILE = {
 }
 
 
+@pytest.mark.serial  # measures how CPU time grows
 @pytest.mark.parametrize("unit", HOSTILE.values(), ids=HOSTILE.keys())
 def test_every_reading_costs_linear_time(unit):
     assert_linear(hosts_in, repeated(unit), 16_000, f"hosts_in({unit!r} repeated)")

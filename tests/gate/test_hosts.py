@@ -224,6 +224,7 @@ HOSTILE = {
 }
 
 
+@pytest.mark.serial  # measures how CPU time grows
 @pytest.mark.parametrize(("unit", "expected"), HOSTILE.values(), ids=HOSTILE.keys())
 def test_hostile_inputs_run_in_linear_time(unit, expected):
     assert hosts_in(repeated(unit)(100_000)) == expected
