@@ -43,6 +43,7 @@ class OutboundBy(StrEnum):
     METHOD = "method"  # a request method the policy does not know, or a URI naming a host
     BUILTIN = "builtin"  # a client's built-in tool the hooks judge (a network command)
     FETCH_HOST = "fetch_host"  # a client's built-in fetch of a host not on allow_hosts
+    SHELL_PROGRAM = "shell_program"  # a shell program not known to only read locally (tainted)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ POLICY_FILE = "lazaretto.toml"
 # added without both.
 TABLE_KEYS: dict[str, frozenset[str]] = {
     "detect": frozenset({"threshold"}),
-    "taint": frozenset({"idle_expiry_minutes"}),
+    "taint": frozenset({"idle_expiry_minutes", "read_only_programs"}),
     "approval": frozenset({"ttl_minutes"}),
     "proxy": frozenset({"max_line_bytes", "request_timeout_seconds", "store_busy_timeout_seconds"}),
 }
@@ -124,6 +124,9 @@ class Policy:
     threshold: float | None = None  # None: the detector's own default
     label: bool = False
     idle_expiry_minutes: float | None = None
+    read_only_programs: frozenset[str] = frozenset()
+    """Programs (`sed`) or a program's subcommands (`git stash`) a tainted session's shell may run
+    besides those the hooks know to only read locally."""
     approval_ttl_minutes: float = DEFAULT_APPROVAL_TTL_MINUTES
     request_timeout_seconds: float | None = None
     # How long a write waits for another writer's lock.

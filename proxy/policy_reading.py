@@ -6,6 +6,7 @@ Nothing stops at the first problem: `parse_policy` names them all, each at its l
 import difflib
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,9 @@ from .policy import (
     Trust,
     dotted,
 )
+
+# A program's name as found on PATH, alone or with one subcommand: no path, no pattern.
+_PROGRAM_ENTRY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*(?: [A-Za-z0-9_][A-Za-z0-9_.:+-]*)?")
 
 
 def read_policy(data: Any, source: Path | None) -> tuple[Policy, list[Problem]]:
@@ -121,6 +125,7 @@ class _Reader:
             threshold=self.number(detect, ("detect", "threshold")),
             label=self.flag(data, ("label",), False),
             idle_expiry_minutes=self.number(taint, ("taint", "idle_expiry_minutes")),
+            read_only_programs=self.programs(taint, ("taint", "read_only_programs")),
             approval_ttl_minutes=self.number(approval, ("approval", "ttl_minutes"))
             or DEFAULT_APPROVAL_TTL_MINUTES,
             request_timeout_seconds=self.number(proxy, ("proxy", "request_timeout_seconds")),
@@ -200,6 +205,20 @@ class _Reader:
             key, f"`{dotted(key)}` must be a list of strings, like `{example}`, not {_shown(value)}"
         )
         return []
+
+    def programs(self, table: dict, key: KeyPath) -> frozenset[str]:
+        names = self.strings(table, key)
+        for name in names:
+            if not _PROGRAM_ENTRY.fullmatch(name):
+                self.problem(
+                    key,
+                    f"the `{dotted(key)}` entry {_shown(name)} is not a program: write its name as "
+                    'found on PATH (`"sed"`), or a program and one subcommand (`"git stash"`)',
+                )
+        # Programs are compared by their lower-cased name, as the hooks read `/usr/bin/Sed.exe`.
+        return frozenset(
+            " ".join([*(w.lower() for w in n.split()[:1]), *n.split()[1:]]) for n in names
+        )
 
     def hosts(self, value: Any) -> tuple[str, ...]:
         names = self.strings({"allow_hosts": value}, ("allow_hosts",))

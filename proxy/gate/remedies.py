@@ -138,6 +138,8 @@ def _outbound_lines(
         return [f'"{tool}" taken out of `servers.{name}.outbound`']
     if by is OutboundBy.FETCH_HOST:
         return [f"{named_hosts(hosts) if hosts else 'its host'} added to `allow_hosts`"]
+    if by is OutboundBy.SHELL_PROGRAM:
+        return ["the program added to `taint.read_only_programs`, if it only reads locally"]
     if by is None or by is OutboundBy.BUILTIN:
         return []
     lines = []

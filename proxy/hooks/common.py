@@ -24,7 +24,9 @@ from ..policy import (
 from . import environment
 from .builtins import clone_targets, command_paths, egresses, reads_network, real
 from .commands import check_command, refusal_text
+from .local_reads import first_not_local
 from .proxied import ProxyUnknown, behind_proxy
+from .shell import invocations
 
 
 @dataclass(frozen=True)
@@ -283,7 +285,7 @@ class HookContext:
         self.record_clones(command, cwd)
         outbound = [found for found in egresses(command, cwd) if found.outbound]
         if not outbound:
-            return None
+            return self._tainted_shell_refusal(client, tool, command, cwd, request_id)
         # The host check reads the words that name each destination, not the whole line: a bare
         # `nc evil.example 80` names its host only by position.
         destinations = [word for found in outbound for word in found.destinations]
@@ -302,6 +304,32 @@ class HookContext:
             scanned=destinations,
             unknown_hosts=unknown,
         )
+
+    def _tainted_shell_refusal(
+        self, client: str, tool: str, command: str, cwd: str, request_id: str | None
+    ) -> str | None:
+        """While tainted, the refusal of a line that runs a program not known to only read
+        locally (see `local_reads`), or None; on a clean session always None."""
+        if not self._maybe_tainted():
+            return None
+        why = first_not_local(invocations(command, cwd), self.policy.read_only_programs)
+        if why is None:
+            return None
+        reason = f"while it is tainted, the shell runs only programs known to only read locally, and {why}"
+        verdict = builtin_verdict(tool, reason, OutboundBy.SHELL_PROGRAM)
+        return self.gate(client, tool, verdict, {"command": command}, request_id, scanned=[])
+
+    def _maybe_tainted(self) -> bool:
+        """Whether the session is tainted, or its taint cannot be read (the gate then says why)."""
+        try:
+            if not self.store.writable():
+                return True
+            state = self.store.sessions.state(
+                self.session, idle_expiry_minutes=self.policy.idle_expiry_minutes
+            )
+        except StoreUnavailable:
+            return True
+        return state.tainted
 
     def host_allowed(self, url: str) -> bool:
         """Whether every host `url` names is on allow_hosts (an empty list allows none)."""

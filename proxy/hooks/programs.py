@@ -292,3 +292,73 @@ NETWORK_CODE = re.compile(
     r"|\b(?:curl|wget|ncat|netcat|socat|telnet|ssh|scp|sftp|rsync|aria2c|nslookup|dig|ping)\b",
     re.IGNORECASE,
 )
+
+# -- the tainted shell's table ------------------------------------------------------------------
+
+# While a session is tainted, a shell line runs only if every program in it is known to only read
+# locally (see `local_reads`): these, with the options that would make one of them write, run a
+# program, or open a pager (`sort --compress-program`, `rg --pre`, `find -delete`) refused.
+# `taint.read_only_programs` in the policy adds to it.
+READS_LOCALLY: dict[str, frozenset[str]] = {
+    name: frozenset()
+    for name in """ls cat head tail wc grep egrep fgrep stat file du df realpath readlink basename
+    dirname pwd cd pushd popd echo printf true false test [ : which type cmp diff md5sum sha1sum
+    sha256sum sha512sum shasum b2sum cksum nl cut tr column tac rev jq whoami id uname hostname
+    printenv tty locale nproc""".split()
+}
+READS_LOCALLY |= {
+    "find": frozenset("-delete -fprint -fprint0 -fprintf -fls".split()),
+    "sort": frozenset("-o --output --compress-program".split()),
+    "rg": frozenset("--pre --pre-glob".split()),
+    "tree": frozenset({"-o"}),
+    "date": frozenset({"-s", "--set"}),
+}
+# Programs that run another command of the line and nothing else (that command is judged on its
+# own), with the options that would make them do more (`time -o FILE` writes it).
+RUNS_ONLY_ITS_COMMAND: dict[str, frozenset[str]] = {
+    "nice": frozenset(),
+    "timeout": frozenset(),
+    "stdbuf": frozenset(),
+    "command": frozenset(),
+    "builtin": frozenset(),
+    "xargs": frozenset(),
+    "time": frozenset({"-o", "--output", "-a", "--append"}),
+    "env": frozenset(),  # an assignment among its words changes what the command loads
+    # A shell that runs only what the reader read through, and no start-up file a word of the
+    # line names (a login shell's own files, which the clients' `bash -lc` reads on every
+    # command, are a limit the docs name).
+    "sh": frozenset({"-i", "--rcfile", "--init-file"}),
+    "bash": frozenset({"-i", "--rcfile", "--init-file"}),
+    "dash": frozenset({"-i"}),
+    "zsh": frozenset({"-i"}),
+    "source": frozenset(),
+    ".": frozenset(),
+}
+# git's verbs that only read the repository, and git's options that would make them do more:
+# write a file, run an external diff or a pager, or read another configuration.
+GIT_READS = frozenset(
+    """status log diff show blame rev-parse ls-files ls-tree cat-file describe shortlog rev-list
+    merge-base show-ref""".split()
+)
+# git's own options (before the verb) that run something else or read another configuration.
+GIT_REFUSED_OPTIONS = frozenset(
+    "-c --config-env --exec-path -p --paginate --git-dir --work-tree".split()
+)
+# A read verb's options that write a file, or run an external diff, a filter or gpg.
+GIT_READ_REFUSED_OPTIONS = frozenset(
+    "--output --ext-diff --textconv --open-files-in-pager --show-signature".split()
+)
+# git's configuration keys whose value git runs as a program (or fetches with, for a partial
+# clone's missing objects) when it reads a repository: set, a read is no longer only local.
+GIT_RUNS_FROM_CONFIG = (
+    r"^(core\.(fsmonitor|pager|hookspath|sshcommand|askpass)|pager\..*|diff\.external"
+    r"|diff\..*\.(command|textconv)|filter\..*\.(clean|smudge|process)|gpg\.(.*\.)?program"
+    r"|log\.showsignature|extensions\.partialclone|remote\..*\.(promisor|partialclonefilter))$"
+)
+# Values of those keys that `git lfs install` writes: git-lfs's filters hash files locally.
+GIT_KNOWN_FILTERS = frozenset(
+    {"git-lfs clean -- %f", "git-lfs smudge -- %f", "git-lfs filter-process"}
+)
+# Variables a read-only command may be given before it (`LC_ALL=C sort`): they change no program
+# it loads.
+HARMLESS_ASSIGNMENTS = frozenset("LC_ALL LANG LANGUAGE TZ COLUMNS NO_COLOR TERM".split())

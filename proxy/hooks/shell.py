@@ -93,6 +93,7 @@ class Invocation:
     reads: tuple[str, ...] = ()
     expanded: frozenset[int] = frozenset()
     opaque: str = ""  # a script that could not be read through, and why
+    assigns: tuple[str, ...] = ()  # variables set for it (`X=1 cmd`), or by the line (`X=1`)
 
     @property
     def program(self) -> str:
@@ -210,6 +211,14 @@ class _Reader:
             return cwd, None
         if kind == "comment":
             return cwd, None
+        if kind == "variable_assignment":
+            # `PATH=...` alone changes what every later command of the line runs.
+            self.substitutions(node, cwd, depth)
+            self.invocations.append(Invocation((), cwd, assigns=(_assigned(node),)))
+            return cwd, None
+        if kind in ("declaration_command", "unset_command"):
+            # `export X=1`, `declare`, `unset`: builtins the grammar does not read as commands.
+            self.invocations.append(Invocation((_text(node.children[0]),), cwd))
         return self.children(node, cwd, depth, stdin), None
 
     def children(self, node, cwd: str, depth: int, stdin: str | None = "") -> str:
@@ -403,6 +412,7 @@ class _Reader:
         self, node, redirects: list, cwd: str, depth: int, stdin: str | None
     ) -> tuple[str, str | None]:
         words: list[Word] = []
+        assigns: list[str] = []
         redirects = list(redirects)
         for index, child in enumerate(node.children):
             role = node.field_name_for_child(index)
@@ -411,9 +421,11 @@ class _Reader:
             elif child.type.endswith("_redirect"):
                 redirects.append(child)
             elif child.is_named:
+                if child.type == "variable_assignment":
+                    assigns.append(_assigned(child))
                 self.substitutions(child, cwd, depth)  # `X=$(...) cmd`
         io = self.redirections(redirects, cwd, depth, stdin)
-        out = self.program(words, cwd, depth, io.stdin, io.writes, io.reads)
+        out = self.program(words, cwd, depth, io.stdin, io.writes, io.reads, assigns=assigns)
         for path in io.writes:
             self.files[expand(path, cwd)] = out
         out = self.piped(io, "" if io.writes else out, cwd, depth)
@@ -430,15 +442,19 @@ class _Reader:
         writes: list[str] | tuple = (),
         reads: list[str] | tuple = (),
         open_tail: bool = False,
+        assigns: list[str] | tuple = (),
     ) -> str | None:
         """Record what `words` runs, unwrapping wrappers, shells and interpreters; return its output."""
         start = 0
         while start < len(words) and _ASSIGNMENT.match(words[start].text):
             start += 1
+        assigns = (*assigns, *(w.text.partition("=")[0].rstrip("+") for w in words[:start]))
         words = words[start:]
         if not words:
-            if writes:
-                self.invocations.append(Invocation((), cwd, tuple(writes), reads=tuple(reads)))
+            if writes or assigns:
+                self.invocations.append(
+                    Invocation((), cwd, tuple(writes), reads=tuple(reads), assigns=assigns)
+                )
             return None
         head, rest = words[0], words[1:]
         if not head.known_name:
@@ -462,6 +478,7 @@ class _Reader:
             open_tail=open_tail,
             reads=tuple(reads),
             expanded=frozenset(i for i, w in enumerate(words) if w.dynamic),
+            assigns=assigns,
         )
         interpreter = P.interpreter(name)
         if interpreter is not None:
@@ -851,6 +868,12 @@ def _flat(node) -> Iterable:
     for item in reversed(spine):
         found.extend(item.named_children[1:])
     return found
+
+
+def _assigned(node) -> str:
+    """The variable a `variable_assignment` node sets."""
+    name = node.child_by_field_name("name")
+    return _text(name) if name is not None else _text(node).partition("=")[0]
 
 
 def _tmux_operands(words: list[Word]) -> list[Word]:
