@@ -21,6 +21,8 @@ from lazaretto.app.clients.hook_settings import TIMEOUT_SECONDS
 from lazaretto.proxy.hooks import budget
 from lazaretto.proxy.hooks.builtins import clone_targets, command_paths, egresses
 from lazaretto.proxy.hooks.commands import check_command
+from lazaretto.proxy.hooks.local_reads import first_not_local
+from lazaretto.proxy.hooks.shell import invocations
 
 CLIENT_TIMEOUT = budget.CLIENT_TIMEOUT_SECONDS
 
@@ -204,8 +206,10 @@ def _read_as_a_hook_does(command: str) -> None:
         egresses(command, "/")
         command_paths(command, "/")
         clone_targets(command, "/")
+        first_not_local(invocations(command, "/"), frozenset())  # the tainted shell's rule
 
 
+@pytest.mark.serial  # measures how CPU time grows
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_reading_a_command_line_costs_time_in_proportion_to_it(shape):
     head, unit = SHAPES[shape]

@@ -2,7 +2,7 @@
 
 Each example is run three ways against Claude Code's PreToolUse: on a tainted session (refused with
 a token), on a clean session without allow_hosts (allowed), and on a clean session whose allow_hosts
-does not list the host it names (refused). Look-alikes that do not reach out stay allowed.
+does not list the host it names (refused). Look-alikes that do not reach out pass the host check.
 """
 
 import re
@@ -168,8 +168,21 @@ def test_egress_is_host_checked_on_a_clean_session(bash_event, kind, command, ru
 
 
 @pytest.mark.parametrize("command", LOCAL)
-def test_look_alikes_stay_allowed_even_while_tainted(bash_event, command, run_hook, tainted):
-    assert run_hook("claude-code", "pre-tool-use", bash_event(command))[:2] == (0, {})
+def test_look_alikes_pass_the_host_check(bash_event, command, run_hook, allow_env):
+    assert run_hook("claude-code", "pre-tool-use", bash_event(command), allow_env)[:2] == (0, {})
+
+
+@pytest.mark.parametrize("command", LOCAL)
+def test_look_alikes_are_not_read_as_egress_while_tainted(bash_event, command, run_hook, tainted):
+    # While tainted the shell is default deny (see test_tainted_shell.py): a look-alike that only
+    # reads runs, and one that builds or installs is refused for that, never as a network program.
+    code, out, _ = run_hook("claude-code", "pre-tool-use", bash_event(command))
+    if code == 0:
+        assert out == {}
+        return
+    reason = out["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "the shell runs only programs known to only read locally" in reason, reason
+    assert "reaches the network" not in reason and "looks names up" not in reason, reason
 
 
 def test_an_allowed_host_passes_the_host_check(bash_event, run_hook, allow_env):
@@ -283,6 +296,6 @@ def test_a_program_word_split_at_run_time_is_refused(bash_event, command, run_ho
 
 @pytest.mark.parametrize("command", STEADY)
 def test_expansions_that_cannot_split_keep_the_program_known(
-    bash_event, command, run_hook, tainted
+    bash_event, command, run_hook, allow_env
 ):
-    assert run_hook("claude-code", "pre-tool-use", bash_event(command))[:2] == (0, {})
+    assert run_hook("claude-code", "pre-tool-use", bash_event(command), allow_env)[:2] == (0, {})
