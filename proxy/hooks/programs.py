@@ -303,15 +303,17 @@ READS_LOCALLY: dict[str, frozenset[str]] = {
     name: frozenset()
     for name in """ls cat head tail wc grep egrep fgrep stat file du df realpath readlink basename
     dirname pwd cd pushd popd echo printf true false test [ : which type cmp diff md5sum sha1sum
-    sha256sum sha512sum shasum b2sum cksum nl cut tr column tac rev jq whoami id uname hostname
-    printenv tty locale nproc""".split()
+    sha256sum sha512sum shasum b2sum cksum nl cut tr column tac rev jq whoami id uname printenv
+    tty locale nproc set shift exit return""".split()
 }
 READS_LOCALLY |= {
     "find": frozenset("-delete -fprint -fprint0 -fprintf -fls".split()),
     "sort": frozenset("-o --output --compress-program".split()),
     "rg": frozenset("--pre --pre-glob".split()),
-    "tree": frozenset({"-o"}),
+    "tree": frozenset({"-o", "-R"}),  # -R writes a listing into every directory
     "date": frozenset({"-s", "--set"}),
+    "file": frozenset({"-C", "--compile"}),
+    "printf": frozenset({"-v"}),  # `printf -v PATH ...` sets a variable, as an assignment does
 }
 # Programs that run another command of the line and nothing else (that command is judged on its
 # own), with the options that would make them do more (`time -o FILE` writes it).

@@ -93,3 +93,15 @@ def test_a_file_named_that_does_not_exist_is_1_and_bad_usage_2(cli, tmp_path):
     assert missing.returncode == 1 and "policy file not found" in missing.stdout
     assert cli("policy", "check", "--colour").returncode == 2
     assert cli("policy").returncode == 2
+
+
+def test_the_tainted_shells_programs_are_names_or_a_name_and_a_subcommand(cli, tmp_path):
+    good = write(tmp_path, '[taint]\nread_only_programs = ["sed", "git stash", "Cargo tree"]\n')
+    assert cli("policy", "check", str(good)).returncode == 0
+    bad = write(
+        tmp_path, '[taint]\nread_only_programs = ["/usr/bin/sed", "a b c", "*"]\n', "bad.toml"
+    )
+    done = cli("policy", "check", str(bad))
+    assert done.returncode == 1
+    lines = [line for line in done.stdout.splitlines() if "is not a program" in line]
+    assert len(lines) == 3 and all(", line 2: the `taint.read_only_programs`" in x for x in lines)

@@ -43,6 +43,7 @@ REFUSED = {
         "export LD_PRELOAD=./x.so; ls",
         "env LD_PRELOAD=./x.so ls",
         "BASH_ENV=./x.sh bash -c ls",
+        "printf -v PATH %s ./bin; ls",
     ],
     "a program named by its path or unknown": [
         "./run.sh",
