@@ -107,3 +107,29 @@ def test_without_the_station_a_hook_fails_closed_and_says_why(thin_env, station)
         },
     )
     assert "a page" not in json.dumps(stdout) and "withheld" in json.dumps(stdout)
+
+
+@pytest.mark.parametrize("fsmonitor, refused", [(None, False), ("./monitor", True)])
+def test_the_station_reads_git_configuration_through_the_hook(
+    thin_env, tmp_path, client, fsmonitor, refused
+):
+    # While tainted, `git status` runs only if git's configuration, read by git in the user's
+    # account (the station's could not read it), makes it run no program.
+    subprocess.run(["git", "init", "-q", str(tmp_path / "repo")], check=True)
+    if fsmonitor:
+        subprocess.run(
+            ["git", "-C", str(tmp_path / "repo"), "config", "core.fsmonitor", fsmonitor],
+            check=True,
+        )
+    client.sessions.taint("hook-session", server="web", tool="f", method="tools/call", reason="r")
+    event = {
+        "tool_name": "Bash",
+        "tool_input": {"command": "git status"},
+        "cwd": str(tmp_path / "repo"),
+    }
+    code, stdout, _ = hook(thin_env, "claude-code", "pre-tool-use", event)
+    if refused:
+        assert code == 2
+        assert "core.fsmonitor" in stdout["hookSpecificOutput"]["permissionDecisionReason"]
+    else:
+        assert (code, stdout) == (0, {})
