@@ -315,7 +315,7 @@ class HookContext:
         why = first_not_local(invocations(command, cwd), self.policy.read_only_programs)
         if why is None:
             return None
-        reason = f"while it is tainted, the shell runs only programs known to only read locally, and {why}"
+        reason = f"a tainted session's shell runs only programs known to only read locally; {why}"
         verdict = builtin_verdict(tool, reason, OutboundBy.SHELL_PROGRAM)
         return self.gate(client, tool, verdict, {"command": command}, request_id, scanned=[])
 

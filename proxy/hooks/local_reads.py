@@ -47,7 +47,7 @@ def _not_local(invocation: Invocation, extra: frozenset[str]) -> str | None:
     if "/" in argv[0].replace("\\", "/"):
         return f"it runs {argv[0]}, a program named by its path rather than found on PATH"
     if invocation.code:
-        return f"it runs {name} with code"
+        return f"it runs {name} with inline code"
     if name == "git":
         return _git(invocation, extra)
     if name in extra or (len(argv) > 1 and f"{name} {argv[1]}" in extra):

@@ -146,17 +146,19 @@ def silent_station(tmp_path):
         conn.close()
 
 
-@pytest.mark.slow
+# The deadline lowered, as the variable allows, so that these tests wait seconds, not fifteen.
+SHORT_DEADLINE = {budget.BUDGET_ENV: "3"}
+
+
 def test_a_station_that_never_answers_is_a_refusal_before_the_client_gives_up(
     silent_station, hook_env, tmp_path
 ):
     env = {key: value for key, value in hook_env.items() if key != "LAZARETTO_STORE"}
-    env["LAZARETTO_STATION"] = str(silent_station)
+    env.update(SHORT_DEADLINE, LAZARETTO_STATION=str(silent_station))
     code, out, err = as_the_client(env, "claude-code", *shell_event("claude-code", "ls", tmp_path))
     assert "did not answer" in refusal("claude-code", code, out) + err
 
 
-@pytest.mark.slow
 def test_an_output_that_takes_too_long_to_clean_is_withheld_before_the_client_gives_up(
     hook_env, tmp_path
 ):
@@ -172,10 +174,13 @@ def test_an_output_that_takes_too_long_to_clean_is_withheld_before_the_client_gi
         "tool_input": {"url": "https://docs.example/"},
         "tool_response": {"code": 200, "result": text, "url": "https://docs.example/"},
     }
-    code, out, _ = as_the_client(hook_env, "claude-code", "post-tool-use", event)
+    code, out, _ = as_the_client(
+        {**hook_env, **SHORT_DEADLINE}, "claude-code", "post-tool-use", event
+    )
     replaced = out["hookSpecificOutput"]["updatedToolOutput"]
     assert code == 0 and "evil.example" not in json.dumps(replaced)
     assert replaced["url"] == "https://docs.example/"
+    assert "ran out of time" in replaced["result"], replaced
 
 
 # Shell shapes an attacker can grow without bound, as (what starts the line, what repeats): each
