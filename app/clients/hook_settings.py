@@ -19,7 +19,8 @@ from . import undo
 from .files import ConfigText, backup_texts, backups_of, json_text, load_json, read_text
 from .wrapping import lazaretto_executable
 
-# A hook that times out lets the call through in every client: the hook answers by half of it.
+# A hook that times out lets the call through in every client: the hook answers well before it
+# (see `budget.BUDGET_SECONDS`).
 TIMEOUT_SECONDS = CLIENT_TIMEOUT_SECONDS
 
 

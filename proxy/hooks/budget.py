@@ -32,9 +32,10 @@ if TYPE_CHECKING:
 
 CLIENT_TIMEOUT_SECONDS = 30
 """The timeout `lazaretto install` writes for each hook: the client kills the hook after it."""
-BUDGET_SECONDS = 15.0
-"""A hook run's deadline: half the client's timeout, so that a slow start (an import, a loaded
-machine) and the fail-closed answer fit in the other half."""
+BUDGET_SECONDS = 20.0
+"""A hook run's deadline: two thirds of the client's timeout, so that a slow start (the
+interpreter on a loaded machine) and the fail-closed answer fit in the last third, while a fresh
+detector's first cleaning on that machine still fits before it."""
 BUDGET_ENV = "LAZARETTO_HOOK_BUDGET_SECONDS"
 """Lowers the deadline (never raises it past BUDGET_SECONDS)."""
 COOPERATIVE_SHARE = 0.8

@@ -25,6 +25,8 @@ from lazaretto.proxy.hooks.local_reads import first_not_local
 from lazaretto.proxy.hooks.shell import invocations
 
 CLIENT_TIMEOUT = budget.CLIENT_TIMEOUT_SECONDS
+# The deadline lowered, as the variable allows, so that a test that meets it waits seconds.
+SHORT_DEADLINE = {budget.BUDGET_ENV: "3"}
 
 
 def as_the_client(env: dict, client: str, event: str, data: dict) -> tuple[int, dict, str]:
@@ -73,8 +75,8 @@ def shell_event(client: str, command: str, cwd: Path) -> tuple[str, dict]:
     return "pre-tool-use", data
 
 
-def test_the_installed_timeout_leaves_the_hook_half_of_it_to_spare():
-    assert budget.BUDGET_SECONDS <= TIMEOUT_SECONDS / 2
+def test_the_installed_timeout_leaves_the_hook_a_third_of_it_to_spare():
+    assert budget.BUDGET_SECONDS <= TIMEOUT_SECONDS * 2 / 3
 
 
 @pytest.mark.parametrize("client", ["claude-code", "codex", "cursor"])
@@ -104,7 +106,7 @@ def test_a_repository_whose_configuration_never_finishes_reading_refuses_the_pus
         subprocess.run([*git, "include.path", str(fifo)], check=True)
     policy = tmp_path / "policy.toml"
     policy.write_text('allow_hosts = ["github.com"]\n')
-    env = {**hook_env, "LAZARETTO_POLICY": str(policy)}
+    env = {**hook_env, **SHORT_DEADLINE, "LAZARETTO_POLICY": str(policy)}
     command = "; ".join(f"git -C r{n} push" for n in range(1, 5))
     code, out, _ = as_the_client(env, "claude-code", *shell_event("claude-code", command, tmp_path))
     assert "OverBudget" in refusal("claude-code", code, out)
@@ -144,10 +146,6 @@ def silent_station(tmp_path):
     server.close()
     for conn in held:
         conn.close()
-
-
-# The deadline lowered, as the variable allows, so that these tests wait seconds, not fifteen.
-SHORT_DEADLINE = {budget.BUDGET_ENV: "3"}
 
 
 def test_a_station_that_never_answers_is_a_refusal_before_the_client_gives_up(
