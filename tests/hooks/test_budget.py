@@ -217,3 +217,39 @@ def _read_as_a_hook_does(command: str) -> None:
 def test_reading_a_command_line_costs_time_in_proportion_to_it(shape):
     head, unit = SHAPES[shape]
     assert_linear(_read_as_a_hook_does, lambda n: head + unit * (n // len(unit)) + "ls", 200, shape)
+
+
+# Runs one hook as the client does and prints its exit code, its answer and the peak memory of the
+# processes it started (the hook, and the child that does its work), in KiB.
+_PEAK_OF_A_HOOK = """
+import resource, subprocess, sys
+done = subprocess.run(sys.argv[1:], stdin=sys.stdin, capture_output=True)
+sys.stdout.write(f"{done.returncode}\\n{resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}\\n")
+sys.stdout.write(done.stdout.decode())
+"""
+
+
+def _peak_kib(env: dict, command: str, cwd: Path) -> tuple[int, str]:
+    """(peak memory of the hook's processes in KiB, the refusal's reason) for one command line."""
+    event, data = shell_event("claude-code", command, cwd)
+    done = subprocess.run(
+        [sys.executable, "-c", _PEAK_OF_A_HOOK, sys.executable, "-m", "lazaretto.app", "hook"]
+        + ["claude-code", event],
+        input=json.dumps(data).encode(),
+        capture_output=True,
+        env=env,
+        timeout=CLIENT_TIMEOUT,
+    )
+    code, peak, out = done.stdout.decode().split("\n", 2)
+    return int(peak), refusal("claude-code", int(code), json.loads(out))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss is in KiB on Linux only")
+def test_a_huge_command_line_is_refused_before_it_is_parsed(hook_env, tmp_path):
+    # Parsed, 8 MB of `a;` is four million commands: hundreds of MiB of syntax tree. Refused by
+    # its size first, it costs the hook about what holding its text does.
+    small_peak, small = _peak_kib(hook_env, "a;" * 500_000, tmp_path)
+    large_peak, large = _peak_kib(hook_env, "a;" * 4_000_000, tmp_path)
+    assert "bytes of shell for the hook to read" in small and "for the hook to read" in large
+    grown_kib = large_peak - small_peak
+    assert grown_kib < 4 * (8_000_000 - 1_000_000) // 1024, (small_peak, large_peak)
