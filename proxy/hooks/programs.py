@@ -112,8 +112,6 @@ TMUX_RUNS = frozenset(
 TMUX_TYPES = frozenset({"send-keys", "send"})
 # tmux options (of the server and of those commands) that take a value.
 TMUX_VALUED = frozenset("-L -S -f -t -s -c -n -N -F -e -x -y -w -h -T -b".split())
-# Key names that type a separator: the typed text is read as shell lines.
-TMUX_KEYS = {"Enter": "\n", "C-m": "\n", "KPEnter": "\n", "C-j": "\n", "Space": " "}
 
 # Runners whose subcommand runs a program: `uv run X`, `npx X`, `poetry run X`...
 # ("" means the program follows the runner's own options directly.)
