@@ -8,8 +8,12 @@ which proves nothing once no live process has that id and start time.
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store import StoreUnavailable
+
+if TYPE_CHECKING:
+    from lazaretto.store.opening import StoreAPI
 
 
 def start_time(pid: int) -> int | None:
@@ -24,7 +28,7 @@ def start_time(pid: int) -> int | None:
 
 
 @contextmanager
-def announced(store: Store, server: str, session: str, log) -> Iterator[None]:
+def announced(store: "StoreAPI", server: str, session: str, log) -> Iterator[None]:
     """This proxy is recorded as serving `server` in `session` for as long as the block runs.
 
     Without the record the hooks gate the server's calls themselves (a second token, never

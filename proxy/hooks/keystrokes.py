@@ -128,8 +128,8 @@ def screen_stuff(text: str) -> str:
     """The keys `screen -X stuff TEXT` types: `^M`-style controls and backslash escapes decoded."""
     text = re.sub(r"\^(.)", lambda m: _control(m.group(1)), text, flags=re.S)
 
-    def escape(match: re.Match) -> str:
-        value = match.group(1)
+    def escape(match: re.Match[str]) -> str:
+        value: str = match.group(1)
         if value[0] in "01234567":
             return chr(int(value, 8))
         return _SCREEN_ESCAPES.get(value, value)

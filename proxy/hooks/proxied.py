@@ -13,8 +13,12 @@ is a remote server no proxy stands in front of.
 import argparse
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store import StoreUnavailable
+
+if TYPE_CHECKING:
+    from lazaretto.store.opening import StoreAPI
 
 from ..proxy_args import configure, server_command, server_name
 from ..session import client_process
@@ -73,7 +77,7 @@ def served_by_command(command: str) -> str | None:
     return next(filter(None, (proxy_server(invocation.argv) for invocation in found)), None)
 
 
-def running_proxies(store: Store, session: str) -> set[str]:
+def running_proxies(store: "StoreAPI", session: str) -> set[str]:
     """The servers this client's running proxies serve, by their own records (names comparable).
 
     Raises ProxyUnknown when the store or the client's processes cannot be read.
@@ -111,7 +115,7 @@ def _live_under(pid: int, started: int, client: int) -> bool:
 
 
 def behind_proxy(
-    server: str, store: Store, session: str, *, command: object = None, url: object = None
+    server: str, store: "StoreAPI", session: str, *, command: object = None, url: object = None
 ) -> bool:
     """Whether a proxy stands in front of `server` in this client, by the proxy's own record.
 

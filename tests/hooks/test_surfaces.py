@@ -60,7 +60,7 @@ def clone(run_hook, store, tmp_path):
     return folder
 
 
-def _updated(out) -> object:
+def _updated(out) -> dict:
     return out["hookSpecificOutput"]["updatedToolOutput"]
 
 
