@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING
 
 from lazaretto.store import StoreUnavailable
 
-if TYPE_CHECKING:
-    from lazaretto.store.opening import StoreAPI
-
 from ..proxy_args import configure, server_command, server_name
 from ..session import client_process
 from . import environment
 from .shell import Unreadable, invocations, program_name
+
+if TYPE_CHECKING:
+    from lazaretto.store.opening import StoreAPI
 
 # Claude Code and Codex allow letters, digits, `-` and `_` in server names, and Claude Code has
 # been seen to turn `-` into `_` in tool names; compare names the same way on both sides.
@@ -120,7 +120,8 @@ def behind_proxy(
     """Whether a proxy stands in front of `server` in this client, by the proxy's own record.
 
     `command` and `url` are what the client says runs the server, when it says it (Cursor): a
-    command must run the proxy, and that proxy must have recorded itself. Raises ProxyUnknown when that cannot be told.
+    command must run the proxy, and that proxy must have recorded itself. Raises ProxyUnknown
+    when that cannot be told.
     """
     if isinstance(command, str) and command.strip():
         served = served_by_command(command)
