@@ -184,6 +184,9 @@ class Operation:
     looks into withheld content would otherwise tell what it says)."""
     settings: tuple[str, ...] = ()
     """Arguments the station fills from its own settings, whatever the client sent."""
+    caller_pid: str | None = None
+    """An argument the station fills with the connected process's id, as the kernel reports it
+    (a client may record only itself)."""
     to_wire: Callable[[Any], Any] = _identity
     from_wire: Callable[[Any], Any] = _identity
     arguments: tuple[tuple[str, Callable[[Any], Any], Callable[[Any], Any]], ...] = ()
@@ -206,6 +209,10 @@ OPERATIONS: dict[str, Operation] = {
         from_wire=_taint_state_from_wire,
     ),
     "sessions.all": Operation(_V),
+    # running proxies: each records itself, and only itself
+    "proxies.register": Operation(_R, caller_pid="pid"),
+    "proxies.unregister": Operation(_R, caller_pid="pid"),
+    "proxies.of_session": Operation(_V),
     # tool classifications
     "tools.record_many": Operation(_R),
     "tools.get": Operation(_V),

@@ -21,6 +21,7 @@ from .decisions import Decisions
 from .directories import Directories
 from .paths import STORE_ENV, resolve_store_path
 from .pins import Pins
+from .proxies import RunningProxies
 from .quarantine import Quarantine
 from .review import Review
 from .sessions import Sessions
@@ -44,6 +45,7 @@ class StoreAPI(Protocol):
     audit: AuditLog
     decisions: Decisions
     review: Review
+    proxies: RunningProxies
     beacon: Beacon
     write_failure: str | None
 

@@ -284,6 +284,18 @@ def add_recorded_by(db: Database) -> None:
     db.table("blocked_calls").add_column("recorded_by", str)
 
 
+@migrations()
+def create_running_proxies(db: Database) -> None:
+    # Each running proxy, as it records itself: what tells a hook that a server is proxied
+    # (see proxies.py), where a command line would only tell what a process calls itself.
+    db.table("running_proxies").create(
+        {"pid": int, "started": int, "server": str, "session": str, "at": str},
+        pk="pid",
+        not_null={"started", "server", "session", "at"},
+    )
+    db.table("running_proxies").create_index(["session"])
+
+
 def migrate(db: Database) -> None:
     """Apply pending migrations and record how many ran in PRAGMA user_version."""
     # connection.SCHEMA_VERSION must equal the number of migrations (a test checks): the

@@ -18,6 +18,7 @@ from .decisions import Decisions
 from .directories import Directories
 from .paths import resolve_store_path
 from .pins import Pins
+from .proxies import RunningProxies
 from .quarantine import Quarantine
 from .review import Review
 from .sessions import Sessions
@@ -36,6 +37,7 @@ REPOSITORIES = {
     "audit": AuditLog,
     "decisions": Decisions,
     "review": Review,
+    "proxies": RunningProxies,
 }
 """The repositories the store API is made of, by the name a station client calls them."""
 
@@ -96,6 +98,7 @@ class Store:
         self.decisions = Decisions(self)
         self.directories = Directories(self)
         self.review = Review(self)
+        self.proxies = RunningProxies(self)
         self.beacon = Beacon(
             self.path, path=beacon_path, mode=0o600 if beacon_path is None else 0o644
         )

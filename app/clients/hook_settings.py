@@ -38,19 +38,26 @@ EVENTS: dict[str, tuple[HookEvent, ...]] = {
         # Every tool: the deny rules cover Bash, file edits and reads; the gate covers WebFetch
         # and MCP calls of servers no proxy stands in front of.
         HookEvent("PreToolUse", "*", "pre-tool-use"),
+        # Every tool whose output carries text from outside (claude.TEXT_KEYS, resources).
         HookEvent(
-            "PostToolUse", "mcp__.*|WebFetch|WebSearch|Bash|PowerShell|Read|Grep", "post-tool-use"
+            "PostToolUse",
+            "^(mcp__.*|WebFetch|WebSearch|Bash|BashOutput|PowerShell|TaskOutput|Read|Grep|Glob|LS"
+            "|NotebookRead|NotebookEdit|ReadMcpResourceTool|ListMcpResourcesTool)$",
+            "post-tool-use",
         ),
     ),
     "codex": (
         # MCP calls too: the hook gates those of servers no proxy stands in front of.
         HookEvent(
             "PreToolUse",
-            "^(Bash|shell|local_shell|exec_command|apply_patch|Edit|Write|mcp__.*)$",
+            "^(Bash|shell|local_shell|shell_command|exec_command|write_stdin|apply_patch|Edit|Write"
+            "|mcp__.*)$",
             "pre-tool-use",
         ),
         HookEvent(
-            "PostToolUse", "^(Bash|shell|local_shell|exec_command|mcp__.*)$", "post-tool-use"
+            "PostToolUse",
+            "^(Bash|shell|local_shell|shell_command|exec_command|write_stdin|mcp__.*)$",
+            "post-tool-use",
         ),
     ),
     "cursor": (

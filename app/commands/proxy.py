@@ -12,6 +12,7 @@ from lazaretto.proxy.mediator.router import Mediator, stderr_log
 from lazaretto.proxy.pins.guard import PinGuard
 from lazaretto.proxy.pins.lockfile import LockError, server_lock
 from lazaretto.proxy.policy import PolicyError, load_policy
+from lazaretto.proxy.presence import announced
 from lazaretto.proxy.proxy_args import configure as configure
 from lazaretto.proxy.proxy_args import server_command, server_name
 from lazaretto.proxy.quarantine.cleaner import FieldCleaner
@@ -115,17 +116,18 @@ def run(args: argparse.Namespace) -> int:
         exposure=exposure,
     )
     _return_large_buffers()
-    if options is not None:
-        from lazaretto.proxy.transport.remote.relay import serve
+    with announced(store, server, session.key, stderr_log(server)):
+        if options is not None:
+            from lazaretto.proxy.transport.remote.relay import serve
 
-        code = serve(options, mediator, policy, server)
-    else:
-        code = Relay(
-            command,
-            mediator,
-            max_line=policy.max_line_bytes,
-            request_timeout=policy.request_timeout_seconds,
-        ).run()
+            code = serve(options, mediator, policy, server)
+        else:
+            code = Relay(
+                command,
+                mediator,
+                max_line=policy.max_line_bytes,
+                request_timeout=policy.request_timeout_seconds,
+            ).run()
     store.close()
     sys.stdout.flush()
     sys.stderr.flush()

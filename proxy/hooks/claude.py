@@ -7,6 +7,7 @@ output (`updatedMCPToolOutput`) and the outside text of built-ins (`updatedToolO
 tool's own shape), tainting the session for untrusted reads.
 """
 
+import os
 from typing import Any
 
 from ..classify import OutboundBy
@@ -28,15 +29,27 @@ from .common import (
 CLIENT = "claude-code"
 SHELL_TOOLS = frozenset({"Bash", "PowerShell"})
 WRITING_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
-FILE_TOOLS = WRITING_TOOLS | {"Read", "Grep", "Glob", "LS"}
-# Where each built-in's output carries text from outside (`docs`: tool output types).
+FILE_TOOLS = WRITING_TOOLS | {"Read", "Grep", "Glob", "LS", "NotebookRead"}
+# A background shell's or task's output, read after the call that started it.
+BACKGROUND_TOOLS = frozenset({"BashOutput", "TaskOutput"})
+# File lists: names a cloned repository chose are text from outside too.
+LISTING_TOOLS = frozenset({"Glob", "LS", "Grep"})
+# Where each built-in's output carries text from outside (`docs`: tool output types); a notebook's
+# cells, sources and outputs, and a file list's names, are such text too.
+_NOTEBOOK = frozenset({"cells", "source", "outputs", "text"})
 TEXT_KEYS: dict[str, frozenset[str]] = {
     "WebFetch": frozenset({"result"}),
     "WebSearch": frozenset({"results"}),
     "Bash": frozenset({"stdout", "stderr"}),
     "PowerShell": frozenset({"stdout", "stderr"}),
-    "Read": frozenset({"content"}),
-    "Grep": frozenset({"content"}),
+    "BashOutput": frozenset({"stdout", "stderr", "output"}),
+    "TaskOutput": frozenset({"output", "result", "stdout", "stderr", "error"}),
+    "Read": frozenset({"content"}) | _NOTEBOOK,
+    "NotebookRead": _NOTEBOOK,
+    "NotebookEdit": frozenset({"new_source", "original_file", "updated_file"}),
+    "Grep": frozenset({"content", "filenames"}),
+    "Glob": frozenset({"filenames"}),
+    "LS": frozenset({"result", "content", "filenames", "entries"}),
 }
 EVENTS = ("pre-tool-use", "post-tool-use")
 # Claude Code's own tools that read an MCP server's resources (outside any `mcp__` name), and the
@@ -135,13 +148,56 @@ def _exposure(ctx: HookContext, tool: str, data: dict) -> str | None:
     if tool in SHELL_TOOLS:
         why = ctx.command_exposure(str(tool_input.get("command", "")), ctx.cwd)
         return f"{CLIENT}/{tool}: {why}" if why else None
-    path = tool_input.get("file_path") or tool_input.get("path") or ctx.cwd
-    row = ctx.untrusted_dir([str(path)])
+    if tool in BACKGROUND_TOOLS:
+        return _background_exposure(ctx, tool, data.get("tool_response"))
+    path = (
+        tool_input.get("file_path")
+        or tool_input.get("notebook_path")
+        or tool_input.get("path")
+        or ctx.cwd
+    )
+    paths = [str(path)]
+    if tool in LISTING_TOOLS:
+        # A list may name files inside a cloned directory below the one it was asked about.
+        paths += sorted({os.path.dirname(name) for name in _listed(data.get("tool_response"))})
+    row = ctx.untrusted_dir([p if os.path.isabs(p) else os.path.join(ctx.cwd, p) for p in paths])
     return (
         f"{CLIENT}/{tool} read inside {row['path']}, a cloned directory not yet trusted"
         if row
         else None
     )
+
+
+def _listed(response: Any) -> list[str]:
+    """The file names a file list's output holds (`filenames`), as strings."""
+    names = response.get("filenames") if isinstance(response, dict) else None
+    if not isinstance(names, list):
+        return []
+    return [name for name in names if isinstance(name, str)]
+
+
+def _background_exposure(ctx: HookContext, tool: str, response: Any) -> str | None:
+    """Why a background shell's or task's output is untrusted: its command's reads, judged as the
+    Bash tool's are; a task whose command the output does not show is judged untrusted."""
+    command = _find_string(response, "command")
+    if command is None:
+        return f"{CLIENT}/{tool} read the output of a background task whose command it cannot see"
+    why = ctx.command_exposure(command, ctx.cwd)
+    return f"{CLIENT}/{tool}: {why}" if why else None
+
+
+def _find_string(value: Any, key: str) -> str | None:
+    """The first string under `key` at any depth of nested objects."""
+    if not isinstance(value, dict):
+        return None
+    found = value.get(key)
+    if isinstance(found, str):
+        return found
+    for child in value.values():
+        inner = _find_string(child, key)
+        if inner is not None:
+            return inner
+    return None
 
 
 def _updated(field: str, cleaned: Cleaned) -> Reply:

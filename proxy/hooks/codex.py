@@ -23,9 +23,13 @@ from .common import (
 from .common import (
     deny_pre_tool_use as deny,
 )
+from .keystrokes import typed_lines
+from .shell import Unreadable
 
 CLIENT = "codex"
-SHELL_TOOLS = frozenset({"Bash", "shell", "local_shell", "exec_command"})
+SHELL_TOOLS = frozenset({"Bash", "shell", "local_shell", "shell_command", "exec_command"})
+# Keys typed into a running `exec_command` session (an interactive shell, a REPL).
+STDIN_TOOLS = frozenset({"write_stdin"})
 PATCH_TOOLS = frozenset({"apply_patch", "Edit", "Write"})
 EVENTS = ("pre-tool-use", "post-tool-use")
 _PATCH_PATH = re.compile(
@@ -64,6 +68,17 @@ def _shell_line(tool_input: Any) -> str:
     raise ValueError("the shell tool's input holds no command line the hook can read")
 
 
+def _typed(tool_input: Any) -> str:
+    """The lines `write_stdin` enters (`chars`); raises Unreadable when they cannot be told, and
+    ValueError when there are no keys to read."""
+    if not isinstance(tool_input, dict):
+        raise ValueError("the write_stdin input holds no keys the hook can read")
+    chars = tool_input.get("chars", "")
+    if not isinstance(chars, str):
+        raise ValueError("the write_stdin input holds no keys the hook can read")
+    return typed_lines(chars)
+
+
 def _pre(ctx: HookContext, data: dict) -> Reply:
     tool = str(data.get("tool_name", ""))
     tool_input = data.get("tool_input")
@@ -86,6 +101,15 @@ def _pre(ctx: HookContext, data: dict) -> Reply:
         refused = ctx.shell_refusal(CLIENT, tool, command, ctx.cwd, request_id)
         if refused:
             return deny(refused)
+    if tool in STDIN_TOOLS:
+        # What is typed into the session's shell runs as a command line of its own: gated as one.
+        try:
+            typed = _typed(tool_input)
+        except Unreadable as exc:
+            return deny(refusal_text(f"it cannot be checked ({exc})"))
+        refused = ctx.shell_refusal(CLIENT, tool, typed, ctx.cwd, request_id) if typed else None
+        if refused:
+            return deny(refused)
     return Reply({})
 
 
@@ -96,9 +120,15 @@ def _post(ctx: HookContext, data: dict) -> Reply:
     mcp = split_mcp_name(tool)
     if mcp:
         return _replaced(ctx.clean_mcp(mcp[0], mcp[1], response, request_id))
-    if tool not in SHELL_TOOLS:
+    if tool in SHELL_TOOLS:
+        command = _shell_line(data.get("tool_input"))
+    elif tool in STDIN_TOOLS:
+        # Keys typed are read as the command they enter; none (a poll) reads on what the session's
+        # command printed, which was judged when `exec_command` started it.
+        command = _typed(data.get("tool_input"))
+    else:
         return Reply({})
-    why = ctx.command_exposure(_command(data.get("tool_input")), ctx.cwd)
+    why = ctx.command_exposure(command, ctx.cwd)
     if why:
         ctx.expose(CLIENT, tool, f"{CLIENT}/{tool}: {why}", request_id)
     keys = frozenset(response) if isinstance(response, dict) else frozenset()

@@ -15,6 +15,7 @@ from ..policy import POLICY_ENV, POLICY_FILE
 from . import budget, environment
 from .budget import OverBudget
 from .programs import (
+    CLIENT_VERBS,
     COPIES_FILES,
     DISARMING_VERBS,
     HUMAN_PIN_VERBS,
@@ -28,7 +29,9 @@ from .shell import Invocation, Unreadable, expand, invocations, program_name
 # refused. Programs that only print or search their arguments are the exception.
 _VERB_IN_TEXT = re.compile(
     r"(?:^|[\s;&|`(!'\"=])(?:\S*/)?lazaretto(?:\.exe)?\s+(?:-\S+\s+)*"
-    r"(?:" + "|".join(sorted(HUMAN_VERBS | DISARMING_VERBS)) + r"|pin\s+(?:accept|reject))\b",
+    r"(?:"
+    + "|".join(sorted(HUMAN_VERBS | DISARMING_VERBS | CLIENT_VERBS))
+    + r"|pin\s+(?:accept|reject))\b",
     re.IGNORECASE,
 )
 
@@ -178,6 +181,11 @@ def _lazaretto_verb(invocation: Invocation) -> str | None:
                 )
             if verb in DISARMING_VERBS:
                 return f"`lazaretto {verb}` would take Lazaretto out of the client's configuration"
+            if verb in CLIENT_VERBS:
+                return (
+                    f"`lazaretto {verb}` is started by the agent client from its MCP configuration,"
+                    " not by the agent"
+                )
         if not operands and invocation.open_tail:
             return "it runs lazaretto with a verb its input supplies when it runs"
     return None

@@ -266,7 +266,7 @@ class HookContext:
         if Gate(self.store, self.policy, server, self.session).judge(verdict, scanned) is None:
             return None
         try:
-            if behind_proxy(server, command=command, url=url):
+            if behind_proxy(server, self.store, self.session, command=command, url=url):
                 return None
             unsure = ""
         except ProxyUnknown as exc:

@@ -18,6 +18,7 @@ from .common import (
     tool_input_object,
     withheld_notice,
 )
+from .proxied import served_by_command
 from .shell import Unreadable, invocations
 
 CLIENT = "cursor"
@@ -140,6 +141,9 @@ def _mcp_names(tool: str, data: dict) -> tuple[str, str]:
     if isinstance(url, str) and url:
         return host_of_url(url) or CLIENT, name
     command = data.get("command")
+    served = served_by_command(command) if isinstance(command, str) else None
+    if served:
+        return served, name  # the name the proxy serves it under, as its refusals say
     try:
         # The program a launcher finally runs names the server (`npx -y slack-server` -> slack-server).
         found = invocations(command, ".") if isinstance(command, str) else []

@@ -16,6 +16,9 @@ HUMAN_VERBS = frozenset({"approve", "untaint", "show", "release", "trust", "revi
 HUMAN_PIN_VERBS = frozenset({"accept", "reject"})
 # These take Lazaretto out of the client's configuration.
 DISARMING_VERBS = frozenset({"unwrap", "uninstall"})
+# The client starts this one, from its MCP configuration. Started by the agent, a proxy would
+# record itself as serving a server the client runs without one, and the hooks would stop gating it.
+CLIENT_VERBS = frozenset({"proxy"})
 # Programs that only print or search their arguments: a `lazaretto approve` written inside one of
 # their arguments is text, not a command (everywhere else it is refused).
 PRINTS_ITS_ARGUMENTS = frozenset(
@@ -109,8 +112,6 @@ TMUX_RUNS = frozenset(
 TMUX_TYPES = frozenset({"send-keys", "send"})
 # tmux options (of the server and of those commands) that take a value.
 TMUX_VALUED = frozenset("-L -S -f -t -s -c -n -N -F -e -x -y -w -h -T -b".split())
-# Key names that type a separator: the typed text is read as shell lines.
-TMUX_KEYS = {"Enter": "\n", "C-m": "\n", "KPEnter": "\n", "C-j": "\n", "Space": " "}
 
 # Runners whose subcommand runs a program: `uv run X`, `npx X`, `poetry run X`...
 # ("" means the program follows the runner's own options directly.)

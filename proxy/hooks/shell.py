@@ -127,6 +127,15 @@ def _text(node) -> str:
     return node.text.decode("utf-8", "replace")
 
 
+def _unquoted(node) -> str:
+    """A concatenation's text with each quoted or expanded part as one placeholder character:
+    what bash looks for brace patterns in."""
+    return "".join(
+        _text(child) if child.type == "word" or not child.is_named else "\0"
+        for child in node.children
+    )
+
+
 def _check_parsed(root) -> None:
     """Raise Unreadable for a line the grammar could not parse (bash would refuse most of them too)."""
     if not root.has_error:
@@ -292,6 +301,9 @@ class _Reader:
                     parts.append(Word(value, tail=value))
                 elif child.is_named:
                     parts.append(self.word(child, cwd, depth))
+            if kind == "concatenation" and _BRACES.search(_unquoted(node)):
+                # Brace expansion: the grammar reads `{untaint,}` as a concatenation of words.
+                return Word(_unescape(raw, quoted=False), glob=True)
             text, tail = "", ""
             for part in parts:
                 text += part.text
@@ -765,8 +777,12 @@ class _Reader:
                 continue
             operands = _tmux_operands(command)
             if operands and operands[0].text in P.TMUX_TYPES:
-                typed = "".join(P.TMUX_KEYS.get(w.text, w.text + " ") for w in operands[1:])
-                self.shell_line(Word(typed, any(w.dynamic for w in operands[1:])), cwd, depth)
+                # Imported here: keystrokes raises this module's Unreadable.
+                from .keystrokes import tmux_send_keys, typed_lines
+
+                after = command[command.index(operands[0]) + 1 :]
+                typed = typed_lines(tmux_send_keys([w.text for w in after]))
+                self.shell_line(Word(typed, any(w.unknown for w in after)), cwd, depth)
             elif operands and operands[0].text in P.TMUX_RUNS:
                 for w in operands[1:]:
                     self.shell_line(w, cwd, depth)
@@ -779,8 +795,10 @@ class _Reader:
         if "-X" in texts:
             after = words[texts.index("-X") + 1 :]
             if after and after[0].text == "stuff":
+                from .keystrokes import screen_stuff, typed_lines  # see `tmux`
+
                 for w in after[1:]:
-                    self.shell_line(Word(w.text.replace("^M", "\n"), w.dynamic), cwd, depth)
+                    self.shell_line(Word(typed_lines(screen_stuff(w.text)), w.dynamic), cwd, depth)
             elif after:
                 self.program(after[1:] if after[0].text == "exec" else after, cwd, depth)
             return
@@ -909,13 +927,15 @@ def _output(
         return None
     texts = [w.text for w in words]
     if name == "echo":
-        while texts and texts[0] in ("-n", "-e", "-E", "-ne", "-en"):
+        while texts and re.fullmatch(r"-[neE]+", texts[0]):
             texts = texts[1:]
-        return " ".join(texts) + "\n"
+        printed = " ".join(texts) + "\n"
+        # Whether escapes are decoded depends on the shell's echo (`-e`, sh's echo, xpg_echo):
+        # both readings are what it may print, and each is read.
+        decoded = _echo_escapes(printed)
+        return printed if decoded == printed else printed + decoded
     if name == "printf" and texts:
-        form = texts[0]
-        values = iter(texts[1:])
-        return _escapes(re.sub(r"%[sbdq]", lambda _: next(values, ""), form))
+        return _printf(texts[0], texts[1:])
     if name == "cat":
         files = [t for t in texts if not t.startswith("-") or t == "-"]
         if not files:
@@ -939,6 +959,64 @@ def _disk_text(where: str) -> str | None:
     if data is None or len(data) > MAX_SCRIPT_BYTES:
         return None
     return data.decode("utf-8", "replace")
+
+
+_ECHO_ESCAPE = re.compile(
+    r"\\(0[0-7]{0,3}|[1-7][0-7]{0,2}|x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|.)", re.S
+)
+_ECHO_LETTERS = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n"}
+_ECHO_LETTERS |= {"r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
+
+
+def _echo_escapes(text: str) -> str:
+    """`text` as `echo -e`, sh's echo and `printf %b` print it: octal, `\\xHH`, `\\c` stops."""
+    pieces = _ECHO_ESCAPE.split(text)
+    out = [pieces[0]]
+    for escape, following in zip(pieces[1::2], pieces[2::2], strict=True):
+        if escape == "c":
+            break
+        if escape[0] == "0":  # bash and dash: `\\0NNN`
+            out.append(chr(int(escape[1:] or "0", 8)))
+        elif escape[0] in "1234567":  # dash and zsh also take `\\NNN`
+            out.append(chr(int(escape, 8)))
+        elif escape[0] in "xuU" and len(escape) > 1:
+            out.append(chr(min(int(escape[1:], 16), 0x10FFFF)))
+        else:
+            out.append(_ECHO_LETTERS.get(escape, "\\" + escape))
+        out.append(following)
+    return "".join(out)
+
+
+_CONVERSION = re.compile(r"%(.)")
+
+
+def _printf(form: str, values: list[str]) -> str | None:
+    """What `printf FORM VALUES...` prints: the format used again while values remain; None for a
+    conversion this reader does not follow (widths, precisions, numbers in other bases)."""
+    decoded = _escapes(form)
+    if decoded is None:
+        return None
+    printed, remaining = [], list(values)
+    while True:
+        used = False
+        position = 0
+        for match in _CONVERSION.finditer(decoded):
+            printed.append(decoded[position : match.start()])
+            position = match.end()
+            kind = match.group(1)
+            if kind == "%":
+                printed.append("%")
+                continue
+            if kind not in "sbcdiq":
+                return None
+            value = remaining.pop(0) if remaining else ""
+            used = True
+            if kind == "b":
+                value = _echo_escapes(value)
+            printed.append(value[:1] if kind == "c" else value)
+        printed.append(decoded[position:])
+        if not (used and remaining):
+            return "".join(printed)
 
 
 def _module_argv(module: str, tail: list[Word]) -> list[Word]:

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ..decisions import Decisions
     from ..directories import Directories
     from ..pins import Pins
+    from ..proxies import RunningProxies
     from ..quarantine import Quarantine
     from ..review import Review
     from ..sessions import Sessions
@@ -211,6 +212,7 @@ class StationStore:
         self.audit = cast("AuditLog", _Namespace(self, "audit"))
         self.decisions = cast("Decisions", _Namespace(self, "decisions"))
         self.review = cast("Review", _Namespace(self, "review"))
+        self.proxies = cast("RunningProxies", _Namespace(self, "proxies"))
 
     @classmethod
     def failing(cls, error: MarkerError) -> "StationStore":

@@ -101,6 +101,10 @@ class Operations:
             arguments[name] = self._setting(name)
         if operation.unlocked:
             arguments[operation.unlocked] = connection.unlocked
+        if operation.caller_pid:
+            if connection.peer.pid is None:
+                raise Refusal(ErrorCode.FORBIDDEN, f"{op} needs the caller's process id")
+            arguments[operation.caller_pid] = connection.peer.pid
         namespace, _, method_name = op.partition(".")
         checker = self._checkers.get(op)
         if checker is None:

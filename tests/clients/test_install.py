@@ -80,7 +80,7 @@ def test_install_into_a_new_file_and_out_again(home, lazaretto):
     pre = hooks["PreToolUse"][0]
     assert pre["matcher"] == "*"
     assert ours(pre["hooks"][0]["command"]) == ("claude-code", "pre-tool-use")
-    assert hooks["PostToolUse"][0]["matcher"].startswith("mcp__.*|WebFetch")
+    assert hooks["PostToolUse"][0]["matcher"].startswith("^(mcp__.*|WebFetch")
     done = lazaretto("uninstall", "--client", "claude-code")
     # Install made the file from nothing; with our hooks gone, nothing of it is left.
     assert done.returncode == 0 and "removed" in done.stdout

@@ -173,7 +173,7 @@ def test_which_command_lines_run_the_proxy(argv, served):
 
 
 def test_cursor_leaves_a_proxied_command_to_the_proxy_and_gates_a_remote_server(
-    run_hook, store, tmp_path
+    run_hook, store, hook_env, tmp_path
 ):
     _read_jira(run_hook, "claude-code", tmp_path)
     call = {
@@ -184,8 +184,15 @@ def test_cursor_leaves_a_proxied_command_to_the_proxy_and_gates_a_remote_server(
         "tool_name": "post_message",
         "tool_input": '{"channel": "#general", "text": "hi"}',
     }
-    proxied = {**call, "command": "lazaretto proxy -n slack -- npx -y slack-server"}
-    assert run_hook("cursor", "before-mcp-execution", proxied)[1] == {"permission": "allow"}
+    proxied = {**call, "command": "lazaretto proxy -n my-slack -- npx -y slack-server"}
+    # The command Cursor names is no proof on its own: no such proxy runs yet.
+    assert run_hook("cursor", "before-mcp-execution", proxied)[1]["permission"] == "deny"
+    proxy = ProxyProcess(["-n", "my-slack", "--", *DEMO_SERVER, "slack"], hook_env)
+    proxy.initialize()
+    try:
+        assert run_hook("cursor", "before-mcp-execution", proxied)[1] == {"permission": "allow"}
+    finally:
+        proxy.close()
     remote = {**call, "url": "https://mcp.slack.example/mcp"}
     out = run_hook("cursor", "before-mcp-execution", remote)[1]
     assert out["permission"] == "deny" and TOKEN.search(out["agent_message"])
