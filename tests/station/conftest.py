@@ -5,14 +5,18 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from support.authenticator import SECRET, URI, Authenticator
 from support.stationkit import PASSPHRASE, close_machine, new_machine, skip_reason
 
 from lazaretto.proxy.hooks.served import hook_extension
 from lazaretto.store.station.client import StationStore
+from lazaretto.store.station.guard import StatePaths
 from lazaretto.store.station.marker import Marker
-from lazaretto.store.station.passphrase import hash_record, write_record
+from lazaretto.store.station.onetime import Enrolment, OneTimeCodes
+from lazaretto.store.station.passphrase import hash_record
 from lazaretto.store.station.server import Station
 from lazaretto.store.station.settings import StationSettings
+from lazaretto.store.station.state_files import write_state
 
 
 class Clock:
@@ -34,6 +38,12 @@ def clock() -> Clock:
 
 
 @pytest.fixture
+def authenticator(clock) -> Authenticator:
+    """The reviewer's authenticator app, on the in-process station's clock."""
+    return Authenticator(URI, lambda: clock().timestamp())
+
+
+@pytest.fixture
 def serve(tmp_path, clock):
     """Start a station in this process (same account: the protocol, not the OS boundary)."""
     running: list[tuple[Station, threading.Thread]] = []
@@ -51,8 +61,10 @@ def serve(tmp_path, clock):
             log=lambda text: None,
             extensions={"hook.run": hook_extension()},
         )
-        if not (station_settings.state_dir / "passphrase.json").exists():
-            write_record(station_settings.state_dir / "passphrase.json", hash_record(PASSPHRASE))
+        paths = StatePaths.under(station_settings.state_dir)
+        if not paths.passphrase.exists():
+            write_state(paths.passphrase, hash_record(PASSPHRASE))
+            OneTimeCodes(paths.secret, paths.spent).enrol(Enrolment(SECRET, "reviewer@test"))
         station.bind()
         thread = threading.Thread(target=station.serve_forever, daemon=True)
         thread.start()
