@@ -331,15 +331,20 @@ def confirm(store: StoreAPI, action: str, op: str, subject: object) -> Confirmat
 _ASK_AGAIN = frozenset({ErrorCode.WRONG_CODE, ErrorCode.CODE_USED})
 """Refusals after which the same decision may be proven by another code."""
 
+CODE_TRIES = 3
+"""Codes one command sends for its decision before it gives up (as sudo asks three times)."""
+
 
 def decide(store: StoreAPI, confirmation: Confirmation, take: Callable[[StoreAPI], T]) -> T:
     """Send the decision (`take`) with its proof. A wrong or used code is asked for again, for
-    the same decision, until the person gives up (ProofError) or the station takes it."""
+    the same decision, up to `CODE_TRIES` codes in all; ProofError when the person gives up or
+    the station refuses otherwise."""
+    tries = 1
     while True:
         try:
             return take(confirmation.on(store))
         except ProofError as exc:
-            if exc.code not in _ASK_AGAIN or confirmation.proof is None:
+            if exc.code not in _ASK_AGAIN or confirmation.proof is None or tries >= CODE_TRIES:
                 raise
             print(f"{exc}.")
             code = ask_hidden("Code from your authenticator app (empty cancels): ")
@@ -347,3 +352,4 @@ def decide(store: StoreAPI, confirmation: Confirmation, take: Callable[[StoreAPI
                 store.withdraw()
                 raise
             confirmation = confirmation.with_code(code)
+            tries += 1

@@ -131,23 +131,22 @@ class ProofGuard:
             )
         if pending is None:
             return ProofError(
-                "the code did not come with a decision begun on this connection; it is used up "
-                "and nothing was changed",
+                "the code did not come with a decision begun on this connection; it is used up",
                 ErrorCode.NOT_BEGUN,
             )
         self.pending.spend(pending, seconds)
         if (pending.op, pending.subject) != (op, subject):
             return ProofError(
                 f"the code was typed for {pending.op} on {pending.subject!r}, not for this "
-                "decision; it is used up and nothing was changed",
+                "decision; it is used up",
                 ErrorCode.NOT_BEGUN,
             )
         rivals = self.pending.rivals(owner, step_start(step))
         if rivals:
             alarm = (
                 f"while this decision waited for its code, a code was presented for "
-                f"{pending.who()} on another connection: what you type may be read. Nothing "
-                "was changed; if that was not you, find that process"
+                f"{pending.who()} on another connection: what you type may be read; if that was "
+                "not you, find that process"
             )
             for rival in rivals:
                 if rival.closed is None:
@@ -239,13 +238,12 @@ def _conflict(rivals: list) -> str:
     named = "; ".join(rival.describe() for rival in rivals)
     ends = [rival.counts_until() for rival in rivals]
     when = (
-        f" If those were yours (a command you cancelled), codes shown after "
-        f"{stamp(datetime.fromtimestamp(max(ends), tz=UTC))} are not affected."
+        f"; if those were yours (a command you cancelled), codes shown after "
+        f"{stamp(datetime.fromtimestamp(max(ends), tz=UTC))} are not affected"
         if all(end is not None for end in ends)
         else ""
     )
     return (
         f"another decision was waiting for a code while this code could have been typed ({named}):"
-        f" the code may have been read off the person's terminal. It is used up and nothing was "
-        f"changed.{when}"
+        f" the code may have been read off the person's terminal, and is used up{when}"
     )

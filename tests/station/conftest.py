@@ -1,12 +1,13 @@
 """Fixtures for the station's tests: one in this process for the protocol, a real install for the boundary."""
 
+import json
 import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from support.authenticator import SECRET, URI, Authenticator
-from support.stationkit import PASSPHRASE, close_machine, new_machine, skip_reason
+from support.stationkit import PASSPHRASE, SECRET_POST, close_machine, new_machine, skip_reason
 
 from lazaretto.proxy.hooks.served import hook_extension
 from lazaretto.store.station.client import StationStore
@@ -109,8 +110,41 @@ def machine():
 @pytest.fixture
 def running(machine):
     """The installed station, running as its account, on a fresh store and count of wrong guesses."""
-    for name in ("lockout.json", "lazaretto.db", "lazaretto.db-wal", "lazaretto.db-shm"):
+    for name in (
+        "lockout.json",
+        "spent-codes.json",
+        "lazaretto.db",
+        "lazaretto.db-wal",
+        "lazaretto.db-shm",
+    ):
         Path(machine.state_dir / name).unlink(missing_ok=True)
+    machine.app.forget()
     machine.start_station()
     yield machine
     machine.stop()
+
+
+@pytest.fixture
+def worm(running, request):
+    """The worm's first half through real proxies, as the reviewer: a tainted session, a refused
+    post waiting with its token, and a withheld field."""
+    session = f"worm-{request.node.name}"[:60]
+    env = running.agent_env(running.reviewer, session)
+    web = running.proxy(running.reviewer, "web", env)
+    page = web.call("fetch_page", {"url": "https://github.com/acme/tool/releases/tag/v4.2.0"})
+    web.close()
+    text = json.dumps(page)
+    qid = text[text.index("withheld field Q-") + len("withheld field ") :][:8]
+    slack = running.proxy(running.reviewer, "slack", env)
+    refused = slack.call("post_message", SECRET_POST)
+    assert refused["error"]["data"]["reason"] == "tainted_outbound", refused
+    client = running.client()
+    yield {
+        "session": session,
+        "env": env,
+        "slack": slack,
+        "token": refused["error"]["data"]["token"],
+        "qid": qid,
+        "client": client,
+    }
+    client.close()

@@ -40,15 +40,25 @@ class Authenticator:
         return self.totp.at(self.now() + steps * self.totp.interval)
 
     def fresh(self) -> str:
-        """A code of a step no earlier code came from: the current step, then the next one (a
-        station takes one step either side), then it waits for the clock to move on."""
+        """A code of a step no earlier code came from, that a station takes now (one step either
+        side of its clock): the previous step while it has long to go, the current one, the next
+        one; after those it waits for the clock to move on."""
         while True:
-            current = int(self.now()) // self.totp.interval
-            step = current if self._last is None else max(current, self._last + 1)
+            now = self.now()
+            current = int(now) // self.totp.interval
+            # The previous step's code stays good until the next step begins: use it early on.
+            early = now - current * self.totp.interval < self.totp.interval / 2
+            first = current - 1 if early else current
+            step = first if self._last is None else max(first, self._last + 1)
             if step <= current + 1:
                 self._last = step
                 return self.totp.at(step * self.totp.interval)
             time.sleep(0.2)  # waiting for the clock's next step, a state, not a length of time
+
+    def after(self, moment: float) -> None:
+        """From now on, only codes of steps that begin after `moment` (waiting for them)."""
+        step = int(moment) // self.totp.interval
+        self._last = step if self._last is None else max(self._last, step)
 
     def forget(self) -> None:
         """A station with a fresh record of spent codes: any current code will do again."""
