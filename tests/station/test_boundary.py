@@ -23,6 +23,9 @@ from support.stationkit import (
 )
 from support.terminal import READ_TIMEOUT
 
+# Real OS accounts (useradd takes the system's passwd lock) and tmux: one test at a time.
+pytestmark = pytest.mark.serial
+
 ATTACKERS = ("agent", "reviewer")
 """The agent's own account, and the reviewer's uid (an agent client runs as its user)."""
 

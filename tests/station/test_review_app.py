@@ -92,6 +92,7 @@ async def test_withheld_content_is_locked_until_the_passphrase_unlocks_it(scenar
         assert main(app).check_action("unlock", ()) is None
 
 
+@pytest.mark.slow
 async def test_a_clearance_takes_a_code_in_the_dialog_and_a_wrong_one_changes_nothing(
     scenario_client, authenticator
 ):
@@ -139,6 +140,7 @@ async def test_a_clearance_takes_a_code_in_the_dialog_and_a_wrong_one_changes_no
     ]
 
 
+@pytest.mark.slow
 async def test_after_five_wrong_codes_the_app_says_clearances_are_locked(
     scenario_client, authenticator
 ):

@@ -18,6 +18,9 @@ from lazaretto.app.station.units import CPU_WEIGHT, NICE
 from lazaretto.store import Store
 from lazaretto.store.station.protocol import ErrorCode, ProofError
 
+# Real OS accounts (useradd takes the system's passwd lock) and tmux: one test at a time.
+pytestmark = pytest.mark.serial
+
 
 @pytest.fixture
 def bare():

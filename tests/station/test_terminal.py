@@ -26,6 +26,8 @@ from support.terminal import READ_TIMEOUT, Terminal
 
 from lazaretto.store.clock import parse_stamp
 
+pytestmark = pytest.mark.serial  # installs a station under OS accounts of its own
+
 THIEF = """
 import json, os, signal, sys, termios, time
 from lazaretto.store.opening import Side, open_store
