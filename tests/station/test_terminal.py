@@ -29,7 +29,8 @@ from lazaretto.store.clock import parse_stamp
 pytestmark = pytest.mark.serial  # installs a station under OS accounts of its own
 
 THIEF = """
-import json, os, signal, sys, termios, time
+import faulthandler, fcntl, json, os, select, signal, sys, termios, time
+faulthandler.dump_traceback_later(45, exit=True)  # stuck: say where, and end
 from lazaretto.store.opening import Side, open_store
 from lazaretto.store.station.protocol import ProofError, code_proof
 
@@ -42,6 +43,10 @@ while termios.tcgetattr(fd)[3] & termios.ECHO:  # echo off: it asks for somethin
     time.sleep(0.01)
 os.kill(person, signal.SIGSTOP)  # stopped, it cannot read what is typed next: this process does
 print("reading", flush=True)
+# A line typed while the person's reader is stopped can stay in the pty's buffer until the
+# terminal is asked how much input waits (FIONREAD): asked each time nothing is readable yet.
+while not select.select([fd], [], [], 0.5)[0]:
+    fcntl.ioctl(fd, termios.FIONREAD, bytes(4))
 typed = os.read(fd, 64).decode().strip()
 store = open_store(side=Side.AGENT)
 call = store.blocked.by_token(token)["id"]
@@ -173,7 +178,7 @@ def test_a_code_the_person_used_cannot_be_sent_again_even_for_the_same_decision(
     log = running.reviewer.home / "typed.log"
     approve = f"{running.python} -m lazaretto.app approve {worm['token']}"
     person = Terminal(
-        ["script", "--quiet", "--log-in", str(log), "--command", approve, "/dev/null"],
+        ["script", "--quiet", "--log-in", str(log), "--command", approve],
         worm["env"],
         user=running.reviewer.uid,
         group=running.reviewer.gid,
