@@ -30,7 +30,7 @@ pytestmark = pytest.mark.serial  # installs a station under OS accounts of its o
 
 THIEF = """
 import faulthandler, fcntl, json, os, select, signal, sys, termios, time
-faulthandler.dump_traceback_later(45, exit=True)  # stuck: say where, and end
+faulthandler.dump_traceback_later(100, exit=True)  # stuck: say where, and end
 from lazaretto.store.opening import Side, open_store
 from lazaretto.store.station.protocol import ProofError, code_proof
 
