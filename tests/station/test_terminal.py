@@ -29,7 +29,7 @@ from lazaretto.store.clock import parse_stamp
 pytestmark = pytest.mark.serial  # installs a station under OS accounts of its own
 
 THIEF = """
-import faulthandler, fcntl, json, os, select, signal, sys, termios, time
+import faulthandler, json, os, signal, sys, termios, time
 faulthandler.dump_traceback_later(100, exit=True)  # stuck: say where, and end
 from lazaretto.store.opening import Side, open_store
 from lazaretto.store.station.protocol import ProofError, code_proof
@@ -42,11 +42,12 @@ while termios.tcgetattr(fd)[3] & termios.ECHO:  # echo off: it asks for somethin
     assert time.monotonic() < deadline, "the person was never asked for anything"
     time.sleep(0.01)
 os.kill(person, signal.SIGSTOP)  # stopped, it cannot read what is typed next: this process does
+# The signal takes effect when the person's process next runs: until it is stopped, a line typed
+# could still reach its own read.
+while open(f"/proc/{person}/stat").read().rpartition(")")[2].split()[0] not in ("T", "t"):
+    assert time.monotonic() < deadline, "the person's command never stopped"
+    time.sleep(0.01)
 print("reading", flush=True)
-# A line typed while the person's reader is stopped can stay in the pty's buffer until the
-# terminal is asked how much input waits (FIONREAD): asked each time nothing is readable yet.
-while not select.select([fd], [], [], 0.5)[0]:
-    fcntl.ioctl(fd, termios.FIONREAD, bytes(4))
 typed = os.read(fd, 64).decode().strip()
 store = open_store(side=Side.AGENT)
 call = store.blocked.by_token(token)["id"]
