@@ -5,8 +5,9 @@ import os
 import sys
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
+from typing import TypeVar
 
 import humanize
 
@@ -15,8 +16,10 @@ from lazaretto.store import StoreUnavailable
 from lazaretto.store.api import Mode
 from lazaretto.store.opening import Side, StoreAPI, StoreMissing, open_store
 from lazaretto.store.states import ReleasedAs
-from lazaretto.store.station.protocol import ProofError
+from lazaretto.store.station.protocol import ErrorCode, ProofError, code_proof
 from lazaretto.store.tokens import challenge_matches, new_challenge
+
+T = TypeVar("T")
 
 # Exit codes shared by the human-only verbs.
 EXIT_DECLINED = 1  # a person was asked and did not confirm, or the thing cannot be cleared
@@ -211,16 +214,23 @@ def policy_or_empty(verb: str) -> Policy:
 class Confirmation:
     """A person confirmed; `note` is set when friction asked for one.
 
-    With a station, the confirmation is the reviewer passphrase, which the station checks when
-    the decision is sent (`on`); in embedded mode it is a typed challenge, already checked here.
+    With a station, the confirmation is a one-time code from the reviewer's authenticator app,
+    typed for the decision this connection began; the station checks it when the decision is
+    sent (`on`). In embedded mode it is a typed challenge, already checked here.
     """
 
     note: str | None
-    passphrase: str | None = None
+    proof: dict | None = None
+    """With a station: the code and the decision it was typed for (`code_proof`)."""
 
     def on(self, store: StoreAPI) -> StoreAPI:
-        """The store to send the decision through: with the passphrase along, when there is one."""
-        return store.with_proof(self.passphrase) if self.passphrase else store
+        """The store to send the decision through: with the proof along, when there is one."""
+        return store.with_proof(self.proof) if self.proof else store
+
+    def with_code(self, code: str) -> "Confirmation":
+        """The same decision, proven by another code (the first was wrong, or used already)."""
+        assert self.proof is not None  # only a station asks for a code again
+        return replace(self, proof=code_proof(code, self.proof["decision"]))
 
 
 def _ask(prompt: str) -> str | None:
@@ -245,8 +255,9 @@ def _drop_typeahead() -> None:
         pass
 
 
-def ask_passphrase(prompt: str) -> str | None:
-    """The passphrase typed at the terminal without echo, or None for an empty one, EOF or Ctrl-C.
+def ask_hidden(prompt: str) -> str | None:
+    """A passphrase or code typed at the terminal without echo, or None for an empty one, EOF or
+    Ctrl-C.
 
     Typed-ahead input is discarded first (getpass flushes it): keys queued before the prompt
     was shown were not typed in answer to it.
@@ -265,19 +276,28 @@ def unlock(store: StoreAPI, what: str) -> bool:
     """With a station, ask for the passphrase to read withheld content; True once it may be read."""
     if store.mode is not Mode.STATION:
         return True
-    passphrase = ask_passphrase(f"Reviewer passphrase to read {what} (empty skips it): ")
+    passphrase = ask_hidden(f"Reviewer passphrase to read {what} (empty skips it): ")
     if passphrase is None:
         return False
     store.unlock(passphrase)
     return True
 
 
-def confirm(store: StoreAPI, action: str) -> Confirmation | None:
-    """Ask the person to confirm (and for a note when clearing often).
+def code_prompt(action: str) -> str:
+    """What a command asks when a station needs a code: `action` completes "... to ACTION"."""
+    return (
+        f"\nCode from your authenticator app to {action} (not shown as you type; empty cancels): "
+    )
 
-    With a station: the reviewer passphrase, checked by the station when the decision is sent.
-    Embedded: a fresh challenge typed back; `action` completes "Type CODE to ...". Returns None,
-    after saying nothing changed, for a wrong or empty answer.
+
+def confirm(store: StoreAPI, action: str, op: str, subject: object) -> Confirmation | None:
+    """Ask the person to confirm the decision `op` on `subject` (and for a note when clearing
+    often).
+
+    With a station: the decision is begun there, then a code from the authenticator app is
+    asked for, and checked by the station when the decision is sent (`decide`). Embedded: a
+    fresh challenge typed back; `action` completes "Type CODE to ...". Returns None, after
+    saying nothing changed, for a wrong or empty answer.
     """
     recent = store.decisions.clearances(within=FRICTION_WINDOW)
     note = None
@@ -291,16 +311,45 @@ def confirm(store: StoreAPI, action: str) -> Confirmation | None:
             print("No note given. Nothing was changed.")
             return None
     if store.mode is Mode.STATION:
-        passphrase = ask_passphrase(
-            f"\nReviewer passphrase to {action} (not shown as you type; empty cancels): "
-        )
-        if passphrase is None:
-            print("No passphrase given. Nothing was changed.")
+        # Begun before the code is asked for: a code read off this terminal on its way meets it.
+        decision = store.begin(op, subject)
+        assert decision is not None  # a station always names what it began
+        code = ask_hidden(code_prompt(action))
+        if code is None:
+            store.withdraw()
+            print("No code given. Nothing was changed.")
             return None
-        return Confirmation(note, passphrase)
+        return Confirmation(note, code_proof(code, decision))
     challenge = new_challenge()
     answer = _ask(f"\nType {challenge} to {action} (anything else cancels): ")
     if answer is None or not challenge_matches(challenge, answer):
         print("The code did not match. Nothing was changed.")
         return None
     return Confirmation(note)
+
+
+_ASK_AGAIN = frozenset({ErrorCode.WRONG_CODE, ErrorCode.CODE_USED})
+"""Refusals after which the same decision may be proven by another code."""
+
+CODE_TRIES = 3
+"""Codes one command sends for its decision before it gives up (as sudo asks three times)."""
+
+
+def decide(store: StoreAPI, confirmation: Confirmation, take: Callable[[StoreAPI], T]) -> T:
+    """Send the decision (`take`) with its proof. A wrong or used code is asked for again, for
+    the same decision, up to `CODE_TRIES` codes in all; ProofError when the person gives up or
+    the station refuses otherwise."""
+    tries = 1
+    while True:
+        try:
+            return take(confirmation.on(store))
+        except ProofError as exc:
+            if exc.code not in _ASK_AGAIN or confirmation.proof is None or tries >= CODE_TRIES:
+                raise
+            print(f"{exc}.")
+            code = ask_hidden("Code from your authenticator app (empty cancels): ")
+            if code is None:
+                store.withdraw()
+                raise
+            confirmation = confirmation.with_code(code)
+            tries += 1

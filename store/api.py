@@ -8,7 +8,8 @@ listed does not exist for a client: the station refuses it. Each entry says what
 - `VERDICT`: ask (is this session tainted, this call approved, this field released) or list. No
   proof; withheld content (originals, decoded payloads, matched excerpts, drifted surfaces) is
   left out of the answer unless the connection was unlocked with the reviewer passphrase.
-- `DECISION`: a person's decision. The passphrase travels with the request and is checked afresh.
+- `DECISION`: a person's decision. A one-time code from the reviewer's authenticator app travels
+  with the request, for the decision its connection began (`station.begin`), and is used up.
 """
 
 import json

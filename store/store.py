@@ -109,9 +109,15 @@ class Store:
         """Where decisions are kept, for headers and messages."""
         return f"the store at {self.path}" if self.path else "an in-memory store"
 
-    def with_proof(self, passphrase: str) -> "Store":
-        """Embedded mode has no passphrase: any process of the user could open the file anyway."""
+    def with_proof(self, proof: str | dict) -> "Store":
+        """Embedded mode takes no proof: any process of the user could open the file anyway."""
         return self
+
+    def begin(self, op: str, subject: object) -> None:
+        """Embedded mode has no station to tell: the typed challenge is checked in this process."""
+
+    def withdraw(self) -> None:
+        """Embedded mode has nothing begun to withdraw."""
 
     def unlock(self, passphrase: str) -> None:
         """Embedded mode has nothing to unlock: the file is the user's to read."""

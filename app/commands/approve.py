@@ -52,11 +52,17 @@ def _approve(store: StoreAPI, token: str) -> int:
         return human.EXIT_DECLINED
     print(describe(row, store))
     call = f"{human.visible(row['server'])}/{human.visible(row['tool'])}"
-    confirmation = human.confirm(store, f"let this one {call} call through")
+    confirmation = human.confirm(
+        store, f"let this one {call} call through", "decisions.approve", row["id"]
+    )
     if confirmation is None:
         return human.EXIT_DECLINED
     try:
-        approved = confirmation.on(store).decisions.approve(row["id"], note=confirmation.note)
+        approved = human.decide(
+            store,
+            confirmation,
+            lambda proven: proven.decisions.approve(row["id"], note=confirmation.note),
+        )
     except (DecisionError, ProofError) as exc:
         print(f"lazaretto approve: {exc}. Nothing was changed.", file=sys.stderr)
         return human.EXIT_DECLINED

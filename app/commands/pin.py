@@ -358,13 +358,18 @@ def _decide_drift(store: StoreAPI, verb: str, drift_id: int) -> int:
         drift = store.pins.get(drift_id) or drift
     print(describe_drift(drift))
     action = "pin the new version" if verb == "accept" else "keep the old version hidden"
-    confirmation = human.confirm(store, f"{action} of {drift['name']}")
+    method = "accept_drift" if verb == "accept" else "reject_drift"
+    confirmation = human.confirm(
+        store, f"{action} of {drift['name']}", f"decisions.{method}", drift["id"]
+    )
     if confirmation is None:
         return human.EXIT_DECLINED
-    decisions = confirmation.on(store).decisions
-    decide = decisions.accept_drift if verb == "accept" else decisions.reject_drift
     try:
-        decide(drift["id"], note=confirmation.note)
+        human.decide(
+            store,
+            confirmation,
+            lambda proven: getattr(proven.decisions, method)(drift["id"], note=confirmation.note),
+        )
     except (DecisionError, ProofError) as exc:
         print(f"lazaretto pin {verb}: {exc}. Nothing was changed.", file=sys.stderr)
         return human.EXIT_DECLINED

@@ -69,12 +69,21 @@ def _release(store: StoreAPI, qid: str, released_as: ReleasedAs) -> int:
         if hidden:
             print(f"\nNot given to the agent: {hidden}. `--original` would give it too.")
     print(f"\n{human.release_effect(row, human.policy_or_empty('release'), released_as)}")
-    confirmation = human.confirm(store, f"release {row['id']} ({released_as} text) to the agent")
+    confirmation = human.confirm(
+        store,
+        f"release {row['id']} ({released_as} text) to the agent",
+        "decisions.release",
+        row["id"],
+    )
     if confirmation is None:
         return human.EXIT_DECLINED
     try:
-        confirmation.on(store).decisions.release(
-            row["id"], released_as=released_as, note=confirmation.note
+        human.decide(
+            store,
+            confirmation,
+            lambda proven: proven.decisions.release(
+                row["id"], released_as=released_as, note=confirmation.note
+            ),
         )
     except (DecisionError, ProofError) as exc:
         print(f"lazaretto release: {exc}. Nothing was changed.", file=sys.stderr)

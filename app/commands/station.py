@@ -1,6 +1,7 @@
 """`lazaretto station`: install, run and look after the service that owns the store.
 
 sudo lazaretto station install [--account NAME] [--socket PATH] [--root DIR]
+sudo lazaretto station enrol [--root DIR]
 sudo lazaretto station uninstall [--purge] [--root DIR]
 lazaretto station run [--socket PATH] [--store PATH] [--root DIR]
 lazaretto station status [--json]
@@ -46,6 +47,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     install.add_argument(
         "--no-import", action="store_true", help="start with an empty store; do not ask"
     )
+    enrol = sub.add_parser(
+        "enrol",
+        help="enrol a new authenticator app for the decisions' one-time codes (as root)",
+    )
+    enrol.add_argument("--root", metavar="DIR", help="as given to install")
     uninstall = sub.add_parser("uninstall", help="stop the station and remove what install made")
     uninstall.add_argument("--root", metavar="DIR", help="as given to install")
     uninstall.add_argument(
@@ -64,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     """Dispatch to the subcommand."""
     handlers = {
         "install": _install,
+        "enrol": _enrol,
         "uninstall": _uninstall,
         "run": _run,
         "status": _status,
@@ -180,16 +187,24 @@ def _report(args: argparse.Namespace, report: dict) -> int:
         print(json.dumps(report, indent=2))
     elif report["reachable"]:
         lock = (
-            f"LOCKED until {report['locked_until']} (too many wrong passphrases)"
+            f"LOCKED until {report['locked_until']} (too many wrong codes or passphrases)"
             if report["locked"]
             else "not locked"
         )
         print(f"station: reachable at {report['socket']}")
         print(f"  version: lazaretto {report['package']}, protocol {report['protocol']}")
-        print(f"  mode:    {report['mode']} (decisions need the reviewer passphrase)")
+        print(
+            f"  mode:    {report['mode']} (each decision needs a one-time code from the "
+            "reviewer's authenticator app)"
+        )
         print(f"  clearances: {lock}")
+        if not report.get("enrolled"):
+            print(
+                "  no authenticator app is enrolled: every decision is refused; run "
+                "`sudo lazaretto station enrol`"
+            )
         if not report["passphrase_set"]:
-            print("  no reviewer passphrase is set: every decision is refused")
+            print("  no reviewer passphrase is set: withheld content cannot be unlocked")
     else:
         print(f"station: not reachable ({report['mode']} mode)")
         print(f"  {human.visible(report['error'])}")
@@ -215,7 +230,7 @@ def _passphrase(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return human.EXIT_REFUSED
-    current = human.ask_passphrase("Current reviewer passphrase: ")
+    current = human.ask_hidden("Current reviewer passphrase: ")
     if current is None:
         print("Nothing was changed.")
         return human.EXIT_DECLINED
@@ -238,11 +253,11 @@ def ask_new_passphrase() -> str | None:
     """A new passphrase typed twice at the terminal, or None (after saying why) if it cannot be used."""
     from lazaretto.store.station.passphrase import MIN_LENGTH, PassphraseError, check_new
 
-    first = human.ask_passphrase(f"New reviewer passphrase (at least {MIN_LENGTH} characters): ")
+    first = human.ask_hidden(f"New reviewer passphrase (at least {MIN_LENGTH} characters): ")
     if first is None:
         print("No passphrase given. Nothing was changed.")
         return None
-    again = human.ask_passphrase("The same passphrase again: ") or ""
+    again = human.ask_hidden("The same passphrase again: ") or ""
     try:
         check_new(first, again)
     except PassphraseError as exc:
@@ -258,6 +273,12 @@ def _install(args: argparse.Namespace) -> int:
     from lazaretto.app.station.install import install
 
     return install(args)
+
+
+def _enrol(args: argparse.Namespace) -> int:
+    from lazaretto.app.station.install import enrol
+
+    return enrol(args)
 
 
 def _uninstall(args: argparse.Namespace) -> int:

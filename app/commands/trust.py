@@ -43,11 +43,15 @@ def _trust(store: StoreAPI, path: str) -> int:
         "Once trusted, what the agent reads from it no longer taints its session; its files can still carry "
         "instructions someone else wrote."
     )
-    confirmation = human.confirm(store, f"trust {row['path']}")
+    confirmation = human.confirm(store, f"trust {row['path']}", "directories.trust", row["path"])
     if confirmation is None:
         return human.EXIT_DECLINED
     try:
-        trusted = confirmation.on(store).directories.trust(row["path"], note=confirmation.note)
+        trusted = human.decide(
+            store,
+            confirmation,
+            lambda proven: proven.directories.trust(row["path"], note=confirmation.note),
+        )
     except ProofError as exc:
         print(f"lazaretto trust: {exc}. Nothing was changed.", file=sys.stderr)
         return human.EXIT_DECLINED

@@ -110,7 +110,9 @@ def _untaint(store: StoreAPI, key: str) -> int:
         for event in state.reasons
     ]
     print(human.table(["AT", "AGE", "READ", "METHOD", "REASON"], rows))
-    confirmation = human.confirm(store, f"clear these {len(rows)} taint event(s)")
+    confirmation = human.confirm(
+        store, f"clear these {len(rows)} taint event(s)", "decisions.untaint", key
+    )
     if confirmation is None:
         return human.EXIT_DECLINED
     # A read that arrived while the person was looking was not shown to them: do not clear it blind.
@@ -122,8 +124,12 @@ def _untaint(store: StoreAPI, key: str) -> int:
         )
         return human.EXIT_DECLINED
     try:
-        cleared = confirmation.on(store).decisions.untaint(
-            key, seen_up_to=max(shown), note=confirmation.note
+        cleared = human.decide(
+            store,
+            confirmation,
+            lambda proven: proven.decisions.untaint(
+                key, seen_up_to=max(shown), note=confirmation.note
+            ),
         )
     except (DecisionError, ProofError) as exc:
         print(f"lazaretto untaint: {exc}. Nothing was changed.", file=sys.stderr)

@@ -5,7 +5,7 @@ queue screen runs its `decide` once the person confirmed.
 """
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from textual.content import Content
 
@@ -76,14 +76,29 @@ class Confirmed:
         return self.confirmation.note
 
 
+def _no_options(confirmed: Confirmed) -> dict:
+    return {}
+
+
 @dataclass(frozen=True)
 class Ask:
-    """One decision put to the person: the dialog's request, the store call it makes once they
-    confirmed, and what the app says after."""
+    """One decision put to the person: the dialog's request, the store's decision it takes once
+    they confirmed, and what the app says after."""
 
     request: ClearanceRequest
-    decide: Callable[[StoreAPI, Confirmed], object]
+    op: str
+    """The store's decision, `decisions.approve`: a station is told it before the code is asked."""
+    subject: object
+    """What it acts on (the decision's first argument)."""
     done: Callable[[Confirmed], str]
+    options: Callable[[Confirmed], dict] = field(default=_no_options)
+    """Its other arguments, from what the person chose in the dialog."""
+
+    def decide(self, store: StoreAPI, confirmed: Confirmed) -> object:
+        """Take the decision through `store` (which carries the proof, with a station)."""
+        namespace, _, method = self.op.partition(".")
+        decision = getattr(getattr(store, namespace), method)
+        return decision(self.subject, note=confirmed.note, **self.options(confirmed))
 
 
 def _said(text: str) -> Callable[[Confirmed], str]:
@@ -110,12 +125,12 @@ def release(detail: Detail, policy: Policy) -> Ask:
             detail.item.reason,
             release=texts,
         ),
-        lambda store, confirmed: store.decisions.release(
-            row["id"], released_as=confirmed.released_as, note=confirmed.note
-        ),
+        "decisions.release",
+        row["id"],
         lambda confirmed: (
             f"Released {row['id']}: the agent reads its {confirmed.released_as} text."
         ),
+        lambda confirmed: {"released_as": confirmed.released_as},
     )
 
 
@@ -132,7 +147,8 @@ def approve(detail: Detail) -> Ask:
             shows=call_arguments(row),
             shows_title="The call it lets through",
         ),
-        lambda store, confirmed: store.decisions.approve(row["id"], note=confirmed.note),
+        "decisions.approve",
+        row["id"],
         _said(f"Approved blocked call {row['id']} once."),
     )
 
@@ -155,10 +171,10 @@ def untaint(detail: Detail, moments: Moments) -> Ask:
             shows=open_taint(detail, moments),
             shows_title=f"The taint it clears ({count})",
         ),
-        lambda store, confirmed: store.decisions.untaint(
-            session, seen_up_to=seen, note=confirmed.note
-        ),
+        "decisions.untaint",
+        session,
         _said(f"Session {session} is no longer tainted."),
+        lambda confirmed: {"seen_up_to": seen},
     )
 
 
@@ -179,7 +195,8 @@ def accept_drift(detail: Detail) -> Ask:
             effect,
             f"{detail.item.reason} since it was pinned",
         ),
-        lambda store, confirmed: store.decisions.accept_drift(row["id"], note=confirmed.note),
+        "decisions.accept_drift",
+        row["id"],
         _said(f"Accepted pin drift {row['id']}: the new version of {label} is pinned."),
     )
 
@@ -197,20 +214,16 @@ def reject_drift(detail: Detail) -> Ask:
             f"{detail.item.reason} since it was pinned",
             clears=False,
         ),
-        lambda store, confirmed: store.decisions.reject_drift(row["id"], note=confirmed.note),
+        "decisions.reject_drift",
+        row["id"],
         _said(f"Rejected pin drift {row['id']}: {label} stays hidden."),
     )
 
 
-def review(
-    key: str,
-    reason: str,
-    decide: Callable[[StoreAPI, str, str | None], None],
-    *,
-    dismissing: bool,
-) -> Ask:
-    """Dismiss an item, or take its dismissal back: both keep it stopped. Embedded, it is taken
-    at once (`z` undoes a dismissal); a station asks for the passphrase, as for any decision."""
+def review(key: str, reason: str, op: str, subject: object, *, dismissing: bool) -> Ask:
+    """Dismiss an item (`key`), or take its dismissal back (`op` on `subject`): both keep it
+    stopped. Embedded, it is taken at once (`z` undoes a dismissal); a station asks for a code,
+    as for any decision."""
     if dismissing:
         request = ClearanceRequest(
             "dismiss",
@@ -229,4 +242,4 @@ def review(
             clears=False,
         )
         done = f"{key} waits for a decision again."
-    return Ask(request, lambda store, confirmed: decide(store, key, confirmed.note), _said(done))
+    return Ask(request, op, subject, _said(done))

@@ -93,6 +93,8 @@ class ClearanceCounted(Message):
     ask: Ask
     """The decision, its request carrying the count; `decide` runs only after the person confirmed."""
     after: After
+    decision: str | None
+    """With a station: the id it gave the decision begun, which the code must come with."""
 
 
 @dataclass

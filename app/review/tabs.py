@@ -106,21 +106,16 @@ _DECIDE_DRIFT = _while(DriftStatus.PENDING, _drift)
 
 @dataclass(frozen=True)
 class Dismissal:
-    """How a kind of row is marked reviewed, and how that is taken back (both keep it stopped)."""
+    """How a kind of row is marked reviewed, and how that is taken back (both keep it stopped):
+    the store's two decisions, and the row's key as they take it."""
 
-    dismiss: Callable[[StoreAPI, str, str | None], None]
-    undo: Callable[[StoreAPI, str, str | None], None]
-    """Each takes the row's key and the person's note."""
+    dismiss: str
+    undo: str
+    subject: Callable[[str], object]
 
 
-_FIELD_DISMISSAL = Dismissal(
-    lambda store, key, note: store.decisions.dismiss_field(key, note=note),
-    lambda store, key, note: store.decisions.undismiss_field(key, note=note),
-)
-_CALL_DISMISSAL = Dismissal(
-    lambda store, key, note: store.decisions.dismiss_call(int(key), note=note),
-    lambda store, key, note: store.decisions.undismiss_call(int(key), note=note),
-)
+_FIELD_DISMISSAL = Dismissal("decisions.dismiss_field", "decisions.undismiss_field", str)
+_CALL_DISMISSAL = Dismissal("decisions.dismiss_call", "decisions.undismiss_call", int)
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,12 @@ import sys
 from pathlib import Path
 
 from lazaretto.app import human
-from lazaretto.store.station.marker import DEFAULT_SETTINGS, Marker
-from lazaretto.store.station.passphrase import hash_record, write_record
+from lazaretto.store.station.guard import StatePaths
+from lazaretto.store.station.marker import DEFAULT_SETTINGS, Marker, MarkerError, read_marker
+from lazaretto.store.station.passphrase import hash_record
+from lazaretto.store.station.state_files import write_state
 
-from . import accounts, trusted
+from . import accounts, enrolment, trusted
 from .layout import LAUNCHD_LABEL, UNIT_NAME, Layout, layout
 from .units import launchd_plist, systemd_unit
 
@@ -44,11 +46,18 @@ def install(args: argparse.Namespace) -> int:
     from lazaretto.app.commands.station import ask_new_passphrase
 
     print(
-        "Choose the reviewer passphrase. Every release, approval and untaint will ask for it, "
-        "and the agent must never see it."
+        "Choose the reviewer passphrase: it unlocks withheld content for reading (`show`, the "
+        "review app's o). The agent must never see it."
     )
     passphrase = ask_new_passphrase()
     if passphrase is None:
+        return human.EXIT_DECLINED
+    print(
+        "\nEvery release, approval, untaint and other decision will ask for a one-time code from "
+        "an authenticator app on your phone: a code read off this terminal proves nothing else."
+    )
+    enrolled = enrolment.enrol_at_terminal()
+    if enrolled is None:
         return human.EXIT_DECLINED
     try:
         uid = accounts.create(args.account, where.state_dir)
@@ -58,8 +67,10 @@ def install(args: argparse.Namespace) -> int:
     gid = _gid_of(args.account)
     _directory(where.state_dir, uid, gid, 0o700)
     _directory(where.run_dir, uid, gid, 0o755)
-    write_record(where.state_dir / "passphrase.json", hash_record(passphrase))
-    os.chown(where.state_dir / "passphrase.json", uid, gid)
+    paths = StatePaths.under(where.state_dir)
+    write_state(paths.passphrase, hash_record(passphrase))
+    os.chown(paths.passphrase, uid, gid)
+    enrolment.keep(enrolled, where.state_dir, uid, gid)
     imported = _offer_import(args, where, uid, gid)
     _write_marker(where, args.account, uid)
     _write_unit(where, args.account)
@@ -73,6 +84,37 @@ def install(args: argparse.Namespace) -> int:
         print(f"Not started (--root). Start it as {args.account}: {_run_hint(where, args.account)}")
         return 0
     return _start(where, args.account)
+
+
+def enrol(args: argparse.Namespace) -> int:
+    """0 a new authenticator app enrolled; 1 not (given up, or no station here); 2 refused."""
+    if os.geteuid() != 0:
+        print("lazaretto station enrol: run it as root (sudo).", file=sys.stderr)
+        return human.EXIT_REFUSED
+    if not human.refuse_unless_terminal("station enrol"):
+        return human.EXIT_REFUSED
+    where = layout(args.root, None)
+    try:
+        marker = read_marker(str(where.marker)) if where.marker.exists() else None
+    except MarkerError as exc:
+        print(f"lazaretto station enrol: {exc}", file=sys.stderr)
+        return human.EXIT_DECLINED
+    if marker is None or marker.uid is None or not marker.state_dir or not marker.account:
+        print(
+            f"lazaretto station enrol: no station is installed here (no marker at {where.marker})",
+            file=sys.stderr,
+        )
+        return human.EXIT_DECLINED
+    print(
+        "Enrolling a new authenticator app: once it is checked, codes of the app enrolled "
+        "before no longer prove anything."
+    )
+    enrolled = enrolment.enrol_at_terminal()
+    if enrolled is None:
+        return human.EXIT_DECLINED
+    enrolment.keep(enrolled, Path(marker.state_dir), marker.uid, _gid_of(marker.account))
+    print("Enrolled. Every decision now asks for a code of this app.")
+    return 0
 
 
 def uninstall(args: argparse.Namespace) -> int:
@@ -105,7 +147,10 @@ def uninstall(args: argparse.Namespace) -> int:
             except accounts.AccountError as exc:
                 print(f"lazaretto station uninstall: {exc}", file=sys.stderr)
     else:
-        print(f"kept {where.state_dir} (its store and passphrase); --purge removes it")
+        print(
+            f"kept {where.state_dir} (its store, passphrase and authenticator secret); --purge "
+            "removes it"
+        )
     print("Clients use embedded mode again: any process of a user can act as that user.")
     return 0
 

@@ -14,12 +14,16 @@ EMBEDDED_WARNING = (
 def protection_line(store: StoreAPI) -> str:
     """One line: the station, or embedded mode and what that leaves open."""
     if store.mode is Mode.STATION:
-        return f"station at {store.describe().removeprefix('the station at ')}: every decision needs the reviewer passphrase"
+        return (
+            f"station at {store.describe().removeprefix('the station at ')}: every decision needs "
+            "a one-time code from the reviewer's authenticator app"
+        )
     return EMBEDDED_WARNING
 
 
 def snooping_risks(environ: dict | None = None) -> list[str]:
-    """What would let a process of the user read the passphrase while it is typed."""
+    """What would let a process of the user read what is typed, or change the program it is typed
+    into (and so the decision a code is sent with)."""
     env = os.environ if environ is None else environ
     risks = []
     if sys.platform.startswith("linux"):
@@ -30,8 +34,9 @@ def snooping_risks(environ: dict | None = None) -> list[str]:
             scope = None
         if scope == "0":
             risks.append(
-                "kernel.yama.ptrace_scope is 0: any process of your user can trace the terminal "
-                "or review app you type the passphrase into (sudo sysctl kernel.yama.ptrace_scope=1)"
+                "kernel.yama.ptrace_scope is 0: any process of your user can trace the lazaretto "
+                "command or review app you clear with, and change the decision your code is sent "
+                "with (sudo sysctl kernel.yama.ptrace_scope=1)"
             )
         elif scope is None:
             risks.append(
@@ -42,7 +47,7 @@ def snooping_risks(environ: dict | None = None) -> list[str]:
         env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY")
     ):
         risks.append(
-            "an X11 session: any X client of your user can read keystrokes; type the passphrase on "
-            "a Wayland session or a text console"
+            "an X11 session: any X client of your user can read keystrokes and type into your "
+            "windows; clear on a Wayland session or a text console"
         )
     return risks

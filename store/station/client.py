@@ -62,7 +62,7 @@ class _Channel:
         self,
         op: str,
         arguments: dict,
-        proof: str | None = None,
+        proof: str | dict | None = None,
         on_ask: Callable[[dict], Any] | None = None,
     ) -> Any:
         """Send one request and return its result; raise what a refusal stands for."""
@@ -185,7 +185,7 @@ class StationStore:
         error: str | None = None,
         clock: Clock = system_clock,
         timeout: float = 30.0,
-        proof: str | None = None,
+        proof: str | dict | None = None,
         channel: _Channel | None = None,
     ) -> None:
         self.marker = marker
@@ -242,9 +242,19 @@ class StationStore:
             raise StoreUnavailable(self._error or "no station is configured")
         return self._channel.request(op, arguments, self._proof, on_ask)
 
-    def with_proof(self, passphrase: str) -> "StationStore":
-        """The same connection, with the reviewer passphrase sent along with every request."""
-        return StationStore(self.marker, clock=self.clock, proof=passphrase, channel=self._channel)
+    def with_proof(self, proof: str | dict) -> "StationStore":
+        """The same connection, with `proof` sent along with every request: a decision's code
+        (`code_proof`), or the reviewer passphrase."""
+        return StationStore(self.marker, clock=self.clock, proof=proof, channel=self._channel)
+
+    def begin(self, op: str, subject: object) -> str:
+        """Tell the station a person is about to type a code for this decision (`op` on
+        `subject`, its first argument); the id the code must come with."""
+        return str(self._request("station.begin", {"op": op, "subject": subject})["decision"])
+
+    def withdraw(self) -> None:
+        """The decision begun on this connection waits no more: the person cancelled it."""
+        self._request("station.withdraw", {})
 
     def unlock(self, passphrase: str) -> None:
         """Let this connection read withheld content (ProofError if the passphrase is wrong)."""

@@ -1,5 +1,7 @@
 """What each request does, by its operation's name: the station's own, an extension's, the store's."""
 
+import inspect
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -13,15 +15,20 @@ from .arguments import ArgumentCheck
 from .guard import ProofGuard
 from .passphrase import PassphraseError, check_new
 from .peer import Peer
+from .pending import TooManyWaiting
 from .protocol import ErrorCode
 from .settings import StationSettings
 from .wire import MAX_LINE, VERSION, decode, encode
+
+_OWNERS = itertools.count(1)
 
 
 class Connection:
     """One client connection: who it is, its store connection, and whether it was unlocked."""
 
     def __init__(self, peer: Peer, store: Store, reader: Any, writer: Any) -> None:
+        self.owner = next(_OWNERS)
+        """Tells this connection apart from every other, for the decisions begun on it."""
         self.peer = peer
         self.store = store
         self.unlocked = False
@@ -82,14 +89,14 @@ class Operations:
         extension = self.extensions.get(op)
         if extension is not None:
             if extension.access is Access.DECISION:
-                self.guard.check(proof)
+                self.guard.check_code(connection.owner, op, None, proof)
             return extension.run(connection, arguments)
         operation = OPERATIONS.get(op)
         if operation is None:
             raise Refusal(ErrorCode.FORBIDDEN, f"the station serves no operation {op!r}")
         if operation.access is Access.DECISION:
-            # Checked before anything is looked up: without the passphrase nothing is decided.
-            self.guard.check(proof)
+            # Checked before anything is looked up: without a code for it nothing is decided.
+            self.guard.check_code(connection.owner, op, subject_of(op, arguments), proof)
         return self._call(connection, op, operation, arguments)
 
     def _call(self, connection: Connection, op: str, operation: Operation, arguments: dict) -> Any:
@@ -140,6 +147,7 @@ def _status(operations: Operations, connection: Connection, arguments: dict, pro
         "locked_until": guard.locked_until,
         "failures": guard.failures,
         "passphrase_set": guard.passphrase_set,
+        "enrolled": guard.enrolled,
         "unlocked": connection.unlocked,
         "peer": connection.peer.as_detail(),
         "store": str(settings.store),
@@ -152,8 +160,38 @@ def _status(operations: Operations, connection: Connection, arguments: dict, pro
     }
 
 
+def subject_of(op: str, arguments: dict) -> object:
+    """What a decision acts on: its method's first argument (a call, a field, a session, a path)."""
+    namespace, _, method_name = op.partition(".")
+    method = getattr(REPOSITORIES.get(namespace), method_name, None)
+    if method is None:
+        return None
+    first = next(iter(list(inspect.signature(method).parameters)[1:2]), None)
+    return arguments.get(first) if first else None
+
+
+def _begin(operations: Operations, connection: Connection, arguments: dict, proof: object) -> dict:
+    op, subject = arguments.get("op"), arguments.get("subject")
+    operation = OPERATIONS.get(op) if isinstance(op, str) else None
+    if not isinstance(op, str) or operation is None or operation.access is not Access.DECISION:
+        raise Refusal(ErrorCode.BAD_REQUEST, f"{op!r} is not a decision a person can begin")
+    try:
+        decision = operations.guard.begin(
+            connection.owner, op, subject, connection.peer.as_detail()
+        )
+    except TooManyWaiting as exc:
+        raise Refusal(ErrorCode.BAD_REQUEST, str(exc)) from exc
+    return {"decision": decision}
+
+
+def _withdraw(
+    operations: Operations, connection: Connection, arguments: dict, proof: object
+) -> None:
+    operations.guard.withdraw(connection.owner)
+
+
 def _unlock(operations: Operations, connection: Connection, arguments: dict, proof: object) -> dict:
-    operations.guard.check(proof)
+    operations.guard.check_passphrase(proof)
     connection.unlocked = True
     connection.store.audit.record(
         Actor.HUMAN,
@@ -196,6 +234,8 @@ def _writable(
 
 _STATION_OPS: dict[str, Callable[[Operations, Connection, dict, object], Any]] = {
     "station.status": _status,
+    "station.begin": _begin,
+    "station.withdraw": _withdraw,
     "station.unlock": _unlock,
     "station.passphrase": _passphrase,
     "station.version": _current_version,

@@ -2,10 +2,7 @@
 
 import hashlib
 import hmac
-import json
-import os
 import secrets
-from pathlib import Path
 
 # scrypt's cost: about 16 MiB and a few tens of milliseconds a try, so a guess is never free.
 _N, _R, _P = 2**14, 8, 1
@@ -48,23 +45,3 @@ def matches(passphrase: str, record: dict) -> bool:
         maxmem=256 * r * n * p + 1024 * 1024,
     )
     return hmac.compare_digest(key.hex(), record["hash"])
-
-
-def read_record(path: Path) -> dict | None:
-    """The stored hash, or None when no passphrase was set."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-
-
-def write_record(path: Path, record: dict) -> None:
-    """Replace the stored hash atomically; only the owner may read it."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    temporary = path.with_name(path.name + ".new")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        json.dump(record, handle)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)

@@ -1,7 +1,8 @@
 """The station's protocol: requests, answers, and the errors a refusal stands for.
 
-A request is `{"v": 1, "id": N, "op": "sessions.taint", "args": {...}}`, plus `"proof"` (the
-reviewer passphrase) for a decision. The answer is `{"id": N, "ok": true, "result": ...}` or
+A request is `{"v": 1, "id": N, "op": "sessions.taint", "args": {...}}`, plus `"proof"` for a
+decision (`{"code": ..., "decision": ...}`: a one-time code and the decision `station.begin` named)
+or an unlock (the reviewer passphrase). The answer is `{"id": N, "ok": true, "result": ...}` or
 `{"id": N, "ok": false, "error": {"code": ..., "message": ...}}`. While it works on a hook event
 the station may ask the hook something only the user's account can see (`{"id": N, "ask": ...}`),
 which the hook answers with `{"id": N, "answer": ...}`. Lines are JSON with every non-ASCII
@@ -24,8 +25,15 @@ class ErrorCode(StrEnum):
     FORBIDDEN = "forbidden"
     PROOF_REQUIRED = "proof_required"
     WRONG_PASSPHRASE = "wrong_passphrase"
+    WRONG_CODE = "wrong_code"
+    CODE_USED = "code_used"
+    CODE_CONFLICT = "code_conflict"
+    """Another connection's decision waited for a code while this one could have been typed."""
+    NOT_BEGUN = "not_begun"
+    """The code came without the decision its connection began, or for another one."""
     LOCKED = "locked"
     NO_PASSPHRASE = "no_passphrase"
+    NOT_ENROLLED = "not_enrolled"
     DECISION = "decision"
     TOKEN = "token"
     STORE_UNAVAILABLE = "store_unavailable"
@@ -41,7 +49,8 @@ class StationError(StoreUnavailable):
 
 
 class ProofError(RuntimeError):
-    """A decision or an unlock without the right passphrase: wrong, missing, or clearances locked."""
+    """A decision without a fresh code for it, or an unlock without the right passphrase: wrong,
+    missing, used, met by another decision, or clearances locked."""
 
     def __init__(self, message: str, code: ErrorCode, locked_until: str | None = None) -> None:
         super().__init__(message)
@@ -53,10 +62,21 @@ PROOF_CODES = frozenset(
     {
         ErrorCode.PROOF_REQUIRED,
         ErrorCode.WRONG_PASSPHRASE,
+        ErrorCode.WRONG_CODE,
+        ErrorCode.CODE_USED,
+        ErrorCode.CODE_CONFLICT,
+        ErrorCode.NOT_BEGUN,
         ErrorCode.LOCKED,
         ErrorCode.NO_PASSPHRASE,
+        ErrorCode.NOT_ENROLLED,
     }
 )
+"""Refusals for want of proof: each is audited with the sender's uid."""
+
+
+def code_proof(code: str, decision: str) -> dict:
+    """The proof of a decision: the code typed for it, and the id `station.begin` gave it."""
+    return {"code": code, "decision": decision}
 
 
 def error_reply(request_id: Any, code: ErrorCode, message: str, **extra: Any) -> dict:

@@ -4,9 +4,9 @@ Each connection (accepted by `listener`) reads through a SQLite connection of it
 reader never holds up the proxies; kept open for the next client when it closes) and writes
 through the station's one write connection (`writer`), has the kernel's word for who is at the
 other end (audited with every row the request writes), and starts locked: withheld content is
-left out of answers until the reviewer passphrase unlocks it. Every decision carries the
-passphrase and is checked afresh by one `ProofGuard`. This module answers each request line and
-audits its refusals; what each operation does is `operations`'.
+left out of answers until the reviewer passphrase unlocks it. Every decision carries a one-time
+code for a decision its connection began, checked by one `ProofGuard`. This module answers each
+request line and audits its refusals; what each operation does is `operations`'.
 """
 
 import json
@@ -28,11 +28,11 @@ from ..decisions import DecisionError
 from ..states import Action, Actor
 from ..store import Store
 from ..tokens import TokenError
-from .guard import ProofGuard
+from .guard import ProofGuard, StatePaths
 from .listener import Listener, remove_stale_socket
 from .operations import Connection, Extension, Operations, Refusal
 from .peer import Peer
-from .protocol import ErrorCode, ProofError, error_reply
+from .protocol import PROOF_CODES, ErrorCode, ProofError, error_reply
 from .settings import StationSettings
 from .wire import MAX_LINE, VERSION, decode, encode
 from .writer import SharedWriter
@@ -91,8 +91,7 @@ class Station:
         self.clock = clock
         self.log = log or (lambda text: print(f"lazaretto station: {text}", file=sys.stderr))
         self.guard = ProofGuard(
-            settings.state_dir / "passphrase.json",
-            settings.state_dir / "lockout.json",
+            StatePaths.under(settings.state_dir),
             attempts=settings.attempts,
             lockout=timedelta(minutes=settings.lockout_minutes),
             clock=clock,
@@ -203,6 +202,7 @@ class Station:
         except (OSError, ValueError) as exc:
             self.log(f"dropped a connection of uid {peer.uid}: {exc}")
         finally:
+            self.guard.withdraw(connection.owner)  # a decision begun here waits no more
             self.release_store(connection.store)
 
     def _encoded(self, reply: dict) -> bytes:
@@ -281,12 +281,7 @@ class Station:
         message: str,
         locked_until: str | None = None,
     ) -> dict:
-        if code in (
-            ErrorCode.WRONG_PASSPHRASE,
-            ErrorCode.LOCKED,
-            ErrorCode.PROOF_REQUIRED,
-            ErrorCode.NO_PASSPHRASE,
-        ):
+        if code in PROOF_CODES:
             self._audit_refusal(connection, op, code, message)
         self._log_access(connection, op, False, code)
         extra = {"locked_until": locked_until} if locked_until else {}

@@ -1,18 +1,23 @@
 """Fixtures for the station's tests: one in this process for the protocol, a real install for the boundary."""
 
+import json
 import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from support.stationkit import PASSPHRASE, close_machine, new_machine, skip_reason
+from support.authenticator import SECRET, URI, Authenticator
+from support.stationkit import PASSPHRASE, SECRET_POST, close_machine, new_machine, skip_reason
 
 from lazaretto.proxy.hooks.served import hook_extension
 from lazaretto.store.station.client import StationStore
+from lazaretto.store.station.guard import StatePaths
 from lazaretto.store.station.marker import Marker
-from lazaretto.store.station.passphrase import hash_record, write_record
+from lazaretto.store.station.onetime import Enrolment, OneTimeCodes
+from lazaretto.store.station.passphrase import hash_record
 from lazaretto.store.station.server import Station
 from lazaretto.store.station.settings import StationSettings
+from lazaretto.store.station.state_files import write_state
 
 
 class Clock:
@@ -34,6 +39,12 @@ def clock() -> Clock:
 
 
 @pytest.fixture
+def authenticator(clock) -> Authenticator:
+    """The reviewer's authenticator app, on the in-process station's clock."""
+    return Authenticator(URI, lambda: clock().timestamp())
+
+
+@pytest.fixture
 def serve(tmp_path, clock):
     """Start a station in this process (same account: the protocol, not the OS boundary)."""
     running: list[tuple[Station, threading.Thread]] = []
@@ -51,8 +62,10 @@ def serve(tmp_path, clock):
             log=lambda text: None,
             extensions={"hook.run": hook_extension()},
         )
-        if not (station_settings.state_dir / "passphrase.json").exists():
-            write_record(station_settings.state_dir / "passphrase.json", hash_record(PASSPHRASE))
+        paths = StatePaths.under(station_settings.state_dir)
+        if not paths.passphrase.exists():
+            write_state(paths.passphrase, hash_record(PASSPHRASE))
+            OneTimeCodes(paths.secret, paths.spent).enrol(Enrolment(SECRET, "reviewer@test"))
         station.bind()
         thread = threading.Thread(target=station.serve_forever, daemon=True)
         thread.start()
@@ -97,8 +110,41 @@ def machine():
 @pytest.fixture
 def running(machine):
     """The installed station, running as its account, on a fresh store and count of wrong guesses."""
-    for name in ("lockout.json", "lazaretto.db", "lazaretto.db-wal", "lazaretto.db-shm"):
+    for name in (
+        "lockout.json",
+        "spent-codes.json",
+        "lazaretto.db",
+        "lazaretto.db-wal",
+        "lazaretto.db-shm",
+    ):
         Path(machine.state_dir / name).unlink(missing_ok=True)
+    machine.app.forget()
     machine.start_station()
     yield machine
     machine.stop()
+
+
+@pytest.fixture
+def worm(running, request):
+    """The worm's first half through real proxies, as the reviewer: a tainted session, a refused
+    post waiting with its token, and a withheld field."""
+    session = f"worm-{request.node.name}"[:60]
+    env = running.agent_env(running.reviewer, session)
+    web = running.proxy(running.reviewer, "web", env)
+    page = web.call("fetch_page", {"url": "https://github.com/acme/tool/releases/tag/v4.2.0"})
+    web.close()
+    text = json.dumps(page)
+    qid = text[text.index("withheld field Q-") + len("withheld field ") :][:8]
+    slack = running.proxy(running.reviewer, "slack", env)
+    refused = slack.call("post_message", SECRET_POST)
+    assert refused["error"]["data"]["reason"] == "tainted_outbound", refused
+    client = running.client()
+    yield {
+        "session": session,
+        "env": env,
+        "slack": slack,
+        "token": refused["error"]["data"]["token"],
+        "qid": qid,
+        "client": client,
+    }
+    client.close()

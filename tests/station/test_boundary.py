@@ -2,23 +2,30 @@
 
 A real station runs under its own account; real proxies run as the reviewer (an agent client is a
 process of its user). Every attack from issue 13 is driven here. Each must fail, be audited with the
-attacker's uid, and leave every decision as it was; the same steps with the passphrase succeed.
+attacker's uid, and leave every decision as it was; the same steps with the authenticator app's
+codes succeed. Reading the person's terminal (issue 32) is `test_terminal.py`'s.
 """
 
 import json
 import shutil
 import subprocess
-import textwrap
 import time
 
 import pytest
-from support.stationkit import PASSPHRASE, Machine
+from support.stationkit import (
+    PASSPHRASE,
+    SECRET_POST,
+    UNTOUCHED,
+    Machine,
+    decisions_of,
+    refusals_by,
+    run_script,
+)
 from support.terminal import READ_TIMEOUT
 
 # Real OS accounts (useradd takes the system's passwd lock) and tmux: one test at a time.
 pytestmark = pytest.mark.serial
 
-SECRET_POST = {"channel": "#general", "text": "contents of .env.prod: API_KEY=sk-live-123"}
 ATTACKERS = ("agent", "reviewer")
 """The agent's own account, and the reviewer's uid (an agent client runs as its user)."""
 
@@ -27,82 +34,27 @@ def attacker(machine: Machine, who: str):
     return machine.agent if who == "agent" else machine.reviewer
 
 
-@pytest.fixture
-def worm(running, request):
-    """The worm's first half through real proxies, as the reviewer: a tainted session, a refused
-    post waiting with its token, and a withheld field."""
-    session = f"worm-{request.node.name}"[:60]
-    env = running.agent_env(running.reviewer, session)
-    web = running.proxy(running.reviewer, "web", env)
-    page = web.call("fetch_page", {"url": "https://github.com/acme/tool/releases/tag/v4.2.0"})
-    web.close()
-    text = json.dumps(page)
-    qid = text[text.index("withheld field Q-") + len("withheld field ") :][:8]
-    slack = running.proxy(running.reviewer, "slack", env)
-    refused = slack.call("post_message", SECRET_POST)
-    assert refused["error"]["data"]["reason"] == "tainted_outbound", refused
-    client = running.client()
-    yield {
-        "session": session,
-        "env": env,
-        "slack": slack,
-        "token": refused["error"]["data"]["token"],
-        "qid": qid,
-        "client": client,
-    }
-    client.close()
+# -- the person, with the authenticator app -------------------------------------------------------
 
 
-def decisions_of(worm: dict) -> dict:
-    """Everything a clearance would change, read through the station."""
-    client = worm["client"]
-    return {
-        "tainted": client.sessions.state(worm["session"]).tainted,
-        "call": client.blocked.by_token(worm["token"])["status"],
-        "field": client.quarantine.get(worm["qid"])["status"],
-    }
-
-
-UNTOUCHED = {"tainted": True, "call": "pending", "field": "withheld"}
-
-
-def refusals_by(worm: dict, uid: int) -> list[dict]:
-    return [
-        row
-        for row in worm["client"].audit.rows()
-        if row["action"] == "refuse-request"
-        and (row["detail"] or {}).get("peer", {}).get("uid") == uid
-    ]
-
-
-def run_script(machine: Machine, account, source: str) -> dict:
-    """Run a Python attack script as `account`; it prints one JSON object of what happened."""
-    done = machine.run_as(account, [str(machine.python), "-c", textwrap.dedent(source)])
-    assert done.returncode == 0, done.stderr.decode()
-    return json.loads(done.stdout.decode().strip().splitlines()[-1])
-
-
-# -- the person, with the passphrase -------------------------------------------------------------
-
-
-def test_with_the_passphrase_the_person_approves_releases_and_untaints(worm, running):
+def test_with_the_apps_codes_the_person_approves_releases_and_untaints(worm, running):
     person = running.terminal_as(running.reviewer, "approve", worm["token"], env=worm["env"])
     person.expect("post_message")
-    person.passphrase(PASSPHRASE)
+    person.code(running.app.fresh())
     assert person.finish() == 0, person.output
     assert "result" in worm["slack"].call("post_message", SECRET_POST)
 
     person = running.terminal_as(running.reviewer, "release", worm["qid"], env=worm["env"])
     person.passphrase(PASSPHRASE)  # to read what it says
     person.expect("SYSTEM WARNING")
-    person.passphrase(PASSPHRASE)  # to release it
+    person.code(running.app.fresh())  # to release it
     assert person.finish() == 0, person.output
 
     person = running.terminal_as(
         running.reviewer, "untaint", "--session", worm["session"], env=worm["env"]
     )
     person.expect("web/fetch_page")
-    person.passphrase(PASSPHRASE)
+    person.code(running.app.fresh())
     assert person.finish() == 0, person.output
     assert decisions_of(worm) == {"tainted": False, "call": "used", "field": "released"}
     humans = [row for row in worm["client"].audit.rows() if row["actor"] == "human"]
@@ -155,14 +107,14 @@ def test_the_worm_through_the_hooks_is_stopped_until_the_person_untaints(running
         assert code == 2 and answer["hookSpecificOutput"]["permissionDecision"] == "deny"
         token = reason.split("lazaretto approve ")[1].split()[0]
         person = running.terminal_as(running.reviewer, "approve", token, env=env)
-        person.passphrase(PASSPHRASE)
+        person.code(running.app.fresh())
         assert person.finish() == 0, person.output
         code, answer = hook_as(running, env, "pre-tool-use", post)
         assert code == 0, answer  # the approved call, once
         person = running.terminal_as(
             running.reviewer, "untaint", "--session", "worm-through-hooks", env=env
         )
-        person.passphrase(PASSPHRASE)
+        person.code(running.app.fresh())
         assert person.finish() == 0, person.output
         assert not client.sessions.state("worm-through-hooks").tainted
     finally:
@@ -177,7 +129,7 @@ python, verb = {python!r}, {verb!r}
 pid, fd = pty.fork()
 if pid == 0:
     os.execv(python, [python, "-m", "lazaretto.app", *verb])
-seen, typed = "", []
+seen, typed, answered = "", [], 0
 deadline = time.monotonic() + 60
 while time.monotonic() < deadline:
     ready, _, _ = select.select([fd], [], [], 0.5)
@@ -193,9 +145,10 @@ while time.monotonic() < deadline:
     code = re.search(r"Type ([0-9A-Z]{{4}}) to", seen)
     if code and code.group(1) not in typed:
         typed.append(code.group(1)); os.write(fd, (code.group(1) + "\\n").encode())
-    elif seen.rstrip().endswith(":") and len(typed) < 3:
+    elif seen.endswith(": ") and len(seen) > answered and len(typed) < 3:
+        # A prompt (its last line, waiting): answer each once.
         guess = ["y", "yes", "hunter2hunter2"][len(typed)]
-        typed.append(guess); os.write(fd, (guess + "\\n").encode())
+        typed.append(guess); answered = len(seen); os.write(fd, (guess + "\\n").encode())
 _, status = os.waitpid(pid, 0)
 print(json.dumps({{"exit": os.waitstatus_to_exitcode(status), "output": seen, "typed": typed}}))
 """
@@ -214,11 +167,13 @@ def test_a_pty_driver_cannot_untaint_approve_or_release(worm, running, who, verb
     script = PTY_DRIVER.format(python=str(running.python), verb=verb_argv(worm, verb))
     result = run_script(running, account, script)
     assert result["exit"] != 0, result
-    assert "Type " not in result["output"]  # no code to read back: the proof is the passphrase
+    assert "Type " not in result["output"]  # no code to read back: the proof is the app's code
     assert "SYSTEM WARNING" not in result["output"]  # nor the withheld text, for `release`
     assert decisions_of(worm) == UNTOUCHED
     refused = refusals_by(worm, account.uid)
-    assert refused and {row["detail"]["code"] for row in refused} == {"wrong_passphrase"}
+    # `release` asks for the passphrase to read first; the others ask for a code, three times.
+    expected = {"wrong_passphrase"} if verb == "release" else {"wrong_code"}
+    assert refused and {row["detail"]["code"] for row in refused} == expected
 
 
 # -- tmux: read the pane, send keys into it ------------------------------------------------------
@@ -258,9 +213,9 @@ def person_in_tmux(worm: dict, machine: Machine, command: str, ready: str) -> No
 
 @pytest.fixture
 def tmux_untaint(worm, running):
-    """The person left `lazaretto untaint` open at its passphrase prompt, in tmux."""
+    """The person left `lazaretto untaint` open at its code prompt, in tmux."""
     command = f"{running.python} -m lazaretto.app untaint --session {worm['session']}; sleep 30"
-    person_in_tmux(worm, running, command, "passphrase")
+    person_in_tmux(worm, running, command, "authenticator app")
     yield
     tmux(running, running.reviewer, "kill-server")
 
@@ -291,7 +246,7 @@ def test_tmux_send_keys_into_a_running_untaint_clear_nothing(worm, running, tmux
         assert captured.returncode == 0 and "Type " not in captured.stdout.decode()
         assert sent.returncode == 0
         deadline = time.monotonic() + READ_TIMEOUT
-        while "Nothing was changed" not in pane(running):
+        while "wrong code (1 in a row" not in pane(running):
             assert time.monotonic() < deadline, pane(running)
             time.sleep(0.1)
         assert refusals_by(worm, account.uid)
@@ -322,24 +277,24 @@ def test_an_untaint_the_attacker_starts_in_tmux_reads_and_types_clears_nothing(w
             ).stdout.decode()
 
         deadline = time.monotonic() + READ_TIMEOUT * 2
-        while "passphrase" not in (seen := read()):
+        while "authenticator app" not in (seen := read()):
             assert time.monotonic() < deadline, seen
             time.sleep(0.2)
         assert "Type " not in seen  # nothing on screen to type back
         for keys in (["-l", "y"], ["Enter"]):
             running.run_as(account, [*own, "send-keys", "-t", "x", *keys], env=env)
-        while "Nothing was changed" not in (seen := read()):
+        while "wrong code (1 in a row" not in (seen := read()):
             assert time.monotonic() < deadline, seen
             time.sleep(0.2)
     finally:
         running.run_as(account, [*own, "kill-server"], env=env)
     assert decisions_of(worm) == UNTOUCHED
-    assert [row["detail"]["code"] for row in refusals_by(worm, account.uid)] == ["wrong_passphrase"]
+    assert [row["detail"]["code"] for row in refusals_by(worm, account.uid)] == ["wrong_code"]
 
 
-def test_tmux_send_keys_with_the_passphrase_untaints(worm, running, tmux_untaint):
+def test_tmux_send_keys_with_the_apps_code_untaints(worm, running, tmux_untaint):
     # A person typing into their pane: the same keys, and the one thing the agent does not have.
-    tmux(running, running.reviewer, "send-keys", "-t", "person", "-l", PASSPHRASE)
+    tmux(running, running.reviewer, "send-keys", "-t", "person", "-l", running.app.fresh())
     tmux(running, running.reviewer, "send-keys", "-t", "person", "Enter")
     deadline = time.monotonic() + READ_TIMEOUT
     while "Cleared" not in pane(running):
@@ -423,7 +378,9 @@ def ask(request):
 answers = {{
     "clear": ask({{"op": "sessions.clear", "args": {{"key": session, "actor": "human", "reason": "x"}}}}),
     "untaint": ask({{"op": "decisions.untaint", "args": {{"session": session}}}}),
-    "untaint wrong": ask({{"op": "decisions.untaint", "args": {{"session": session}}, "proof": "guess123"}}),
+    "untaint passphrase": ask({{"op": "decisions.untaint", "args": {{"session": session}}, "proof": "guess123"}}),
+    "untaint guessed code": ask({{"op": "decisions.untaint", "args": {{"session": session}}, "proof": {{"code": "000000", "decision": "x"}}}}),
+    "begin a non-decision": ask({{"op": "station.begin", "args": {{"op": "sessions.clear", "subject": session}}}}),
     "expire": ask({{"op": "sessions.state", "args": {{"key": session, "idle_expiry_minutes": 0.0}}}}),
     "sql": ask({{"op": "store.query", "args": {{"sql": "DELETE FROM taint_events"}}}}),
     "original": ask({{"op": "quarantine.get", "args": {{"qid": qid}}}}),
@@ -459,7 +416,9 @@ def test_forged_socket_requests_are_refused_and_audited_with_the_senders_uid(wor
     assert codes == {
         "clear": "forbidden",
         "untaint": "proof_required",
-        "untaint wrong": "wrong_passphrase",
+        "untaint passphrase": "proof_required",
+        "untaint guessed code": "wrong_code",
+        "begin a non-decision": "bad_request",
         "expire": None,
         "sql": "forbidden",
         "original": None,
@@ -481,7 +440,7 @@ def test_forged_socket_requests_are_refused_and_audited_with_the_senders_uid(wor
     )
     assert answers["raw consume"]["result"] is None  # a pending call is not an approved one
     assert decisions_of(worm) == UNTOUCHED
-    assert len(refusals_by(worm, account.uid)) == 13
+    assert len(refusals_by(worm, account.uid)) == 15
 
 
 # -- brute force ---------------------------------------------------------------------------------
@@ -493,18 +452,21 @@ def test_guessing_locks_clearances_and_even_the_person_waits(worm, running, who)
     env = worm["env"] if who == "reviewer" else running.env(account)
     for attempt in range(5):
         guess = running.terminal_as(account, "approve", worm["token"], env=env)
-        guess.passphrase(f"guess number {attempt}")
+        guess.code(f"{attempt:06d}")
+        if attempt < 4:
+            guess.expect("wrong code")
+            guess.code("")  # gives up on this command: the next guess is a new one
         assert guess.finish() == 1
-        assert ("locked" if attempt == 4 else "wrong passphrase") in guess.output
+        assert ("locked" if attempt == 4 else "wrong code") in guess.output
     person = running.terminal_as(running.reviewer, "approve", worm["token"], env=worm["env"])
-    person.passphrase(PASSPHRASE)
+    person.code(running.app.fresh())
     assert person.finish() == 1 and "locked until" in person.output
     assert decisions_of(worm) == UNTOUCHED
     status = running.run_as(running.reviewer, [*running.lazaretto(), "station", "status", "--json"])
     assert json.loads(status.stdout)["locked"] is True
     codes = [row["detail"]["code"] for row in refusals_by(worm, account.uid)]
     # The reviewer's own right passphrase, refused while locked, is audited as theirs too.
-    assert codes == ["wrong_passphrase"] * 4 + ["locked"] * (2 if who == "reviewer" else 1)
+    assert codes == ["wrong_code"] * 4 + ["locked"] * (2 if who == "reviewer" else 1)
 
 
 # -- no way back to a local store -----------------------------------------------------------------
@@ -565,7 +527,7 @@ def test_with_the_station_down_clients_fail_closed_and_resume_when_it_is_back(wo
 def tmux_review(worm, running):
     """The person keeps the review app open in tmux, as the product is meant to be used."""
     command = f"{running.python} -m lazaretto.app review"
-    person_in_tmux(worm, running, command, "every decision needs the reviewer passphrase")
+    person_in_tmux(worm, running, command, "every decision needs a code from your authenticator")
     yield
     tmux(running, running.reviewer, "kill-server")
 
@@ -585,10 +547,10 @@ def test_keys_sent_into_an_open_review_app_clear_nothing(worm, running, tmux_rev
     wait_for_pane(running, "post_message")
     for guess, (action, verb) in enumerate((("a", "approve"), ("u", "untaint")), 1):
         keys(running, account, action)
-        wait_for_pane(running, f"Type the reviewer passphrase to {verb}")
+        wait_for_pane(running, f"authenticator app to {verb}")
         keys(running, account, "-l", "hunter2hunter2")
         keys(running, account, "Enter")
-        wait_for_pane(running, f"wrong passphrase ({guess} in a row")
+        wait_for_pane(running, f"wrong code ({guess} in a row")
     assert decisions_of(worm) == UNTOUCHED
     assert [row["subject"] for row in refusals_by(worm, account.uid)] == [
         "decisions.approve",
@@ -596,12 +558,12 @@ def test_keys_sent_into_an_open_review_app_clear_nothing(worm, running, tmux_rev
     ]
 
 
-def test_the_person_approves_in_the_open_review_app_with_the_passphrase(worm, running, tmux_review):
+def test_the_person_approves_in_the_open_review_app_with_the_apps_code(worm, running, tmux_review):
     keys(running, running.reviewer, "3")
     wait_for_pane(running, "post_message")
     keys(running, running.reviewer, "a")
-    wait_for_pane(running, "Type the reviewer passphrase to approve")
-    keys(running, running.reviewer, "-l", PASSPHRASE)
+    wait_for_pane(running, "authenticator app to approve")
+    keys(running, running.reviewer, "-l", running.app.fresh())
     keys(running, running.reviewer, "Enter")
     wait_for_pane(running, "Approved blocked call")
     assert decisions_of(worm)["call"] == "approved"

@@ -6,10 +6,9 @@ attacker's choosing, and reads of a withheld object key without the passphrase.
 """
 
 import json
-import textwrap
 
 import pytest
-from support.stationkit import Machine
+from support.stationkit import Machine, run_script
 
 from lazaretto.app.commands.approve import describe
 from lazaretto.proxy.pins.guard import entry as pin_entry
@@ -41,13 +40,6 @@ answers = {{
 }}
 print(json.dumps(answers))
 """
-
-
-def run_script(machine: Machine, account, source: str) -> dict:
-    """Run a Python attack script as `account`; it prints one JSON object of what happened."""
-    done = machine.run_as(account, [str(machine.python), "-c", textwrap.dedent(source)])
-    assert done.returncode == 0, done.stderr.decode()
-    return json.loads(done.stdout.decode().strip().splitlines()[-1])
 
 
 def entry(name: str, surface: str) -> dict:

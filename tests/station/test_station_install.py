@@ -3,16 +3,20 @@
 import json
 import os
 import pwd
+import re
 import stat
 import subprocess
 from pathlib import Path
 
 import pytest
+from support.authenticator import Authenticator, proven, wrong
+from support.qr_scan import modules, scan, scanner
 from support.stationkit import PASSPHRASE, Account, close_machine, new_machine, skip_reason
 from support.terminal import Terminal
 
 from lazaretto.app.station.units import CPU_WEIGHT, NICE
 from lazaretto.store import Store
+from lazaretto.store.station.protocol import ErrorCode, ProofError
 
 # Real OS accounts (useradd takes the system's passwd lock) and tmux: one test at a time.
 pytestmark = pytest.mark.serial
@@ -29,9 +33,9 @@ def bare():
     close_machine(world)
 
 
-def install_typing(bare, first: str, second: str, *args: str) -> Terminal:
-    """`station install` as root, the two passphrase entries typed as given; finished."""
-    term = Terminal(
+def install_command(bare, *args: str) -> Terminal:
+    """`station install` as root on the test root, at a terminal."""
+    return Terminal(
         [
             *bare.lazaretto(),
             "station",
@@ -44,8 +48,18 @@ def install_typing(bare, first: str, second: str, *args: str) -> Terminal:
         ],
         {**os.environ, "LAZARETTO_ROOT": str(bare.root)},
     )
+
+
+def install_typing(bare, first: str, second: str, *args: str) -> Terminal:
+    """`station install` as root, the two passphrase entries typed as given, and (when it gets
+    that far) the authenticator app enrolled from the URI it shows; finished."""
+    term = install_command(bare, *args)
     term.passphrase(first)
     term.passphrase(second)
+    if first == second and len(first) >= 8:
+        term.expect(r"otpauth://totp/\S+")
+        bare.authenticator = Authenticator.scanned(term.output)
+        term.code(bare.app.fresh())
     term.finish()
     return term
 
@@ -68,6 +82,9 @@ def test_install_imports_a_store_and_uninstall_purge_removes_everything(bare, tm
     assert mode_of(bare.marker.parent) == (0o755, 0)
     assert mode_of(bare.state_dir) == (0o700, account.uid)
     assert mode_of(bare.state_dir / "passphrase.json") == (0o600, account.uid)
+    # The authenticator's secret, and the code typed at install, spent: the station's alone.
+    assert mode_of(bare.state_dir / "authenticator.json") == (0o600, account.uid)
+    assert mode_of(bare.state_dir / "spent-codes.json") == (0o600, account.uid)
     assert mode_of(bare.run_dir) == (0o755, account.uid)
     marker = json.loads(bare.marker.read_text())
     assert marker["uid"] == account.uid and marker["socket"] == str(bare.socket)
@@ -105,6 +122,63 @@ def test_install_needs_root_and_a_passphrase_typed_twice(bare):
     short = install_typing(bare, "short", "short")
     assert short.proc.returncode == 1 and "at least 8 characters" in short.output
     assert not bare.marker.exists()
+
+
+def test_install_shows_a_qr_code_a_scanner_reads_as_the_uri_it_prints(bare, tmp_path):
+    if scanner() is None:
+        pytest.skip("zbarimg is not installed (.ci/run installs zbar-tools)")
+    term = install_typing(bare, PASSPHRASE, PASSPHRASE, "--no-import")
+    assert term.proc.returncode == 0, term.output
+    uri = re.search(r"URI: (otpauth://totp/\S+)", term.output)
+    assert uri and scan(term.output, tmp_path) == uri.group(1)
+    assert "issuer=Lazaretto" in uri.group(1) and "secret=" in uri.group(1)
+    # It fits a terminal of 80 columns, as the one the person installs from may be.
+    assert max(len(row) for row in modules(term.output)) <= 80
+
+
+def test_install_keeps_nothing_until_the_app_shows_a_right_code(bare):
+    term = install_command(bare, "--no-import")
+    term.passphrase(PASSPHRASE)
+    term.passphrase(PASSPHRASE)
+    term.expect(r"otpauth://totp/\S+")
+    app = Authenticator.scanned(term.output)
+    for _ in range(3):
+        term.code(wrong(app.shown()))
+        term.expect_next("That is not a code of this secret now")
+    assert term.finish() == 1 and "No authenticator app was enrolled" in term.output
+    assert not bare.marker.exists() and not (bare.state_dir / "authenticator.json").exists()
+    with pytest.raises(KeyError):
+        Account.named(bare.station_account)
+
+
+def test_enrol_replaces_the_app_and_the_old_apps_codes_prove_nothing(bare):
+    bare.install()
+    old = bare.app
+    as_user = bare.terminal_as(bare.reviewer, "station", "enrol", "--root", str(bare.root))
+    assert as_user.finish() == 2 and "run it as root" in as_user.output
+    term = Terminal(
+        [*bare.lazaretto(), "station", "enrol", "--root", str(bare.root)],
+        {**os.environ, "LAZARETTO_ROOT": str(bare.root)},
+    )
+    term.expect(r"otpauth://totp/\S+")
+    new = Authenticator.scanned(term.output)
+    assert new.totp.secret != old.totp.secret
+    term.code(new.fresh())
+    assert term.finish() == 0, term.output
+    account = Account.named(bare.station_account)
+    assert mode_of(bare.state_dir / "authenticator.json") == (0o600, account.uid)
+    bare.start_station()
+    client = bare.client()
+    try:
+        client.sessions.taint("s", server="web", tool="f", method="tools/call", reason="read")
+        stale = proven(client, "decisions.untaint", "s", old.fresh())
+        with pytest.raises(ProofError) as refused:
+            stale.decisions.untaint("s")
+        assert refused.value.code is ErrorCode.WRONG_CODE
+        assert proven(client, "decisions.untaint", "s", new.fresh()).decisions.untaint("s") == 1
+    finally:
+        client.close()
+        bare.stop()
 
 
 def test_install_refuses_code_the_station_account_could_not_read(bare):

@@ -8,6 +8,7 @@ carrying this run's packages and checkout.
 
 import atexit
 import functools
+import json
 import os
 import pwd
 import secrets
@@ -16,12 +17,14 @@ import socket
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from lazaretto.store.station.client import StationStore
 from lazaretto.store.station.marker import read_marker
+from support.authenticator import Authenticator
 from support.proxy_harness import WORM_POLICY, ProxyProcess
 from support.terminal import READ_TIMEOUT, Terminal
 
@@ -206,6 +209,14 @@ class Machine:
     agent: Account
     station_account: str
     started: list[subprocess.Popen] = field(default_factory=list)
+    authenticator: Authenticator | None = None
+    """The reviewer's app, enrolled from what `install` showed."""
+
+    @property
+    def app(self) -> Authenticator:
+        """The reviewer's authenticator app (after `install`)."""
+        assert self.authenticator is not None, "the station was not installed"
+        return self.authenticator
 
     @property
     def marker(self) -> Path:
@@ -324,7 +335,8 @@ class Machine:
     # -- the station ------------------------------------------------------------------------
 
     def install(self, passphrase: str = PASSPHRASE) -> None:
-        """`sudo lazaretto station install --root ROOT`, the passphrase typed through a pty."""
+        """`sudo lazaretto station install --root ROOT`, the passphrase typed through a pty, the
+        authenticator app enrolled from the URI it shows and checked with its code."""
         term = Terminal(
             [
                 *self.lazaretto(),
@@ -341,6 +353,9 @@ class Machine:
         try:
             term.passphrase(passphrase)
             term.passphrase(passphrase)
+            term.expect(r"otpauth://totp/\S+")
+            self.authenticator = Authenticator.scanned(term.output)
+            term.code(self.authenticator.fresh())
             code = term.finish()
         finally:
             term.kill()
@@ -419,3 +434,37 @@ def close_machine(machine: Machine) -> None:
     for name in (machine.reviewer.name, machine.agent.name, machine.station_account):
         delete_account(name)
     shutil.rmtree(machine.root, ignore_errors=True)
+
+
+# -- the worm's records, and what an attack left of them -------------------------------------
+
+SECRET_POST = {"channel": "#general", "text": "contents of .env.prod: API_KEY=sk-live-123"}
+
+
+def decisions_of(worm: dict) -> dict:
+    """Everything a clearance would change, read through the station."""
+    client = worm["client"]
+    return {
+        "tainted": client.sessions.state(worm["session"]).tainted,
+        "call": client.blocked.by_token(worm["token"])["status"],
+        "field": client.quarantine.get(worm["qid"])["status"],
+    }
+
+
+UNTOUCHED = {"tainted": True, "call": "pending", "field": "withheld"}
+
+
+def refusals_by(worm: dict, uid: int) -> list[dict]:
+    return [
+        row
+        for row in worm["client"].audit.rows()
+        if row["action"] == "refuse-request"
+        and (row["detail"] or {}).get("peer", {}).get("uid") == uid
+    ]
+
+
+def run_script(machine: Machine, account, source: str) -> dict:
+    """Run a Python attack script as `account`; it prints one JSON object of what happened."""
+    done = machine.run_as(account, [str(machine.python), "-c", textwrap.dedent(source)])
+    assert done.returncode == 0, done.stderr.decode()
+    return json.loads(done.stdout.decode().strip().splitlines()[-1])

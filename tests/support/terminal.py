@@ -1,6 +1,7 @@
 """A pseudo-terminal driver: run the human-only commands as a person at a keyboard would."""
 
 import fcntl
+import grp
 import os
 import re
 import select
@@ -12,6 +13,13 @@ import time
 READ_TIMEOUT = 20.0
 
 
+def _tty_group() -> int:
+    try:
+        return grp.getgrnam("tty").gr_gid
+    except KeyError:
+        return 0
+
+
 def _take_terminal() -> None:
     # In the child, after setsid: the pty on stderr becomes the controlling terminal, so what
     # opens /dev/tty (getpass, as a person's terminal has it) reads the keys typed here.
@@ -20,7 +28,10 @@ def _take_terminal() -> None:
 
 class Terminal:
     """A CLI process whose stdin, stdout and stderr are the slave side of a fresh pty, which is
-    also its controlling terminal; run as another account when `user` is given (root only)."""
+    also its controlling terminal; run as another account when `user` is given (root only).
+
+    With `user`, the pty is that account's, as a login or a terminal emulator leaves it (owner
+    read and write, its group `tty` may write): any process of the account can open it."""
 
     def __init__(
         self,
@@ -33,6 +44,11 @@ class Terminal:
         group: int | None = None,
     ) -> None:
         self._master, slave = os.openpty()
+        if user is not None:
+            os.fchown(slave, user, _tty_group())
+            os.fchmod(slave, 0o620)
+        self.tty = os.ttyname(slave)
+        """The pty's slave side, `/dev/pts/N`: the person's terminal."""
         self.proc = subprocess.Popen(
             argv,
             stdin=slave if stdin is None else stdin,
@@ -98,6 +114,10 @@ class Terminal:
         while termios.tcgetattr(self._master)[3] & termios.ECHO and time.monotonic() < deadline:
             time.sleep(0.01)
         self.type(text)
+
+    def code(self, text: str) -> None:
+        """Wait for a prompt for a one-time code (the last thing written), then type `text`."""
+        self.passphrase(text, prompt=r"[Cc]ode[^\n]*: $")
 
     def answer(self, *, correct: bool = True) -> str:
         """Wait for the challenge and type it back (or a code that differs in its last character)."""

@@ -1,8 +1,9 @@
 """The confirmation a person types before anything is released, approved or untainted.
 
-Embedded, it is a short code shown in the dialog. With a station it is the reviewer passphrase,
-typed into a password field beside the reason and checked by the station with the decision:
-keys sent into an open pane (tmux send-keys) cannot produce it, and nothing is cached.
+Embedded, it is a short code shown in the dialog. With a station it is a one-time code from the
+reviewer's authenticator app, for the decision the app began with the station before the dialog
+opened, typed into a hidden field and checked by the station with the decision: keys sent into
+an open pane (tmux send-keys) cannot produce it, and a code read on its way clears nothing else.
 
 Every dialog repeats what it clears (a call's exact arguments, every taint source, the text a
 release gives), scrolls that part when the screen is short, and keeps its input in view.
@@ -22,6 +23,7 @@ from textual.widgets import Input, RadioButton, RadioSet, Static
 
 from lazaretto.app.human import Confirmation, visible
 from lazaretto.store.states import ReleasedAs
+from lazaretto.store.station.protocol import code_proof
 from lazaretto.store.tokens import challenge_matches
 
 from ..asks import ClearanceRequest, Confirmed
@@ -36,8 +38,8 @@ inside its own border and padding, and the dialog's."""
 
 
 class ConfirmClearance(ModalScreen[Confirmed | None]):
-    """Repeats the decision, what it clears and its reason; only the typed challenge or passphrase
-    (and note, if asked) confirms it."""
+    """Repeats the decision, what it clears and its reason; only the typed challenge or code (and
+    note, if asked) confirms it."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
@@ -46,12 +48,13 @@ class ConfirmClearance(ModalScreen[Confirmed | None]):
         request: ClearanceRequest,
         new_challenge: Callable[[], str],
         *,
-        passphrase: bool = False,
+        decision: str | None = None,
     ) -> None:
         super().__init__()
         self.request = request
-        self.passphrase = passphrase
-        """Ask for the reviewer passphrase (a station checks it) instead of a code."""
+        self.decision = decision
+        """With a station: the decision begun there, proven by a code from the authenticator app
+        (the station checks it) instead of the challenge shown here."""
         self._new_challenge = new_challenge
         self.challenge = new_challenge()
         self.released_as = ReleasedAs.VISIBLE
@@ -107,8 +110,8 @@ class ConfirmClearance(ModalScreen[Confirmed | None]):
                     )
                     yield Input(placeholder="Note (required), saved to the audit log", id="note")
                 yield Static(id="challenge-prompt")
-                if self.passphrase:
-                    yield Input(placeholder="reviewer passphrase", password=True, id="challenge")
+                if self.decision is not None:
+                    yield Input(placeholder="code", password=True, max_length=12, id="challenge")
                 else:
                     yield Input(placeholder="type the code", max_length=12, id="challenge")
                 yield Static(id="dialog-error", classes="-empty")
@@ -164,10 +167,11 @@ class ConfirmClearance(ModalScreen[Confirmed | None]):
         return f"{self.request.verb} the {self.released_as} text"
 
     def _show_challenge(self) -> None:
-        if self.passphrase:
+        if self.decision is not None:
             self.query_one("#challenge-prompt", Static).update(
                 Content(
-                    f"Type the reviewer passphrase to {self._what()}, or press escape to cancel."
+                    f"Type the code from your authenticator app to {self._what()}, or press "
+                    "escape to cancel."
                 )
             )
             return
@@ -192,11 +196,12 @@ class ConfirmClearance(ModalScreen[Confirmed | None]):
             self._error("A note is required. Nothing was changed.")
             self.query_one("#note", Input).focus()
             return
-        if self.passphrase:
+        if self.decision is not None:
             if not event.value:
-                self._error("Type the passphrase, or escape.")
+                self._error("Type the code, or escape.")
                 return
-            self.dismiss(Confirmed(Confirmation(note or None, event.value), self.released_as))
+            proof = code_proof(event.value, self.decision)
+            self.dismiss(Confirmed(Confirmation(note or None, proof), self.released_as))
             return
         if not challenge_matches(self.challenge, event.value):
             # A fresh code each time: the person reads it again instead of retyping from memory.

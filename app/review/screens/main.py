@@ -602,7 +602,13 @@ class MainScreen(Screen):
             return
         item = detail.item
         self._review(
-            asks.review(item.key, item.reason, dismissal.dismiss, dismissing=True),
+            asks.review(
+                item.key,
+                item.reason,
+                dismissal.dismiss,
+                dismissal.subject(item.key),
+                dismissing=True,
+            ),
             After(self._cursor_past(detail), undoable=(item.kind, item.key)),
         )
 
@@ -614,13 +620,19 @@ class MainScreen(Screen):
         dismissal = tab_for(kind).dismissal
         assert dismissal is not None  # only a tab with dismissals made it undoable
         self._review(
-            asks.review(key, "you dismissed it here", dismissal.undo, dismissing=False),
+            asks.review(
+                key,
+                "you dismissed it here",
+                dismissal.undo,
+                dismissal.subject(key),
+                dismissing=False,
+            ),
             After(Cursor(kind, key, 0, onto=True)),
         )
 
     def _review(self, ask: asks.Ask, after: After) -> None:
-        """Dismiss or take a dismissal back: at once embedded; asking for the passphrase with a
-        station, where every decision is a person's, proven."""
+        """Dismiss or take a dismissal back: at once embedded; asking for a code with a station,
+        where every decision is a person's, proven."""
         if self.app.store.mode is Mode.STATION:
             self._ask(ask, after)
             return
@@ -632,24 +644,30 @@ class MainScreen(Screen):
         self._run(self._read_clearances, "ask", ask, after)
 
     def _read_clearances(self, ask: asks.Ask, after: After) -> None:
+        store = self.app.store
         try:
-            earlier = self.app.store.decisions.clearances(within=FRICTION_WINDOW)
+            earlier = store.decisions.clearances(within=FRICTION_WINDOW)
+            # With a station the decision is begun before the dialog asks for its code.
+            decision = store.begin(ask.op, ask.subject)
         except StoreUnavailable as exc:
             self.post_message(StoreFailed(str(exc)))
             return
         counted = replace(ask, request=replace(ask.request, earlier=earlier))
-        self.post_message(ClearanceCounted(counted, after))
+        self.post_message(ClearanceCounted(counted, after, decision))
 
     @on(ClearanceCounted)
     def clearance_counted(self, message: ClearanceCounted) -> None:
         """Open the modal; only a confirmation leads to `decide(store, confirmed)`.
 
-        With a station the confirmation is the passphrase, sent with the decision and checked there.
+        With a station the confirmation is a code for the decision begun, sent with it and checked
+        there; cancelling withdraws it.
         """
         ask = message.ask
 
         def confirmed(result: asks.Confirmed | None) -> None:
             if result is None:
+                if message.decision is not None:
+                    self._run(self._withdraw, "decide")
                 self.notify(
                     "Nothing was changed.", title=ask.request.verb.capitalize(), markup=False
                 )
@@ -658,16 +676,18 @@ class MainScreen(Screen):
             self._decide(partial(ask.decide, store, result), ask.done(result), message.after)
 
         self.app.push_screen(
-            ConfirmClearance(
-                ask.request,
-                self.app.new_challenge,
-                passphrase=self.app.store.mode is Mode.STATION,
-            ),
+            ConfirmClearance(ask.request, self.app.new_challenge, decision=message.decision),
             confirmed,
         )
 
     def _decide(self, decide: Callable, done: str, after: After) -> None:
         self._run(self._write_decision, "decide", decide, done, after)
+
+    def _withdraw(self) -> None:
+        try:
+            self.app.store.withdraw()
+        except StoreUnavailable:
+            pass  # its connection is gone: the station ended the decision with it
 
     def _write_decision(self, decide: Callable, done: str, after: After) -> None:
         try:

@@ -52,8 +52,8 @@ def protection(store: StoreAPI) -> tuple[str, ...]:
     """What protects decisions, for the top line: its wordings, longest first."""
     if store.mode is Mode.STATION:
         return (
-            "station: every decision needs the reviewer passphrase",
-            "station: decisions need the passphrase",
+            "station: every decision needs a code from your authenticator",
+            "station: decisions need a code",
             "station",
         )
     where = store.path.name if store.path else "in-memory store"
