@@ -143,7 +143,11 @@ _RGB_SPACES: dict[str, tuple[Callable[[float], float], Callable[[float], float],
     "display-p3": (_srgb_decode, _srgb_encode, _P3_TO_XYZ),
     "rec2020": (_rec2020_decode, _rec2020_encode, _REC2020_TO_XYZ),
     "a98-rgb": (_power(563 / 256), _power(256 / 563), _A98_TO_XYZ),
-    "prophoto-rgb": (_prophoto_decode, _prophoto_encode, _product(_D50_TO_D65, _PROPHOTO_TO_XYZ_D50)),
+    "prophoto-rgb": (
+        _prophoto_decode,
+        _prophoto_encode,
+        _product(_D50_TO_D65, _PROPHOTO_TO_XYZ_D50),
+    ),
 }
 _FROM_XYZ = {name: _inverse(matrix) for name, (_, _, matrix) in _RGB_SPACES.items()}
 _XYZ_TO_LMS = _inverse(_LMS_TO_XYZ)
@@ -318,7 +322,12 @@ _SYSTEM = {
     "appworkspace": WHITE,
     "background": WHITE,
 }
-_DARK_SYSTEM = {"canvas": (0.071, 0.071, 0.071, 1.0), "canvastext": WHITE, "field": (0.231, 0.231, 0.231, 1.0), "fieldtext": WHITE}
+_DARK_SYSTEM = {
+    "canvas": (0.071, 0.071, 0.071, 1.0),
+    "canvastext": WHITE,
+    "field": (0.231, 0.231, 0.231, 1.0),
+    "fieldtext": WHITE,
+}
 
 Parsed = Rgba | Unknown | None
 
@@ -426,10 +435,7 @@ def _channels_of(space: str, channels, colour: Rgba) -> dict[str, float]:
     """An origin colour's channels in `space`, by their keyword names, for a relative colour."""
     srgb = colour[:3]
     xyz = to_xyz("srgb", srgb)
-    if space == "rgb":
-        coordinates = [c * 255 for c in srgb]
-    else:
-        coordinates = list(from_xyz(space, xyz))
+    coordinates = [c * 255 for c in srgb] if space == "rgb" else list(from_xyz(space, xyz))
     named = {name: value for (name, _), value in zip(channels, coordinates, strict=True)}
     named["alpha"] = colour[3]
     return named
@@ -482,7 +488,9 @@ def _with_channels(token, origin: dict[str, float]):
         return ast.FunctionBlock(token.source_line, token.source_column, token.name, arguments)
     if token.type == "() block":
         return ast.ParenthesesBlock(
-            token.source_line, token.source_column, [_with_channels(t, origin) for t in token.content]
+            token.source_line,
+            token.source_column,
+            [_with_channels(t, origin) for t in token.content],
         )
     return token
 

@@ -128,7 +128,9 @@ def substitute(tokens: Sequence[Any], lookup, counter: list[int] | None = None) 
             arguments = substitute(token.arguments, lookup, counter)
             if arguments is None:
                 return None
-            out.append(ast.FunctionBlock(token.source_line, token.source_column, token.name, arguments))
+            out.append(
+                ast.FunctionBlock(token.source_line, token.source_column, token.name, arguments)
+            )
         elif token.type == "() block" and has_var(token.content):
             content = substitute(token.content, lookup, counter)
             if content is None:
@@ -198,11 +200,34 @@ def quantity(token, context: Context) -> Quantity | Unknown | None:
     if kind == "function" and token.lower_name in _MATH:
         return _math_function(token, context)
     if kind == "function":
-        return UNKNOWN if token.lower_name in ("sin", "cos", "tan", "pow", "sqrt", "hypot",
-                                               "log", "exp", "mod", "rem", "asin", "acos",
-                                               "atan", "atan2", "anchor", "anchor-size",
-                                               "env", "attr", "sibling-index",
-                                               "sibling-count", "progress") else None
+        return (
+            UNKNOWN
+            if token.lower_name
+            in (
+                "sin",
+                "cos",
+                "tan",
+                "pow",
+                "sqrt",
+                "hypot",
+                "log",
+                "exp",
+                "mod",
+                "rem",
+                "asin",
+                "acos",
+                "atan",
+                "atan2",
+                "anchor",
+                "anchor-size",
+                "env",
+                "attr",
+                "sibling-index",
+                "sibling-count",
+                "progress",
+            )
+            else None
+        )
     return None
 
 
@@ -222,7 +247,11 @@ def _math_function(token, context: Context) -> Quantity | Unknown | None:
         if len(numbers) != 1:
             return None
         value, kind = numbers[0]
-        return (abs(value), kind) if name == "abs" else (math.copysign(1.0, value) if value else 0.0, "number")
+        return (
+            (abs(value), kind)
+            if name == "abs"
+            else (math.copysign(1.0, value) if value else 0.0, "number")
+        )
     if name == "round":
         return numbers[-2] if len(numbers) >= 2 else (numbers[0] if numbers else None)
     if len(kinds) != 1 or not numbers:
@@ -280,7 +309,11 @@ def _product(tokens: list[Any], context: Context) -> Quantity | Unknown | None:
     index = 1
     while index < len(tokens):
         operator = tokens[index]
-        if operator.type != "literal" or operator.value not in ("*", "/") or index + 1 >= len(tokens):
+        if (
+            operator.type != "literal"
+            or operator.value not in ("*", "/")
+            or index + 1 >= len(tokens)
+        ):
             return None
         other = _operand(tokens[index + 1], context)
         if value is None or other is None:

@@ -79,7 +79,9 @@ CASES = [
     Case("element", "svg-style-text", '<svg width="9" height="9"><style>70002</style></svg>70001'),
     # Elements that look like those and are drawn.
     Case("element", "dialog-open", "<dialog open>70001</dialog>"),
-    Case("element", "svg-text", '<svg width="300" height="40"><text x="5" y="25">70001</text></svg>'),
+    Case(
+        "element", "svg-text", '<svg width="300" height="40"><text x="5" y="25">70001</text></svg>'
+    ),
     Case(
         "element",
         "svg-foreign-object",
@@ -180,7 +182,11 @@ CASES = [
         "seen-white-on-dark",
         '<p style="background:oklch(0.2 0 0)"><span style="color:#fff">70001</span></p>',
     ),
-    Case("colour", "seen-undefined-var", _style(".h{color:var(--nope)}", _SPAN.replace("hidden ", ""))),
+    Case(
+        "colour",
+        "seen-undefined-var",
+        _style(".h{color:var(--nope)}", _SPAN.replace("hidden ", "")),
+    ),
     # Sizes that come to nothing.
     *(
         Case("size", name, f'<p>70001 <span style="{style}">70002</span></p>')
@@ -233,7 +239,9 @@ CASES = [
         ]
     ),
     # Nested rules (CSS nesting), layers and selectors a browser reads.
-    Case("nesting", "descendant", _style(".box{ .h{display:none} }", f"<div class=box>{_SPAN}</div>")),
+    Case(
+        "nesting", "descendant", _style(".box{ .h{display:none} }", f"<div class=box>{_SPAN}</div>")
+    ),
     Case("nesting", "ampersand", _style("p{ & .h{visibility:hidden} }", _SPAN)),
     Case("nesting", "compound", _style(".h{ &.h{opacity:0} }", _SPAN)),
     Case("nesting", "child", _style("p{ > .h{font-size:0} }", _SPAN)),
@@ -245,7 +253,11 @@ CASES = [
         "seen-other-class",
         _style(".box{ .other{display:none} }", "<div class=box><p>70001</p></div>"),
     ),
-    Case("layer", "unlayered-wins", _style("span{display:none} @layer x{ span{display:inline} }", _SPAN)),
+    Case(
+        "layer",
+        "unlayered-wins",
+        _style("span{display:none} @layer x{ span{display:inline} }", _SPAN),
+    ),
     Case(
         "layer",
         "later-layer-wins",
@@ -254,9 +266,7 @@ CASES = [
     Case(
         "layer",
         "important-earlier-wins",
-        _style(
-            "@layer a{ .h{display:none !important} } .h{display:inline !important}", _SPAN
-        ),
+        _style("@layer a{ .h{display:none !important} } .h{display:inline !important}", _SPAN),
     ),
     Case(
         "layer",
@@ -313,6 +323,7 @@ CASES = [
         "selector",
         "keyframes-forwards",
         _style("@keyframes gone{to{opacity:0}} .h{animation:gone 1ms forwards}", _SPAN),
+        limit="animations are not played: a style an animation ends in is not read",
     ),
     # Off the page, by position.
     *(
@@ -357,41 +368,119 @@ CASES = [
     *(
         Case("fetch", name, text)
         for name, text in [
-            ("image-set", '<div style="background-image: image-set(\'https://evil.example/a.png\' 1x)">70001</div>'),
-            ("image-set-webkit", '<div style="background-image: -webkit-image-set(\'https://evil.example/b.png\' 1x)">70001</div>'),
-            ("image-set-sheet", _style('p{background-image:image-set("https://evil.example/c.png" type("image/png"))}', "<p>70001</p>")),
+            (
+                "image-set",
+                "<div style=\"background-image: image-set('https://evil.example/a.png' 1x)\">70001</div>",
+            ),
+            (
+                "image-set-webkit",
+                "<div style=\"background-image: -webkit-image-set('https://evil.example/b.png' 1x)\">70001</div>",
+            ),
+            (
+                "image-set-sheet",
+                _style(
+                    'p{background-image:image-set("https://evil.example/c.png" type("image/png"))}',
+                    "<p>70001</p>",
+                ),
+            ),
             ("import-string", _style('@import "https://evil.example/d.css";', "<p>70001</p>")),
             ("import-url", _style("@import url(https://evil.example/e.css);", "<p>70001</p>")),
-            ("font-face", _style("@font-face{font-family:X;src:url(https://evil.example/f.woff)} p{font-family:X}", "<p>70001</p>")),
-            ("list-style-image", '<ul><li style="list-style-image:url(https://evil.example/g.png)">70001</li></ul>'),
-            ("mask-image", '<p style="-webkit-mask-image:url(https://evil.example/h.png)">70001</p>'),
+            (
+                "font-face",
+                _style(
+                    "@font-face{font-family:X;src:url(https://evil.example/f.woff)} p{font-family:X}",
+                    "<p>70001</p>",
+                ),
+            ),
+            (
+                "list-style-image",
+                '<ul><li style="list-style-image:url(https://evil.example/g.png)">70001</li></ul>',
+            ),
+            (
+                "mask-image",
+                '<p style="-webkit-mask-image:url(https://evil.example/h.png)">70001</p>',
+            ),
             ("entity-scheme", '<p>70001</p><img src="h&#116;tps://evil.example/i.png">'),
             ("entity-scheme-hex", '<p>70001</p><img src="&#x68;ttps://evil.example/j.png">'),
             ("entity-no-semicolon", '<p>70001</p><img src="h&#116tps://evil.example/k.png">'),
-            ("entity-in-style", '<p style="background:url(&#104;ttps://evil.example/l.png)">70001</p>'),
+            (
+                "entity-in-style",
+                '<p style="background:url(&#104;ttps://evil.example/l.png)">70001</p>',
+            ),
             ("backslashes", '<p>70001</p><img src="https:\\\\evil.example\\m.png">'),
             ("userinfo", '<p>70001</p><img src="https://docs.example@evil.example/n.png">'),
             ("srcset", '<p>70001</p><img srcset="https://evil.example/o.png 1x">'),
-            ("picture-source", '<picture><source srcset="https://evil.example/p.png"><img src="/q.png" alt="a"></picture><p>70001</p>'),
-            ("svg-image", '<svg width="20" height="20"><image href="https://evil.example/r.png" width="9" height="9"/></svg>70001'),
+            (
+                "picture-source",
+                '<picture><source srcset="https://evil.example/p.png"><img src="/q.png" alt="a"></picture><p>70001</p>',
+            ),
+            (
+                "svg-image",
+                '<svg width="20" height="20"><image href="https://evil.example/r.png" width="9" height="9"/></svg>70001',
+            ),
             ("video-poster", '<video poster="https://evil.example/s.png"></video>70001'),
-            ("link-stylesheet", '<link rel="stylesheet" href="https://evil.example/t.css"><p>70001</p>'),
-            ("link-imagesrcset", '<link rel="preload" as="image" imagesrcset="https://evil.example/u.png 1x"><p>70001</p>'),
-            ("iframe-srcdoc", '<iframe srcdoc="&lt;img src=https://evil.example/v.png&gt;"></iframe><p>70001</p>'),
+            (
+                "link-stylesheet",
+                '<link rel="stylesheet" href="https://evil.example/t.css"><p>70001</p>',
+            ),
+            (
+                "link-imagesrcset",
+                '<link rel="preload" as="image" imagesrcset="https://evil.example/u.png 1x"><p>70001</p>',
+            ),
+            (
+                "iframe-srcdoc",
+                '<iframe srcdoc="&lt;img src=https://evil.example/v.png&gt;"></iframe><p>70001</p>',
+            ),
             ("object", '<object data="https://evil.example/w.svg"></object><p>70001</p>'),
             ("input-image", '<input type="image" src="https://evil.example/x.png"><p>70001</p>'),
-            ("body-background", '<body background="https://evil.example/y.png"><p>70001</p></body>'),
+            (
+                "body-background",
+                '<body background="https://evil.example/y.png"><p>70001</p></body>',
+            ),
             ("base", '<base href="https://evil.example/"><img src="z.png"><p>70001</p>'),
-            ("svg-style-import", '<svg width="9" height="9"><style>@import "https://evil.example/aa.css";</style></svg><p>70001</p>'),
-            ("svg-style-breakout", '<svg><style><img src="https://evil.example/ab.png"></style></svg><p>70001</p>'),
-            ("svg-style-entity", '<svg width="9" height="9"><style>@import "h&#116;tps://evil.example/ac.css";</style></svg><p>70001</p>'),
-            ("css-escape-url", '<p style="background:url(https://evil\\2e example/ad.png)">70001</p>'),
-            ("css-escaped-function", '<p style="background:u\\72l(https://evil.example/ae.png)">70001</p>'),
-            ("nested-rule", _style("p{ span{ background:url(https://evil.example/af.png) } }", "<p><span>70001</span></p>")),
-            ("custom-property-url", _style(":root{--bg:url(https://evil.example/ag.png)} p{background:var(--bg)}", "<p>70001</p>")),
+            (
+                "svg-style-import",
+                '<svg width="9" height="9"><style>@import "https://evil.example/aa.css";</style></svg><p>70001</p>',
+            ),
+            (
+                "svg-style-breakout",
+                '<svg><style><img src="https://evil.example/ab.png"></style></svg><p>70001</p>',
+            ),
+            (
+                "svg-style-entity",
+                '<svg width="9" height="9"><style>@import "h&#116;tps://evil.example/ac.css";</style></svg><p>70001</p>',
+            ),
+            (
+                "css-escape-url",
+                '<p style="background:url(https://evil\\2e example/ad.png)">70001</p>',
+            ),
+            (
+                "css-escaped-function",
+                '<p style="background:u\\72l(https://evil.example/ae.png)">70001</p>',
+            ),
+            (
+                "nested-rule",
+                _style(
+                    "p{ span{ background:url(https://evil.example/af.png) } }",
+                    "<p><span>70001</span></p>",
+                ),
+            ),
+            (
+                "custom-property-url",
+                _style(
+                    ":root{--bg:url(https://evil.example/ag.png)} p{background:var(--bg)}",
+                    "<p>70001</p>",
+                ),
+            ),
             ("cursor", '<p style="cursor:url(https://evil.example/ah.png), auto">70001</p>'),
-            ("content-url", _style("p::before{content:url(https://evil.example/ai.png)}", "<p>70001</p>")),
-            ("border-image", '<p style="border:9px solid;border-image:url(https://evil.example/aj.png) 30">70001</p>'),
+            (
+                "content-url",
+                _style("p::before{content:url(https://evil.example/ai.png)}", "<p>70001</p>"),
+            ),
+            (
+                "border-image",
+                '<p style="border:9px solid;border-image:url(https://evil.example/aj.png) 30">70001</p>',
+            ),
         ]
     ),
     Case("fetch", "seen-own-host", '<img src="https://docs.example/ok.png" alt="x"><p>70001</p>'),
@@ -400,7 +489,7 @@ CASES = [
     Case(
         "markdown",
         "seen-script-in-fence",
-        "Embed the widget:\n\n```html\n<script src=\"/widget.js\"></script>\n<p>70001</p>\n```\n",
+        'Embed the widget:\n\n```html\n<script src="/widget.js"></script>\n<p>70001</p>\n```\n',
         markdown=True,
     ),
     Case(
@@ -448,7 +537,7 @@ CASES = [
     Case(
         "markdown",
         "code-span-in-hidden-block",
-        '<div hidden>\n\n`70002`\n\n</div>\n\n70001\n',
+        "<div hidden>\n\n`70002`\n\n</div>\n\n70001\n",
         markdown=True,
     ),
 ]
