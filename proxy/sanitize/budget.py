@@ -8,16 +8,16 @@ field, whatever the field holds. A step that would pass the budget raises OverBu
 running, and the field is withheld whole (the original is kept for a person, as for any field the
 pipeline cannot judge): nothing goes through uncleaned, and nothing is lost.
 
-A unit is about one element tested against one compound selector in C, or one small step in
-Python: the floor is well under a second of work on a slow machine, and a field's budget a small
-fraction of the 30 seconds a client gives its hooks.
+A unit is about half a microsecond of work (an element matched by a selector is a few; sixteen
+elements tested in C are one): the floor is a second or two of work on a slow machine, a
+megabyte's budget a few seconds, a small fraction of the 30 seconds a client gives its hooks.
 """
 
 from __future__ import annotations
 
 # Units every field may spend, and units per character of the field on top.
 FLOOR = 3_000_000
-PER_CHARACTER = 24
+PER_CHARACTER = 8
 
 
 class OverBudget(ValueError):

@@ -55,6 +55,12 @@ _SHIFTED = frozenset(("relative",))  # sticky offsets are limits to scrolling, n
 # an absolute size, or a calculated zero, is drawn as given.
 MIN_RELATIVE_FONT_PX = 6.0
 _RELATIVE_FONT_UNITS = frozenset(("em", "ex", "ch", "cap", "ic", "lh"))
+# Work units (see budget.py) of the selector matching: an element tested in C is a small fraction
+# of one, an element matched (a Python object made, then cascaded) several.
+_C_STEPS_PER_UNIT = 16
+_UNITS_PER_MATCH = 4
+# `:has()` walks below every element it tests: taken as this many elements tested per element.
+_HAS_SUBTREE = 32
 _MASKS = ("mask", "mask-image", "-webkit-mask", "-webkit-mask-image", "-webkit-mask-box-image")
 
 
@@ -185,15 +191,19 @@ class _SheetReader:
             return
         matched_sets = []
         for selector in selectors:
-            # Lexbor's matching walks every element per compound; `:has()` walks each one's
-            # subtree again.
-            cost = self.elements * (1 + len(selector) // 8)
-            cost *= self.elements if ":has(" in selector.lower() else 1
+            # Lexbor walks every element per compound of the selector in C (cheap), and `:has()`
+            # walks each one's subtree again; each element it returns is a Python object (dear).
+            compounds = 1 + len(selector) // 8
+            cost = self.elements * compounds // _C_STEPS_PER_UNIT
+            if ":has(" in selector.lower():
+                cost *= _HAS_SUBTREE
             self.budget.spend(cost, "matching CSS selectors")
             try:
-                matched_sets.append((selector, self.tree.css(selector)))
+                matched = self.tree.css(selector)
             except Exception:
                 return  # one selector a browser cannot read drops the whole rule, as in a browser
+            self.budget.spend(_UNITS_PER_MATCH * len(matched), "matching CSS selectors")
+            matched_sets.append((selector, matched))
         for selector, matched in matched_sets:
             rank = (layer, _specificity(selector), self.order)
             self.budget.spend(len(matched) * len(declarations), "cascading CSS")
@@ -373,34 +383,41 @@ def from_properties(
 
 
 class _Resolved:
-    """Cascaded values with `var()` substituted (None: unset, or invalid at computed time)."""
+    """Cascaded values with `var()` substituted (None: unset, or invalid at computed time).
+
+    Each custom property is substituted once per element, and every token substituted for the
+    element counts against one cap and the field's budget: a chain of properties that each
+    repeat the one before doubles at every link, and would otherwise take exponential time."""
 
     def __init__(self, props: dict[str, list], custom: dict[str, list], budget: Budget | None):
         self.props, self.custom, self.budget = props, custom, budget
         self.cache: dict[str, list | None] = {}
+        self.variables: dict[str, list | None] = {}
+        self.counter = [0]
 
     def __getitem__(self, name: str) -> list | None:
         if name not in self.cache:
             value = self.props.get(name)
             if value is not None and values.has_var(value):
-                value = self._substituted(value, set())
+                value = self._substituted(value, frozenset())
             self.cache[name] = value
         return self.cache[name]
 
-    def _substituted(self, value: list, visiting: set[str]) -> list | None:
-        counter = [0]
-
+    def _substituted(self, value: list, visiting: frozenset[str]) -> list | None:
         def lookup(name: str) -> list | None:
             if name in visiting or name not in self.custom:
                 return None  # a cycle makes every property in it invalid, as in a browser
-            raw = self.custom[name]
-            if not values.has_var(raw):
-                return raw
-            return self._substituted(raw, visiting | {name})
+            if name not in self.variables:
+                raw = self.custom[name]
+                self.variables[name] = (
+                    self._substituted(raw, visiting | {name}) if values.has_var(raw) else raw
+                )
+            return self.variables[name]
 
-        result = values.substitute(value, lookup, counter)
+        before = self.counter[0]
+        result = values.substitute(value, lookup, self.counter)
         if self.budget is not None:
-            self.budget.spend(counter[0], "substituting CSS variables")
+            self.budget.spend(self.counter[0] - before, "substituting CSS variables")
         return result
 
     def urls(self) -> Iterator[str]:

@@ -124,6 +124,7 @@ def substitute(tokens: Sequence[Any], lookup, counter: list[int] | None = None) 
             if replaced is None:
                 return None
             out.extend(replaced)
+            counter[0] += len(replaced)  # a remembered value is no cheaper to copy
         elif token.type == "function" and has_var(token.arguments):
             arguments = substitute(token.arguments, lookup, counter)
             if arguments is None:
