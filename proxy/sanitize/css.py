@@ -58,7 +58,7 @@ _RELATIVE_FONT_UNITS = frozenset(("em", "ex", "ch", "cap", "ic", "lh"))
 # Work units (see budget.py) of the selector matching: an element tested in C is a small fraction
 # of one, an element matched (a Python object made, then cascaded) several.
 _C_STEPS_PER_UNIT = 16
-_UNITS_PER_MATCH = 4
+UNITS_PER_MATCH = 4
 # `:has()` walks below every element it tests: taken as this many elements tested per element.
 _HAS_SUBTREE = 32
 _MASKS = ("mask", "mask-image", "-webkit-mask", "-webkit-mask-image", "-webkit-mask-box-image")
@@ -145,8 +145,7 @@ class _SheetReader:
     def read(self, nodes: Sequence[Any], parents: list[str], layer: int | None) -> None:
         for node in nodes:
             if node.type == "qualified-rule":
-                selectors = _nested(parents, tinycss2.serialize(node.prelude).strip())
-                self.budget.spend(sum(map(len, selectors)), "nesting CSS rules")
+                selectors = _nested(parents, tinycss2.serialize(node.prelude).strip(), self.budget)
                 if not selectors:
                     continue
                 contents = tinycss2.parse_blocks_contents(node.content, True, True)
@@ -202,7 +201,7 @@ class _SheetReader:
                 matched = self.tree.css(selector)
             except Exception:
                 return  # one selector a browser cannot read drops the whole rule, as in a browser
-            self.budget.spend(_UNITS_PER_MATCH * len(matched), "matching CSS selectors")
+            self.budget.spend(UNITS_PER_MATCH * len(matched), "matching CSS selectors")
             matched_sets.append((selector, matched))
         for selector, matched in matched_sets:
             rank = (layer, _specificity(selector), self.order)
@@ -212,12 +211,15 @@ class _SheetReader:
         self.order += 1
 
 
-def _nested(parents: list[str], prelude: str) -> list[str]:
+def _nested(parents: list[str], prelude: str, budget: Budget) -> list[str]:
     """A rule's selectors, each made whole against each of its parent rule's (CSS nesting; the
-    pairs are spelled out, as Lexbor misreads `:is()` before a combinator)."""
+    pairs are spelled out, as Lexbor misreads `:is()` before a combinator). Their text is paid
+    for before it is made: nested lists multiply at every level."""
     own = [_rewritten(part.strip()) for part in prelude.split(",") if part.strip()]
     if not parents:
         return own
+    longest = max(map(len, parents)) + max(map(len, own), default=0)
+    budget.spend(len(parents) * len(own) * longest, "nesting CSS rules")
     return [
         part.replace("&", parent) if "&" in part else f"{parent} {part}"
         for parent in parents
