@@ -252,7 +252,7 @@ _MEDIA_FEATURE = re.compile(r"\(\s*([a-z-]+)\s*(?::\s*([^)]*)|([<>]=?|=)\s*([^)]
 
 def _media_applies(prelude: str) -> bool:
     """Whether a media query list holds on the reference screen (a screen, light, wide)."""
-    return any(_query_applies(query.strip().lower()) for query in prelude.split(",") or [""])
+    return any(_query_applies(query.strip().lower()) for query in prelude.split(","))
 
 
 def _query_applies(query: str) -> bool:
