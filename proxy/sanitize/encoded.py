@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+import html
 import re
+import urllib.parse
 from collections.abc import Callable
 from functools import cache
 
@@ -24,6 +26,9 @@ _HEX = re.compile(r"[0-9a-fA-F]+")
 _BASE32 = re.compile(r"[A-Z2-7]+=*")
 _TEXT_SHARE = 0.9
 _BINARY_PREVIEW = 48
+# An encoding inside an encoding is unwrapped this many layers deep (each layer is shorter than
+# the one around it, so the unwrapping costs less than the run's own decoding again).
+_LAYERS = 4
 
 
 def strip_encoded(
@@ -34,6 +39,7 @@ def strip_encoded(
     def replace(match: re.Match) -> str:
         run = match.group(0)
         kind, decoded = _decode(run)
+        decoded = _innermost(decoded)
         if len(run) >= LONG_RUN:
             if not is_text(decoded) and not _random_looking(run, kind):
                 return run
@@ -83,6 +89,26 @@ def _decode(run: str) -> tuple[str, bytes]:
     body = body.replace("-", "+").replace("_", "/")
     body = body[: len(body) - 1] if len(body) % 4 == 1 else body
     return "encoded-base64", base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
+
+
+def _innermost(data: bytes) -> bytes:
+    """The payload under every layer of encoding: base64, base32 or hex that decodes to another
+    run, percent-encoding, HTML character references."""
+    for _ in range(_LAYERS):
+        if not is_text(data):
+            break
+        text = data.decode("utf-8", "replace").strip()
+        if _RUN.fullmatch(text):
+            try:
+                data = _decode(text)[1]
+            except (binascii.Error, ValueError):
+                break
+            continue
+        unescaped = html.unescape(urllib.parse.unquote(text))
+        if unescaped == text:
+            break
+        data = unescaped.encode()
+    return data
 
 
 def _random_looking(run: str, kind: str) -> bool:

@@ -13,12 +13,14 @@ a piece whose marker the parser did not put anywhere visible is not shown, and i
 
 from __future__ import annotations
 
+import enum
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import css
+from . import code, css
+from .budget import Budget
 from .model import Collector
 from .urls import UrlJudge
 
@@ -41,8 +43,15 @@ _TEXT_MARK = "\U0010fffd"
 _MARK_END = "\U0010fffc"
 _MARKED = re.compile(f"{_TEXT_MARK}(\\d+){_MARK_END}")
 _ATTRIBUTE = "data-lz-mark"
-# Elements whose content no one sees, however styled.
-_NEVER_SHOWN = frozenset("script style template noscript head meta link base".split())
+# Elements whose content no one sees, however styled: metadata wherever the parser puts it,
+# fallback content of media, a closed dialog, annotations, and SVG that is never drawn.
+_NEVER_SHOWN = frozenset(
+    "script style template noscript head meta link base title datalist rp audio video canvas"
+    " iframe noembed noframes annotation annotation-xml desc metadata defs symbol clippath mask"
+    " pattern marker lineargradient radialgradient filter".split()
+)
+# Where text is drawn inside SVG (anywhere else in it, text is not drawn at all).
+_SVG_TEXT = frozenset(("text", "tspan", "textpath"))
 _SPACE = re.compile(r"\s+")
 # Markup that holds no words: a doctype (the W3C forms), a bare tag the parser dropped (`<head>`).
 # It is removed and counted like the rest, but there is no hidden payload in it to list.
@@ -84,16 +93,21 @@ class _Piece:
     alt: str = ""
 
 
-def strip_markup(text: str, allow_hosts: tuple[str, ...], found: Collector) -> str:
+def strip_markup(
+    text: str, allow_hosts: tuple[str, ...], found: Collector, budget: Budget | None = None
+) -> str:
     """Remove comments, hidden elements and off-list fetches, recording what each held."""
     if "<" not in text or not _ANY_MARKUP.search(text):
         return text
-    pieces = list(_pieces(text))
+    budget = budget or Budget.unlimited()
+    # Markdown code is shown as code: its markup is read as text, never rendered.
+    source = code.masked(text, budget)
+    pieces = list(_pieces(source))
     if not any(p.kind in ("start", "comment", "bogus") for p in pieces):
         return text
     _check_bounds(pieces, len(text))
     if any(p.kind == "start" for p in pieces):
-        _render(text, pieces, UrlJudge(allow_hosts))
+        _render(source, pieces, UrlJudge(allow_hosts), budget)
     return _rebuild(text, pieces, found)
 
 
@@ -176,17 +190,18 @@ def _instrumented(text: str, pieces: list[_Piece]) -> str:
     return "".join(out)
 
 
-def _render(text: str, pieces: list[_Piece], judge: UrlJudge) -> None:
+def _render(text: str, pieces: list[_Piece], judge: UrlJudge, budget: Budget) -> None:
     """Parse the marked source and set, per piece, whether it is shown and what it fetches."""
     from selectolax.lexbor import LexborHTMLParser
 
+    budget.spend(len(text), "parsing HTML")
     tree = LexborHTMLParser(_instrumented(text, pieces))
     for piece in pieces:
         if piece.kind in ("start", "text") and not text[piece.start : piece.end].isspace():
             piece.shown = False  # until the parser is found to have put it somewhere visible
     base = tree.css_first("base[href]")
     judge.base = base.attributes.get("href") if base is not None else None
-    rules = css.sheet_rules(tree)
+    rules = css.sheet_rules(tree, budget)
     root = tree.root
     if root is None:
         return
@@ -196,12 +211,15 @@ def _render(text: str, pieces: list[_Piece], judge: UrlJudge) -> None:
     order: list[tuple[Any, css.Computed, int]] = []  # element, its style, its parent's index
     seen_inside: list[bool] = []
     hidden_inside: list[bool] = []  # some text inside that no one sees
-    stack: list[tuple[Any, css.Computed, int]] = [(root, css.Computed.initial(), -1)]
+    # Each entry also says whether its text is drawn: not where SVG draws no text.
+    stack: list[tuple[Any, css.Computed, int, _Drawn]] = [
+        (root, css.Computed.initial(), -1, _Drawn.HTML)
+    ]
     while stack:
-        node, parent, parent_index = stack.pop()
+        node, parent, parent_index, drawn = stack.pop()
         if node.tag == "-text":
             text_value = node.text(deep=False) or ""
-            shown = not parent.text_hidden
+            shown = not parent.text_hidden and drawn is not _Drawn.SVG_SHAPES
             for mark in _MARKED.finditer(text_value):
                 pieces[int(mark.group(1))].shown = shown
             if parent_index >= 0 and _MARKED.sub("", text_value).strip():
@@ -209,8 +227,9 @@ def _render(text: str, pieces: list[_Piece], judge: UrlJudge) -> None:
             continue
         if not node.is_element_node:
             continue
-        computed = css.compute(node, parent, rules)
-        if node.tag in _NEVER_SHOWN or "hidden" in node.attributes:
+        computed = css.compute(node, parent, rules, budget)
+        drawn = _drawn(node, drawn)
+        if _never_shown(node):
             computed = computed.hide()
         index = len(order)
         order.append((node, computed, parent_index))
@@ -219,7 +238,7 @@ def _render(text: str, pieces: list[_Piece], judge: UrlJudge) -> None:
         children = []
         child = node.child
         while child is not None:
-            children.append((child, computed, index))
+            children.append((child, computed, index, drawn))
             child = child.next
         stack.extend(reversed(children))
     for index in range(len(order) - 1, -1, -1):
@@ -233,7 +252,8 @@ def _render(text: str, pieces: list[_Piece], judge: UrlJudge) -> None:
         piece = pieces[int(mark)]
         piece.placed = True
         piece.shown = not computed.hidden and (seen_inside[index] or not hidden_inside[index])
-        piece.fetches = [url for url in _fetched(node, computed) if not judge.allowed(url)]
+        fetched = _fetched(node, computed, rules.urls if node.tag == "style" else ())
+        piece.fetches = [url for url in fetched if not judge.allowed(url)]
         piece.alt = node.attributes.get("alt") or ""
 
 
@@ -258,11 +278,16 @@ _FETCH_ATTRIBUTES = {
 _REFRESH = re.compile(r"url\s*=\s*['\"]?([^'\"\s;]+)", re.IGNORECASE)
 
 
-def _fetched(node, computed: css.Computed) -> Iterator[str]:
+def _fetched(node, computed: css.Computed, sheet_urls: Sequence[str]) -> Iterator[str]:
     """Every URL rendering this element fetches: its source attributes, `srcset` candidates,
-    `background`, a refresh target, and the `url(...)` values of its style."""
+    `background`, a refresh target, the `url(...)` values of its style, what a `<style>`
+    imports, and what a frame's `srcdoc` page fetches."""
     attributes = node.attributes
-    for name in (*_FETCH_ATTRIBUTES.get(node.tag, ()), "background"):
+    yield from sheet_urls
+    srcdoc = attributes.get("srcdoc")
+    if srcdoc:
+        yield from _srcdoc_fetches(srcdoc)
+    for name in (*_FETCH_ATTRIBUTES.get(node.tag, ()), "background", "imagesrcset"):
         value = attributes.get(name)
         if not value:
             continue
@@ -275,6 +300,48 @@ def _fetched(node, computed: css.Computed) -> Iterator[str]:
         if target:
             yield target.group(1)
     yield from computed.urls
+
+
+def _srcdoc_fetches(srcdoc: str) -> Iterator[str]:
+    """What the page in a frame's `srcdoc` fetches (its URLs as they stand: the frame's own)."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    tree = LexborHTMLParser(srcdoc)
+    for element in tree.css("*"):
+        yield from _fetched(element, css.Computed.initial(), ())
+
+
+class _Drawn(enum.Enum):
+    """How the enclosing markup draws text: HTML does, SVG only in its text elements."""
+
+    HTML = "html"
+    SVG_SHAPES = "svg-shapes"
+    SVG_TEXT = "svg-text"
+
+
+def _drawn(node, outer: _Drawn) -> _Drawn:
+    tag = node.tag.lower()
+    if tag == "svg":
+        return _Drawn.SVG_SHAPES
+    if outer is _Drawn.HTML:
+        return outer
+    if tag == "foreignobject":
+        return _Drawn.HTML
+    return _Drawn.SVG_TEXT if tag in _SVG_TEXT else outer
+
+
+def _never_shown(node) -> bool:
+    """An element no one sees, whatever its style: by its kind, or its own attributes."""
+    tag, attributes = node.tag.lower(), node.attributes
+    if tag in _NEVER_SHOWN or "hidden" in attributes:
+        return True
+    if tag == "dialog":
+        return "open" not in attributes
+    if tag == "svg":
+        return any(
+            (attributes.get(side) or "").strip() in ("0", "0px") for side in ("width", "height")
+        )
+    return False
 
 
 def _rebuild(text: str, pieces: list[_Piece], found: Collector) -> str:

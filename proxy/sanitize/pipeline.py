@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import delimiters, encoded, html, images, invisible, layout
+from .budget import Budget
 from .model import DECODED_CHARS, Collector, Removal, SanitizeRules
 
 # A removal can join its neighbours into something new ("<!" + comment + "--" makes a comment), so
@@ -17,24 +18,25 @@ def sanitize(text: str, rules: SanitizeRules) -> tuple[str, list[Removal]]:
     A field with nothing to remove comes back as the very same string object.
     """
     found = Collector()
+    budget = Budget.for_field(len(text))  # shared by every round: OverBudget withholds the field
     for _ in range(MAX_ROUNDS):
-        cleaned = _round(text, rules, found)
+        cleaned = _round(text, rules, found, budget)
         if cleaned is text:
             return text, found.removals()
         text = cleaned
     still = Collector()
-    if _round(text, rules, still) is not text:
+    if _round(text, rules, still, budget) is not text:
         found.add(still.removals()[0].kind, 1, invisible.readable(text[:DECODED_CHARS]))
         return "", found.removals()
     return text, found.removals()
 
 
-def _round(text: str, rules: SanitizeRules, found: Collector) -> str:
+def _round(text: str, rules: SanitizeRules, found: Collector, budget: Budget) -> str:
     """One pass of every family; returns the argument itself when nothing was removed."""
     original = text
     text = invisible.strip(text, rules.untrusted, found)
     if rules.untrusted:
-        text = html.strip_markup(text, rules.allow_hosts, found)
+        text = html.strip_markup(text, rules.allow_hosts, found, budget)
         text = images.strip_images(text, rules.allow_hosts, found)
         text = delimiters.strip_delimiters(text, found)
         text = encoded.strip_encoded(text, rules.looks_like_instructions, found)

@@ -37,8 +37,8 @@ _PIECES = st.sampled_from(
 )
 
 
-def _plain_compute(node, parent, rules):
-    return css.from_properties(node, parent, css._cascade(node, rules))
+def _plain_compute(node, parent, rules, budget=None):
+    return css.from_properties(node, parent, css._cascade(node, rules), budget)
 
 
 def _strip(text: str):
