@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import islice
 
-from . import engine
+from ..matcher import engine
 from .concept_rules import concept_signals
 from .context import UNKNOWN_FIELD, Field, kind_of_key
 from .normalize import fold, mixed_script_words

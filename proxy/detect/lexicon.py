@@ -20,7 +20,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from . import cache_folder, engine
+from ..matcher import cache_folder, engine
 from .concepts import CONCEPTS
 from .languages import CLITICS, Bounds, Language, default_bounds, is_word_character
 from .normalize import fold

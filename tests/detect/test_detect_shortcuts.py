@@ -10,8 +10,9 @@ from fixtures.scripted_server import prose
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazaretto.proxy.detect import cache_folder, concept_rules, detector, engine, lexicon
+from lazaretto.proxy.detect import concept_rules, detector, lexicon
 from lazaretto.proxy.detect.normalize import fold
+from lazaretto.proxy.matcher import cache_folder, engine
 from lazaretto.proxy.quarantine import readings
 
 TERMS = lexicon.terms()

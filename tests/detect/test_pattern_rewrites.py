@@ -6,8 +6,9 @@ from corpus.records import NAMES, records
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazaretto.proxy.detect import concept_rules, engine, signals
+from lazaretto.proxy.detect import concept_rules, signals
 from lazaretto.proxy.detect.normalize import fold
+from lazaretto.proxy.matcher import engine
 
 # The look-ahead `_order` puts before the look-behinds (the first letters of its verbs), and the
 # authority pattern before its look-behinds for an article.

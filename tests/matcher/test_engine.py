@@ -8,10 +8,10 @@ from corpus.records import NAMES, records
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazaretto.proxy.detect import cache_folder, engine
 from lazaretto.proxy.detect.detector import detect, find
 from lazaretto.proxy.detect.normalize import fold
 from lazaretto.proxy.detect.signals import PATTERNS
+from lazaretto.proxy.matcher import cache_folder, engine
 
 SOURCES = [p.source for p in PATTERNS]
 PLAIN = engine.plain(SOURCES)
