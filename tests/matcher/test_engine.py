@@ -8,8 +8,9 @@ from corpus.records import NAMES, records
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazaretto.proxy.detect.detector import detect, find
+from lazaretto.proxy.detect.detector import detect
 from lazaretto.proxy.detect.normalize import fold
+from lazaretto.proxy.detect.rules_reading import find
 from lazaretto.proxy.detect.signals import PATTERNS
 from lazaretto.proxy.matcher import cache_folder, engine
 
