@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from .context import UNKNOWN_FIELD, Field, FieldKind, Shapes
-from .languages import Language
+from .languages import Language, grammar
 from .lexicon import Hit, find_hits, listed, scanner
 from .normalize import fold
 
@@ -531,17 +531,12 @@ _NOUN_ENDING = re.compile(r"\w*?(?:tions?|cion|ciones|cao|coes|zione|zioni|ung|u
 # widget reveals its prompt", "filters are bypassed by ..."): a statement, not an order.
 _STATEMENT_ENDING = re.compile(r"(?:e?s|e?d)(?!\w)")
 # A verb after its language's "not" is a prohibition ("No enviar contraseñas por correo", "non
-# condividere la password", "nie wysyłaj haseł"): a warning, not a request. English has its own
-# (`_NOT_AN_ORDER_BEFORE`).
+# condividere la password", "nie wysyłaj haseł"): a warning, not a request. The words are each
+# language's `negations` (in its file); English has its own (`_NOT_AN_ORDER_BEFORE`).
 _NEGATION_BEFORE = {
-    language: re.compile(rf"(?<!\w)(?:{words})[ \t]{{1,2}}$")
-    for language, words in (
-        (Language.ES, "no|nunca|jamas"),
-        (Language.PT, "nao|nunca|jamais"),
-        (Language.IT, "non|mai"),
-        (Language.FR, "ne|n'|jamais"),
-        (Language.PL, "nie|nigdy"),
-    )
+    language: re.compile(rf"(?<!\w)(?:{grammar(language).negations})[ \t]{{1,2}}$")
+    for language in Language
+    if grammar(language).negations
 }
 _POSSESSIVES = frozenset({"my", "your"})
 _COMMENT_BEFORE = re.compile(r"(?:#|//|/\*)[ \t]{0,3}$")
@@ -621,8 +616,8 @@ _READER_REACH = 60
 # The rest of a word a hit began, then the next word on the same line.
 _NEXT_WORD = re.compile(r"\w*[ \t]{1,3}(\w+)")
 _JOINING_WORDS = frozenset("and or then but y e et ou und oder o i".split())
-# Languages whose orders open with the verb and put its object after it.
-_VERB_FIRST = frozenset({Language.EN, Language.ES, Language.PT, Language.FR, Language.IT})
+# Languages whose orders open with the verb and put its object after it (`verb_first`).
+_VERB_FIRST = frozenset(language for language in Language if grammar(language).verb_first)
 # The assistant named and then a colon ("Note for the AI:"), or a comma where it opens its clause
 # ("Assistant, please ..."): it is being spoken to.
 # Or a particle that turns to it: Japanese "へ" ("AIへ", to the AI), Korean "에게" and "께".

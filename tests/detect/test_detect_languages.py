@@ -9,8 +9,9 @@ import pytest
 
 from lazaretto.proxy.detect import DEFAULT_THRESHOLD, detect
 from lazaretto.proxy.detect.concept_rules import RULES
-from lazaretto.proxy.detect.concepts import CONCEPTS
+from lazaretto.proxy.detect.concepts import CONCEPT_NAMES, CONCEPTS
 from lazaretto.proxy.detect.languages import Language as L
+from lazaretto.proxy.detect.languages import grammar, words
 
 # Concepts that are shapes of the text, not words.
 _SHAPES = {"destination", "quoted", "amount", "imperative", "vocative", "told"}
@@ -172,6 +173,13 @@ def test_every_concept_a_rule_uses_has_words_in_every_language():
     } - _SHAPES
     for concept in used:
         assert set(CONCEPTS[concept]) == set(L), concept
+
+
+@pytest.mark.parametrize("language", list(L), ids=lambda language: language.name)
+def test_a_language_file_names_only_known_concepts(language):
+    # A misspelt concept in a language's file would be left out of the table without a word.
+    assert set(words(language)) <= set(CONCEPT_NAMES), language.name
+    assert isinstance(grammar(language).verb_first, bool)
 
 
 @pytest.mark.parametrize(("language", "attack", "twin"), CASES, ids=[c[0].name for c in CASES])

@@ -6,11 +6,18 @@ word by any character that is not a letter, mark or digit; Chinese, Japanese, Th
 neighbours are written without spaces, so a term there matches wherever it occurs. Arabic-script
 words carry their conjunction, preposition and article on their front ("وتجاهل", "and ignore"),
 so a term there may also start after one of those; Hebrew words carry theirs the same way.
+
+What each language knows (its words for every concept and its grammar settings) is in its own
+file here, named by its code (`en.py`, `de.py`): `words` and `grammar` read them.
 """
 
+import importlib
 import unicodedata
 from enum import Enum
 from functools import cache
+from types import ModuleType
+
+from .grammar import Grammar
 
 
 class Language(Enum):
@@ -103,15 +110,25 @@ def is_word_character(ch: str) -> bool:
     return unicodedata.category(ch)[0] in "LMN" or ch == "_"
 
 
-# Vietnamese writes every syllable as its own word and does not inflect: a term there is whole
-# words (a prefix match would read "ban", folded from "bán" and "bạn", inside "bank").
-_WHOLE_WORDS = frozenset({Language.VI})
+@cache
+def _module(language: Language) -> ModuleType:
+    return importlib.import_module(f"{__name__}.{language.name.lower()}")
+
+
+def words(language: Language) -> dict[str, str]:
+    """The language's terms for each concept it has words for (see `concepts.py`)."""
+    return _module(language).WORDS
+
+
+def grammar(language: Language) -> Grammar:
+    """The language's grammar settings."""
+    return _module(language).GRAMMAR
 
 
 def default_bounds(term: str, language: Language | None = None) -> Bounds:
     """How a term written without a marker is bounded, from its language and first script."""
     first = term[0]
-    if language in _WHOLE_WORDS:
+    if language is not None and grammar(language).whole_words:
         return Bounds.WORD
     if unspaced(first):
         return Bounds.ANYWHERE
