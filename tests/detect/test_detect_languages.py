@@ -9,10 +9,10 @@ import pytest
 from support.cases import cases
 
 from lazaretto.proxy.detect import detect
-from lazaretto.proxy.detect.concept_rules import RULES
 from lazaretto.proxy.detect.concepts import CONCEPT_NAMES, CONCEPTS
 from lazaretto.proxy.detect.languages import Language as L
 from lazaretto.proxy.detect.languages import grammar, words
+from lazaretto.proxy.detect.rule_table import RULES
 
 # Concepts that are shapes of the text, not words.
 _SHAPES = {"destination", "quoted", "amount", "imperative", "vocative", "told"}
