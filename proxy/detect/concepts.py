@@ -101,7 +101,7 @@ CONCEPT_NAMES = (
     # asistente ..."): what follows is what the writer wants done
     "wish",
     # --- the verbs of a frame that reports what someone gets the model, or a program its users,
-    # to do ("asks the model to", "allows users to"; see `concept_rules._reporting_frames`)
+    # to do ("asks the model to", "allows users to"; see `concept_shapes.reporting_frames`)
     # --- an obligation laid on someone named in the third person ("assistants should ...")
     "modal",
     "frame",

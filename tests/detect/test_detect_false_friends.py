@@ -9,7 +9,7 @@ another language's words; Italian "tue" and French "mon" before a time are weekd
 import pytest
 from corpus.records import records
 
-from lazaretto.proxy.detect.concept_rules import _counted
+from lazaretto.proxy.detect.counted_words import counted
 from lazaretto.proxy.detect.languages import Language
 from lazaretto.proxy.detect.lexicon import find_hits, spaced, terms
 from lazaretto.proxy.detect.normalize import fold
@@ -75,5 +75,5 @@ def test_no_other_columns_term_reads_common_english(english_text):
 def test_an_english_word_is_not_read_as_another_languages_concept(text, concept):
     folded = fold(text).text
     assert concept not in {
-        hit.concept for hit in find_hits(folded) if _counted(folded, hit, hit.start, hit.end)
+        hit.concept for hit in find_hits(folded) if counted(folded, hit, hit.start, hit.end)
     }
