@@ -9,7 +9,6 @@ from bisect import bisect_right
 from .languages import Language
 from .lexicon import Hit, find_hits
 from .normalize import fold
-from .rule_table import PASSAGE
 
 # Where a clause ends: a sentence mark before a space, a blank line, a line that opens a list
 # item or a label, a JSON string's edge, a table's bar, a comma after a Korean word (the verb
@@ -29,7 +28,7 @@ PART = (
 )
 
 
-_CLAUSE_END = re.compile(
+CLAUSE_END = re.compile(
     r"[.!?;。！？；।॥؟\n\"{\[,|]"
     r"(?:(?<=[.!?;])(?=\s|$)|(?<=[\u3040-\u9fff][.!?;])|(?<=[\u1100-\u11ff],)(?=[ \t])|(?<=[。！？；।॥؟])|(?<=\n)[ \t]*\n"
     rf"|(?<=\n)(?={PART})"
@@ -121,18 +120,11 @@ _OWN_SENTENCE = re.compile(r"[ \t]*[.!。！][ \t]*")
 _OPENING = re.compile(r"[\W_]*(?:[^\W\d][\w .-]{0,40}:[ \t]+)?[\W_]*")
 
 
-# How much text is read at once, and how far a passage rule's hits may spread (with room).
-SEGMENT = 1 << 16
-
-
-_OVERLAP = PASSAGE * 2
-
-
 def split_clauses(folded: str, hits: list[Hit], low: int = 0) -> list[list[Hit]]:
     """The hits grouped by the clause they fall in; a clause that opens with an action verb gets
     an `imperative` hit too, and the assistant spoken to a `vocative` one."""
     # Clause ends after the last hit change nothing.
-    ends = [m.end() for m in _CLAUSE_END.finditer(folded, low, hits[-1].end + 1)]
+    ends = [m.end() for m in CLAUSE_END.finditer(folded, low, hits[-1].end + 1)]
     groups: dict[int, list[Hit]] = {}
     # Where the words spoken to the assistant end, in the clause being read (see `told`).
     address: tuple[int, int] | None = None
@@ -201,20 +193,6 @@ def _addressed(folded: str, clause_start: int, hit: Hit) -> re.Match | None:
     if tail.group(1) == ":" or not _DETERMINER_BEFORE.search(folded, clause_start, hit.start):
         return tail
     return None
-
-
-def segments(folded: str):
-    """Stretches of about SEGMENT characters covering `folded`, each starting at a clause end
-    and overlapping the one before by more than a passage rule can span."""
-    low, size = 0, len(folded)
-    while True:
-        high = min(size, low + SEGMENT)
-        yield low, high
-        if high == size:
-            return
-        # Within the overlap, the first clause end that still leaves a passage's span behind.
-        start = _CLAUSE_END.search(folded, high - 2 * _OVERLAP, high - _OVERLAP)
-        low = start.end() if start else high - 2 * _OVERLAP
 
 
 # The words that, before a colon, speak to the assistant or claim authority over it ("System

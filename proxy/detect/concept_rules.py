@@ -21,7 +21,7 @@ says, and which of it is reported rather than meant).
 
 from functools import lru_cache
 
-from .clauses import SEGMENT, segments, split_clauses
+from .clauses import CLAUSE_END, split_clauses
 from .concept_reading import NEEDS, ConceptSignal, Reading, discussed_stretch
 from .concept_shapes import WANTS_ADDRESS, WANTS_QUOTE, pseudo_hits, reporting_frames
 from .context import UNKNOWN_FIELD, Field, Shapes
@@ -30,6 +30,9 @@ from .lexicon import Hit, find_hits, listed, scanner
 from .rule_holds import SEARCHED_SHAPES, holds
 from .rule_table import PASSAGE, RULES, WINDOW
 
+# How much text is read at once, and how far a passage rule's hits may spread (with room).
+SEGMENT = 1 << 16
+_OVERLAP = PASSAGE * 2
 # The longest text whose term occurrences are listed before asking whether it names any rule's
 # concepts (a longer one is asked first, which needs no list of its occurrences).
 _LISTED_AT_ONCE = 2048
@@ -100,7 +103,7 @@ def concept_signals(folded: str, field: Field = UNKNOWN_FIELD) -> Reading:
     found: dict[tuple[int, int, int], ConceptSignal] = {}
     discussed: list[tuple[int, int]] = []
     quotable: list[tuple[int, int]] = []
-    for low, high in segments(folded):
+    for low, high in _segments(folded):
         part = _read(folded, low, high, field, shapes)
         # The overlap between segments is read twice: one signal per rule and span.
         found.update(((s.rule, s.start, s.end), s) for s in part.signals)
@@ -191,3 +194,17 @@ def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Rea
                 )
     # What a sentence quotes, or prose about attacks near its words about them, is reported.
     return Reading(found, discussed, folded, ((low, high),))
+
+
+def _segments(folded: str):
+    """Stretches of about SEGMENT characters covering `folded`, each starting at a clause end
+    and overlapping the one before by more than a passage rule can span."""
+    low, size = 0, len(folded)
+    while True:
+        high = min(size, low + SEGMENT)
+        yield low, high
+        if high == size:
+            return
+        # Within the overlap, the first clause end that still leaves a passage's span behind.
+        start = CLAUSE_END.search(folded, high - 2 * _OVERLAP, high - _OVERLAP)
+        low = start.end() if start else high - 2 * _OVERLAP
