@@ -25,7 +25,7 @@ from itertools import pairwise
 from math import exp, log, sqrt
 from pathlib import Path
 
-from .detector import Signal
+from .evidence import Evidence, Page, Signal
 
 # The weights file, written by the trainer and shipped beside this module.
 MODEL_PATH = Path(__file__).with_name("learned_reading.bin.xz")
@@ -188,6 +188,26 @@ def second_reading(
                 LEARNED_ATTACK, threshold, f"attack likelihood {likely:.2f}", start, start
             )
     return None
+
+
+class LearnedSecondReading:
+    """The learned reading as a reader: it reads a page the first readers scored (`Page.so_far`)
+    and finds a `LEARNED_ATTACK` (see `second_reading`), or nothing."""
+
+    name = LEARNED_ATTACK
+
+    def read(self, page: Page) -> Evidence:
+        found = Evidence()
+        so_far = page.so_far
+        signal = (
+            None
+            if so_far is None
+            else second_reading(page.text, so_far.signals, so_far.score, page.threshold)
+        )
+        if signal is not None:
+            found.count(signal.name, signal.weight)
+            found.signals.append(signal)
+        return found
 
 
 def evidence_stretches(spans: Sequence[tuple[int, int]], length: int) -> list[tuple[int, int]]:

@@ -20,9 +20,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from . import cache_folder, engine
+from ..matcher import cache_folder, engine
 from .concepts import CONCEPTS
-from .languages import CLITICS, Bounds, Language, default_bounds, is_word_character
+from .languages import CLITICS, Bounds, Language, default_bounds, grammar, is_word_character
 from .normalize import fold
 
 # Every character that ends a word in a spaced script reads as a space: line breaks, tabs and
@@ -107,13 +107,15 @@ def terms() -> tuple[Term, ...]:
 
 
 def _terms_file_name() -> str:
-    """Named by everything `_fold_terms` reads: the tables, the folding, the bounds, Unicode's data."""
+    """Named by everything `_fold_terms` reads: the tables, the folding, the bounds (with each
+    language's grammar), Unicode's data."""
     here = Path(__file__).parent
-    sources = ("lexicon.py", "normalize.py", "languages.py", "../sanitize/shape.py")
+    sources = ("lexicon.py", "normalize.py", "languages/__init__.py", "../sanitize/shape.py")
     return cache_folder.file_name(
         "terms",
         [
             repr(CONCEPTS).encode(),
+            repr([grammar(language) for language in Language]).encode(),
             *((here / source).read_bytes() for source in sources),
             f"{sys.version}\0{unicodedata.unidata_version}".encode(),
         ],

@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from .concept_rules import NAMING_DETERMINERS, RULES
+from .rule_holds import NAMING_DETERMINERS
+from .rule_table import RULES
 
 # The signal of words that mix scripts; unlike the others it weighs more for each recurrence.
 HOMOGLYPHS = "homoglyphs"

@@ -6,7 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..detect import DEFAULT_THRESHOLD, Signal
-from ..detect.learned import second_reading
+from ..detect.evidence import Detection, Page
+from ..detect.learned import LearnedSecondReading
+
+_LEARNED = LearnedSecondReading()
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,10 @@ def decide(
     """
     if score >= threshold:
         return Decision(True, score)
-    second = second_reading(text, evidence, score, threshold) if learned else None
-    if second is None:
+    if not learned:
         return Decision(False, score)
-    return Decision(True, threshold, second)
+    page = Page(text, so_far=Detection(score, list(evidence)), threshold=threshold)
+    second = _LEARNED.read(page).signals
+    if not second:
+        return Decision(False, score)
+    return Decision(True, threshold, second[0])

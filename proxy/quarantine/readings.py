@@ -23,7 +23,7 @@ from importlib import resources
 from itertools import islice
 from urllib.parse import unquote
 
-from ..detect import engine
+from ..matcher import engine
 from ..sanitize.encoded import is_text
 from ..sanitize.shape import Shape
 

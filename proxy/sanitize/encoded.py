@@ -10,7 +10,7 @@ import urllib.parse
 from collections.abc import Callable
 from functools import cache
 
-from ..detect import engine
+from ..matcher import engine
 from .invisible import readable
 from .model import Collector
 from .shape import Shape

@@ -6,9 +6,10 @@ from corpus.records import records
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazaretto.proxy.detect import engine, lexicon
+from lazaretto.proxy.detect import lexicon
 from lazaretto.proxy.detect.languages import Bounds, Language, default_bounds
 from lazaretto.proxy.detect.normalize import fold
+from lazaretto.proxy.matcher import engine
 
 TERMS = lexicon.terms()
 PLAIN = lexicon.Scanner(TERMS)

@@ -6,8 +6,9 @@ from corpus.records import NAMES, records
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazaretto.proxy.detect import concept_rules, engine, signals
+from lazaretto.proxy.detect import clauses, concept_shapes, signals
 from lazaretto.proxy.detect.normalize import fold
+from lazaretto.proxy.matcher import engine
 
 # The look-ahead `_order` puts before the look-behinds (the first letters of its verbs), and the
 # authority pattern before its look-behinds for an article.
@@ -73,7 +74,7 @@ _CLAUSE_TEXT = st.lists(
 
 def _same_clause_ends(text: str) -> None:
     for low, high in ((0, len(text)), (len(text) // 3, len(text) - len(text) // 4)):
-        assert [m.span() for m in concept_rules._CLAUSE_END.finditer(text, low, high)] == [
+        assert [m.span() for m in clauses.CLAUSE_END.finditer(text, low, high)] == [
             m.span() for m in _PLAIN_CLAUSE_END.finditer(text, low, high)
         ], text[:80]
 
@@ -113,10 +114,10 @@ _SHAPE_TEXT = st.lists(
 
 def _same_shapes(text: str) -> None:
     for low, high in ((0, len(text)), (len(text) // 3, len(text) - len(text) // 4)):
-        assert concept_rules.account_numbers(text, low, high) == [
+        assert concept_shapes.account_numbers(text, low, high) == [
             m.span() for m in _PLAIN_ACCOUNT.finditer(text, low, high)
         ], text[:80]
-        assert concept_rules.amounts(text, low, high) == [
+        assert concept_shapes.amounts(text, low, high) == [
             m.span() for m in _PLAIN_AMOUNT.finditer(text, low, high)
         ], text[:80]
 

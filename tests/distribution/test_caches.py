@@ -48,7 +48,7 @@ def scan(site: Path, cache_home: Path, text: str) -> subprocess.CompletedProcess
         "PYTHONDONTWRITEBYTECODE": "1",
     }
     script = (
-        "import sys, lazaretto.proxy.detect.engine as engine\n"
+        "import sys, lazaretto.proxy.matcher.engine as engine\n"
         "print(engine.__file__, file=sys.stderr)\n"
         "from lazaretto.app.cli import main\n"
         "sys.exit(main(['scan', '--json']))\n"

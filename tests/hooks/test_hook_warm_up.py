@@ -52,6 +52,11 @@ def test_after_the_warm_up_a_hook_event_loads_none_of_the_pipeline(tmp_path):
     )
     result = json.loads(done.stdout)
     assert result["stdout"] is not None  # the event was answered (its output replaced)
-    pipeline = ("lazaretto.proxy.detect", "lazaretto.proxy.sanitize", "lazaretto.proxy.hooks")
+    pipeline = (
+        "lazaretto.proxy.detect",
+        "lazaretto.proxy.matcher",
+        "lazaretto.proxy.sanitize",
+        "lazaretto.proxy.hooks",
+    )
     assert [name for name in result["new"] if name.startswith(pipeline)] == []
     assert "hyperscan" not in result["new"] and "psutil" not in result["new"]

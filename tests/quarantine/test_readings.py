@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lazaretto.proxy.detect import DEFAULT_THRESHOLD, detect, engine
+from lazaretto.proxy.detect import DEFAULT_THRESHOLD, detect
+from lazaretto.proxy.matcher import engine
 from lazaretto.proxy.quarantine.readings import (
     _LOOKING,
     _READERS,

@@ -1,0 +1,200 @@
+"""Where a clause ends, and whether a clause speaks to the assistant (named, then told).
+
+A part of the concept rules' matcher (`concept_rules.py`).
+"""
+
+import re
+from bisect import bisect_right
+
+from .languages import Language
+from .lexicon import Hit, find_hits
+from .normalize import fold
+
+# Where a clause ends: a sentence mark before a space, a blank line, a line that opens a list
+# item or a label, a JSON string's edge, a table's bar, a comma after a Korean word (the verb
+# comes last there: a clause joined to the next by a verb ending and a comma has had its verb).
+# Full-width punctuation folds to ASCII, and
+# Chinese and Japanese put no space after it: there a full stop, "!", "?" or ";" after a character
+# of those scripts ends the clause anyway. Written as the characters an end starts with, then the
+# alternatives (each behind a look-back at that character): a pattern that opens with a character
+# class is searched for in C, where an alternation is tried at every position.
+# A line that opens a part of its own: a list item, a numbered step, a label ("Second block:").
+# A log record, a commit or an event opens its line with a number-led token or a short hash.
+# (A word's repeats are possessive: giving back its letters never lets a colon or a space match,
+# and the search is tried after every line break.)
+PART = (
+    r"[ \t]*(?:[-*•#>|]|\d{1,3}[.)][ \t]|(?:[\w\"'-]{1,20}+[ \t]){0,2}[\w\"'-]{1,40}+[ \t]*:"
+    r"|\d[\w:.+-]*[ \t]|[0-9a-f]{7,12}[ \t])"
+)
+
+
+CLAUSE_END = re.compile(
+    r"[.!?;。！？；।॥؟\n\"{\[,|]"
+    r"(?:(?<=[.!?;])(?=\s|$)|(?<=[\u3040-\u9fff][.!?;])|(?<=[\u1100-\u11ff],)(?=[ \t])|(?<=[。！？；।॥؟])|(?<=\n)[ \t]*\n"
+    rf"|(?<=\n)(?={PART})"
+    r"|(?<=\")[ \t]*[,:}\]]|(?<=[{\[,])[ \t]*\"|(?<=\|))"
+)
+
+
+_IMPERATIVE_VERBS = frozenset({"act", "send"})
+
+
+# The assistant named and then a colon ("Note for the AI:"), or a comma where it opens its clause
+# ("Assistant, please ..."): it is being spoken to.
+# Or a particle that turns to it: Japanese "へ" ("AIへ", to the AI), Korean "에게" and "께".
+# Or named as the one an action item is for ("- [AI assistant] Change the sharing of ...").
+_CALLED = re.compile(
+    rf"[ \t]*(?::(?!//)(?![ \t]*[\"'`\\])|{fold('へ').text}|{fold('에게').text}"
+    rf"|{fold('께').text}(?!{fold('서').text})|\](?=[ \t]+\w))"
+)
+
+
+_CALLED_OPENING = re.compile(r"[ \t]*,")
+
+
+# Or the assistant named in a clause's first few words and told right after ("Bots reading this
+# channel: ...", "hey assistant, ...", "If an assistant manages this phone: ..."); after "the",
+# "a" or a possessive, only a colon says so ("The assistant, Maria, will call" is about her).
+_ADDRESS_HEAD = re.compile(r"[\W_]*(?:[^\W\d_][\w'-]*[\W_]{1,3}){0,3}")
+
+
+# A Korean or Japanese subject or topic particle right after the assistant's name ("AI 비서는",
+# "アシスタントは"): it is what the sentence is about, not who is spoken to.
+_SUBJECT_PARTICLES = "|".join(fold(p).text for p in ("는", "은", "가", "께서", "は", "が"))
+
+
+_SUBJECT_PARTICLE = re.compile(_SUBJECT_PARTICLES)
+
+
+# The same particle ending the words before the comma ("AI 비서는, ...").
+_SUBJECT_PARTICLE_END = re.compile(rf"(?:{_SUBJECT_PARTICLES})[ \t]*$")
+
+
+# A negation or a "can" between the assistant's name and the colon ("The bot does not:", "trợ lý
+# không làm gì:", "บอทตอบได้เรื่อง:", what the bot can answer about): a list of what it may or may
+# not do follows, a rule about it, not an order to it; an order does not open by denying itself
+# or by saying what its reader is able to do, unless the ability is to read it ("บอทที่อ่าน
+# ข้อความนี้ได้:", bots that can read this). Latin words stand alone ("not" alone is Turkish
+# "note": "Asistan için not:"); Thai, Chinese, Japanese and Korean ones sit inside the run of
+# letters.
+_ABLE_TAIL = re.compile(
+    r"(?<![^\W\d_])(?:(?:does|do|is|must|should|may|will)[ \t]not|never|cannot|khong|nicht|kein"
+    r"|niet|geen|nao|nunca|jamais|nie|nigdy)(?![^\W\d_])|n't|"
+    + "|".join(
+        fold(w).text
+        for w in ("ห้าม", "ไม่", "ได้", "不", "禁止", "可以", "ない", "ません", "않", "못")
+    )
+)
+
+
+_DETERMINER_BEFORE = re.compile(r"(?<!\w)(?:the|a|an|this|that|our|my|your|his|her|their)[ \t]+$")
+
+
+_ADDRESS_TAIL = re.compile(r"[\w/]*(?:[ \t]+[\w'/-]+){0,6}?[ \t]*(:(?!//)|,|[ \t]-[ \t]|—)")
+
+
+# In English the words between the assistant's name and a comma go on speaking to it or about
+# what it does ("Bots reading this channel,", "@assistant next time you edit this,", "If your
+# AI is buying for you,"): else the name is a noun's modifier ("AI category, 400 points").
+_ADDRESS_GOES_ON = re.compile(
+    r"(?<!\w)(?:\w+ing|you|your|yours|this|these|that|who|which|when|whenever|if|is|are|will|can"
+    r"|must|should|here|there|agents?|assistants?|bots?|models?|tools?)(?!\w)"
+)
+
+
+_OPENERS = _IMPERATIVE_VERBS | {"ai"}
+
+
+# How far after the words spoken to the assistant its order may start, and what ends a sentence.
+_TOLD_REACH = 60
+
+
+_SENTENCE_END = re.compile(r"[.!?;。！？；\n]")
+
+
+_OWN_SENTENCE = re.compile(r"[ \t]*[.!。！][ \t]*")
+
+
+# What may stand between a clause's start and its first word: spaces, quotes, bullets, and the
+# key of a YAML-like line ("- event_name: Transfer ...").
+_OPENING = re.compile(r"[\W_]*(?:[^\W\d][\w .-]{0,40}:[ \t]+)?[\W_]*")
+
+
+def split_clauses(folded: str, hits: list[Hit], low: int = 0) -> list[list[Hit]]:
+    """The hits grouped by the clause they fall in; a clause that opens with an action verb gets
+    an `imperative` hit too, and the assistant spoken to a `vocative` one."""
+    # Clause ends after the last hit change nothing.
+    ends = [m.end() for m in CLAUSE_END.finditer(folded, low, hits[-1].end + 1)]
+    groups: dict[int, list[Hit]] = {}
+    # Where the words spoken to the assistant end, in the clause being read (see `told`).
+    address: tuple[int, int] | None = None
+    for hit in hits:
+        clause = bisect_right(ends, hit.start)
+        group = groups.setdefault(clause, [])
+        if hit.concept in _OPENERS:
+            # Only spaces, quotes, bullets or a label before it ("Sofort: Lösche ..."): it opens.
+            opens = _OPENING.fullmatch(folded, ends[clause - 1] if clause else low, hit.start)
+            if opens and hit.concept in _IMPERATIVE_VERBS:
+                group.append(Hit("imperative", hit.language, hit.start, hit.end))
+            if hit.concept in _IMPERATIVE_VERBS and address and address[0] <= clause:
+                if _told(folded, address[1], hit.start, clause - address[0]):
+                    group.append(Hit("told", hit.language, hit.start, hit.end))
+                address = None
+            if hit.concept == "ai":
+                called = (
+                    _CALLED.match(folded, hit.end)
+                    or (opens and _CALLED_OPENING.match(folded, hit.end))
+                    or _addressed(folded, ends[clause - 1] if clause else low, hit)
+                )
+                if called:
+                    group.append(Hit("vocative", hit.language, hit.start, hit.end))
+                    address = (clause, called.end())
+        group.append(hit)
+    return list(groups.values())
+
+
+def _told(folded: str, address_end: int, verb: int, clauses_between: int) -> bool:
+    """Whether the verb at `verb` is what the assistant is told: it follows the words spoken to
+    it closely, in the same sentence ("Assistant: turn off ...", "assistant, when you see this,
+    please change ..."), or in the next when the words spoken to it are a sentence of their own
+    ("このレビューを読んだAIへ。..."): "please" or a clause of when or how may stand between."""
+    if verb - address_end > _TOLD_REACH:
+        return False
+    own_sentence = _OWN_SENTENCE.match(folded, address_end)
+    if own_sentence:
+        address_end = own_sentence.end()
+    return clauses_between <= bool(own_sentence) and not _SENTENCE_END.search(
+        folded, address_end, verb
+    )
+
+
+def _addressed(folded: str, clause_start: int, hit: Hit) -> re.Match | None:
+    """Whether the assistant is named among its clause's first words and then told: a colon,
+    comma or dash follows within a few words (see `_ADDRESS_HEAD`); the match of those words."""
+    if not _ADDRESS_HEAD.fullmatch(folded, clause_start, hit.start):
+        return None
+    if _SUBJECT_PARTICLE.match(folded, hit.end):
+        return None
+    tail = _ADDRESS_TAIL.match(folded, hit.end)
+    if tail is None or _SUBJECT_PARTICLE_END.search(folded, hit.end, tail.start(1)):
+        return None
+    if (
+        _ABLE_TAIL.search(folded, hit.end, tail.start(1))
+        and not {other.concept for other in find_hits(folded[hit.end : tail.start(1)])} & SPOKEN_TO
+    ):
+        return None
+    if (
+        tail.group(1) == ","
+        and hit.language is Language.EN
+        and tail.start(1) > hit.end
+        and not _ADDRESS_GOES_ON.search(folded, hit.end, tail.start(1))
+    ):
+        return None
+    if tail.group(1) == ":" or not _DETERMINER_BEFORE.search(folded, clause_start, hit.start):
+        return tail
+    return None
+
+
+# The words that, before a colon, speak to the assistant or claim authority over it ("System
+# note:", "[system] result of the analysis:") rather than name a source.
+SPOKEN_TO = frozenset({"ai", "note", "if_you_are", "reading_this", "system", "admin"})

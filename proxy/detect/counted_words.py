@@ -1,0 +1,265 @@
+"""Whether a word of the tables counts as its concept where it stands: not a label, a key, a
+noun, a statement, a prohibition or a name.
+
+A part of the concept rules' matcher (`concept_rules.py`).
+"""
+
+import re
+
+from .languages import Language, grammar
+from .lexicon import Hit
+from .normalize import fold
+from .rule_table import THINGS
+
+# Verbs written as a label or a key ("Email: ...", "Transfer status:", "email": "...") name a
+# field, not an order; see `_NOT_AN_ORDER_BEFORE` for the words before a verb that say the same.
+# Such a hit is not counted.
+_VERBS = frozenset(
+    {"send", "reveal", "run", "say", "answer_with", "ignore", "disable", "act", "steer"}
+)
+
+
+_LABEL_COLON = re.compile(r"[\"']?[ \t]{0,2}:(?!//)")
+
+
+_PATH_AFTER = re.compile(r"[ \t]{1,3}/")
+
+
+_ARROW_BEFORE = re.compile(r"(?:→|->|=>)[ \t]{0,2}$")
+
+
+# A Chinese verb after "can", "will", "cannot", "does not", "is being": a statement of what
+# happens ("管理员可以发送重置邮件", "系统不会显示原密码"); "you can" ("你可以...") still asks.
+_ZH_STATEMENT = re.compile(
+    r"(?<![你您])(?:可以|能够|不会|无法|不能|将会|已经|正在|被)[^，。,.!?；;]{0,16}$"
+)
+
+
+# A Japanese verb that ends as a statement: done (した, しました), going on (している), ended
+# up (してしまう), undergone (される, された) or done for someone (してくれた): what a bug report
+# or a story says happened. An order ends in ください, しろ, せよ or a bare て; the plain form
+# (する) is how a rule is written, so it is not read as a statement.
+_JA_STATEMENT_AFTER = re.compile(
+    fold(
+        "(?:して|し|て|さ)?(?:しまう|しまっ|しまい|いる|いま|いた|まし|れる|れた|れて|れま"
+        "|くれた|くれま|た(?![いら]))"
+    ).text
+)
+
+
+# A Japanese verb negated or made impossible (実行できません, 送信しない, 表示されない): a help
+# page's limits or a prohibition, not an order. "しなさい" (do it) has no "ない".
+_JA_NEGATED_AFTER = re.compile(fold("(?:でき|し|さ|され)?(?:ません|ない|なかっ|ず(?!つ))").text)
+
+
+_LEFT_OUT = re.compile(
+    r"(?<!\w)(?:without|except|sin|sem|sans|senza|ohne|zonder|bez|без|tanpa)"
+    r"[ \t]{1,2}(?:(?:the|your|el|la|los|las|tu|o|a|os|as|le|la|les|il|lo|gli|den|die|das|het|de)[ \t]{1,2})?"
+    r"(?:[\w-]{1,16}[ \t]{1,2})?$"
+)
+
+
+# A secret word naming the process around it, not the secret: "a password-reset link", "비밀번호
+# 재설정 메일" (a password reset mail), "el enlace de restablecimiento de contraseña".
+_PROCESS_AFTER = re.compile(
+    r"[ \t-]{0,2}(?:reset|recovery|change|manager|policy|expiry|hint|rotation|"
+    + "|".join(
+        fold(word).text
+        for word in (
+            "重置",
+            "重设",
+            "重設",
+            "找回",
+            "リセット",
+            "再設定",
+            "재설정",
+            "초기화",
+            "zurücksetz",
+        )
+    )
+    + ")"
+)
+
+
+_PROCESS_BEFORE = re.compile(
+    r"(?<!\w)(?:reset|recovery|restablecimiento|recuperacion|redefinicao|recuperacao"
+    r"|reinitialisation|ripristino|reimpostazione|zurucksetzung|wiederherstellung)"
+    r"[ \t]{1,2}(?:(?:of|for|de|du|des|da|do|di|del|della|dello|dell'|des)[ \t]{1,2})?"
+    r"(?:(?:the|your|la|el|le|l'|tu|votre|ton|sua|seu|o|a|il|tuo|ihres|ihr|des)[ \t]{1,2})?$"
+)
+
+
+_ADDRESS = frozenset("@./:")
+
+
+_ID_AFTER = re.compile(r"-[\w-]*\d")
+
+
+_NOTE_NOT_LABEL = re.compile(
+    r"(?<!\w)(?:a|an|the|this|that|my|your|our|please|should|must|will|would|can|could|to)[ \t]{1,2}$"
+)
+
+
+_NAMED_KIND_BEFORE = re.compile(
+    r"(?<!\w)(?:a|an|the|this|that|such)[ \t]{1,2}(?:ai|assistant|chatbot|bot|model|agent|llm)[ \t]{1,2}$"
+)
+
+
+_CALL_AFTER = re.compile(r"\((?![ \t\n)])")
+
+
+_ELISION = frozenset("'’")
+
+
+_TO_SELF_AFTER = re.compile(r"[ \t]+(?:to|for)[ \t]+(?:self|myself|me)(?!\w)")
+
+
+_KEY_VALUE_AFTER = re.compile(r"[ \t]*[:=][ \t]*\\?[\"'`]")
+
+
+_KEY_OPENS = re.compile(r"(?:\n(?:[ \t]{2,}|[ \t]*-[ \t]+)|[({\[,][ \t]*)$")
+
+
+_POSSESSIVE_AFTER = re.compile(r"['’]s(?!\w)")
+
+
+_COMPOUND_AFTER = re.compile(r"-[^\W\d_]")
+
+
+_ADDRESS_AROUND = re.compile(r"[@./:_-]\w")
+
+
+_KEY_AFTER = re.compile(r"[\"'][ \t]*:")
+
+
+# Before an English verb: an article or a possessive (it is a noun), or a subject or an
+# auxiliary (a statement of who does it: "we send", "I'll forward"), or someone's request to the
+# writer ("Ana asked us to send ..."), reported; an order has none of these.
+_NOT_AN_ORDER_BEFORE = re.compile(
+    r"(?<!\w)(?:the|a|an|this|that|its|our|their|his|her|my|your|no|never|usually|don't|dont|do[ \t]not"
+    r"|not[ \t]to|(?:asked|asks|told|tells|wants|wanted)[ \t](?:us|me)[ \t]to"
+    r"|(?:we|i|they|he|she)(?:[ \t]{1,2}(?:will|would|can|could|may|might)|'ll)?"
+    r"|can|could|cannot|can't|won't|doesn't|didn't|does[ \t]not)[ \t]{1,2}$"
+)
+
+
+# The rest of a word that makes a verb's stem a noun: "divulgation", "eliminación", "Weiterleitung",
+# "deletion" name the act, they do not order it.
+_NOUN_ENDING = re.compile(r"\w*?(?:tions?|cion|ciones|cao|coes|zione|zioni|ung|ungen)(?!\w)")
+
+
+# The rest of an English verb's word that inflects it for the third person or the past ("the
+# widget reveals its prompt", "filters are bypassed by ..."): a statement, not an order.
+_STATEMENT_ENDING = re.compile(r"(?:e?s|e?d)(?!\w)")
+
+
+# A verb after its language's "not" is a prohibition ("No enviar contraseñas por correo", "non
+# condividere la password", "nie wysyłaj haseł"): a warning, not a request. The words are each
+# language's `negations` (in its file); English has its own (`_NOT_AN_ORDER_BEFORE`).
+_NEGATION_BEFORE = {
+    language: re.compile(rf"(?<!\w)(?:{grammar(language).negations})[ \t]{{1,2}}$")
+    for language in Language
+    if grammar(language).negations
+}
+
+
+POSSESSIVES = frozenset({"my", "your"})
+
+
+_COMMENT_BEFORE = re.compile(r"(?:#|//|/\*)[ \t]{0,3}$")
+
+
+_TIME_AFTER = re.compile(r"[ \t]+\d{1,2}[:.h]\d\d")
+
+
+# "Prompt" as a verb with its object ("will prompt you", "prompts the user for"), or after a
+# word that makes it one ("will prompt", "to prompt"): a program asking, not instructions.
+_PROMPT_CONCEPTS = frozenset({"prompt", "instructions"})
+
+
+_PROMPT_AS_VERB = re.compile(
+    r"(?:s|ed)?[ \t]+(?:you|me|us|them|him|her|the[ \t]+user|users|for)(?!\w)"
+)
+
+
+def counted(folded: str, hit: Hit, start: int, end: int) -> bool:
+    """Whether a hit means its concept there: a verb read as an order (not a label, a key, or
+    in English a noun or a statement), a word about attacks not part of an address."""
+    concept = hit.concept
+    # A Latin word right before a parenthesis is code: a call or a definition ("Message(",
+    # "delete(path)"), named by a program, not said to its reader.
+    if _CALL_AFTER.match(folded, end) and folded[end - 1 : end].isascii():
+        return False
+    if concept in _VERBS:
+        if _LABEL_COLON.match(folded, end) or _NOUN_ENDING.match(folded, end):
+            return False
+        # A request line's method ("POST /v1/password/reset") or a value ("action=forward"), or
+        # what came of something after an arrow ("\"write a poem\" → output a poem").
+        if _PATH_AFTER.match(folded, end) or folded[start - 1 : start] == "=":
+            return False
+        if _ARROW_BEFORE.search(folded, max(0, start - 4), start):
+            return False
+        if hit.language is Language.ZH and _ZH_STATEMENT.search(folded, max(0, start - 20), start):
+            return False
+        if hit.language is Language.JA and (
+            _JA_STATEMENT_AFTER.match(folded, end) or _JA_NEGATED_AFTER.match(folded, end)
+        ):
+            return False
+        if hit.language is not Language.EN:
+            negation = _NEGATION_BEFORE.get(hit.language)
+            return negation is None or not negation.search(folded, max(0, start - 8), start)
+        # The small words before it are English ones: Polish "i" is "and".
+        return not _STATEMENT_ENDING.match(folded, end) and not _NOT_AN_ORDER_BEFORE.search(
+            folded, max(0, start - 16), start
+        )
+    # A key given a value in code or config ("mode: \"0440\"", "executor(mode=\"inline\")"), not
+    # a role given to the reader: the word follows a bracket, a comma, a list's dash or an
+    # indent (a label at a line's very start, "Persona: \"Lumi\"", may still give a role).
+    # "# silently skip unknown addresses": a programmer's note on what the code does.
+    if concept == "conceal" and _COMMENT_BEFORE.search(folded, max(0, start - 6), start):
+        return False
+    if concept == "persona" and _KEY_VALUE_AFTER.match(folded, end):
+        return not _KEY_OPENS.search(folded, max(0, start - 12), start)
+    if concept in _PROMPT_CONCEPTS and hit.language is Language.EN:
+        # "The app will prompt you for the new password": the verb, asking its user something.
+        return not (folded.endswith("prompt", start, end) and _PROMPT_AS_VERB.match(folded, end))
+    # A weekday's short name before a time ("Mon 09:00", "Tue 14:30") is French "mon" or Italian
+    # "tue" only by its letters.
+    if concept in POSSESSIVES and _TIME_AFTER.match(folded, end):
+        return False
+    # "without the token", "works without the cloud account": the thing is left out.
+    if concept in THINGS and _LEFT_OUT.search(folded, max(0, start - 40), start):
+        return False
+    if concept == "secret":
+        return not (
+            _PROCESS_AFTER.match(folded, end)
+            or _PROCESS_BEFORE.search(folded, max(0, start - 40), start)
+        )
+    if concept == "ai":
+        # Part of a name: a versioned id ("pod/support-bot-7c9d"); or an owner ("the bot's role
+        # must sit above ...", "the assistant's owner"): the one told is what it owns.
+        if _ID_AFTER.match(folded, end) or _POSSESSIVE_AFTER.match(folded, end):
+            return False
+        if folded[start:end] == "ai":
+            # After an elision the bare word is French "j'ai", "n'ai" ("I have"); "l'ia" is the AI.
+            return folded[start - 1 : start] not in _ELISION
+        return True
+    if concept == "note" and hit.language is Language.EN:
+        # "a note", "should note", "please note": a thing or a verb, not a label for its reader;
+        # "an assistant instruction", "the AI note": a kind of text named, not one written to it;
+        # "instruction-tuned", "warning-free": the first part of a word that modifies another;
+        # "note to self", "reminder for me": the writer's own.
+        return not (
+            _COMPOUND_AFTER.match(folded, end)
+            or _TO_SELF_AFTER.match(folded, end)
+            or _NOTE_NOT_LABEL.search(folded, max(0, start - 8), start)
+            or _NAMED_KIND_BEFORE.search(folded, max(0, start - 24), start)
+        )
+    if concept == "discussion":
+        # Not inside an address (attacker@...), and not a key of data ("payload": {...}).
+        return (
+            not _ADDRESS_AROUND.match(folded, end)
+            and folded[start - 1 : start] not in _ADDRESS
+            and not _KEY_AFTER.match(folded, end)
+        )
+    return True
