@@ -43,6 +43,14 @@ from .scan import (
     signal_json,
 )
 
+
+def judge_payload(payload: dict, rules: ScanRules) -> dict[str, FieldVerdict]:
+    """Every surface of `payload` with its verdict under `rules`, the message read whole (see
+    `judge_message`): what the cleaner decides from, and nothing else."""
+    seen = ReadInMessage()
+    return judge_message(payload, lambda text, path: scan_text(text, rules, path, seen), rules)
+
+
 REENTRY = "reentry"
 _VERDICT = attrgetter("verdict")
 _ALL_CLEAN = frozenset({Verdict.CLEAN})
@@ -205,16 +213,13 @@ class FieldCleaner:
 
             def verdict_of(text: str, path: str) -> FieldVerdict:
                 return FieldVerdict(Verdict.CLEAN, 0.0, original=text, cleaned=text)
+
+            verdicts = judge_message(payload, verdict_of, rules)
         else:
             message = _Message(method, tool, request_id, untrusted, line=line)
-            seen = ReadInMessage()
-
-            def verdict_of(text: str, path: str) -> FieldVerdict:
-                return scan_text(text, rules, path, seen)
-
-        # Every field is judged, and the message read as one document, before any is replaced:
-        # a part of a split instruction is withheld with the field that completes it.
-        verdicts = judge_message(payload, verdict_of, rules)
+            # Every field is judged, and the message read as one document, before any is
+            # replaced: a part of a split instruction is withheld with the field that completes it.
+            verdicts = judge_payload(payload, rules)
         if message.reentry_possible is None:
             message.reentry_possible = self.index.active()
             if message.reentry_possible and line is not None:
