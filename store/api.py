@@ -12,6 +12,7 @@ listed does not exist for a client: the station refuses it. Each entry says what
 """
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -46,6 +47,17 @@ REDACTED = "[withheld content: unlock the review session with the reviewer passp
 
 _TEXT_KEYS = ("original", "cleaned")
 
+# Path steps that only name where in an MCP message a field sits (protocol keys and indices).
+# Any other step is an object key a server chose, and a withheld key is withheld content: in a
+# path it reads as "[key]" (its own record's path, and every path beneath it, spells it).
+_PROTOCOL_STEPS = frozenset(
+    "content text structuredContent resource resources contents tools prompts resourceTemplates"
+    " description name title inputSchema outputSchema properties messages arguments uri"
+    " uriTemplate mimeType blob data _meta annotations instructions items params result error"
+    " message type default enum required role isError base64".split()
+)
+_PATH_STEP = re.compile(r"([/#@])")
+
 
 def redact(value: Any) -> Any:
     """`value` with every piece of withheld content replaced, at any depth of dicts and lists.
@@ -73,6 +85,8 @@ def redact(value: Any) -> Any:
             out[key] = _signal_names(item)
         elif key == "new_canonical" and item is not None:
             out[key] = None
+        elif key == "path" and isinstance(item, str) and redact_path(item) != item:
+            out[key] = redact_path(item)
         else:
             out[key] = redact(item)
             continue
@@ -80,6 +94,22 @@ def redact(value: Any) -> Any:
     if hidden:
         out["redacted"] = True
     return out
+
+
+def redact_path(path: str) -> str:
+    """A surface path with every object key a server chose shown as "[key]"."""
+    parts = _PATH_STEP.split(path)
+    out = []
+    for index, part in enumerate(parts):
+        keep = (
+            index % 2 == 1  # a separator
+            or not part
+            or part.isdigit()
+            or part in _PROTOCOL_STEPS
+            or (index > 0 and parts[index - 1] == "@")  # the "key" of "…@key"
+        )
+        out.append(part if keep else "[key]")
+    return "".join(out)
 
 
 def _signal_names(text: str) -> str:
@@ -211,7 +241,7 @@ OPERATIONS: dict[str, Operation] = {
     "directories.untrusted": Operation(_V),
     "directories.trust": Operation(_D),
     # the audit log
-    "audit.rows": Operation(_V),
+    "audit.rows": Operation(_V, content=True),
     "audit.verify": Operation(_V, to_wire=_verification_to_wire, from_wire=_verification_from_wire),
     # a person's decisions
     "decisions.approve": Operation(_D),
@@ -229,11 +259,11 @@ OPERATIONS: dict[str, Operation] = {
     "review.newest_blocked": Operation(_V),
     "review.blocked_since": Operation(_V),
     "review.newest_withheld": Operation(_V),
-    "review.withheld_since": Operation(_V),
+    "review.withheld_since": Operation(_V, content=True),
     "review.taint_chain": Operation(_V),
     "review.stripped": Operation(_V, content=True),
     "review.session": Operation(_V),
-    "review.audit_row": Operation(_V),
+    "review.audit_row": Operation(_V, content=True),
     "review.pinned": Operation(_V),
     "review.stripped_count": Operation(_V),
 }

@@ -6,6 +6,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from .canonical import canonical_json, sha256_hex
+from .claims import claimant
 from .clock import parse_stamp, stamp
 from .states import Action, Actor, CallStatus
 from .tokens import hash_token, new_token, token_hint
@@ -63,8 +64,8 @@ class BlockedCalls:
                     cursor = conn.execute(
                         "INSERT INTO blocked_calls (session, server, tool, request_id, arguments, args_hash,"
                         " reason_code, reason, hosts, outbound_reason, taint_reason, token_hash, token_hint,"
-                        " status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                        " ?, ?, ?)",
+                        " status, created_at, expires_at, recorded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                        " ?, ?, ?, ?, ?, ?, ?, ?)",
                         (
                             session,
                             server,
@@ -82,6 +83,7 @@ class BlockedCalls:
                             CallStatus.PENDING,
                             stamp(now),
                             stamp(now + timedelta(minutes=ttl_minutes)),
+                            claimant(),
                         ),
                     )
                     self._store.audit.append(
@@ -167,6 +169,7 @@ class BlockedCalls:
             )
             row["arguments"] = json.loads(row["arguments"]) if row["arguments"] else None
             row["hosts"] = json.loads(row["hosts"]) if row["hosts"] else []
+            row["recorded_by"] = json.loads(row["recorded_by"]) if row.get("recorded_by") else None
         return rows
 
     def approval_window(self, row: dict) -> timedelta:

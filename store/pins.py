@@ -1,5 +1,6 @@
 """Pinned server surfaces (tools, prompts, resource templates, instructions) and their drift."""
 
+import sqlite3
 from typing import TYPE_CHECKING
 
 from .connection import StoreUnavailable
@@ -7,6 +8,10 @@ from .states import Action, Actor, DriftChange, DriftStatus
 
 if TYPE_CHECKING:
     from .store import Store
+
+
+FIRST_USE = ""
+"""The name of the entry that pins a kind as listed once: a first listing carries it."""
 
 
 class Pins:
@@ -41,27 +46,35 @@ class Pins:
     def pin(self, server: str, command: str, entries: list[dict], *, reason: str) -> None:
         """Pin entries (kind, name, canonical, sha256) under (server, command), audited.
 
-        Only entries not pinned yet: changing a pin is a person's decision (`accept_drift`).
+        Only entries not pinned yet: changing a pin is a person's decision (`accept_drift`). And
+        only entries a pin can vouch for: the first listing of a kind (the batch holds the kind's
+        `FIRST_USE` marker and nothing of that kind is pinned under this key yet), or an entry
+        pinned already, the same, under this server id or this command (carried over). A pin for
+        a name a kind's first listing did not hold would make its later appearance known with
+        no one having looked at it: such entries are left out and the audit row names them.
         """
         if not entries:
             return
         now = self._store.now()
         with self._store.write() as conn:
+            admitted, refused = _admissible(conn, server, command, entries)
             conn.executemany(
                 "INSERT INTO pins (server, command, kind, name, canonical, sha256, pinned_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(server, command, kind, name) DO NOTHING",
                 [
                     (server, command, e["kind"], e["name"], e["canonical"], e["sha256"], now)
-                    for e in entries
+                    for e in admitted
                 ],
             )
+            detail: dict = {"entries": sorted(f"{e['kind']}:{e['name']}" for e in admitted)}
+            if refused:
+                detail["refused"] = sorted(f"{e['kind']}:{e['name']}" for e in refused)
+                reason += (
+                    f"; {len(refused)} left unpinned: neither a kind's first listing nor"
+                    " carried over from a pin"
+                )
             self._store.audit.append(
-                conn,
-                Actor.PROXY,
-                Action.PIN,
-                subject=server,
-                reason=reason,
-                detail={"entries": sorted(f"{e['kind']}:{e['name']}" for e in entries)},
+                conn, Actor.PROXY, Action.PIN, subject=server, reason=reason, detail=detail
             )
 
     def drift(
@@ -144,6 +157,31 @@ class Pins:
         return self._store.query(
             f"SELECT * FROM pins {where} ORDER BY server, command, kind, name", params
         )
+
+
+def _admissible(
+    conn: sqlite3.Connection, server: str, command: str, entries: list[dict]
+) -> tuple[list[dict], list[dict]]:
+    """(entries a pin may record, entries it may not) under the rule `Pins.pin` states."""
+    pinned_kinds = {
+        row[0]
+        for row in conn.execute(
+            "SELECT DISTINCT kind FROM pins WHERE server = ? AND command = ?", (server, command)
+        )
+    }
+    first_listings = {e["kind"] for e in entries if e["name"] == FIRST_USE} - pinned_kinds
+    admitted, refused = [], []
+    for e in entries:
+        known = (
+            e["kind"] in first_listings
+            or conn.execute(
+                "SELECT 1 FROM pins WHERE (server = ? OR command = ?) AND kind = ? AND name = ?"
+                " AND sha256 = ? LIMIT 1",
+                (server, command, e["kind"], e["name"], e["sha256"]),
+            ).fetchone()
+        )
+        (admitted if known else refused).append(e)
+    return admitted, refused
 
 
 def _typed(row: dict) -> dict:

@@ -56,7 +56,7 @@ LISTINGS: dict[str, Listing] = {
         "id, session, server, tool, method, path, score, signals, status, released_as, created_at,"
         " reviewed_at",
         ("id", "server", "tool", "path", "signals", "session"),
-        content=("signals",),
+        content=("signals", "path"),
         waiting=Condition("status = ? AND reviewed_at IS NULL", (FieldStatus.WITHHELD,)),
     ),
     "stripped": Listing(
@@ -66,7 +66,7 @@ LISTINGS: dict[str, Listing] = {
         " (SELECT status FROM quarantine WHERE quarantine.id = quarantine_id) AS field_status,"
         " (SELECT reviewed_at FROM quarantine WHERE quarantine.id = quarantine_id) AS field_reviewed_at",
         ("server", "tool", "path", "kind", "decoded", "session"),
-        content=("decoded",),
+        content=("decoded", "path"),
         # Markup that carried no text (a doctype, an empty head) is no hidden payload to a person.
         listed=Condition("decoded IS NOT NULL OR kind NOT IN (?, ?)", MARKUP_KINDS),
     ),

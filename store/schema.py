@@ -276,6 +276,14 @@ def add_client_started(db: Database) -> None:
     db.table("sessions").add_column("client_started", int)
 
 
+@migrations()
+def add_recorded_by(db: Database) -> None:
+    # The station's client that recorded a refused call (uid and pid as the kernel reported
+    # them): what the row says is that client's claim, and a person is shown so. Rows written
+    # without a station have none.
+    db.table("blocked_calls").add_column("recorded_by", str)
+
+
 def migrate(db: Database) -> None:
     """Apply pending migrations and record how many ran in PRAGMA user_version."""
     # connection.SCHEMA_VERSION must equal the number of migrations (a test checks): the

@@ -20,7 +20,8 @@ FIXTURES = ROOT / "tests" / "fixtures"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """One cache folder for the whole run, shared by every test and the processes they start.
+    """One cache folder for the whole run of this process (an xdist worker has its own), shared by
+    every test and the processes they start.
 
     Set before collection, since some test modules build the detector's scans when imported. Per
     test, every process would compile the Hyperscan databases again (seconds each); the user's
@@ -31,13 +32,34 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["XDG_CACHE_HOME"] = folder
 
 
+def pytest_collection_modifyitems(items) -> None:
+    # The serial tests form one xdist group (`--dist loadgroup`, in addopts): run with `-n`, they
+    # are at least never run beside each other. CI runs them in a pass of their own, without -n.
+    for item in items:
+        if item.get_closest_marker("serial"):
+            item.add_marker(pytest.mark.xdist_group("serial"))
+
+
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path, monkeypatch):
-    """No test reads or writes the user's real store, policy or session."""
+    """No test, nor any process it starts, reads or writes the user's real store, policy, session,
+    station, home or client settings: everything lives under this test's own tmp_path."""
     for name, value in isolated_environ(tmp_path).items():
         monkeypatch.setenv(name, value)
-    monkeypatch.delenv("LAZARETTO_POLICY", raising=False)
-    monkeypatch.delenv("LAZARETTO_SESSION", raising=False)
+    for name in (
+        "LAZARETTO_POLICY",
+        "LAZARETTO_SESSION",
+        "LAZARETTO_STATION",  # a station the developer's shell opted into
+        "LAZARETTO_ROOT",
+        "LAZARETTO_DEMO_LOG",
+        "LAZARETTO_PLAIN_ENGINE",
+        "CODEX_HOME",
+        "CLAUDE_CONFIG_DIR",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    home = tmp_path / "user-home"  # tests that look into HOME make their own `home`
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))  # the clients' settings (~/.claude, ~/.cursor...)
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import humanize
 
 from lazaretto.app import human
 from lazaretto.store import TokenError
+from lazaretto.store.claims import claim_note
 from lazaretto.store.clock import parse_stamp
 from lazaretto.store.decisions import DecisionError
 from lazaretto.store.opening import StoreAPI
@@ -90,4 +91,7 @@ def describe(row: dict, store: StoreAPI) -> str:
         "  arguments (exactly these, nothing else):",
         "    " + v(arguments, keep_newlines=True).replace("\n", "\n    "),
     ]
+    note = claim_note(row)
+    if note:
+        lines.insert(1, f"  CLAIM:     {note}")
     return "\n".join(lines)

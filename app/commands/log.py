@@ -73,6 +73,13 @@ def _reason(row: dict) -> str:
     return f"{row['reason'] or ''} (note: {note})" if note else row["reason"] or ""
 
 
+def _actor(row: dict) -> str:
+    # A row a station's client asked for, other than a person's proven decision, says what
+    # that client claims: the station saw none of it happen.
+    client = isinstance(row["detail"], dict) and "peer" in row["detail"]
+    return f"{row['actor']} (claim)" if client and row["actor"] != "human" else row["actor"]
+
+
 @cache
 def account(uid: int | None) -> str:
     """The account behind a row: its name where this machine knows the number, else the number;
@@ -94,8 +101,8 @@ def show(store: StoreAPI, limit: int | None, as_json: bool) -> int:
         print(json.dumps({"rows": rows}, indent=2))
     elif rows:
         cells = [
-            [row["at"][:19].replace("T", " "), account(row.get("uid"))]
-            + [row[name] or "" for name in COLUMNS]
+            [row["at"][:19].replace("T", " "), account(row.get("uid")), _actor(row)]
+            + [row[name] or "" for name in COLUMNS[1:]]
             + [_reason(row)]
             for row in rows
         ]

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import functools
-import ipaddress
 import json
 import re
 import unicodedata
 from collections.abc import Iterable
 from urllib.parse import unquote
+
+from .host_names import host_spellings, is_ip, normalize_host
+from .url_readings import authority_hosts, url_hosts, whole_host
 
 # A walk over one call's arguments stops (and fails closed) past this many units:
 # one per JSON node plus one per character of every string scanned.
@@ -32,9 +34,6 @@ class _Lazy:
         return re.compile(self.source)
 
 
-# Schemes whose URLs always have a host, which read any run of / or \ before it (WHATWG "special").
-_SPECIAL = frozenset({"http", "https", "ws", "wss", "ftp"})
-
 # Whole values ending in these look like file names rather than hosts, unless a host-ish key holds them.
 _FILE_EXTENSIONS = frozenset(
     "py md txt json js ts tsx jsx mjs rs go sh yml yaml toml lock html htm css csv xml pdf png jpg jpeg gif"
@@ -47,11 +46,6 @@ _HOSTISH_WORDS = frozenset(
     " site".split()
 )
 
-# Characters that IDNA mapping removes (soft hyphen, zero-width space, word joiner, variation selectors, BOM...):
-# dropping them here keeps "git<soft hyphen>hub.com" equal to what a resolver would look up.
-_IGNORED = dict.fromkeys(
-    [0xAD, 0x34F, 0x200B, 0x2060, 0xFEFF, *range(0x180B, 0x1810), *range(0xFE00, 0xFE10)]
-)
 # The ideographic full stop survives NFKC (full-width and half-width stops become it); resolvers read it as a dot.
 _IDEOGRAPHIC_DOT = {0x3002: "."}
 
@@ -74,14 +68,16 @@ _DELIMITERS = r"\s\"'(<\[{=,;|`>"
 _TOKEN_START = rf"(?<![^{_DELIMITERS}])"
 
 # Two or more slashes (or backslashes) after a scheme's ":" or where a token starts (scheme-relative "//host"),
-# optional user info up to the last "@", then the host. The pattern starts at the first slash, so a scheme
-# already read as the previous URL's host ("http://http://x") still starts a URL of its own. Groups: "file"
-# scheme, ":" of any other scheme, further slashes, user info, host. Host and user info are atomic so that a
-# failed check never retries a shorter, wrong host.
+# then the authority as an RFC 3986 parser reads it: up to the first / ? # (a backslash is an ordinary
+# character there), or where free text ends a URL. The pattern starts at the first slash, so a scheme already
+# read as the previous URL's host ("http://http://x") still starts a URL of its own. Groups: first slash,
+# "file" scheme, ":" of any other scheme, further slashes, authority.
 _URL = _Lazy(
-    rf"[/\\](?:(?<=(?i:(file)):[/\\])|(?<=(:)[/\\])|(?<![^{_DELIMITERS}][/\\]))([/\\]++)"
-    rf"((?>(?:[^\s/\\?#@]*@)+))?((?>{_LITERAL}|{_NAME}))(?(4)|{_NOT_USERINFO})"
+    rf"([/\\])(?:(?<=(?i:(file)):[/\\])|(?<=(:)[/\\])|(?<![^{_DELIMITERS}][/\\]))([/\\]++)"
+    r"([^\s/?#\"'<>`]*+)"
 )
+# The host at the front of what follows an authority's user info in free text (a port or prose stays behind).
+_HOST_RUN = _Lazy(rf"(?>{_LITERAL}|{_NAME})")
 # Special schemes with fewer than two slashes ("http:evil.example", "https:/evil.example"). The pattern starts
 # at ":" (one fixed-width look-behind per scheme length). User info here is at most "user:password@", so
 # every attempt scans a bounded stretch.
@@ -95,168 +91,68 @@ _SPECIAL_SHORT = _Lazy(
 )
 # An e-mail domain: after a local part, not followed by another "@" (that one is user info inside a URL).
 # Starts with the literal "@" so the engine skips ahead to candidates instead of trying every position.
-_AT = _Lazy(rf"@(?<=[^\s@\\]@)((?>{_LITERAL}|{_DOMAIN}))(?!@)")
+_AT = _Lazy(rf"@(?<=[^\s@]@)((?>{_LITERAL}|{_DOMAIN}))(?!@)")
 _MAILTO = re.compile(r"(?<![A-Za-z0-9+.\-])(?i:mailto):([^\s?#]+)")
+_MAILTO_SCHEME = re.compile(r"(?i:mailto):")
 _PATH_TOKEN = _Lazy(rf"{_TOKEN_START}((?>{_DOMAIN}))(?::[0-9]{{1,5}})?/")
-# A whole value that is "host", "host:port" or either followed by a path, query or fragment; only the
-# first _BARE_HEAD characters are read, as no host is longer.
-_BARE = _Lazy(rf"((?>{_LITERAL}|{_NAME}))(?::[0-9]{{1,5}})?(?=[/?#]|\Z)")
-_BARE_HEAD = 253 * 9 + 8
 _IPV6_CHARS = re.compile(r"[0-9A-Fa-f:.]+(?:%[\w.\-]+)?")
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
-_DOTTED_QUAD = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
-_IPV4_PART = re.compile(r"0x[0-9a-f]*|[0-9]+")
-_ASCII_LABEL = re.compile(r"[a-z0-9_\-]+")
+_AUTHORITY_END = re.compile(r"[/?#]")
+_SPACE = re.compile(r"\s")
+_FOUR_PARTS = re.compile(r"[0-9]+(?:\.[0-9]+){3}")
 _WORDS = re.compile(r"[a-z]+")
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 
 
-@functools.lru_cache(maxsize=4096)
-def normalize_host(host: str) -> str | None:
-    """Lower-case, NFKC, IDNA->punycode (xn--), trailing dot dropped, IPv6 without brackets; None if not a host."""
-    text = host.strip()
-    if len(text) > 253 * 9:
-        return None  # longer than any name, even with every character percent-encoded
-    if text.startswith("[") and text.endswith("]"):
-        return _ip_literal(text[1:-1])
-    if "%" in text:
-        text = unquote(text)
-    if ":" in text:
-        return _ipv6(text)
-    text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).lower())
-    text = text.translate(_IGNORED).translate(_IDEOGRAPHIC_DOT)
-    text = text.removesuffix(".")
-    if not text or len(text) > 253:
-        return None
-    labels = text.split(".")
-    if _IPV4_PART.fullmatch(labels[-1]):
-        # WHATWG reads a name that ends in a number as an IPv4 address, in any of its old forms.
-        return _ipv4(labels)
-    encoded = []
-    for label in labels:
-        if not label.isascii():
-            if any(_bad_in_label(c) for c in label):
-                return None
-            label = "xn--" + label.encode("punycode").decode("ascii")
-        elif not _ASCII_LABEL.fullmatch(label):
-            return None
-        if len(label) > 63:
-            return None
-        encoded.append(label)
-    return ".".join(encoded)
-
-
-def _bad_in_label(char: str) -> bool:
-    """A character no resolvable label holds: a control, format or space character, or ASCII punctuation."""
-    return unicodedata.category(char)[0] in "CZ" or (
-        char.isascii() and not _ASCII_LABEL.fullmatch(char)
-    )
-
-
-def _ip_literal(inner: str) -> str | None:
-    """A bracketed literal: IPv6 (URLs), or IPv4 / "IPv6:..." (e-mail address literals)."""
-    inner = inner.removeprefix("IPv6:").removeprefix("ipv6:")
-    if ":" in inner:
-        return _ipv6(inner)
-    try:
-        return str(ipaddress.IPv4Address(inner))
-    except ValueError:
-        return None
-
-
-def _ipv6(text: str) -> str | None:
-    """Compressed IPv6 without the zone (the zone picks an interface, not a host)."""
-    try:
-        return ipaddress.IPv6Address(text.split("%", 1)[0]).compressed
-    except ValueError:
-        return None
-
-
-def _ipv4(labels: list[str]) -> str | None:
-    """Dotted quad of a WHATWG IPv4 host (1 to 4 parts, each decimal, 0-octal or 0x-hex), None when invalid."""
-    if len(labels) > 4:
-        return None
-    numbers = []
-    for part in labels:
-        if not _IPV4_PART.fullmatch(part):
-            return None
-        if part.startswith("0x"):
-            digits, base = part[2:] or "0", 16
-        elif len(part) > 1 and part.startswith("0"):
-            digits, base = part[1:], 8
-        else:
-            digits, base = part, 10
-        try:
-            numbers.append(int(digits, base))
-        except ValueError:
-            return None
-    if any(n > 255 for n in numbers[:-1]) or numbers[-1] >= 256 ** (5 - len(numbers)):
-        return None
-    value = numbers[-1] + sum(n << (8 * (3 - i)) for i, n in enumerate(numbers[:-1]))
-    return str(ipaddress.IPv4Address(value))
-
-
-def _is_ip(host: str) -> bool:
-    """Whether a normalized host is an IP address rather than a name."""
-    return ":" in host or host.replace(".", "").isdigit()
-
-
-def _authority_host(raw: str) -> str | None:
-    """The host of a URL authority's host part, after percent-decoding (so "%40" splits user info like "@")."""
-    host = raw
-    if "%" in host and not host.startswith("["):
-        host = unquote(host).rpartition("@")[2]
-    return normalize_host(host)
+def hosts_of_url(url: str) -> list[str]:
+    """Every host one URL (scheme://..., //host, mailto:, bare host[:port][/path]) reaches, in every
+    parser's reading, normalized; a reading whose host cannot be normalized is given as written,
+    so that no allow list admits it. Empty when the URL names no host (`file:///x`, `urn:...`)."""
+    text = url.strip()
+    if _MAILTO_SCHEME.match(text):
+        return _mail_domains(text[len("mailto:") :])
+    raws = url_hosts(text)
+    if not raws:
+        return _bare_hosts(text, hostish=True)
+    return list(dict.fromkeys(host for raw in raws for host in _readings(raw)))
 
 
 def host_of_url(url: str) -> str | None:
-    """The normalized host of one URL-ish string (scheme://..., //host, mailto:, bare host[:port][/path]) or None."""
-    # Parsers drop surrounding controls and spaces, and tabs and newlines anywhere.
-    text = url.strip("".join(map(chr, range(0x21)))).translate({9: None, 10: None, 13: None})
-    bare = _bare_host(text)
-    if bare:
-        return normalize_host(bare)
-    scheme = _SCHEME.match(text)
-    if scheme:
-        name, rest = scheme.group(1).lower(), text[scheme.end() :]
-        if name == "mailto":
-            return next(iter(_mail_domains(rest)), None)
-        slashes = len(rest) - len(rest.lstrip("/\\"))
-        # Special schemes skip any run of slashes; "file:////server/share" names a Windows share.
-        if not (name in _SPECIAL or slashes == 2 or (name == "file" and slashes >= 4)):
-            return None
-        rest = rest[slashes:]
-    elif text[:2] in ("//", "\\\\", "/\\", "\\/"):
-        rest = text.lstrip("/\\")
-    else:
-        return None
-    authority = re.split(r"[/\\?#]", rest, maxsplit=1)[0]
-    hostport = authority.rpartition("@")[2]
-    if hostport.startswith("["):
-        host = hostport[: hostport.find("]") + 1] if "]" in hostport else hostport
-    else:
-        host = hostport.split(":", 1)[0]
-    return _authority_host(host) if host else None
+    """The host a browser reaches for one URL (the WHATWG reading), to name it; None without one.
+    A check must use `hosts_of_url`: other clients may reach other hosts."""
+    return next(iter(hosts_of_url(url)), None)
 
 
-def _bare_host(value: str) -> str | None:
-    """The host part of a whole value written "host[:port][/path]", as written, or None."""
-    head = value[:_BARE_HEAD]
-    match = _BARE.regex.match(head)
-    if match is None or (match.end() == len(head) < len(value)):
-        return None
-    return match.group(1)
+def _bare_hosts(value: str, hostish: bool, single_label: bool = False) -> list[str]:
+    """The hosts of a value written without "scheme://", as a tool that puts "https://" in front
+    reads it, in every parser's reading: only names that read as hosts (see `_named_host`), and
+    none when the value holds a space, which no host does."""
+    if not value or "://" in value or _SPACE.search(value):
+        return []
+    raws = authority_hosts(_AUTHORITY_END.split(value, maxsplit=1)[0], True, whole_host)
+    found = (_named_host(raw, hostish, single_label) for raw in raws)
+    return list(dict.fromkeys(host for hosts in found for host in hosts))
+
+
+def _readings(raw: str) -> tuple[str, ...]:
+    """The hosts some client reaches for one host text, or the text as written when none reads it."""
+    return host_spellings(raw) or (_written(raw),)
+
+
+def _written(raw: str) -> str:
+    """A host text no parser reads, as it will be shown and compared (never equal to a real host)."""
+    written = unicodedata.normalize("NFKC", raw).lower()
+    host = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in written[:253])
+    return host + "..." if len(written) > 253 else host  # a cut name must not read as a shorter one
 
 
 def _mail_domains(addresses: str) -> list[str]:
     """The domains of a mailto: body: comma-separated, percent-encoded addresses."""
-    domains = []
+    domains: dict[str, None] = {}
     for address in unquote(addresses.split("?", 1)[0]).split(","):
         _, at, domain = address.strip().rpartition("@")
-        host = normalize_host(domain) if at and domain else None
-        if host:
-            domains.append(host)
-    return domains
+        if at and domain:
+            domains.update(dict.fromkeys(host_spellings(domain)))
+    return list(domains)
 
 
 def _hostish(key: str | None) -> bool:
@@ -267,53 +163,61 @@ def _hostish(key: str | None) -> bool:
     return any(word in _HOSTISH_WORDS for word in words)
 
 
-def _named_host(raw: str, hostish: bool, single_label: bool = False) -> str | None:
-    """A host written without a scheme, if it reads as one: a domain with a letter TLD, or a dotted quad.
-
-    File-like names ("notes.txt") count only under a host-ish key; single labels only where the caller allows.
-    """
-    host = normalize_host(raw)
-    if host is None:
-        return None
-    if _is_ip(host):
-        folded = unicodedata.normalize("NFKC", raw).translate(_IDEOGRAPHIC_DOT)
-        return host if ":" in host or _DOTTED_QUAD.fullmatch(folded) else None
+def _named_host(raw: str, hostish: bool, single_label: bool = False) -> tuple[str, ...]:
+    """The hosts a name written without a scheme reaches, if it reads as one: a domain with a letter
+    TLD, a dotted quad or a bracketed literal. File-like names ("notes.txt") count only under a
+    host-ish key; single labels only where the caller allows."""
+    spellings = host_spellings(raw)
+    if not spellings or raw.startswith("["):
+        return spellings
+    host = spellings[0]
+    if is_ip(host):
+        # Under a host-ish key any IPv4 form is an address; elsewhere "3.11" and "20240101" are
+        # numbers, and only four parts or a hex part ("0x7f.1") read as an address.
+        folded = unicodedata.normalize("NFKC", raw).translate(_IDEOGRAPHIC_DOT).lower()
+        written_as_ip = _FOUR_PARTS.fullmatch(folded) or "0x" in folded
+        return spellings if ":" in host or hostish or written_as_ip else ()
     labels = host.split(".")
     if len(labels) == 1:
-        return host if single_label or host == "localhost" else None
+        return spellings if single_label or host == "localhost" else ()
     tld = labels[-1]
     if not (tld.startswith("xn--") or (tld.isalpha() and len(tld) > 1)):
-        return None
+        return ()
     if tld in _FILE_EXTENSIONS and not hostish:
-        return None
-    return host
+        return ()
+    return spellings
 
 
 def _url_hosts(text: str, found: dict[str, None]) -> None:
-    """Hosts of every URL inside a string written with two or more slashes, with a scheme or scheme-relative."""
-    for file, colon, slashes, _userinfo, raw in dict.fromkeys(_URL.regex.findall(text)):
+    """Hosts of every URL inside a string written with two or more slashes, with a scheme or
+    scheme-relative, in every parser's reading of its authority."""
+    for first, file, colon, slashes, region in dict.fromkeys(_URL.regex.findall(text)):
         if file and len(slashes) == 2:
             continue  # "file:///etc": an empty host, then a path ("file:////server" is a Windows share)
-        host = _authority_host(raw)
-        if (
-            not (file or colon)
-            and host is not None
-            and "." not in host
-            and ":" not in host
-            and host != "localhost"
-        ):
-            continue  # "//TODO" in a code comment, not a scheme-relative URL
-        _add_url_host(found, raw, host)
+        rfc = first + slashes == "//"
+        for raw in authority_hosts(region, rfc, _host_run):
+            host = normalize_host(raw)
+            if (
+                not (file or colon)
+                and host is not None
+                and "." not in host
+                and ":" not in host
+                and host != "localhost"
+            ):
+                continue  # "//TODO" in a code comment, not a scheme-relative URL
+            _add(found, raw)
 
 
-def _add_url_host(found: dict[str, None], raw: str, host: str | None) -> None:
-    """Record a URL's host; one that cannot be normalized is recorded as written, so no allow list matches it."""
-    if host is None:
-        written = unicodedata.normalize("NFKC", raw).lower()
-        host = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in written[:253])
-        if len(written) > 253:
-            host += "..."  # a cut name must not read as a shorter, valid one
-    found.setdefault(host)
+def _host_run(text: str) -> str | None:
+    """The host at the front of an authority's host part inside free text."""
+    match = _HOST_RUN.regex.match(text)
+    return match.group() if match else None
+
+
+def _add(found: dict[str, None], raw: str) -> None:
+    """Record a URL's host in every spelling; one that cannot be normalized is recorded as written."""
+    for host in _readings(raw):
+        found.setdefault(host)
 
 
 def _text_hosts(text: str, hostish: bool, found: dict[str, None]) -> None:
@@ -323,37 +227,30 @@ def _text_hosts(text: str, hostish: bool, found: dict[str, None]) -> None:
     lowered = text.lower() if ":" in text else ""
     if any(scheme in lowered for scheme in ("http:", "https:", "ws:", "wss:", "ftp:")):
         for _userinfo, raw in dict.fromkeys(_SPECIAL_SHORT.regex.findall(text)):
-            _add_url_host(found, raw, _authority_host(raw))
+            _add(found, raw)
     if "@" in text:
         for raw in dict.fromkeys(_AT.regex.findall(text)):
-            host = _named_host(raw, hostish) if not raw.startswith("[") else normalize_host(raw)
-            if host:
-                found.setdefault(host)
+            found.update(dict.fromkeys(_named_host(raw, hostish)))
     if "mailto:" in lowered:
         for body in dict.fromkeys(_MAILTO.findall(text)):
-            for host in _mail_domains(body):
-                found.setdefault(host)
+            found.update(dict.fromkeys(_mail_domains(body)))
     if "/" in text and "." in text:
         for raw in dict.fromkeys(_PATH_TOKEN.regex.findall(text)):
-            host = _named_host(raw, hostish)
-            if host:
-                found.setdefault(host)
+            found.update(dict.fromkeys(_named_host(raw, hostish)))
 
 
-def _whole_value_host(value: str, hostish: bool) -> str | None:
-    """The host a whole string value names: a URL, "host[:port][/path]", or a bare IP literal."""
-    raw = _bare_host(value)
-    if raw:
-        return (
-            normalize_host(raw)
-            if raw.startswith("[")
-            else _named_host(raw, hostish, single_label=hostish)
-        )
+def _whole_value_hosts(value: str, hostish: bool) -> list[str]:
+    """The hosts a whole string value names in every parser's reading: a URL, a bare IPv6 address,
+    or "host[:port][/path]" as a tool that puts "https://" in front reads it. Readings no resolver
+    can look up are left out (free text records them as written)."""
+    if _MAILTO_SCHEME.match(value):
+        return []  # read as free text, address by address
+    raws = url_hosts(value)
+    if raws:
+        return [host for raw in raws for host in host_spellings(raw)]
     if value.count(":") >= 2 and _IPV6_CHARS.fullmatch(value):
-        return _ipv6(value)
-    if value.startswith(("/", "\\")) or _SCHEME.match(value):
-        return host_of_url(value)
-    return None
+        return list(host_spellings(value))
+    return _bare_hosts(value, hostish, single_label=hostish)
 
 
 class _Budget:
@@ -375,13 +272,11 @@ def _scan_string(
     budget.spend(len(text))
     hostish = _hostish(key)
     value = text.strip()
-    host = _whole_value_host(value, hostish)
-    if host:
-        found.setdefault(host)
+    found.update(dict.fromkeys(_whole_value_hosts(value, hostish)))
     _text_hosts(text, hostish, found)
     if value[:1] in "[{" and value[-1:] in "]}":
         try:
-            inner = json.loads(value)
+            inner = json.loads(value, strict=False)  # raw tabs and newlines too
         except (ValueError, RecursionError):
             return
         pending.append((inner, key))
@@ -429,7 +324,7 @@ class HostAllowList:
             host = normalize_host(rest) if "*" not in rest else None
             # A pattern that names no host is an error, not an entry to skip: skipping could empty the list,
             # and an empty list switches the check off.
-            if host is None or (target is not self._exact and _is_ip(host)):
+            if host is None or (target is not self._exact and is_ip(host)):
                 raise ValueError(f"allow_hosts entry is not a host pattern: {pattern!r}")
             target.add(host)
 
@@ -440,7 +335,7 @@ class HostAllowList:
             return False
         if name in self._exact or name in self._domains:
             return True
-        if _is_ip(name):
+        if is_ip(name):
             return False
         labels = name.split(".")
         for i in range(1, len(labels)):

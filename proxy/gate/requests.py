@@ -14,7 +14,7 @@ from typing import Any
 
 from ..classify import OutboundBy, ToolVerdict, untrusted_tool
 from ..policy import ServerPolicy
-from .hosts import host_of_url
+from .hosts import hosts_of_url
 
 # Client requests that read the server's data or run the session, and carry no data of the
 # user's out beyond their own arguments (which the host check still reads).
@@ -96,11 +96,9 @@ def call_of(
 def network_host(uri: str) -> str | None:
     """The host a URI would reach over the network: any host of a web URL, and a host with a dot
     (or an IP literal) under another scheme; None for `file:`, `memory://notes` and the like."""
-    host = host_of_url(uri)
-    if host is None:
-        return None
     web = uri.lstrip().lower().startswith(("http:", "https:", "ws:", "wss:", "ftp:", "//"))
-    return host if web or "." in host or ":" in host else None
+    # Any parser's reading counts: a client may reach a host another parser does not see.
+    return next((h for h in hosts_of_url(uri) if web or "." in h or ":" in h), None)
 
 
 def _method_verdict(server: ServerPolicy, method: str, params: dict) -> ToolVerdict:

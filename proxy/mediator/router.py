@@ -634,6 +634,13 @@ class Mediator:
     ) -> None:
         # Unscanned server text never reaches the agent; a waiting request gets an error.
         self._dropped("server", f"a {size}-byte line that could not be inspected: {exc}", None)
+        self._answer_unusable(
+            head, f"it could not be inspected ({exc})", ErrorReason.UNREADABLE_REPLY, out
+        )
+
+    def _answer_unusable(self, head: bytes, why: str, reason: ErrorReason, out: Outgoing) -> None:
+        """The client request a line that cannot be passed on seems to answer (by the id at its
+        start) gets an error saying why, rather than waiting for an answer that never comes."""
         pending = self._pop_recovered(head)
         if pending is not None:
             out.to_client.append(
@@ -641,8 +648,8 @@ class Mediator:
                     error_response(
                         pending.request_id,
                         INTERNAL_ERROR,
-                        f"lazaretto: withheld the server's reply: it could not be inspected ({exc})",
-                        {"reason": ErrorReason.UNREADABLE_REPLY},
+                        f"lazaretto: withheld the server's reply: {why}",
+                        {"reason": reason},
                     )
                 )
             )
@@ -703,18 +710,7 @@ class Mediator:
             )
             return out
         self._dropped("server", reason, None)
-        pending = self._pop_recovered(prefix)
-        if pending is not None:
-            out.to_client.append(
-                dump_line(
-                    error_response(
-                        pending.request_id,
-                        INTERNAL_ERROR,
-                        f"lazaretto: withheld the server's reply: {reason}",
-                        {"reason": ErrorReason.OVERSIZED_REPLY},
-                    )
-                )
-            )
+        self._answer_unusable(prefix, reason, ErrorReason.OVERSIZED_REPLY, out)
         return self._release(out)
 
     def waiting(self, request_id: Any) -> bool:

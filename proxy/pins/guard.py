@@ -3,6 +3,7 @@
 from typing import TYPE_CHECKING, Any
 
 from lazaretto.store import StoreUnavailable, canonical_json, sha256_hex
+from lazaretto.store.pins import FIRST_USE
 from lazaretto.store.states import DriftChange, DriftStatus, PinKind
 
 if TYPE_CHECKING:
@@ -28,8 +29,8 @@ LISTS = {
 }
 INSTRUCTIONS = (PinKind.INSTRUCTIONS, "instructions")
 # Pinned once per kind on first use, so a kind that was listed empty is not "first use" again
-# when an entry later appears in it.
-LISTED = ""
+# when an entry later appears in it; the store pins a kind's entries at once only beside it.
+LISTED = FIRST_USE
 # Entries whose undecided drift a guard remembers (it forgets them all past this many).
 _UNDECIDED_CACHE = 1024
 

@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 from urllib.parse import urljoin
 
-from lazaretto.proxy.gate.hosts import HostAllowList, host_of_url
+from lazaretto.proxy.gate.hosts import HostAllowList, hosts_of_url
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 # Browsers drop tabs and newlines inside a URL and read a backslash as a slash.
@@ -29,11 +29,9 @@ class UrlJudge:
             if not self.base:
                 return True
             url = urljoin(self.base.strip(), url)
-        try:
-            host = host_of_url(url)
-        except ValueError:
-            return False
-        return bool(host) and _allow_list(self.allow_hosts).allows(host)
+        # Every host any URL parser reads: a browser and a fetch library may disagree.
+        hosts = hosts_of_url(url)
+        return bool(hosts) and not _allow_list(self.allow_hosts).disallowed(hosts)
 
 
 @lru_cache(maxsize=32)

@@ -4,6 +4,7 @@ The server's half (a child process over stdio, or a remote server over HTTP) is 
 hand every message to the same Mediator, so what is judged does not depend on the transport.
 """
 
+import signal
 import sys
 import threading
 from typing import IO, BinaryIO
@@ -35,6 +36,7 @@ class ClientLink:
         self._client_lock = threading.Lock()
         self._server_done = threading.Event()
         self._expiry_lock = threading.Lock()
+        self._stopped_by: int | None = None  # the signal that stopped the relay, if one did
 
     # -- the server's half ------------------------------------------------------------------
 
@@ -45,6 +47,32 @@ class ClientLink:
     def _client_closed(self) -> None:
         """The client's input ended, or its output broke: wind the server side down."""
         raise NotImplementedError
+
+    def _signalled(self, signum: int) -> None:
+        """A signal stops the relay: the server's half passes it on where it can (default: no)."""
+
+    # -- signals ----------------------------------------------------------------------------
+
+    def _install_signal_handlers(self) -> None:
+        """SIGTERM, SIGINT and SIGHUP wind the relay down as the client leaving does."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for signum in (signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", None)):
+            if signum is not None:
+                signal.signal(signum, self._on_signal)
+
+    def _on_signal(self, signum: int, _frame) -> None:
+        self._stopped_by = signum
+        self._signalled(signum)
+        # On a thread of its own: the code this handler interrupted may hold a lock that winding
+        # down takes (the main thread writing to the server holds the server's).
+        threading.Thread(target=self._client_closed, name="signal", daemon=True).start()
+
+    def _exit_status(self, code: int) -> int:
+        """What the relay exits with: 128 + the signal's number when one stopped it, as a process
+        the signal ended (whether the server died of it, ignored it or exited on its own), else
+        `code`."""
+        return code if self._stopped_by is None else 128 + self._stopped_by
 
     # -- the client's half ------------------------------------------------------------------
 

@@ -4,7 +4,6 @@ Threads rather than asyncio: each direction is a blocking readline in C with the
 released, which keeps the added latency per message small, and store calls may block.
 """
 
-import signal
 import subprocess
 import sys
 import threading
@@ -46,7 +45,8 @@ class Relay(ClientLink):
         self._server_out: IO[bytes]
 
     def run(self) -> int:
-        """Start the server, relay until its output ends, and return its exit code."""
+        """Start the server, relay until its output ends, and return its exit code (128 + the
+        signal's number when a signal stopped the relay)."""
         try:
             # stderr is inherited: the server's logs reach the client untouched.
             self.process = subprocess.Popen(
@@ -65,7 +65,7 @@ class Relay(ClientLink):
         self._server_finished()
         code = self._reap()
         self._send_client(self.mediator.server_gone(code))
-        return code
+        return self._exit_status(code)
 
     def _server_loop(self) -> None:
         for line in self._lines(self._server_out, "server"):
@@ -128,18 +128,9 @@ class Relay(ClientLink):
             code = self.process.wait()
         return 128 - code if code < 0 else code
 
-    def _install_signal_handlers(self) -> None:
-        if threading.current_thread() is not threading.main_thread():
-            return
-
-        def stop(signum: int, _frame) -> None:
-            # Pass the signal on, so the server shuts down the way it would have without us.
-            try:
-                self.process.send_signal(signum)
-            except OSError:
-                pass
-            self._client_closed()
-
-        for signum in (signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", None)):
-            if signum is not None:
-                signal.signal(signum, stop)
+    def _signalled(self, signum: int) -> None:
+        # Pass the signal on, so the server shuts down the way it would have without us.
+        try:
+            self.process.send_signal(signum)
+        except OSError:
+            pass

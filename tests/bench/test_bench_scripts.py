@@ -59,6 +59,7 @@ def test_the_benchmarks_page_has_one_block_for_each_script():
         assert page.count(f"<!-- bench:{name} -->") == 1, name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("script", "args"), RUNS)
 def test_benchmark_runs_and_writes_its_table_into_its_own_block(script, args, tmp_path):
     page = tmp_path / "benchmarks.md"

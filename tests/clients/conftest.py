@@ -2,7 +2,7 @@
 
 import os
 import subprocess
-import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -23,15 +23,26 @@ def home(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.fixture
-def lazaretto(home):
-    """`lazaretto(*args)` -> CompletedProcess, run in the project folder with the temporary HOME."""
+def script() -> Path:
+    """The `lazaretto` console script of this interpreter's installation of the package."""
+    return Path(sysconfig.get_path("scripts")) / "lazaretto"
+
+
+@pytest.fixture
+def lazaretto(home, script):
+    """`lazaretto(*args)` -> CompletedProcess, run in the project folder with the temporary HOME.
+
+    The installed console script, first on PATH as in a person's activated environment: what
+    `wrap` writes into a client's settings is the `lazaretto` it finds there, whatever else the
+    test run's PATH holds."""
+    env = {**os.environ, "PATH": os.pathsep.join([str(script.parent), os.environ["PATH"]])}
 
     def run(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run(
-            [sys.executable, "-m", "lazaretto.app", *args],
+            [str(script), *args],
             capture_output=True,
             text=True,
-            env=dict(os.environ),
+            env=env,
             stdin=subprocess.DEVNULL,
             timeout=60,
         )

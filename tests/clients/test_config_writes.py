@@ -113,11 +113,13 @@ def test_a_write_that_fails_half_way_leaves_the_config_as_it_was(home):
 
 
 def test_a_file_its_client_wrote_meanwhile_is_not_overwritten(tmp_path):
-    path = tmp_path / "mcp.json"
+    folder = tmp_path / "project"
+    folder.mkdir()
+    path = folder / "mcp.json"
     path.write_text('{"a": 1}')
     read = read_text(path)
     path.write_text('{"a": 2}')  # the client, between our read and our write
     with pytest.raises(ChangedMeanwhile):
         write_atomic(path, '{"a": 3}', expected=read)
     assert path.read_text() == '{"a": 2}'
-    assert [p.name for p in tmp_path.iterdir()] == ["mcp.json"]
+    assert [p.name for p in folder.iterdir()] == ["mcp.json"]

@@ -282,7 +282,7 @@ def test_backups_are_pruned_to_the_newest_few_and_that_is_said(home, lazaretto):
     assert path.read_text() == CURSOR_JSON
 
 
-def test_doctor_and_wrap_notice_a_lazaretto_that_is_gone(home, lazaretto):
+def test_doctor_and_wrap_notice_a_lazaretto_that_is_gone(home, lazaretto, script):
     path = home / ".cursor" / "mcp.json"
     path.parent.mkdir()
     path.write_text(CURSOR_JSON)
@@ -295,6 +295,6 @@ def test_doctor_and_wrap_notice_a_lazaretto_that_is_gone(home, lazaretto):
     again = lazaretto("wrap", str(path))
     assert "oci: wrapped again" in again.stdout and f"{gone} is gone" in again.stdout
     entry = json.loads(path.read_text())["mcpServers"]["oci"]
-    assert entry["command"] != gone and os.path.isabs(entry["command"])
+    assert entry["command"] == str(script)  # the lazaretto that wrapped it again
     assert entry["args"] == ["proxy", "-n", "oci", "--", "uvx", "oracle.oci-api-mcp-server"]
     assert "BROKEN" not in lazaretto("doctor").stdout

@@ -89,6 +89,7 @@ def _rate(c, label):
     return ((c["withheld"] + c["sanitized"]) if label == "attack" else c["withheld"]) / total
 
 
+@pytest.mark.slow
 def test_recall_and_false_positives(outcomes):
     failures = []
     for label in ("attack", "benign"):

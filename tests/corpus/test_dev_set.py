@@ -20,6 +20,10 @@ from pathlib import Path
 import pytest
 from corpus.measure import measure
 
+# Every test reads the figures a module fixture measures once (a few seconds): on one xdist
+# worker, measured once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("dev-set")]
+
 DEV = Path(__file__).parent / "dev"
 SETS = (
     "dev_set.jsonl",

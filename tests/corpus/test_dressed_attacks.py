@@ -33,6 +33,7 @@ def withheld_attacks() -> list[str]:
     return [r["text"] for r in _records() if r["label"] == "attack" and withheld(r["text"])]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seam", sorted(SEAMS))
 @pytest.mark.parametrize("dress", sorted(PASSING_CEILINGS))
 def test_few_attacks_pass_dressed(withheld_attacks, dress, seam):

@@ -7,6 +7,9 @@ from pathlib import Path
 import pytest
 from corpus.measure import measure
 
+# Every test reads the figures a module fixture measures once: on one xdist worker, measured once.
+pytestmark = pytest.mark.xdist_group("heldout-set")
+
 HELDOUT = Path(__file__).parent / "heldout" / "heldout_set.jsonl"
 # At the counts measured with the learned reading, less one record.
 RECALL_FLOORS = {

@@ -28,6 +28,7 @@ def _held_out() -> list[dict]:
     return [json.loads(line) for line in HELD_OUT.read_text("utf-8").splitlines()]
 
 
+@pytest.mark.slow
 def test_the_shipped_weights_are_the_trainers(retrained):
     # Solvers may round differently on other machines: the probabilities, not the bytes, must agree.
     model = shipped()

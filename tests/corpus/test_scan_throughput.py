@@ -35,6 +35,7 @@ def _timed(cmd, data, env):
     return time.perf_counter() - start, done
 
 
+@pytest.mark.slow
 def test_scan_jsonl_throughput(corpus_lines, lazaretto_cmd, child_env):
     fields = corpus_lines.count("\n")
     megabytes = len(corpus_lines.encode()) / 1e6

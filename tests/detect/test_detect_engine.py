@@ -62,6 +62,7 @@ def test_every_match_of_a_pattern_is_a_candidate(index):
         pytest.skip(f"hypothesis cannot generate from this pattern: {exc}")
 
 
+@pytest.mark.slow
 def test_the_corpus_reads_the_same_through_both_engines():
     # Every corpus text: the candidates hold every pattern that matches; whole detections are
     # compared on every seventh (the plain path is slow by design).

@@ -48,6 +48,7 @@ def english_text() -> str:
     return spaced(fold(text).text)
 
 
+@pytest.mark.slow
 def test_no_other_columns_term_reads_common_english(english_text):
     # A term is looked for as the scan looks for it: a whole word or phrase between spaces, or a
     # word start; one found three times or more in English prose reads English.

@@ -30,6 +30,7 @@ def test_both_scanners_find_the_same(pieces):
     assert lexicon.find_hits(text, COMPILED) == lexicon.find_hits(text, PLAIN)
 
 
+@pytest.mark.slow
 def test_the_corpus_reads_the_same_through_both_scanners():
     for name in ("multilingual_attacks.jsonl", "garak_attacks.jsonl"):
         for number, record in enumerate(records(name)):

@@ -86,6 +86,7 @@ PATHOLOGICAL = {
 }
 
 
+@pytest.mark.serial  # measures how CPU time grows
 @pytest.mark.parametrize(("name", "make"), PATHOLOGICAL.items(), ids=PATHOLOGICAL.keys())
 def test_pathological_inputs_run_in_linear_time(name, make):
     assert_linear(detect, make, 16_000, f"detect, {name}")

@@ -40,6 +40,7 @@ def corpus_texts(every: int = 7):
                 yield record["text"]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from(SEPARATORS)), max_size=40))
 def test_the_shortcut_reads_generated_text_as_the_full_path_does(pieces):

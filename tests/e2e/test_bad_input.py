@@ -90,6 +90,7 @@ def test_deep_nesting_from_the_server_is_withheld(scripted):
     assert_still_serving(proxy)
 
 
+@pytest.mark.slow
 def test_a_50_mb_line_is_relayed_and_scanned(scripted):
     proxy = scripted()
     reply = proxy.request(

@@ -41,6 +41,7 @@ def fetch(proxy, url: str) -> dict:
     return proxy.request("tools/call", {"name": "fetch", "arguments": {"url": url}}, timeout=60)
 
 
+@pytest.mark.slow
 def test_with_allow_hosts_the_agent_reads_page_after_page(fetch_proxy, site, store):
     proxy = fetch_proxy('allow_hosts = ["127.0.0.1"]\n[servers.web]\ntrust = "untrusted"\n')
     first = fetch(proxy, f"{site}/notes.html")
@@ -56,6 +57,7 @@ def test_with_allow_hosts_the_agent_reads_page_after_page(fetch_proxy, site, sto
     proxy.close()
 
 
+@pytest.mark.slow
 def test_without_allow_hosts_the_refusal_names_the_policy_lines_that_let_it_read(
     fetch_proxy, site, store
 ):
@@ -63,8 +65,8 @@ def test_without_allow_hosts_the_refusal_names_the_policy_lines_that_let_it_read
     assert "builds faster" in fetch(proxy, f"{site}/notes.html")["result"]["content"][0]["text"]
     refused = fetch(proxy, f"{site}/faq.html")["error"]
     assert refused["code"] == -32002 and refused["data"]["reason"] == "tainted_outbound"
-    assert "list the sites it may read in allow_hosts" in refused["message"]
-    assert "servers.web.not_outbound" in refused["message"]
+    assert "the sites it may read listed in `allow_hosts`" in refused["message"]
+    assert '`not_outbound = ["fetch"]` under `[servers.web]`' in refused["message"]
     proxy.close()
 
 
@@ -80,6 +82,7 @@ ECHO = (
 )
 
 
+@pytest.mark.slow
 def test_one_injected_page_does_not_poison_the_host_in_later_sessions(
     start_proxy, proxy_env, tmp_path, site, store
 ):

@@ -330,6 +330,7 @@ def test_a_request_reusing_a_pending_id_is_refused(hostile, start_proxy, second_
 # --- bounded work --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
 @pytest.mark.parametrize("shape", list(AMPLIFIERS))
 def test_a_line_that_would_explode_in_memory_is_judged_within_four_times_its_size(

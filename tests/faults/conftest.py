@@ -23,16 +23,16 @@ def fault_env(tmp_path, store_path) -> dict:
 @pytest.fixture
 def start(fault_env, tmp_path):
     """Start a proxy that has listed its server's tools, as clients do before they call one;
-    `settings` go into the policy's `[proxy]` table."""
+    `settings` go into the policy's `[proxy]` table, `popen` to Popen."""
     started: list[ProxyProcess] = []
 
-    def launch(settings: str = "") -> ProxyProcess:
+    def launch(settings: str = "", **popen) -> ProxyProcess:
         env = fault_env
         if settings:
             policy = tmp_path / f"policy-{len(started)}.toml"
             policy.write_text(f"{POLICY}[proxy]\n{settings}\n")
             env = {**fault_env, "LAZARETTO_POLICY": str(policy)}
-        proxy = ProxyProcess(PROXY_ARGS, env)
+        proxy = ProxyProcess(PROXY_ARGS, env, **popen)
         started.append(proxy)
         proxy.initialize()
         proxy.request("tools/list")

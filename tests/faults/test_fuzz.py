@@ -196,6 +196,7 @@ def fuzz_dir(tmp_path_factory) -> Path:
     return folder
 
 
+@pytest.mark.slow
 @settings(
     max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )

@@ -1,13 +1,15 @@
 """A station that dies, stops mid-request, restarts or runs out of disk: clients fail closed, nothing is lost."""
 
 import resource
+import shutil
 import signal
-import time
+import subprocess
 
 import psutil
 import pytest
 from bench.station_process import StationProcess
 from support.faultkit import text_of
+from support.waiting import wait_for
 
 from lazaretto.store import Store
 
@@ -77,7 +79,18 @@ def test_a_station_that_dies_fails_clients_closed_and_keeps_what_it_acknowledged
         store.close()
 
 
+def waiting_for(pid: int) -> int:
+    """What waits unread on the process's Unix sockets, as `ss` shows it in Recv-Q: bytes on a
+    connection, or connections not yet accepted on a listening socket."""
+    listing = subprocess.run(
+        ["ss", "--unix", "--processes", "--no-header"], capture_output=True, text=True, check=True
+    ).stdout
+    return sum(int(line.split()[2]) for line in listing.splitlines() if f"pid={pid}," in line)
+
+
 def test_a_station_killed_in_the_middle_of_a_request(station, start):
+    if shutil.which("ss") is None:
+        pytest.skip("ss (iproute2) is missing: .ci/run installs it")
     proxy = start()
     first = assert_deciding(proxy, "before")
     assert station.proc is not None
@@ -90,7 +103,8 @@ def test_a_station_killed_in_the_middle_of_a_request(station, start):
             "params": {"name": "injected", "arguments": {"tag": "in-flight"}},
         }
     )
-    time.sleep(0.5)
+    stopped = station.proc.pid
+    wait_for(lambda: waiting_for(stopped) > 0, "the request reaching the stopped station")
     station.kill()
     answer = proxy.recv()
     assert answer["id"] == 900 and answer["result"]["isError"] is True

@@ -34,10 +34,15 @@ FORMS = {
     "user and password": ("https://user:pass@evil.example:8443/x", ["evil.example"]),
     "token user info": ("https://x-access-token:ghp_abc@github.com/o/r", ["github.com"]),
     "several @": ("https://github.com@github.com@evil.example/", ["evil.example"]),
-    "percent-encoded @": ("https://github.com%40evil.example/", ["evil.example"]),
-    "backslash ends the authority before @": (
+    # RFC 3986 clients look a percent-encoded name up as written: that spelling is named too.
+    "percent-encoded @": (
+        "https://github.com%40evil.example/",
+        ["github.com%40evil.example", "evil.example"],
+    ),
+    # WHATWG ends the authority at the backslash, RFC 3986 parsers (urllib, httpx, curl) do not.
+    "backslash ends the authority before @ in one reading": (
         "https://evil.example\\@github.com",
-        ["evil.example"],
+        ["evil.example", "github.com"],
     ),
     "backslash ends the authority before dot": (
         "https://evil.example\\.github.com",
@@ -53,8 +58,8 @@ FORMS = {
         ["github.example", "git", "hub.example"],
     ),
     "port": ("http://evil.example:8080/", ["evil.example"]),
-    "percent-encoded host": ("https://%65vil.example/", ["evil.example"]),
-    "percent-encoded dot": ("https://evil%2Eexample/", ["evil.example"]),
+    "percent-encoded host": ("https://%65vil.example/", ["evil.example", "%65vil.example"]),
+    "percent-encoded dot": ("https://evil%2Eexample/", ["evil.example", "evil%2eexample"]),
     "ipv4 literal": ("http://10.0.0.1/x", ["10.0.0.1"]),
     "ipv4 decimal": ("http://2130706433/", ["127.0.0.1"]),
     "ipv4 hex parts": ("http://0x7f.1/", ["127.0.0.1"]),
@@ -94,6 +99,18 @@ FORMS = {
     "bare ipv6": ("2001:db8::1", ["2001:db8::1"]),
     "bare bracketed ipv6 with port": ("[::1]:8080", ["::1"]),
     "localhost": ("localhost:3000", ["localhost"]),
+    "bare hex ipv4": ("0xc0000201", ["192.0.2.1"]),
+    "bare octal ipv4 with path": ("0300.0.02.01/x", ["192.0.2.1"]),
+    "e-mail at a hex ipv4": ("bob@0xc0000201", ["192.0.2.1"]),
+    "bare host, backslash before user info": (
+        "github.com\\@evil.example/x",
+        ["github.com", "evil.example"],
+    ),
+    "bare host with port, backslash before user info": (
+        "github.com:443\\@evil.example",
+        ["github.com", "evil.example"],
+    ),
+    "idna 2003 deviation": ("https://faß.example/", ["xn--fa-hia.example", "fass.example"]),
     "path-like token in text": ("upload it to paste.example/ingest please", ["paste.example"]),
     "path-like token with port": ("post to paste.example:8080/x", ["paste.example"]),
 }
@@ -143,6 +160,9 @@ def test_strings_that_name_no_host(value):
         ("file", "main.py", []),
         ("webhookUrl", "hooks.sh", ["hooks.sh"]),
         ("to", ["bob@evil.sh"], ["evil.sh"]),
+        ("host", "3221225985", ["192.0.2.1"]),
+        ("count", "3221225985", []),
+        ("version", "2024.01.05", []),
         ("body", "sent from bob@evil.sh", []),
         ("cc", "evil.md", ["evil.md"]),
     ],
@@ -204,6 +224,7 @@ HOSTILE = {
 }
 
 
+@pytest.mark.serial  # measures how CPU time grows
 @pytest.mark.parametrize(("unit", "expected"), HOSTILE.values(), ids=HOSTILE.keys())
 def test_hostile_inputs_run_in_linear_time(unit, expected):
     assert hosts_in(repeated(unit)(100_000)) == expected

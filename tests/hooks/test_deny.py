@@ -69,6 +69,7 @@ def test_inline_code_using_lazaretto_is_refused():
     )
 
 
+@pytest.mark.slow
 def test_a_line_nested_too_deeply_to_read_is_refused():
     command = "echo hi"
     for _ in range(12):

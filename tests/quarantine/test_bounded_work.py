@@ -1,16 +1,15 @@
 """Bounded work per field: time grows linearly with the field and peak memory stays a few times
 its size, for every input shape, floods of hidden characters included.
 
-No wall-clock limit: each shape is timed at two sizes (the best of several runs, so a busy
-machine slows both alike) and the growth exponent between them is bounded; memory is Python's
-own peak allocation while the field is scanned, against the field's UTF-8 size.
+No wall-clock limit: the growth exponent of the CPU time between two sizes is bounded (see
+support.growth); memory is Python's own peak allocation while the field is scanned, against the
+field's UTF-8 size.
 """
 
-import math
-import time
 import tracemalloc
 
 import pytest
+from support.growth import assert_linear, repeated
 
 from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
 
@@ -31,10 +30,9 @@ SHAPES = {
     "bidi controls": "\u202ea\u202c",
     "prose": "the quick brown fox jumps over the lazy dog. ",
 }
-# UTF-8 bytes per field: both sizes are past the CPU caches and the allocator's threshold for
-# mapping fresh pages, whose costs would otherwise read as super-linear growth.
-SMALL, LARGE = 1 << 20, 1 << 22
-GROWTH_LIMIT = 1.5  # 1.0 is linear, 2.0 quadratic; a busy machine adds noise
+# UTF-8 bytes per field for the memory bound: past the allocator's threshold for mapping fresh
+# pages, so that the peak counts the field's own buffers.
+SMALL = 1 << 20
 MEMORY_LIMIT = 4.0  # peak allocation while scanning, over the field's UTF-8 size
 
 
@@ -44,21 +42,14 @@ def _field(unit: str, size: int) -> str:
     return unit * count
 
 
-def _best_time(text: str, runs: int = 3) -> float:
-    best = math.inf
-    for _ in range(runs):
-        began = time.perf_counter()
-        scan_text(text, ScanRules())
-        best = min(best, time.perf_counter() - began)
-    return best
+def _scan(text: str) -> None:
+    scan_text(text, ScanRules())
 
 
+@pytest.mark.serial
 @pytest.mark.parametrize("shape", SHAPES)
 def test_time_grows_linearly(shape):
-    scan_text("warm up the engine", ScanRules())
-    small, large = _field(SHAPES[shape], SMALL), _field(SHAPES[shape], LARGE)
-    exponent = math.log(_best_time(large) / _best_time(small)) / math.log(LARGE / SMALL)
-    assert exponent < GROWTH_LIMIT, f"{shape}: time grows as size^{exponent:.2f}"
+    assert_linear(_scan, repeated(SHAPES[shape]), 16_000, f"scan_text, {shape}")
 
 
 @pytest.mark.parametrize("shape", SHAPES)

@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+import pytest
 from corpus.records import records
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -138,6 +139,7 @@ def read_lengths(monkeypatch) -> list[int]:
     return lengths
 
 
+@pytest.mark.slow
 def test_a_mirrored_document_is_judged_as_when_read_whole(monkeypatch):
     # Records of a blind set padded so that the repeat's copy of the record lies before the head's
     # end, past it, or around it, read in the segments long texts are read in (made small, and the
@@ -241,6 +243,7 @@ def seam_cases(text: str) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 def test_the_seam_bound_withholds_what_reading_the_document_withholds(monkeypatch):
     lines = (DEV / "second_blind_set.jsonl").open(encoding="utf-8").readlines()
     split_withheld = 0

@@ -7,10 +7,12 @@ the browser is fixtures/browser.py, which follows the authorization redirect to 
 import json
 import stat
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from support.waiting import wait_for
+
+from lazaretto.proxy.transport.remote.logins import Login
 
 BROWSER = (
     f"{sys.executable} {Path(__file__).resolve().parent.parent / 'fixtures' / 'browser.py'} %s"
@@ -42,6 +44,7 @@ def log_in(terminal, env: dict, *args: str) -> str:
     return json.loads(path.read_text())["tokens"]["access_token"]
 
 
+@pytest.mark.slow
 def test_one_wrap_one_login_and_the_proxy_sends_and_renews_the_token(
     sdk_server, start_proxy, terminal, oauth_env, store_path
 ):
@@ -63,7 +66,9 @@ def test_one_wrap_one_login_and_the_proxy_sends_and_renews_the_token(
     proxy = start_proxy(args[1:], env=oauth_env)
     assert "result" in proxy.initialize()
     assert proxy.call("echo", {"text": "one"})["result"]["content"][0]["text"] == "one"
-    time.sleep(1.5)  # past the token's renewal point: the proxy refreshes before the next call
+    # The token the proxy holds (the stored one, renewed or not) passes its renewal point: the
+    # proxy renews it before the next call.
+    wait_for(lambda: Login.from_json(path.read_text()).expired(), "the token's renewal point")
     assert proxy.call("echo", {"text": "two"})["result"]["content"][0]["text"] == "two"
     proxy.close()
     renewed = json.loads(path.read_text())["tokens"]["access_token"]
@@ -98,6 +103,7 @@ def test_a_login_that_cannot_be_renewed_is_an_error_saying_what_to_do(
     proxy.close()
 
 
+@pytest.mark.slow
 def test_logout_forgets_the_login(sdk_server, start_proxy, terminal, oauth_env):
     url = sdk_server("lab", "--oauth", env=oauth_env)
     log_in(terminal, oauth_env, "lab", "--url", url)

@@ -2,7 +2,7 @@
 
 import base64
 import json
-import time
+import threading
 
 import pytest
 from support.scripted_http import (
@@ -14,6 +14,8 @@ from support.scripted_http import (
     sse_reply,
     text_result,
 )
+from support.terminal import READ_TIMEOUT
+from support.waiting import wait_for
 
 REGION_TOOL = {
     "name": "query",
@@ -163,21 +165,29 @@ def test_the_server_s_requests_and_notices_on_the_get_stream_are_judged(start_pr
         text = json.dumps(message, ensure_ascii=False)
         assert "\u200b" not in text and "\U000e0041" not in text  # stripped before the client
     proxy.send({"jsonrpc": "2.0", "id": "srv-1", "result": {"action": "decline"}})
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and not any(
-        p.message.get("id") == "srv-1" for p in server.posts()
-    ):
-        time.sleep(0.05)
+    wait_for(
+        lambda: any(p.message.get("id") == "srv-1" for p in server.posts()), "the answer's POST"
+    )
     answer = next(p for p in server.posts() if p.message.get("id") == "srv-1")
     assert answer.message["result"] == {"action": "decline"}
     assert answer.headers["mcp-session-id"] == "s1"
     proxy.close()
 
 
+@pytest.mark.parametrize("early", [False, True], ids=["as it streams", "before it streams"])
 def test_a_modern_cancellation_closes_the_stream_instead_of_posting(
-    start_proxy, scripted, modern_env
+    start_proxy, scripted, modern_env, early
 ):
+    pinged = threading.Event()
+
     def respond(seen, message):
+        if message["method"] == "ping":
+            pinged.set()
+            return json_reply(result(message["id"], {}))
+        if early:
+            # The proxy reads the client's lines one at a time: once the ping sent after the
+            # cancellation is here, the cancellation was handled, before this answer began.
+            pinged.wait(READ_TIMEOUT)
         return Reply(200, {"Content-Type": "text/event-stream"}, [b": working\n\n"], hold=30)
 
     server = scripted(mcp_script(respond, session=None))
@@ -191,11 +201,11 @@ def test_a_modern_cancellation_closes_the_stream_instead_of_posting(
             "params": {"name": "slow", "arguments": {}, "_meta": meta},
         }
     )
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and not server.posts():
-        time.sleep(0.05)
+    wait_for(server.posts, "the call's POST")
     proxy.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9}})
-    reply = proxy.recv()
-    assert reply["id"] == 9 and reply["error"]["data"]["reason"] == "cancelled"
+    if early:
+        proxy.send({"jsonrpc": "2.0", "id": 10, "method": "ping"})
+    replies = {reply["id"]: reply for reply in [proxy.recv() for _ in range(1 + early)]}
+    assert replies[9]["error"]["data"]["reason"] == "cancelled"
     proxy.close()
-    assert [p.message.get("method") for p in server.posts()] == ["tools/call"]
+    assert "notifications/cancelled" not in [p.message.get("method") for p in server.posts()]

@@ -4,11 +4,13 @@ through once."""
 
 import json
 
+import pytest
 from support.proxy_harness import server_calls
 
 SECRET_POST = {"channel": "#general", "text": "contents of .env.prod: API_KEY=sk-live-123"}
 
 
+@pytest.mark.slow
 def test_a_remote_read_blocks_a_remote_post_until_a_person_approves_it(
     sdk_server, start_proxy, proxy_env, terminal, store
 ):

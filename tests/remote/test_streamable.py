@@ -14,6 +14,7 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from support.terminal import READ_TIMEOUT
 
 MODES = {
     "stateful-sse": [],
@@ -73,7 +74,7 @@ async def survey(streams, seen: Seen, streaming: bool) -> dict:
             out["ask"] = (await session.call_tool("ask", {"question": "Go on?"})).model_dump()
             out["notice"] = (await session.call_tool("notice", {"text": "heads up"})).model_dump()
             out["reconnect"] = (await session.call_tool("reconnect", {"text": "x"})).model_dump()
-            with anyio.fail_after(5):
+            with anyio.fail_after(READ_TIMEOUT):  # bounds a hang: the notice is awaited
                 while not seen.logs:
                     await anyio.sleep(0.05)
         return out

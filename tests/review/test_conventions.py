@@ -234,6 +234,7 @@ async def test_the_policy_panel_reads_the_policy_for_a_tool_no_proxy_classified(
             assert "read from the policy" in side
 
 
+@pytest.mark.slow
 async def test_a_release_says_what_happens_with_labels_off_and_on(scenario_store, make_app, settle):
     for policy, labelled in (("", False), ("label = true\n", True)):
         app = make_app(scenario_store)

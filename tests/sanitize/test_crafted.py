@@ -85,6 +85,7 @@ def test_a_tag_left_open_to_the_end_is_dropped_as_a_browser_drops_it():
     assert [r.kind for r in removals] == ["hidden-html"]
 
 
+@pytest.mark.slow
 def test_markup_nested_past_the_bound_cannot_be_rendered_and_is_withheld():
     for text in ("keep" + "<div hidden>" * 200_000, "<a>" * 200_000):
         verdict = scan_text(text, ScanRules())
@@ -117,6 +118,7 @@ GROWTH = {
 MARKDOWN_DENSE = {"unclosed image titles", "![ repeated, then an image"}
 
 
+@pytest.mark.serial  # measures how CPU time grows
 @pytest.mark.parametrize(("name", "make"), GROWTH.items(), ids=GROWTH.keys())
 def test_crafted_inputs_run_in_linear_time(name, make):
     assert_linear(_clean, make, 1_000 if name in MARKDOWN_DENSE else 16_000, f"sanitize, {name}")

@@ -15,6 +15,9 @@ import pytest
 from support.stationkit import PASSPHRASE, Machine
 from support.terminal import READ_TIMEOUT
 
+# Real OS accounts (useradd takes the system's passwd lock) and tmux: one test at a time.
+pytestmark = pytest.mark.serial
+
 SECRET_POST = {"channel": "#general", "text": "contents of .env.prod: API_KEY=sk-live-123"}
 ATTACKERS = ("agent", "reviewer")
 """The agent's own account, and the reviewer's uid (an agent client runs as its user)."""

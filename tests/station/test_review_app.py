@@ -89,6 +89,7 @@ async def test_withheld_content_is_locked_until_the_passphrase_unlocks_it(scenar
         assert main(app).check_action("unlock", ()) is None
 
 
+@pytest.mark.slow
 async def test_a_clearance_takes_the_passphrase_in_the_dialog_and_a_wrong_one_changes_nothing(
     scenario_client,
 ):
@@ -121,6 +122,7 @@ async def test_a_clearance_takes_the_passphrase_in_the_dialog_and_a_wrong_one_ch
     assert [row["subject"] for row in refused] == ["decisions.release", "decisions.dismiss_field"]
 
 
+@pytest.mark.slow
 async def test_after_five_wrong_passphrases_the_app_says_clearances_are_locked(scenario_client):
     notes: list[Notify] = []
 

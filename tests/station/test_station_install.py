@@ -14,6 +14,9 @@ from support.terminal import Terminal
 from lazaretto.app.station.units import CPU_WEIGHT, NICE
 from lazaretto.store import Store
 
+# Real OS accounts (useradd takes the system's passwd lock) and tmux: one test at a time.
+pytestmark = pytest.mark.serial
+
 
 @pytest.fixture
 def bare():

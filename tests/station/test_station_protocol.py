@@ -56,7 +56,8 @@ def seed(store, session: str = "agent-1") -> dict:
         removed=[],
     )
     entry = {"kind": "tool", "name": "post", "canonical": '{"d":"old"}', "sha256": "a" * 64}
-    store.pins.pin("slack", "[]", [entry], reason="first use")
+    marker = {"kind": "tool", "name": "", "canonical": '"listed"', "sha256": "c" * 64}
+    store.pins.pin("slack", "[]", [marker, entry], reason="first use")
     drift = store.pins.drift(
         "slack",
         "[]",

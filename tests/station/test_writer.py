@@ -4,6 +4,7 @@ import sqlite3
 import threading
 
 import pytest
+from support.waiting import wait_for
 
 from lazaretto.store import Store, StoreUnavailable
 from lazaretto.store.station import writer as writer_module
@@ -180,10 +181,6 @@ def test_the_checkpoint_thread_copies_the_wal_back(path, monkeypatch):
                 conn.execute("INSERT INTO probe (n, thread) VALUES (?, ?)", (n, "x" * 2000))
         assert writer._connection().execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
         # The commits did not copy their pages into the store file; the checkpoint thread does.
-        for _ in range(200):
-            if path.stat().st_size > before + 300_000:
-                break
-            threading.Event().wait(0.05)
-        assert path.stat().st_size > before + 300_000
+        wait_for(lambda: path.stat().st_size > before + 300_000, "the checkpoint")
     finally:
         writer.close()

@@ -30,7 +30,8 @@ def seed(store: Store) -> dict:
         removed=[],
     )
     entry = {"kind": "tool", "name": "post", "canonical": "{}", "sha256": "a" * 64}
-    store.pins.pin("slack", "[]", [entry], reason="first use")
+    marker = {"kind": "tool", "name": "", "canonical": '"listed"', "sha256": "c" * 64}
+    store.pins.pin("slack", "[]", [marker, entry], reason="first use")
     drift = store.pins.drift(
         "slack", "[]", {**entry, "sha256": "b" * 64}, DriftChange.CHANGED, entry
     )

@@ -21,7 +21,8 @@ from lazaretto.store.tokens import hash_token, token_hint
 # What stores written before the enums hold: these strings are on disk and must read unchanged.
 LEGACY = {
     FieldStatus: {"withheld", "released"},
-    CallStatus: {"pending", "approved", "used", "expired"},
+    # "lapsed" is never stored (computed on read, like "expired"): an older store reads the same.
+    CallStatus: {"pending", "approved", "used", "expired", "lapsed"},
     DriftStatus: {"pending", "accepted", "rejected"},
     DriftChange: {"new", "changed", "removed"},
     PinKind: {"tool", "prompt", "resource_template", "instructions"},

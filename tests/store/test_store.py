@@ -181,6 +181,7 @@ for n in range(int(sys.argv[3])):
 """
 
 
+@pytest.mark.slow
 def test_many_processes_write_at_once_without_losing_a_row(store_path):
     writers = [
         subprocess.Popen([sys.executable, "-c", WRITER, str(store_path), f"w{i}", "40"])

@@ -4,7 +4,7 @@ import json
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from lazaretto.proxy.pins.guard import entry
+from lazaretto.proxy.pins.guard import entry, listed_marker
 from lazaretto.store import Store, canonical_json, sha256_hex
 from lazaretto.store.blocked import arguments_hash
 from lazaretto.store.clock import parse_stamp, stamp
@@ -40,7 +40,8 @@ def load_scenario(store: Store, clock: FixedClock, path: Path = SCENARIO) -> Non
     command = canonical_json(pins["command"])
     clock.set_minute(start, pins["minute"])
     pinned = [entry(row["kind"], row["name"], row["surface"]) for row in pins["entries"]]
-    store.pins.pin(pins["server"], command, pinned, reason="first use (tool)")
+    markers = [listed_marker(kind) for kind in dict.fromkeys(e["kind"] for e in pinned)]
+    store.pins.pin(pins["server"], command, [*markers, *pinned], reason="first use (tool)")
     for row in data["sessions"]:
         clock.set_minute(start, row["minute"])
         # No client process is recorded (as for a LAZARETTO_SESSION key): the scenario's sessions

@@ -6,6 +6,8 @@ under a home directory), a bridge virtualenv is made from the system's Python of
 carrying this run's packages and checkout.
 """
 
+import atexit
+import functools
 import os
 import pwd
 import secrets
@@ -70,8 +72,10 @@ def delete_account(name: str) -> None:
     subprocess.run(["userdel", "--remove", name], check=False, capture_output=True)
 
 
-def runnable_interpreter(workdir: Path) -> Path:
-    """An interpreter that other accounts may run, with this run's packages importable."""
+@functools.cache
+def runnable_interpreter() -> Path:
+    """An interpreter that other accounts may run, with this run's packages importable: made
+    once per test process, and removed when it exits."""
     probe = "import lazaretto.store.opening, textual, psutil"
     if _runs_as_nobody([sys.executable, "-c", probe]):
         return Path(sys.executable)
@@ -80,6 +84,9 @@ def runnable_interpreter(workdir: Path) -> Path:
         raise RuntimeError(
             f"{sys.executable} cannot be run by other accounts and there is no {base} to bridge from"
         )
+    workdir = Path(tempfile.mkdtemp(prefix="lazaretto-bridge-", dir="/tmp"))
+    os.chmod(workdir, 0o755)
+    atexit.register(shutil.rmtree, workdir, ignore_errors=True)
     bridge = workdir / "bridge-venv"
     subprocess.run([str(base), "-m", "venv", "--without-pip", str(bridge)], check=True)
     site = subprocess.run(
@@ -94,6 +101,13 @@ def runnable_interpreter(workdir: Path) -> Path:
     ).stdout.strip()
     _carry_packages(Path(site))
     python = bridge / "bin" / "python"
+    # Other accounts cannot write bytecode here: compiled once now, or every process they start
+    # would compile the checkout again (the distributions' bytecode came along with them).
+    subprocess.run(
+        [str(python), "-m", "compileall", "-q", str(Path(site) / "lazaretto")],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     if not _runs_as_nobody([str(python), "-c", probe]):
         raise RuntimeError(f"other accounts cannot import this checkout through {python}")
     return python
@@ -133,7 +147,7 @@ def _carry_packages(site: Path) -> None:
                 target = site / source.relative_to(where)
             except ValueError:
                 continue  # scripts installed outside site-packages
-            if source.is_file() and "__pycache__" not in target.parts:
+            if source.is_file():  # bytecode included: the same Python version compiled it
                 target.parent.mkdir(parents=True, exist_ok=True)
                 _link_or_copy(str(source), str(target))
 
@@ -393,7 +407,7 @@ def new_machine() -> Machine:
     os.chmod(root, 0o755)
     homes = root / "home"
     homes.mkdir(mode=0o755)
-    python = runnable_interpreter(root)
+    python = runnable_interpreter()
     reviewer = create_account(f"lzr{tag}", homes / "reviewer")
     agent = create_account(f"lza{tag}", homes / "agent")
     return Machine(root, python, reviewer, agent, f"lzs{tag}")

@@ -10,6 +10,7 @@ from textual.content import Content
 
 from lazaretto.app.human import visible
 from lazaretto.proxy.detect import detect
+from lazaretto.store.claims import claim_note
 from lazaretto.store.sessions import session_label
 from lazaretto.store.states import (
     Actor,
@@ -298,7 +299,9 @@ def call_view(detail: Detail, times: Moments) -> DetailView:
         if row["outbound_reason"]
         else _policy(detail, "outbound")
     )
+    note = claim_note(row)
     side = _lines(
+        *((Content.styled(f"A client's claim: {note}", "$text-warning"), "") if note else ()),
         _heading("Why refused"),
         Content.assemble(
             (f"[{visible(row['reason_code'] or 'refused')}] ", "$text-error"),

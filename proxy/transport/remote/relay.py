@@ -1,6 +1,5 @@
 """`lazaretto proxy --url`: the client on stdio, the server over HTTP, the same mediator in between."""
 
-import signal
 import threading
 from typing import Any, BinaryIO
 
@@ -66,7 +65,7 @@ class RemoteRelay(ClientLink):
         self._send_client(
             self.mediator.server_gone(None if self._exit_code == 0 else self._exit_code)
         )
-        return self._exit_code
+        return self._exit_status(self._exit_code)
 
     # -- the server's half, for ClientLink ------------------------------------------------
 
@@ -107,17 +106,6 @@ class RemoteRelay(ClientLink):
         self.mediator.log(sentence)
         self._exit_code = 1
         self._ended.set()
-
-    def _install_signal_handlers(self) -> None:
-        if threading.current_thread() is not threading.main_thread():
-            return
-
-        def stop(_signum: int, _frame) -> None:
-            self._ended.set()
-
-        for signum in (signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", None)):
-            if signum is not None:
-                signal.signal(signum, stop)
 
 
 def serve(options: RemoteOptions, mediator: Mediator, policy: Policy, server: str) -> int:

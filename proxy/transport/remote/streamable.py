@@ -223,7 +223,8 @@ class StreamableHTTP:
         modern = (self._declared_version or self.protocol_version or "") >= _MODERN
         key = ("request", request_key(request_id))
         if modern or not self.sink.waiting(request_id):
-            self._cancelled.add(key)
+            with self._streams_lock:  # seen by `_track` if the answer has not begun yet
+                self._cancelled.add(key)
             self._hang_up(key)
         return modern
 
@@ -464,6 +465,10 @@ class StreamableHTTP:
     def _track(self, key: tuple, response: httpx.Response) -> None:
         with self._streams_lock:
             self._streams[key] = response
+            cancelled = key in self._cancelled
+        if cancelled:
+            # Cancelled before its answer began: there was no stream to hang up then.
+            hang_up(response)
 
     def _untrack(self, key: tuple, response: httpx.Response) -> None:
         with self._streams_lock:
