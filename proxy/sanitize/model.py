@@ -30,6 +30,11 @@ KINDS = (
 )
 
 
+class OverBudget(ValueError):
+    """A field whose cleaning would cost more than its budget: it is withheld unread, and the
+    message says which parse and how far past the budget it was."""
+
+
 @dataclass(frozen=True)
 class Removal:
     """One kind of hidden content taken out of a field, with the hidden part made readable."""
