@@ -5,7 +5,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lazaretto.proxy.mcp.jsonrpc import _parse_exactly, parse_text
+from lazaretto.proxy.mcp.jsonrpc import _MANY_OBJECTS, _parse_exactly, parse_text
 
 # Keys few enough to repeat often, colons and escapes where a count of colons could be fooled.
 KEYS = st.sampled_from(["a", "b", ":", "a:", "\\", '"', "é", "\u003a"])
@@ -31,10 +31,16 @@ JSON_TEXT = st.recursive(
 )
 
 
+def _among_many(text: str) -> str:
+    """The text as the last item of an array of objects enough for orjson to read it."""
+    return "[" + "{}," * _MANY_OBJECTS + text + "]"
+
+
 @settings(max_examples=600, deadline=None)
-@given(JSON_TEXT, st.sampled_from(["", " ", "\n"]))
-def test_the_fast_reading_is_the_exact_one(text, space):
+@given(JSON_TEXT, st.sampled_from(["", " ", "\n"]), st.booleans())
+def test_the_fast_reading_is_the_exact_one(text, space, many):
     text = text.replace(":", space + ":" + space) if space and '"' not in text else text
+    text = _among_many(text) if many else text
     value, repeated = parse_text(text)
     exact, exact_repeated = _parse_exactly(text)
     assert repeated == exact_repeated
@@ -42,7 +48,14 @@ def test_the_fast_reading_is_the_exact_one(text, space):
 
 
 def test_a_repeated_key_is_told_however_its_colons_are_written():
-    assert parse_text('{"a":"x:y","a":1}') == ({"a": 1}, True)
-    assert parse_text('{"a":"\\u003a","b":1}') == ({"a": ":", "b": 1}, False)
-    assert parse_text('{"a":"\\u003A","a":1}') == ({"a": 1}, True)
-    assert parse_text('{"a\\":":{"b":1,"b":2}}') == ({'a":': {"b": 2}}, True)
+    empty = [{}] * _MANY_OBJECTS
+    for text, value, repeated in [
+        ('{"a":"x:y","a":1}', {"a": 1}, True),
+        ('{"a":"\\u003a","b":1}', {"a": ":", "b": 1}, False),
+        ('{"a":"\\u003A","a":1}', {"a": 1}, True),
+        ('{"a\\":":{"b":1,"b":2}}', {'a":': {"b": 2}}, True),
+        ('{"n":18446744073709551616,"m":1}', {"n": 2**64, "m": 1}, False),
+        ('{"s":"\\ud800","s":1}', {"s": 1}, True),
+    ]:
+        assert parse_text(text) == (value, repeated)
+        assert parse_text(_among_many(text)) == ([*empty, value], repeated)
