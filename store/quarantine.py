@@ -107,7 +107,6 @@ class Quarantine:
                         reason=f"{server}/{tool or method}: {names}",
                         detail={"score": score, "path": path},
                     )
-                self._store.beacon.ring()  # committed: other proxies' fingerprint indexes are behind
                 return qid
             except sqlite3.IntegrityError:  # pragma: no cover - a 30-bit id collided
                 continue

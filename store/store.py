@@ -3,6 +3,7 @@
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,6 +27,10 @@ from .tools import ToolClassifications
 
 if TYPE_CHECKING:
     from .station.writer import SharedWriter
+
+BEACON_TRUST_SECONDS = 1.0
+"""How long `data_version` takes an unmoved beacon for an unchanged store before it asks SQLite
+anyway: a beacon file replaced, or a write made around this class, shows no later than this."""
 
 REPOSITORIES = {
     "sessions": Sessions,
@@ -86,6 +91,8 @@ class Store:
         self._witness_due: str | None = None
         self._writer = writer
         """The station's one write connection, which this store's writes go through; None: its own."""
+        # What data_version last read from SQLite, and the beacon, own commits and opens then.
+        self._version_seen: tuple[bytes, int, int, int, float] | None = None
         # One connection is shared by the proxy's two relay threads.
         self._lock = threading.RLock()
         self._reading = threading.local()  # see one_reading
@@ -226,6 +233,7 @@ class Store:
                 raise
             self.write_failure = None
             self.commits += 1
+            self.beacon.ring()  # committed: other processes' caches are behind (see data_version)
 
     def writable(self) -> bool:
         """Whether writes work: free while the last one succeeded, else a small real write is tried."""
@@ -271,7 +279,26 @@ class Store:
         return self._read_data_version()
 
     def _read_data_version(self) -> int:
+        """The version, from SQLite only when the beacon moved since it was last read there.
+
+        Every commit through this class rings the beacon (see `write`), so while its bytes, this
+        object's own commits and its connection are those of the last reading (and no write
+        failed since), nothing was committed since: one `pread` answers, where SQLite's counter costs a file lock round trip
+        and the connection's check three `stat` calls, most of a small message's handling. The
+        answer is taken from the beacon for BEACON_TRUST_SECONDS at most.
+        """
         with self._lock:
+            beacon = self.beacon.read()
+            now = time.monotonic()
+            seen = self._version_seen
+            if (
+                beacon is not None
+                and seen is not None
+                and self.write_failure is None
+                and seen[:3] == (beacon, self.commits, self._opens)
+                and now - seen[4] < BEACON_TRUST_SECONDS
+            ):
+                return seen[3]
             try:
                 version = self._connection().execute("PRAGMA data_version").fetchone()[0]
             except sqlite3.Error as exc:
@@ -279,7 +306,10 @@ class Store:
                 raise StoreUnavailable(f"cannot read the store at {self.path}: {exc}") from exc
             # SQLite's counter moves only for other connections' commits: this object's own are
             # folded in, so a cache keyed by the version sees a decision taken through it too.
-            return (((self._opens << 32) + self.commits) << 32) + version
+            version = (((self._opens << 32) + self.commits) << 32) + version
+            if beacon is not None:
+                self._version_seen = (beacon, self.commits, self._opens, version, now)
+            return version
 
     def _drop_after(self, exc: sqlite3.Error) -> None:
         # A deleted, replaced or corrupted file needs a fresh connection; a busy or

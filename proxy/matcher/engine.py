@@ -18,12 +18,14 @@ a user pays for the compilation.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import sys
 import threading
 from collections.abc import Callable, Sequence
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from . import cache_folder
@@ -254,16 +256,21 @@ def _compiled(sources: tuple[str, ...], shaper: Callable[[str], bytes] | None = 
     hs = hyperscan
     if hs is None or os.environ.get("LAZARETTO_PLAIN_ENGINE"):
         return plain(sources)
-    loose = [loosen(source) for source in sources]
-    streaming = cache(lambda: _database(hs, loose, hs.HS_MODE_STREAM))
-    return HyperscanEngine(_database(hs, loose, hs.HS_MODE_BLOCK), streaming, shaper)
+    streaming = cache(lambda: _database(hs, sources, hs.HS_MODE_STREAM))
+    return HyperscanEngine(_database(hs, sources, hs.HS_MODE_BLOCK), streaming, shaper)
 
 
-def _database(hs, loose: list[str], mode: int):
-    """The compiled database of the loosened patterns in `mode`, from the cache when built before."""
+def _database(hs, sources: tuple[str, ...], mode: int):
+    """The compiled database of the loosened patterns in `mode`, from the cache when built before.
+
+    The cache is keyed by the sources as written and by this module's code, which loosens them:
+    a process that finds the database rewrites no pattern (a tenth of a second for the signal
+    table). Where the module's source cannot be read, the loosened forms are the key.
+    """
     flags = hs.HS_FLAG_SINGLEMATCH | hs.HS_FLAG_PREFILTER
 
     def build():
+        loose = [loosen(source) for source in sources]
         database = hs.Database(mode=mode)
         database.compile(
             expressions=[pattern.encode() for pattern in loose],
@@ -273,8 +280,21 @@ def _database(hs, loose: list[str], mode: int):
         )
         return database
 
-    inputs = [b"%d" % flags, *(pattern.encode() for pattern in loose)]
-    return cached_database(hs, "signals", mode, inputs, build)
+    rewriting = _rewriting()
+    if rewriting is None:
+        key = [loosen(source).encode() for source in sources]
+    else:
+        key = [rewriting, *(source.encode("utf-8", "surrogatepass") for source in sources)]
+    return cached_database(hs, "signals", mode, [b"%d" % flags, *key], build)
+
+
+@cache
+def _rewriting() -> bytes | None:
+    """The digest of this module's source (how a pattern is loosened), None where unreadable."""
+    try:
+        return hashlib.sha256(Path(__file__).read_bytes()).digest()
+    except OSError:
+        return None
 
 
 def cached_database(hs, kind: str, mode: int, inputs: list[bytes], build: Callable[[], Any]):

@@ -31,6 +31,8 @@ INSTRUCTIONS = (PinKind.INSTRUCTIONS, "instructions")
 # Pinned once per kind on first use, so a kind that was listed empty is not "first use" again
 # when an entry later appears in it; the store pins a kind's entries at once only beside it.
 LISTED = FIRST_USE
+# Entries whose undecided drift a guard remembers (it forgets them all past this many).
+_UNDECIDED_CACHE = 1024
 
 
 def entry(kind: PinKind, name: str, surface: Any) -> dict:
@@ -74,6 +76,9 @@ class PinGuard:
         self.hidden: dict[tuple[str, str], dict] = {}
         # Entries the newest list showed as pinned: an older drift of theirs refuses nothing.
         self.matched: set[tuple[str, str]] = set()
+        # (kind, name) -> (the store's data_version, its undecided drift then): a call to an entry
+        # no list showed yet asks the store once while nothing was committed there.
+        self._undecided: dict[tuple[str, str], tuple[int, dict | None]] = {}
 
     # -- screening ----------------------------------------------------------------------
 
@@ -157,6 +162,19 @@ class PinGuard:
                     )
         return hidden
 
+    def _undecided_drift(self, kind: PinKind, name: str) -> dict | None:
+        """The entry's newest drift no person accepted (see `Pins.undecided`), remembered while
+        the store's version holds still."""
+        version = self.store.data_version()
+        seen = self._undecided.get((kind, name))
+        if seen is not None and seen[0] == version:
+            return seen[1]
+        if len(self._undecided) >= _UNDECIDED_CACHE:
+            self._undecided.clear()
+        drift = self.store.pins.undecided(self.server, self.command, kind, name)
+        self._undecided[(kind, name)] = (version, drift)
+        return drift
+
     def _baseline(self) -> tuple[str, dict]:
         if self.lock:
             return "lock", self.lock.entries
@@ -173,7 +191,7 @@ class PinGuard:
         drift = self.hidden.get((kind, name))
         if drift is None and (kind, name) not in self.matched and not self.lock:
             try:
-                drift = self.store.pins.undecided(self.server, self.command, kind, name)
+                drift = self._undecided_drift(kind, name)
             except StoreUnavailable as exc:
                 return error_response(
                     request_id,

@@ -6,7 +6,6 @@ replaced by a notice with its quarantine id; a cleaned field gets one short line
 was removed; every removal is logged with its decoded text for the review app.
 """
 
-import time
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import TYPE_CHECKING
@@ -55,8 +54,6 @@ REENTRY = "reentry"
 _VERDICT = attrgetter("verdict")
 _ALL_CLEAN = frozenset({Verdict.CLEAN})
 _SHORTEST_WINDOW = 2 * MIN_WORDS - 1
-# The longest the fingerprint index goes without asking the store, however still its beacon.
-FULL_REFRESH_SECONDS = 1.0
 
 
 @dataclass
@@ -86,8 +83,6 @@ class FingerprintIndex:
 
     def __init__(self, store: "StoreAPI") -> None:
         self._store = store
-        self._beacon: bytes | None = None  # the store's beacon as of the last refresh
-        self._refreshed_at = float("-inf")
         self._known: set[int] = set()
         # Anchor codes of the known windows; None once a row without one (an older store) is read.
         self._anchors: set[int] | None = set()
@@ -97,27 +92,17 @@ class FingerprintIndex:
     def active(self) -> bool:
         """Whether any payload is known at all, after reading what other processes withheld since.
 
-        The store is asked only when its beacon moved (another process withheld something), when
-        there is no beacon, after a failed write, or once a second (a beacon file replaced under a
-        running proxy goes unnoticed no longer than that).
+        The rows are read only when the store's version moved: a moment's `pread` of its beacon
+        while nothing was committed (see `Store.data_version`).
         """
-        beacon = self._store.beacon.read()
-        now = time.monotonic()
-        if (
-            beacon is None
-            or beacon != self._beacon
-            or self._store.write_failure is not None
-            or now - self._refreshed_at >= FULL_REFRESH_SECONDS
-        ):
-            version = self._store.data_version()
-            if version != self._version:
-                for rowid, fingerprint, anchor in self._store.quarantine.fingerprints_since(
-                    self._rowid
-                ):
-                    self._add(fingerprint, anchor)
-                    self._rowid = rowid
-                self._version = version
-            self._beacon, self._refreshed_at = beacon, now
+        version = self._store.data_version()
+        if version != self._version:
+            for rowid, fingerprint, anchor in self._store.quarantine.fingerprints_since(
+                self._rowid
+            ):
+                self._add(fingerprint, anchor)
+                self._rowid = rowid
+            self._version = version
         return bool(self._known)
 
     def matches(self, text: str) -> list[int]:

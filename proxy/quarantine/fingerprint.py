@@ -11,6 +11,7 @@ import re
 import unicodedata
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import compress, count
 
 WINDOW = 8
 MIN_WORDS = 4  # a text shorter than a window is one fingerprint if it has at least this many words
@@ -127,9 +128,10 @@ def _windows(codes: list[int], anchors: set[int] | None) -> set[int]:
             return set()
         last = len(codes) - WINDOW
         starts = set()
-        for i, code in enumerate(codes):
-            if code in anchors:
-                starts.update(range(max(0, i - WINDOW + 1), min(i, last) + 1))
+        # The anchors' places, picked out in C: a Python loop over every word of a large field
+        # cost more than all the hashing.
+        for i in compress(count(), map(anchors.__contains__, codes)):
+            starts.update(range(max(0, i - WINDOW + 1), min(i, last) + 1))
         return {_window_hash(codes[i : i + WINDOW]) for i in starts}
     # Every window as a tuple, built and hashed in C: zip of the list shifted 0..WINDOW-1 places.
     return set(map(hash, zip(*(codes[k:] for k in range(WINDOW)), strict=False)))
@@ -188,6 +190,20 @@ def _regions(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int
     return regions
 
 
+def _touched(words: list[re.Match], spans: Sequence[tuple[int, int]]) -> list[bool]:
+    """For each word (in text order), whether some span overlaps it: one sweep over the spans
+    sorted by start, not every span tried against every word."""
+    ordered = sorted(spans)
+    touched, taken, reach = [], 0, -1  # reach: the furthest end of the spans starting before here
+    for match in words:
+        start, end = match.span()
+        while taken < len(ordered) and ordered[taken][0] < end:
+            reach = max(reach, ordered[taken][1])
+            taken += 1
+        touched.append(reach > start)
+    return touched
+
+
 def _signal_windows(
     words: list[re.Match],
     sentences: list[int | None],
@@ -199,9 +215,8 @@ def _signal_windows(
     # A sentence is instruction-shaped when a signal falls on one of its words (not on a URL's).
     shaped = {
         number
-        for match, number in zip(words, sentences, strict=True)
-        if number is not None
-        and any(start < match.end() and match.start() < end for start, end in spans)
+        for match, number in zip(_touched(words, spans), sentences, strict=True)
+        if number is not None and match
     }
     # Windows may run over consecutive instruction-shaped sentences, never into another one.
     inside = [number is not None and number in shaped for number in sentences]

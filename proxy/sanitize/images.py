@@ -18,6 +18,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.rules_inline import image as image_rule
 from markdown_it.token import Token
 
+from .budget import OverBudget
 from .model import Collector
 from .urls import UrlJudge
 
@@ -26,6 +27,20 @@ DEFINITION = "link-definition"
 # Each `![` that opens no image costs a run of the image rule (which may read to the text's end):
 # past this many, the images are placed another way or the field fails closed.
 _MISSES = 64
+# The parse reads in Python, a character at a time: every `[` runs the link rules (which read its
+# label), every `](` reads a destination up to the first blank or control character (`<...>`: up to
+# a line break or angle bracket), and a field of them costs seconds per megabyte. A field whose
+# estimate (in those characters, and a fixed part for each opener) passes the budget is not
+# parsed: its images cannot be placed, so it fails closed (OverBudget), as a field does whose image
+# could not be placed. The budget is about a quarter of a second of parsing at worst, and a page
+# of five thousand ordinary links passes it.
+BUDGET = 1 << 19
+_LABEL_COST = 32  # per `[` and `]:`
+_IMAGE_COST = 64  # per `![`, besides its `[`
+_DESTINATION_COST = 32  # per `](`, besides the characters its destination may take
+_DESTINATION = re.compile(r"\]\((<?)")
+_DESTINATION_END = re.compile(r"[\x00-\x20\x7f]")
+_ANGLED_DESTINATION_END = re.compile(r"[\n<>]")
 # Where a line ends, as CommonMark counts lines (\r\n, \r or \n).
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 
@@ -54,6 +69,9 @@ def strip_images(text: str, allow_hosts: tuple[str, ...], found: Collector) -> s
     # which one character's search tells at memchr speed (two characters' take a pass each).
     if "]" not in text or ("]:" not in text and ("![" not in text or "](" not in text)):
         return text
+    cost = parse_cost(text)
+    if cost > BUDGET:
+        raise OverBudget(f"Markdown too costly to parse for images (over {BUDGET:,} steps)")
     env = {"references": _References()}
     tokens = _parser().parse(text, env)
     judge = UrlJudge(allow_hosts)
@@ -80,6 +98,25 @@ def strip_images(text: str, allow_hosts: tuple[str, ...], found: Collector) -> s
             if unused:  # one that served a removed image went with it, its URL recorded there
                 found.add(DEFINITION, 1, text[start:end].strip())
     return _applied(text, edits) if edits else text
+
+
+def parse_cost(text: str, budget: int = BUDGET) -> int:
+    """An estimate, in characters read, of what parsing `text` as Markdown costs; past `budget`
+    it stops counting (the figure is then only known to be over it). Counted in C but for one
+    step per `](`, of which there are at most the budget over their fixed cost."""
+    cost = _LABEL_COST * (text.count("[") + text.count("]:")) + _IMAGE_COST * text.count("![")
+    cost += _DESTINATION_COST * text.count("](")
+    if cost > budget:
+        return cost
+    for opener in _DESTINATION.finditer(text):
+        end = _ANGLED_DESTINATION_END if opener.group(1) else _DESTINATION_END
+        start = opener.end()
+        limit = min(len(text), start + budget - cost + 1)  # no further than the budget has left
+        stop = end.search(text, start, limit)
+        cost += (limit if stop is None else stop.start()) - start
+        if cost > budget:
+            break
+    return cost
 
 
 def _applied(text: str, edits: list[tuple[int, int, str]]) -> str:

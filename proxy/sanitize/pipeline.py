@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import cache
+
+from ..matcher import engine
 from . import delimiters, encoded, html, images, invisible, layout
 from .budget import Budget
 from .model import DECODED_CHARS, Collector, Removal, SanitizeRules
@@ -12,11 +15,50 @@ from .model import DECODED_CHARS, Collector, Removal, SanitizeRules
 MAX_ROUNDS = 8
 
 
+# What any family starts from in ASCII text, each a superset of that family's own test: a control
+# character (invisible), `<` (markup, chat tokens), `]` (images, definitions, [INST]), a bare or
+# any carriage return and a run of blanks (layout), `##` (an instruction heading), a role's name
+# before a colon (a staged turn), a run of the encoded alphabet (encoded). The role names are
+# spelled in either case letter by letter: the compiled scan takes no inline flags.
+_ROLES = ("human", "assistant", "system")
+_ASCII_MARKS = (
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f<\]\r]",
+    "##",
+    *("".join(f"[{c.upper()}{c}]" for c in role) + r"[ \t]*:" for role in _ROLES),
+    rf"[A-Za-z0-9+/_-]{{{encoded.SHORT_RUN}}}",
+    rf"[ \t\r\n\f\v]{{{layout.SCROLL_ROWS}}}",
+)
+
+
+@cache
+def _marks() -> engine.Engine:
+    return engine.compiled(_ASCII_MARKS)
+
+
+def untouched(text: str, rules: SanitizeRules) -> bool:
+    """Whether no family could remove anything from `text`, told by one compiled scan: ASCII text
+    that shows none of the marks the families start from (trusted ASCII text has nothing to
+    lose). On the plain path (no compiled scan) every text goes through the families."""
+    if not text.isascii():
+        return False
+    if not rules.untrusted:
+        return True
+    scan = _marks()
+    return scan.name != "plain" and not scan.candidates(text)
+
+
 def sanitize(text: str, rules: SanitizeRules) -> tuple[str, list[Removal]]:
     """Strip what a person would not see; return the clean text and what was removed, decoded.
 
     A field with nothing to remove comes back as the very same string object.
     """
+    if untouched(text, rules):
+        return text, []
+    return every_family(text, rules)
+
+
+def every_family(text: str, rules: SanitizeRules) -> tuple[str, list[Removal]]:
+    """`sanitize` without the shortcut of `untouched`: every family, round after round."""
     found = Collector()
     budget = Budget.for_field(len(text))  # shared by every round: OverBudget withholds the field
     for _ in range(MAX_ROUNDS):

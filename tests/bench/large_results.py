@@ -1,8 +1,8 @@
-"""Large untrusted results (64 KiB, 1 MiB, 16 MiB): time added over direct, and the proxy's peak memory.
+"""Large untrusted results (64 KiB, 1 MiB, 16 MiB): time added over direct and the bare relay, and the proxy's peak memory.
 
 Run as a plain script: `python tests/bench/large_results.py [--rounds R]`. Each round starts,
-for every size, the scripted server direct and behind `lazaretto proxy` (untrusted), and times
-a few `prose` calls of that size (clean English text). Memory is the proxy process's own peak
+for every size, the scripted server direct, behind the bare relay and behind `lazaretto proxy`
+(untrusted), and times a few `prose` calls of that size (clean English text). Memory is the proxy process's own peak
 resident set (VmHWM) above what it held after start-up and one small call, as a ratio to the
 message size. The table shows medians over the rounds; the last line is one JSON object.
 """
@@ -21,6 +21,7 @@ from docs_block import add_flag, write_docs
 
 HERE = Path(__file__).resolve().parent
 SERVER = [sys.executable, str(HERE.parent / "fixtures" / "scripted_server.py")]
+RELAY = [sys.executable, str(HERE / "bare_relay.py")]
 PROXY = [sys.executable, "-m", "lazaretto.app", "proxy", "-n", "bench", "--"]
 KIB = 1024
 SIZES = {
@@ -85,7 +86,7 @@ def run_one(argv: list[str], env: dict, size: int, calls: int) -> tuple[float, i
 
 
 def measure(rounds: int) -> dict[str, dict]:
-    samples = {label: {"direct": [], "proxy": [], "memory": []} for label in SIZES}
+    samples = {label: {"direct": [], "relay": [], "proxy": [], "memory": []} for label in SIZES}
     with tempfile.TemporaryDirectory() as tmp:
         policy = Path(tmp) / "untrusted.toml"
         policy.write_text('[servers.bench]\ntrust = "untrusted"\n')
@@ -98,20 +99,26 @@ def measure(rounds: int) -> dict[str, dict]:
         for _ in range(rounds):
             for label, (size, calls) in SIZES.items():
                 direct, _ = run_one(SERVER, env, size, calls)
+                relayed, _ = run_one(RELAY + SERVER, env, size, calls)
                 proxied, added = run_one(PROXY + SERVER, env, size, calls)
                 samples[label]["direct"].append(direct)
+                samples[label]["relay"].append(relayed)
                 samples[label]["proxy"].append(proxied)
                 samples[label]["memory"].append(added * KIB)
     figures = {}
     for label, (size, _) in SIZES.items():
         s = samples[label]
-        direct, proxied, memory = (statistics.median(s[k]) for k in ("direct", "proxy", "memory"))
+        direct, relayed, proxied, memory = (
+            statistics.median(s[k]) for k in ("direct", "relay", "proxy", "memory")
+        )
         figures[label] = {
             "bytes": size,
             "direct_ms": direct * 1e3,
+            "relay_ms": relayed * 1e3,
             "proxy_ms": proxied * 1e3,
             "added_ms": (proxied - direct) * 1e3,
             "x_direct": proxied / direct,
+            "x_relay": proxied / relayed,
             "peak_added_mib": memory / 2**20,
             "peak_x_message": memory / size,
         }
@@ -125,12 +132,13 @@ def main() -> int:
     args = parser.parse_args()
     figures = measure(args.rounds)
     table = [
-        f"{'result':<9}{'direct ms':>11}{'proxy ms':>11}{'added ms':>11}{'x direct':>10}"
-        f"{'peak +MiB':>11}{'peak x msg':>12}"
+        f"{'result':<9}{'direct ms':>11}{'relay ms':>11}{'proxy ms':>11}{'added ms':>11}"
+        f"{'x direct':>10}{'x relay':>9}{'peak +MiB':>11}{'peak x msg':>12}"
     ]
     for label, f in figures.items():
         table.append(
-            f"{label:<9}{f['direct_ms']:>11.2f}{f['proxy_ms']:>11.2f}{f['added_ms']:>11.2f}{f['x_direct']:>10.2f}"
+            f"{label:<9}{f['direct_ms']:>11.2f}{f['relay_ms']:>11.2f}{f['proxy_ms']:>11.2f}"
+            f"{f['added_ms']:>11.2f}{f['x_direct']:>10.2f}{f['x_relay']:>9.2f}"
             f"{f['peak_added_mib']:>11.1f}{f['peak_x_message']:>12.2f}"
         )
     print("\n".join(table))

@@ -1,9 +1,9 @@
 """Round trips of tools/call and proxy start-up: direct, a bare relay, and Lazaretto, side by side in one run.
 
-Run as a plain script: `python tests/bench/roundtrip.py [--calls N] [--rounds R]`. Four calls
-(a small echo, a clean 4 KB text, a short text carrying an injection, and 50 issue-tracker records
-as one 17 KB JSON text, 800 strings to read) go direct to the scripted
-server, through a bare line relay, and through `lazaretto proxy` with the server trusted or
+Run as a plain script: `python tests/bench/roundtrip.py [--calls N] [--rounds R]`. Five calls
+(a small echo, a clean 4 KB text, 4 KB of real tool output, a short text carrying an injection,
+and 50 issue-tracker records as one 17 KB JSON text, 800 strings to read) go direct to the
+scripted server, through a bare line relay, and through `lazaretto proxy` with the server trusted or
 untrusted. Every configuration gets N calls in all, spread over R rounds that interleave the
 configurations, so a busy machine slows them alike. The table shows the median of the round
 medians and the p95 over all calls (microseconds), the ratios to direct and to the bare relay
@@ -52,6 +52,8 @@ INIT = {
 CALLS = {
     "small": ("echo", {"q": "small call"}),
     "clean 4 KB": ("prose", {"bytes": 4096}),
+    # AgentDojo's clean tool results (the vendored corpus), a different 4 KB piece each call.
+    "tool output 4 KB": ("tool_output", {"bytes": 4096}),
     "injected": ("injected", {"tag": "bench"}),
     "50 records": ("records", {"count": 50}),
 }
@@ -62,11 +64,14 @@ CONFIGURATIONS = [
     ("bare relay", "relay", "small"),
     ("trusted, small", "trusted", "small"),
     ("untrusted, clean 4 KB", "untrusted", "clean 4 KB"),
+    ("untrusted, tool output 4 KB", "untrusted", "tool output 4 KB"),
     ("untrusted, injected", "untrusted", "injected"),
     ("untrusted, small", "untrusted", "small"),
     ("untrusted, 50 records", "untrusted", "50 records"),
     ("direct, clean 4 KB", "direct", "clean 4 KB"),
     ("bare relay, clean 4 KB", "relay", "clean 4 KB"),
+    ("direct, tool output 4 KB", "direct", "tool output 4 KB"),
+    ("bare relay, tool output 4 KB", "relay", "tool output 4 KB"),
     ("direct, injected", "direct", "injected"),
     ("bare relay, injected", "relay", "injected"),
     ("direct, 50 records", "direct", "50 records"),
@@ -221,13 +226,13 @@ def main() -> int:
     compile_lazaretto()
     figures = measure(args.calls, args.rounds, cpus)
     table = [
-        f"{'configuration':<28}{'median µs':>11}{'p95 µs':>10}{'x direct':>10}{'x relay':>9}"
+        f"{'configuration':<30}{'median µs':>11}{'p95 µs':>10}{'x direct':>10}{'x relay':>9}"
         f"{'x embedded':>12}{'start ms':>10}{'start x relay':>15}"
     ]
     for label, f in figures.items():
         embedded = f"{f['x_embedded']:>12.2f}" if f["x_embedded"] is not None else f"{'':>12}"
         table.append(
-            f"{label:<28}{f['median_us']:>11.1f}{f['p95_us']:>10.1f}{f['x_direct']:>10.2f}{f['x_relay']:>9.2f}"
+            f"{label:<30}{f['median_us']:>11.1f}{f['p95_us']:>10.1f}{f['x_direct']:>10.2f}{f['x_relay']:>9.2f}"
             f"{embedded}{f['startup_ms']:>10.1f}{f['startup_x_relay']:>15.2f}"
         )
     print("\n".join(table))

@@ -29,7 +29,20 @@ SHAPES = {
     "private-use characters": "\U000f0041",
     "bidi controls": "\u202ea\u202c",
     "prose": "the quick brown fox jumps over the lazy dog. ",
+    # Markdown that keeps its parser reading: images never closed, images inside link labels,
+    # labels left open, definitions whose title never closes.
+    "unclosed Markdown images": "![a](b",
+    "images in link labels": "[![a](",
+    "image labels left open": "![a b ](",
+    "definitions left open": "[a]: /b 'c\n",
 }
+# Shapes whose Markdown is past the parse's budget at a megabyte: withheld unread, with the reason.
+OVER_BUDGET = [
+    "unclosed Markdown images",
+    "images in link labels",
+    "image labels left open",
+    "definitions left open",
+]
 # UTF-8 bytes per field for the memory bound: past the allocator's threshold for mapping fresh
 # pages, so that the peak counts the field's own buffers.
 SMALL = 1 << 20
@@ -71,3 +84,17 @@ def test_a_flood_keeps_only_a_bounded_decoding():
     (removal,) = verdict.removed
     assert removal.count == 200_000
     assert len(removal.decoded) < 10_000
+
+
+@pytest.mark.parametrize("shape", OVER_BUDGET)
+def test_markdown_past_its_budget_is_withheld_with_the_reason(shape):
+    verdict = scan_text(_field(SHAPES[shape], SMALL), ScanRules())
+    assert verdict.verdict == "withheld"
+    (reason,) = verdict.signals
+    assert reason.name == "scan_error" and "OverBudget" in reason.excerpt
+
+
+def test_a_page_of_five_thousand_links_is_within_the_budget():
+    page = "".join(f"- [item {n}](https://example.com/{n}) a line\n" for n in range(5000))
+    verdict = scan_text(page + "![x](https://tracker.example/p?d=secret)\n", ScanRules())
+    assert [r.kind for r in verdict.removed] == ["markdown-image"]

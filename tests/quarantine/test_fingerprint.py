@@ -151,3 +151,13 @@ def test_a_signal_on_an_address_alone_marks_no_sentence():
     passages = read_passages([text])
     assert passages[0][1], "the detector marks the addresses"
     assert payload_fingerprints(passages) == []
+
+
+@given(
+    st.text(alphabet="ab .", max_size=60),
+    st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)), max_size=6),
+)
+def test_the_sweep_over_spans_finds_the_words_every_span_touches(text, spans):
+    words = list(fingerprint._WORD.finditer(text))
+    tried = [any(s < w.end() and w.start() < e for s, e in spans) for w in words]
+    assert fingerprint._touched(words, spans) == tried

@@ -12,6 +12,7 @@ from support.growth import assert_linear, repeated
 
 from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
 from lazaretto.proxy.sanitize import SanitizeRules, sanitize
+from lazaretto.proxy.sanitize.budget import OverBudget
 from lazaretto.proxy.sanitize.pipeline import MAX_ROUNDS
 
 RULES = SanitizeRules(looks_like_instructions=lambda text: "ignore" in text.lower())
@@ -27,6 +28,9 @@ def test_fifty_megabytes_of_prose_take_the_fast_path():
     # anything to remove; no family's pattern is run over the prose at all.
     text = ("The quick brown fox jumps over the lazy dog, then naps. " * 900_000)[:50_000_000]
     patterns = []
+    _clean(
+        "warm " * 300_000
+    )  # the shortcut's compiled scans (block, stream) are built on first use
 
     def watch(frame, event, called):
         if event == "c_call" and isinstance(getattr(called, "__self__", None), re.Pattern):
@@ -52,8 +56,6 @@ NEAR_MISSES = {
     "newlines then text": (lambda size: "\n" * size + "x", 1_000_000),
     "199-char base64 repeated": (repeated(NEAR_THRESHOLD + " "), 1_000_000),
     "![ repeated": (repeated("!["), 2_000_000),
-    "unclosed image titles": (repeated('![a](b "'), 200_000),
-    "![ repeated, then an image": (lambda size: "![" * (size // 2) + "](x)", 50_000),
     "unmatched close tags": (
         lambda size: "<a></a>" * (size // 70) + "</b>" * (size // 7),
         1_400_000,
@@ -103,8 +105,32 @@ def test_many_unterminated_escape_strings():
     assert cleaned == "" and removals[0].kind == "ansi-escapes"
 
 
+# Markdown the parser reads at length (tens of microseconds a bracket): left alone within the
+# parse's budget, refused unparsed past it (the scan withholds it, see test_bounded_work.py).
+MARKDOWN_DENSE = {
+    "unclosed image titles": repeated('![a](b "'),
+    "![ repeated, then an image": lambda size: "![" * (size // 2) + "](x)",
+}
+
+
+@pytest.mark.parametrize("make", MARKDOWN_DENSE.values(), ids=MARKDOWN_DENSE.keys())
+def test_dense_markdown_is_read_within_its_budget_and_refused_past_it(make):
+    within = make(2_000)
+    assert _clean(within)[0] == within
+    with pytest.raises(OverBudget):
+        _clean(make(200_000))
+
+
+def _clean_or_refuse(text):
+    try:
+        return _clean(text)
+    except OverBudget:
+        return None
+
+
 GROWTH = {
     **{name: make for name, (make, _) in NEAR_MISSES.items()},
+    **MARKDOWN_DENSE,
     "open comment repeated": _open_comments,
     "a tag left open": repeated("<div style="),
     "short invisible runs": repeated("a b\u200b"),
@@ -113,15 +139,10 @@ GROWTH = {
 }
 
 
-# Markdown's parse is linear but costly per bracket (see the README's limits): measured from a
-# smaller start, so that the large size stays a few seconds.
-MARKDOWN_DENSE = {"unclosed image titles", "![ repeated, then an image"}
-
-
 @pytest.mark.serial  # measures how CPU time grows
 @pytest.mark.parametrize(("name", "make"), GROWTH.items(), ids=GROWTH.keys())
 def test_crafted_inputs_run_in_linear_time(name, make):
-    assert_linear(_clean, make, 1_000 if name in MARKDOWN_DENSE else 16_000, f"sanitize, {name}")
+    assert_linear(_clean_or_refuse, make, 16_000, f"sanitize, {name}")
 
 
 def test_a_nest_that_needs_a_round_per_layer_is_withheld_whole():

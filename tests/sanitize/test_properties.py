@@ -6,7 +6,9 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lazaretto.proxy.matcher import engine
 from lazaretto.proxy.sanitize import SanitizeRules, reveal, sanitize
+from lazaretto.proxy.sanitize.pipeline import every_family, untouched
 
 RULES = SanitizeRules(looks_like_instructions=lambda text: "ig" in text)
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -130,3 +132,55 @@ def test_clean_text_is_returned_untouched(words, separator):
 def test_reveal_text_is_what_the_sanitizer_keeps(text):
     visible = "".join(segment for style, segment in reveal(text) if style == "text")
     assert visible == sanitize(text, SanitizeRules())[0]
+
+
+# ASCII text with a little of everything the families look for, and the near misses around it.
+ASCII_PIECES = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [
+                "word",
+                "Human:",
+                "human :",
+                "system\t:",
+                "ASSISTANT",
+                "#",
+                "##",
+                "]",
+                "[x](y)",
+                "<",
+                "\r",
+                "\r\n",
+                " " * 11,
+                " " * 12,
+                "\n" * 12,
+                "\x1b[0m",
+                "\x7f",
+                "A" * 23,
+                "QUJD" * 6,
+                "+/_-" * 6,
+                "&amp;",
+                "%41%42",
+            ]
+        ),
+        st.text(st.characters(max_codepoint=127), max_size=6),
+    ),
+    max_size=14,
+).map("".join)
+
+
+@FAST
+@given(ASCII_PIECES, st.booleans())
+def test_text_the_shortcut_lets_through_is_text_no_family_changes(text, untrusted):
+    rules = SanitizeRules(untrusted=untrusted, looks_like_instructions=lambda t: True)
+    if untouched(text, rules):
+        cleaned, removals = every_family(text, rules)
+        assert cleaned is text
+        assert removals == []
+
+
+def test_the_shortcut_lets_plain_ascii_through_and_nothing_else():
+    assert untouched("user1234", RULES)
+    assert untouched("Steps: open the report page, choose CSV, press export.", RULES)
+    for marked in ("a <b>", "x]", "System: on", "a\rb", "Zm9vYmFyYmF6cXV4cXV1eHh4eA", "é"):
+        assert not untouched(marked, RULES) or engine.compiled(["x"]).name == "plain"

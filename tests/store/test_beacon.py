@@ -4,9 +4,9 @@ import os
 
 import pytest
 
-from lazaretto.proxy.quarantine import cleaner
 from lazaretto.proxy.quarantine.cleaner import FingerprintIndex
 from lazaretto.store import Store, StoreUnavailable
+from lazaretto.store import store as store_module
 from lazaretto.store.beacon import Beacon
 
 
@@ -73,6 +73,17 @@ def test_a_still_beacon_spares_the_store_for_at_most_a_second(store_path, monkey
         if os.path.exists(f"{store_path}{suffix}"):
             os.unlink(f"{store_path}{suffix}")
     assert index.active() is False  # nothing rang: the store was not asked
-    monkeypatch.setattr(cleaner, "FULL_REFRESH_SECONDS", 0.0)
+    monkeypatch.setattr(store_module, "BEACON_TRUST_SECONDS", 0.0)
     with pytest.raises(StoreUnavailable):
-        index.active()  # asked at the latest after FULL_REFRESH_SECONDS: the deletion shows
+        index.active()  # asked at the latest after BEACON_TRUST_SECONDS: the deletion shows
+
+
+def test_every_commit_rings_the_beacon(store_path):
+    mine, other = Store(store_path), Store(store_path)
+    mine.sessions.ensure("s")
+    before, version = mine.beacon.read(), mine.data_version()
+    other.sessions.taint(
+        "s", server="web", tool="fetch", method="tools/call", reason="r", request_id="1"
+    )
+    assert mine.beacon.read() != before
+    assert mine.data_version() != version
