@@ -54,7 +54,9 @@ def _toml_offsets(text: str) -> dict[KeyPath, int]:
 
         def __init__(self, source: str) -> None:
             super().__init__(source)
-            self.starts: dict[int, int] = {}
+            # By the key object's id, the object kept beside its offset: an id is unique only while
+            # its object lives, and a dotted key's parts are made afresh each time they are read.
+            self.starts: dict[int, tuple[Key, int]] = {}
 
         def _parse_key(self) -> Key:
             start = self._idx
@@ -63,7 +65,7 @@ def _toml_offsets(text: str) -> dict[KeyPath, int]:
             key = super()._parse_key()
             # A dotted key's parts end up as the keys of the tables it makes: note each of them.
             for part in (key, *key):
-                self.starts.setdefault(id(part), start)
+                self.starts.setdefault(id(part), (part, start))
             return key
 
     parser = KeyNoting(text)
@@ -78,10 +80,10 @@ def _toml_offsets(text: str) -> dict[KeyPath, int]:
             if key is None:
                 continue
             here = (*path, key.key)
-            start = parser.starts.get(id(key))
-            if start is not None:
+            noted = parser.starts.get(id(key))
+            if noted is not None and noted[0] is key:
                 # A table written in several places is named where it first appears.
-                found.setdefault(here, start)
+                found.setdefault(here, noted[1])
             if isinstance(item, (Table, InlineTable)):
                 walk(item.value, here)
             elif isinstance(item, AoT):
