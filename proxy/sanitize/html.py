@@ -52,6 +52,12 @@ _NEVER_SHOWN = frozenset(
 )
 # Where text is drawn inside SVG (anywhere else in it, text is not drawn at all).
 _SVG_TEXT = frozenset(("text", "tspan", "textpath"))
+# A feed or other XML document (its prologue, or a feed's root once a round took the prologue out):
+# a reader shows its `<title>`s (every item has one), so there the title is content, not metadata.
+_XML = re.compile(r"\s*<(?:\?xml[\s?]|rss[\s>]|feed[\s>]|rdf:rdf[\s>])", re.IGNORECASE)
+_SHOWN_IN_XML = frozenset(("title",))
+_TITLE_END = re.compile(r"</title[\s/>]", re.IGNORECASE)
+_TAG_AS_TEXT = "#tag-as-text"  # a text piece that spells a tag: the parser is given it escaped
 _SPACE = re.compile(r"\s+")
 # Markup that holds no words: a doctype (the W3C forms), a bare tag the parser dropped (`<head>`).
 # It is removed and counted like the rest, but there is no hidden payload in it to list.
@@ -107,7 +113,8 @@ def strip_markup(
         return text
     _check_bounds(pieces, len(text))
     if any(p.kind == "start" for p in pieces):
-        _render(source, pieces, UrlJudge(allow_hosts), budget)
+        hidden = _NEVER_SHOWN - _SHOWN_IN_XML if _XML.match(text) else _NEVER_SHOWN
+        _render(source, pieces, UrlJudge(allow_hosts), budget, hidden)
     return _rebuild(text, pieces, found)
 
 
@@ -116,6 +123,8 @@ def _pieces(text: str) -> Iterator[_Piece]:
     at, size = 0, len(text)
     raw_until: re.Pattern | None = None
     raw_name = ""
+    # Where the last `</title>` starts: a `<title>` after it is never closed (found in one pass).
+    last_title_end = max((m.start() for m in _TITLE_END.finditer(text)), default=-1)
     while at < size:
         if raw_until is not None:
             close = raw_until.search(text, at)
@@ -137,6 +146,10 @@ def _pieces(text: str) -> Iterator[_Piece]:
             at = match.end()
             continue
         tag = _TAG.match(text, lt)
+        if tag and _placeholder(tag, last_title_end):
+            yield _Piece("text", lt, tag.end(), name=_TAG_AS_TEXT)
+            at = tag.end()
+            continue
         if tag:
             closing, name = tag.group(1), tag.group(2).lower()
             yield _Piece("end" if closing else "start", lt, tag.end(), name=name)
@@ -156,6 +169,13 @@ def _pieces(text: str) -> Iterator[_Piece]:
             continue
         yield _Piece("text", lt, lt + 1)
         at = lt + 1
+
+
+def _placeholder(tag: re.Match[str], last_title_end: int) -> bool:
+    """A `<title>` never closed: in a browser the rest of the field would be the page's title, but
+    in text that only names the tag (`?t=<title>` in a bug report) it is the rest of the text a
+    person reads. Read as text, what follows is judged as visible words, not cut unread."""
+    return not tag.group(1) and tag.group(2).lower() == "title" and tag.end() > last_title_end
 
 
 def _check_bounds(pieces: list[_Piece], size: int) -> None:
@@ -185,12 +205,16 @@ def _instrumented(text: str, pieces: list[_Piece]) -> str:
             name_end = 1 + len(piece.name)
             chunk = f'{chunk[:name_end]} {_ATTRIBUTE}="{index}"{chunk[name_end:]}'
         elif piece.kind == "text" and not chunk.isspace() and piece.name not in _UNSHOWN_TEXT:
+            if piece.name == _TAG_AS_TEXT:
+                chunk = "&lt;" + chunk[1:]
             chunk = f"{_TEXT_MARK}{index}{_MARK_END}{chunk}"
         out.append(chunk)
     return "".join(out)
 
 
-def _render(text: str, pieces: list[_Piece], judge: UrlJudge, budget: Budget) -> None:
+def _render(
+    text: str, pieces: list[_Piece], judge: UrlJudge, budget: Budget, hidden: frozenset[str]
+) -> None:
     """Parse the marked source and set, per piece, whether it is shown and what it fetches."""
     from selectolax.lexbor import LexborHTMLParser
 
@@ -229,7 +253,7 @@ def _render(text: str, pieces: list[_Piece], judge: UrlJudge, budget: Budget) ->
             continue
         computed = css.compute(node, parent, rules, budget)
         drawn = _drawn(node, drawn)
-        if _never_shown(node):
+        if _never_shown(node, hidden):
             computed = computed.hide()
         index = len(order)
         order.append((node, computed, parent_index))
@@ -330,10 +354,11 @@ def _drawn(node, outer: _Drawn) -> _Drawn:
     return _Drawn.SVG_TEXT if tag in _SVG_TEXT else outer
 
 
-def _never_shown(node) -> bool:
-    """An element no one sees, whatever its style: by its kind, or its own attributes."""
+def _never_shown(node, hidden: frozenset[str]) -> bool:
+    """An element no one sees, whatever its style: by its kind (one of `hidden`), or its own
+    attributes."""
     tag, attributes = node.tag.lower(), node.attributes
-    if tag in _NEVER_SHOWN or "hidden" in attributes:
+    if tag in hidden or "hidden" in attributes:
         return True
     if tag == "dialog":
         return "open" not in attributes
