@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 from corpus.verdicts import all_texts, differences, load
 
-pytestmark = pytest.mark.slow
+# Each reads every text of every corpus (13,000 texts, each in five readings): minutes, not the
+# two the suite gives a test that might hang. Their time is their size, not a wait.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 
 def test_every_text_is_judged_as_recorded():
