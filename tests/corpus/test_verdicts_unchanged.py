@@ -4,6 +4,10 @@ Speed work on the judge must not change what it decides: the verdict, the score 
 of each text, as a field, as text for the model and inside messages (see `verdicts.py`). A change
 meant to alter verdicts records the snapshot again (`python tests/corpus/verdicts.py save`) and
 says in its commit which verdicts changed and why.
+
+The suite reads every 4th text (the whole set takes minutes of two cores in a run that has twelve);
+work on the judge runs the whole comparison before it lands: `python tests/corpus/verdicts.py
+compare` (and again with LAZARETTO_PLAIN_ENGINE=1).
 """
 
 import os
@@ -14,23 +18,23 @@ from pathlib import Path
 import pytest
 from corpus.verdicts import all_texts, differences, load
 
-# Each reads every text of every corpus (13,000 texts, each in five readings): minutes, not the
-# two the suite gives a test that might hang. Their time is their size, not a wait.
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+# Even a quarter of the texts, each in five readings, takes longer than the two minutes the suite
+# gives a test that might hang: their time is their size, not a wait.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 
-def test_every_text_is_judged_as_recorded():
+def test_every_fourth_text_is_judged_as_recorded():
     cases, recorded = load()
-    lines = differences(recorded, all_texts(cases))
+    lines = differences(recorded, all_texts(cases)[::4])
     assert not lines, "\n".join(lines[:10])
 
 
 def test_the_plain_engine_judges_as_recorded():
     # Where Hyperscan has no wheel every pattern and term is searched by Python itself: the same
-    # verdicts, told on every 25th text (the plain path is slow by design).
+    # verdicts, told on every 50th text (the plain path is slow by design).
     script = Path(__file__).with_name("verdicts.py")
     done = subprocess.run(
-        [sys.executable, str(script), "compare", "--every", "25"],
+        [sys.executable, str(script), "compare", "--every", "50"],
         env={**os.environ, "LAZARETTO_PLAIN_ENGINE": "1"},
         capture_output=True,
         text=True,

@@ -160,9 +160,9 @@ def test_a_station_that_never_answers_is_a_refusal_before_the_client_gives_up(
 def test_an_output_that_takes_too_long_to_clean_is_withheld_before_the_client_gives_up(
     hook_env, tmp_path
 ):
-    # Half a megabyte of Markdown image openers around one off-list image: the cleaner's parse
-    # takes tens of seconds on it. At the deadline the hook withholds the output, whatever the
-    # cleaner would have said.
+    # Half a megabyte of Markdown image openers around one off-list image: unbounded, the
+    # cleaner's parse took tens of seconds on it. Now the cleaning's own budget refuses it at
+    # once, or failing that the deadline does: either way the output is withheld with a reason.
     text = "Notes " + "![" * 250_000 + " ![x](https://evil.example/p.png) end"
     event = {
         "session_id": "s",
@@ -178,7 +178,9 @@ def test_an_output_that_takes_too_long_to_clean_is_withheld_before_the_client_gi
     replaced = out["hookSpecificOutput"]["updatedToolOutput"]
     assert code == 0 and "evil.example" not in json.dumps(replaced)
     assert replaced["url"] == "https://docs.example/"
-    assert "ran out of time" in replaced["result"], replaced
+    said = replaced["result"]
+    assert said.startswith("[lazaretto: withheld field"), replaced
+    assert "ran out of time" in said or "could not be inspected" in said, replaced
 
 
 # Shell shapes an attacker can grow without bound, as (what starts the line, what repeats): each
