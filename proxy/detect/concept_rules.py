@@ -86,25 +86,46 @@ def _rules_held_by(mask: int, candidates: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(index for index in candidates if all(map(mask.__and__, _NEED_MASKS[index])))
 
 
+def _can_hold(possible: tuple[int, ...], shapes: Shapes) -> bool:
+    """Whether some rule of `possible` holds in a kind of field the text has (see `Shapes.kinds`):
+    the text's own field's kind is asked first, the keyed values inside it only if that fails."""
+    fields = [RULES[index].fields for index in possible]
+    if any(kinds is None or shapes.outer.kind in kinds for kinds in fields):
+        return True
+    found = shapes.kinds()
+    return any(not found.isdisjoint(kinds) for kinds in fields if kinds is not None)
+
+
+def _may_discuss(concepts: set[str]) -> bool:
+    """Whether a text with these concepts can hold a clause about attacks: a word of discussion,
+    or a reporting frame beside a word for the model or its user (see `reporting_frames`)."""
+    return "discussion" in concepts or ("frame" in concepts and not concepts.isdisjoint(_FRAMED))
+
+
+_FRAMED = frozenset({"ai", "user"})
+
+
 def _may_hold(concepts: set[str]) -> bool:
     """Whether a text with (at most) these concepts can yield a signal or a discussed clause."""
     return "discussion" in concepts or bool(_possible(concepts))
 
 
-def concept_signals(folded: str, field: Field = UNKNOWN_FIELD) -> Reading:
+def concept_signals(folded: str, field: Field = UNKNOWN_FIELD, weighing: bool = True) -> Reading:
     """Every rule that holds in a clause of the folded text (the strongest one per kind and clause).
 
     `field` is the field the whole text sits in; keyed values inside the text say their own. A
-    long text is read segment by segment, so only one segment's hits are held at a time.
+    long text is read segment by segment, so only one segment's hits are held at a time. Without
+    `weighing` (no other evidence is to be weighed by the reading's clauses about attacks), a
+    text where no rule can hold is left with an empty reading at once.
     """
     shapes = Shapes(folded, field)
     if len(folded) <= SEGMENT:
-        return _read(folded, 0, len(folded), field, shapes)
+        return _read(folded, 0, len(folded), field, shapes, weighing)
     found: dict[tuple[int, int, int], ConceptSignal] = {}
     discussed: list[tuple[int, int]] = []
     quotable: list[tuple[int, int]] = []
     for low, high in _segments(folded):
-        part = _read(folded, low, high, field, shapes)
+        part = _read(folded, low, high, field, shapes, weighing)
         # The overlap between segments is read twice: one signal per rule and span.
         found.update(((s.rule, s.start, s.end), s) for s in part.signals)
         discussed.extend(part.discussed)
@@ -112,7 +133,9 @@ def concept_signals(folded: str, field: Field = UNKNOWN_FIELD) -> Reading:
     return Reading(list(found.values()), discussed, folded, tuple(quotable))
 
 
-def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Reading:
+def _read(
+    folded: str, low: int, high: int, field: Field, shapes: Shapes, weighing: bool
+) -> Reading:
     """`concept_signals` for `folded[low:high]`, in the whole text's offsets."""
     whole = not low and high == len(folded)
     part = folded if whole else folded[low:high]
@@ -121,7 +144,10 @@ def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Rea
     # are few, and it names some concept set more often than not: they are listed at once, and
     # both questions answered from the one scan.
     seen = listed(part) if len(part) <= _LISTED_AT_ONCE else None
-    if not _may_hold(seen.concepts() if seen else scanner().concepts(part)):
+    present = seen.concepts() if seen else scanner().concepts(part)
+    if not _may_hold(present):
+        return Reading([], [])
+    if not weighing and not _can_hold(_possible(present), shapes):
         return Reading([], [])
     hits = [
         hit if not low else Hit(hit.concept, hit.language, hit.start + low, hit.end + low)
@@ -135,12 +161,16 @@ def _read(folded: str, low: int, high: int, field: Field, shapes: Shapes) -> Rea
     possible = _possible(concepts)
     if not possible and "discussion" not in concepts:
         return Reading([], [])
+    if not _can_hold(possible, shapes) and not _may_discuss(concepts):
+        # Each rule these words could make holds only in kinds of field the text has none of:
+        # nothing more can be found, and the reading is what the full one would say.
+        return Reading([], [], folded, ((low, high),))
     wanted = {concept for index in possible for need in NEEDS[index] for concept in need}
     if wanted & SEARCHED_SHAPES:
         hits = sorted(hits + pseudo_hits(folded, hits, wanted), key=lambda hit: hit.start)
     if "frame" in concepts:
         # A frame's verb is looked at once, where it may report: it is no concept of a rule.
-        frames = reporting_frames(folded, hits) if concepts & {"ai", "user"} else []
+        frames = reporting_frames(folded, hits) if concepts & _FRAMED else []
         hits = [hit for hit in hits if hit.concept != "frame"]
         if frames:
             hits = sorted(hits + frames, key=lambda hit: hit.start)

@@ -138,6 +138,8 @@ def _words(key: str) -> list[str]:
     return [part.lower() for part in _KEY_PARTS.findall(key)]
 
 
+# Keys repeat in every record of a result, and in every text of a message.
+@lru_cache(maxsize=4096)
 def kind_of_key(key: str) -> FieldKind:
     """The kind a key names: its last telling word decides ("event_name" is a name)."""
     for word in reversed(_words(key)):
@@ -183,11 +185,16 @@ class Field:
 UNKNOWN_FIELD = Field(FieldKind.UNKNOWN, "")
 
 
+@lru_cache(maxsize=4096)
+def _names_a_record_part(key: str) -> bool:
+    return not _RECORD_PARTS.isdisjoint(_words(key))
+
+
 class Shapes:
     """The keyed values found inside a text, asked for the innermost one around an offset."""
 
     def __init__(self, text: str, outer: Field) -> None:
-        self._text, self._outer = text, outer
+        self._text, self.outer = text, outer
         self._spans: list[tuple[int, int, str]] | None = None
         self._starts: list[int] = []
         self._objects: _Objects | None = None
@@ -217,11 +224,23 @@ class Shapes:
                 best = (end - start, key)
         if best is not None:
             kind = kind_of_key(best[1])
-            if kind is FieldKind.DESCRIPTION and _RECORD_PARTS.intersection(_words(best[1])):
+            if kind is FieldKind.DESCRIPTION and _names_a_record_part(best[1]):
                 kind = self._record_kind(offset) or kind
             if kind is not FieldKind.UNKNOWN:
                 return Field(kind, best[1])
-        return self._container(offset) or self._outer
+        return self._container(offset) or self.outer
+
+    def kinds(self) -> frozenset[FieldKind]:
+        """Every kind `at` can return for some offset of the text (a few more at most): a rule
+        held only in other kinds of field cannot hold anywhere in it."""
+        if self._spans is None:
+            self._spans = self._read()
+        keys = {key for _, _, key in self._spans}
+        keys.update(match.group(1) for match in _CONTAINER.finditer(self._text))
+        found = {self.outer.kind, *map(kind_of_key, keys)}
+        if any(map(_names_a_record_part, keys)):
+            found.update((FieldKind.WORK_ITEM, FieldKind.MESSAGE, FieldKind.TASK))
+        return frozenset(found)
 
     def _record_kind(self, offset: int) -> FieldKind | None:
         """The kind of the JSON object holding `offset`, where its keys tell: a ticket or an

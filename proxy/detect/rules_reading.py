@@ -83,13 +83,14 @@ class RulesReading:
         text = page.text
         found = Evidence()
         signals = found.signals
-        reading = concept_signals(haystack, page.field)
+        matched = find(haystack, self._scan)
+        reading = concept_signals(haystack, page.field, weighing=bool(matched))
 
         def count(name: str, weight: float, reported: bool) -> None:
             # All reported evidence is one piece (that the text reports attacks), however many kinds.
             found.count(_REPORTED if reported else name, weight)
 
-        for pattern, spans in find(haystack, self._scan):
+        for pattern, spans in matched:
             if not page.counts(pattern.name):
                 continue
             reported = all(
