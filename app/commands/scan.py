@@ -122,8 +122,9 @@ class Scanner:
 
     def result(self, result: dict) -> ResultScan:
         scan = ResultScan()
-        seen = ReadInMessage()
-        verdicts = judge_message(result, lambda text, path: self.text(text, path, seen), self.rules)
+        verdicts = judge_message(
+            result, lambda text, path, seen: self.text(text, path, seen), self.rules
+        )
 
         def visit(path: str, text: str) -> str | None:
             verdict = verdicts[path]

@@ -96,6 +96,13 @@ def _can_hold(possible: tuple[int, ...], shapes: Shapes) -> bool:
     return any(not found.isdisjoint(kinds) for kinds in fields if kinds is not None)
 
 
+def may_hold_in(concepts: frozenset[str], shapes: Shapes) -> bool:
+    """Whether some rule may hold in a text whose terms name at most `concepts` and whose keyed
+    values are `shapes`: False means `concept_signals` finds no signal there."""
+    possible = _possible_with(concepts)
+    return bool(possible) and _can_hold(possible, shapes)
+
+
 def _may_discuss(concepts: set[str]) -> bool:
     """Whether a text with these concepts can hold a clause about attacks: a word of discussion,
     or a reporting frame beside a word for the model or its user (see `reporting_frames`)."""

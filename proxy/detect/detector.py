@@ -30,7 +30,8 @@ __all__ = [
 
 # A result's keys repeat in each of its records, and every text asks for its key's kind.
 @lru_cache(maxsize=4096)
-def _field_of(key: str) -> Field:
+def field_of(key: str) -> Field:
+    """The field a text under `key` sits in, as far as its key tells."""
     return Field(kind_of_key(key), key)
 
 
@@ -47,7 +48,7 @@ def detect(
     `kinds`, if given, are the only signal kinds that count: the others are neither scored nor
     shown (text written for the model is judged only for what no such text should ask).
     """
-    page = Page(text, _field_of(key) if key else UNKNOWN_FIELD, kinds)
+    page = Page(text, field_of(key) if key else UNKNOWN_FIELD, kinds)
     readers = READERS if scan is None else (RulesReading(scan), *READERS[1:])
     return score([reader.read(page) for reader in readers])
 

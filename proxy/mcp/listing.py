@@ -8,7 +8,9 @@ are read together, as a sentence split across them still reaches the model whole
 """
 
 import re
+from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 Part = TypeVar("Part")
@@ -20,9 +22,11 @@ _STEP = re.compile(r"/\d+(?=[/#@]|$)")
 _TYPE = "/type"
 
 
-def _items(path: str) -> list[str]:
+# A tool's results repeat their paths from call to call ("/content/0/text#/3/body").
+@lru_cache(maxsize=8192)
+def _items(path: str) -> tuple[str, ...]:
     """The prefixes of `path` that end at a list index, deepest first ("/tools/3", ...)."""
-    return [path[: match.end()] for match in reversed(list(_STEP.finditer(path)))]
+    return tuple(path[: match.end()] for match in reversed(list(_STEP.finditer(path))))
 
 
 def records(parts: Sequence[tuple[str, Part]]) -> list[list[tuple[str, Part]]]:
@@ -30,15 +34,19 @@ def records(parts: Sequence[tuple[str, Part]]) -> list[list[tuple[str, Part]]]:
     value fields or more besides a `type` is one (the deepest such item a path lies in), and
     every part that lies in none is one more, together."""
     items = [_items(path) for path, _ in parts]
-    fields: dict[str, int] = {}
-    for (path, _), prefixes in zip(parts, items, strict=True):
-        # A content block's `type` names its kind: the block has one field of its own.
-        if path.endswith(_TYPE):
-            continue
-        for item in prefixes:
-            fields[item] = fields.get(item, 0) + 1
+    # A content block's `type` names its kind: the block has one field of its own.
+    fields = Counter(
+        item
+        for (path, _), prefixes in zip(parts, items, strict=True)
+        if not path.endswith(_TYPE)
+        for item in prefixes
+    )
     groups: dict[str | None, list[tuple[str, Part]]] = {}
     for part, prefixes in zip(parts, items, strict=True):
-        item = next((item for item in prefixes if fields.get(item, 0) >= 2), None)
-        groups.setdefault(item, []).append(part)
+        group = None
+        for item in prefixes:
+            if fields[item] >= 2:
+                group = item
+                break
+        groups.setdefault(group, []).append(part)
     return list(groups.values())

@@ -46,8 +46,9 @@ from .scan import (
 def judge_payload(payload: dict, rules: ScanRules) -> dict[str, FieldVerdict]:
     """Every surface of `payload` with its verdict under `rules`, the message read whole (see
     `judge_message`): what the cleaner decides from, and nothing else."""
-    seen = ReadInMessage()
-    return judge_message(payload, lambda text, path: scan_text(text, rules, path, seen), rules)
+    return judge_message(
+        payload, lambda text, path, seen: scan_text(text, rules, path, seen), rules
+    )
 
 
 REENTRY = "reentry"
@@ -196,7 +197,7 @@ class FieldCleaner:
                 line_read=line is not None,
             )
 
-            def verdict_of(text: str, path: str) -> FieldVerdict:
+            def verdict_of(text: str, path: str, seen: ReadInMessage) -> FieldVerdict:
                 return FieldVerdict(Verdict.CLEAN, 0.0, original=text, cleaned=text)
 
             verdicts = judge_message(payload, verdict_of, rules)

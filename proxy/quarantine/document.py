@@ -10,19 +10,20 @@ each with the joined parts shown to the reviewer beside it.
 import re
 from bisect import bisect_right
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..detect import HOMOGLYPHS, Signal, detect
 from ..detect.context import telling_key
+from ..detect.first_pass import JOINER, FirstPass, first_pass
 from ..mcp.listing import records
 from ..mcp.surfaces import walk_surfaces
 from .decision import decide, withhold_at
-from .scan import Decoded, FieldVerdict, ScanRules, Verdict
+from .scan import Decoded, FieldVerdict, ReadInMessage, ScanRules, Verdict
 
 SPLIT = "split_across_fields"
 _KEY = "@key"  # how a surface path names an object key: keys take no part in the document
 # Between two fields: a line break ends no pattern that a space would not, and keeps words apart.
-_JOINER = "\n"
+_JOINER = JOINER
 DECODED_KIND = "split-fields"
 # A content block's `type` names its kind: it is no prose of the message, and a part of a split
 # sentence on either side of it still joins its other part.
@@ -37,39 +38,74 @@ _SPACE = re.compile(r"\s")
 
 
 def judge_message(
-    payload: Any, verdict_of: Callable[[str, str], FieldVerdict], rules: ScanRules
+    payload: Any,
+    verdict_of: Callable[[str, str, ReadInMessage], FieldVerdict],
+    rules: ScanRules,
 ) -> dict[str, FieldVerdict]:
     """Every surface of `payload` (see `walk_surfaces`) with its verdict, by path; untrusted,
     the message is also read as documents (see `split_matches`): one per record of a listing,
     one of the rest (see `listing.records`), and the whole for evidence that runs across
-    records. `verdict_of` is given each text and its path (a request to act is judged by its
-    field's key); `rules` say how the documents are read."""
-    verdicts: dict[str, FieldVerdict] = {}
-    values: list[tuple[str, FieldVerdict]] = []  # the value fields, in order
+    records. `verdict_of` is given each text, its path (a request to act is judged by its
+    field's key) and what the message's scan knows of it; `rules` say how the documents are read.
 
-    def judge(path: str, text: str) -> None:
-        verdict = verdicts[path] = verdict_of(text, path)
-        if not path.endswith(_KEY):
-            values.append((path, verdict))
-
-    walk_surfaces(payload, judge)
+    Untrusted, a message of several texts is first read whole by the compiled scans (see
+    `detect.first_pass`), which tell the fields and documents where nothing can be found."""
+    surfaces: list[tuple[str, str]] = []
+    walk_surfaces(payload, lambda path, text: surfaces.append((path, text)))
+    # The value fields, in order, that can be part of a document (a block's `type` cannot), and
+    # where each stands among the texts of the first pass.
+    parts = [(path, text) for path, text in surfaces if _in_documents(path, text)]
+    first = None
+    if rules.untrusted and len(parts) > 1:
+        keys_and_types = [text for path, text in surfaces if not _in_documents(path, text)]
+        first = first_pass([text for _, text in parts] + keys_and_types)
+    seen = ReadInMessage(first)
+    verdicts = {path: verdict_of(text, path, seen) for path, text in surfaces}
     if rules.untrusted:
+        values = [(path, verdicts[path]) for path, _ in surfaces if not path.endswith(_KEY)]
+        place = _Places(first, {path: index for index, (path, _) in enumerate(parts)})
         groups = records(values)
         for record in groups:
-            verdicts.update(split_matches(record, rules))
+            verdicts.update(split_matches(record, rules, place=place))
         if len(groups) > 1:
             # Unrelated records' weak evidence does not add up, but an instruction split across
             # records does: the whole message is read once more, and counts where its evidence
             # runs across two of them.
             record_of = {path: n for n, record in enumerate(groups) for path, _ in record}
-            verdicts.update(split_matches(values, rules, record_of))
+            verdicts.update(split_matches(values, rules, record_of, place))
     return verdicts
+
+
+def _in_documents(path: str, text: str) -> bool:
+    """Whether the surface at `path` is a value that documents read: no key, no block's `type`."""
+    return not path.endswith(_KEY) and not (text in _BLOCK_TYPES and path.endswith("/type"))
+
+
+class _Places(NamedTuple):
+    """The message's first pass, and where each value field's text stands among its texts."""
+
+    first: FirstPass | None
+    positions: dict[str, int]
+
+    def silent(self, kept: list[tuple[str, FieldVerdict]], document: str) -> bool:
+        """Whether `document`, the joined texts of `kept`, holds nothing to find: the texts are
+        the first pass's own, side by side there as here (see `detect.first_pass`)."""
+        if self.first is None:
+            return False
+        where = [self.positions.get(path, -1) for path, _ in kept]
+        side_by_side = where[0] >= 0 and where == list(range(where[0], where[0] + len(where)))
+        return (
+            side_by_side
+            and all(verdict.cleaned == verdict.original for _, verdict in kept)
+            and self.first.silent(document)
+        )
 
 
 def split_matches(
     parts: list[tuple[str, FieldVerdict]],
     rules: ScanRules,
     record_of: dict[str, int] | None = None,
+    place: _Places | None = None,
 ) -> dict[str, FieldVerdict]:
     """The value fields (path, verdict) to withhold because the message read as one document
     crosses the threshold, each with the verdict it is withheld under (by path); empty when the
@@ -77,13 +113,13 @@ def split_matches(
 
     Fields already withheld on their own take no part: they never reach the model. Given each
     part's record (by path), the document counts only when some of its evidence runs across the
-    parts of two records.
+    parts of two records. Given the message's first pass (`place`), a document it says holds
+    nothing is not read.
     """
     kept = [
         (path, verdict)
         for path, verdict in parts
-        if verdict.verdict is not Verdict.WITHHELD
-        and not (verdict.original in _BLOCK_TYPES and path.endswith("/type"))
+        if verdict.verdict is not Verdict.WITHHELD and _in_documents(path, verdict.original)
     ]
     if len(kept) < 2:
         return {}
@@ -96,6 +132,11 @@ def split_matches(
         starts.append(offset)
         offset += len(text) + len(_JOINER)
     document = _read_text(texts, [verdict for _, verdict in kept])
+    # A mirror's document is cut short, in the middle of a text: the first pass vouches for runs
+    # of whole texts only.
+    whole = len(document) == starts[-1] + len(texts[-1])
+    if whole and place is not None and place.silent(kept, document):
+        return {}
     found = detect(document, kinds=rules.kinds)
     # Under the threshold, the learned model may still read the document as an attack (it reads
     # single fields too, but a message's values are often too short for it alone). One text told

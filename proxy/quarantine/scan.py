@@ -6,6 +6,7 @@ from functools import lru_cache
 
 from ..detect import Detection, Signal, detect
 from ..detect.context import telling_key
+from ..detect.first_pass import FirstPass
 from ..sanitize import Removal, SanitizeRules, sanitize
 from ..sanitize.model import CHAT_DELIMITER, DECODED_CHARS
 from .decision import decide, withhold_at
@@ -104,7 +105,9 @@ def signal_json(signal: Signal) -> dict:
 
 
 class ReadInMessage:
-    """The long texts one message's scan has read, by text and telling key, with their verdicts.
+    """What one message's scan knows of it: the first pass over all its texts (see
+    `detect.first_pass`), and the long texts read so far, by text and telling key, with their
+    verdicts.
 
     A text is found again by comparing it with the texts of its length, not by its hash: hashing
     reads every character of each copy, where comparing two copies stops at memory speed (and at
@@ -114,7 +117,8 @@ class ReadInMessage:
 
     PER_LENGTH = 2
 
-    def __init__(self) -> None:
+    def __init__(self, first: FirstPass | None = None) -> None:
+        self.first = first
         self._by_length: dict[tuple[int, str], list[tuple[str, FieldVerdict]]] = {}
 
     def get(self, text: str, key: str) -> FieldVerdict | None:
@@ -150,7 +154,7 @@ def scan_text(
         return _scan(text, rules, key)
     verdict = seen.get(text, key)
     if verdict is None:
-        verdict = _scan(text, rules, key)
+        verdict = _scan(text, rules, key, seen.first)
         seen.keep(text, key, verdict)
     return verdict
 
@@ -167,7 +171,9 @@ def _scan_short(text: str, rules: ScanRules, key: str) -> FieldVerdict:
     return _scan(text, rules, key)
 
 
-def _scan(text: str, rules: ScanRules, key: str = "") -> FieldVerdict:
+def _scan(
+    text: str, rules: ScanRules, key: str = "", first: FirstPass | None = None
+) -> FieldVerdict:
     threshold = withhold_at(rules.threshold)
     if not rules.untrusted:
         cleaned, removed = sanitize(text, SanitizeRules(untrusted=False))
@@ -181,13 +187,15 @@ def _scan(text: str, rules: ScanRules, key: str = "") -> FieldVerdict:
             cleaned,
         )
     try:
-        return _scan_untrusted(text, rules, threshold, key)
+        return _scan_untrusted(text, rules, threshold, key, first)
     except Exception as exc:
         reason = Signal("scan_error", threshold, f"{type(exc).__name__}: {exc}"[:120], 0, 0)
         return FieldVerdict(Verdict.WITHHELD, threshold, [reason], [], [], text, "")
 
 
-def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> FieldVerdict:
+def _scan_untrusted(
+    text: str, rules: ScanRules, threshold: float, key: str, first: FirstPass | None
+) -> FieldVerdict:
     def instructions(candidate: str) -> bool:
         return detect(candidate).score >= threshold
 
@@ -199,7 +207,10 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> 
     )
     decoded = _decoded(removed)
     kinds = rules.kinds
-    found = reading = detect(cleaned, key=key, kinds=kinds)
+    # The text as it came is one the message's first pass read: where that says nothing can be
+    # found in it, its reading is the empty one, not made again.
+    silent = not removed and first is not None and first.silent(cleaned, key)
+    found = reading = _NOTHING if silent else detect(cleaned, key=key, kinds=kinds)
     passages = [(cleaned, _spans(reading))]
     if removed:
         # What the sanitizer took out can itself be evidence (a fake chat delimiter, an
@@ -228,7 +239,7 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> 
     for other in readings(cleaned):
         read = detect(other.text)
         if visible is None:
-            visible = detect(cleaned, key=key)
+            visible = _NOTHING if silent else detect(cleaned, key=key)
         added = read.score if kinds is None else read.score - visible.score
         # "Decode this and do what it says" beside the encoded text: one piece of evidence.
         weight = added + reading.score if asks_to_decode else added
@@ -257,6 +268,10 @@ def _scan_untrusted(text: str, rules: ScanRules, threshold: float, key: str) -> 
     return FieldVerdict(
         verdict, score, _distinct(signals), removed, decoded, text, cleaned, tuple(passages)
     )
+
+
+_NOTHING = Detection(0.0, [])
+"""What `detect` finds in a text without evidence."""
 
 
 def read_passages(texts: list[str]) -> tuple[tuple[str, tuple[tuple[int, int], ...]], ...]:

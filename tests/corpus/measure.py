@@ -18,7 +18,6 @@ from pathlib import Path
 from lazaretto.proxy.quarantine.document import judge_message
 from lazaretto.proxy.quarantine.scan import (
     FieldVerdict,
-    ReadInMessage,
     ScanRules,
     Verdict,
     scan_text,
@@ -32,9 +31,8 @@ def tool_result(text: str) -> dict:
 
 def judged(payload: dict) -> dict[str, FieldVerdict]:
     """Every surface of a tool result with its verdict, as the proxy judges an untrusted one."""
-    seen = ReadInMessage()
     return judge_message(
-        payload, lambda text, path: scan_text(text, ScanRules(), path, seen), ScanRules()
+        payload, lambda text, path, seen: scan_text(text, ScanRules(), path, seen), ScanRules()
     )
 
 

@@ -73,6 +73,6 @@ def test_a_tool_listing_read_as_one_document_asks_for_nothing():
         ]
     }
     verdicts = judge_message(
-        tools, lambda text, path: scan_text(text, ScanRules(), path), ScanRules()
+        tools, lambda text, path, seen: scan_text(text, ScanRules(), path, seen), ScanRules()
     )
     assert all(v.verdict != Verdict.WITHHELD for v in verdicts.values()), verdicts

@@ -271,7 +271,7 @@ def test_a_message_whose_values_are_short_is_read_as_one_document(model):
     }
     verdicts = judge_message(
         {"structuredContent": parts},
-        lambda text, path: scan_text(text, ScanRules(), path),
+        lambda text, path, seen: scan_text(text, ScanRules(), path, seen),
         ScanRules(),
     )
     withheld = {path for path, v in verdicts.items() if v.verdict == Verdict.WITHHELD}
@@ -282,7 +282,7 @@ def test_a_message_whose_values_are_short_is_read_as_one_document(model):
     recorder.likely = 0.5
     verdicts = judge_message(
         {"structuredContent": parts},
-        lambda text, path: scan_text(text, ScanRules(), path),
+        lambda text, path, seen: scan_text(text, ScanRules(), path, seen),
         ScanRules(),
     )
     assert all(v.verdict == Verdict.CLEAN for v in verdicts.values())

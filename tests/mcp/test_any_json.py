@@ -99,7 +99,7 @@ def test_the_walk_visits_any_json_without_raising(payload):
 @given(objects)
 def test_the_judge_reads_any_json_without_raising(payload):
     rules = ScanRules()
-    judge_message(payload, lambda text, path: scan_text(text, rules, path), rules)
+    judge_message(payload, lambda text, path, seen: scan_text(text, rules, path, seen), rules)
 
 
 @SETTINGS

@@ -26,7 +26,9 @@ DEV = Path(__file__).resolve().parents[1] / "corpus" / "dev"
 
 
 def judged(payload) -> dict:
-    return judge_message(payload, lambda text, path: scan_text(text, RULES, path), RULES)
+    return judge_message(
+        payload, lambda text, path, seen: scan_text(text, RULES, path, seen), RULES
+    )
 
 
 def test_each_part_scores_under_the_threshold_alone_and_over_it_joined():
@@ -72,7 +74,9 @@ def test_a_field_withheld_on_its_own_does_not_drag_its_neighbours_in():
 def test_trusted_messages_are_not_read_as_a_document():
     payload = {"content": [{"type": "text", "text": part} for part in PARTS]}
     verdicts = judge_message(
-        payload, lambda text, path: scan_text(text, RULES, path), ScanRules(untrusted=False)
+        payload,
+        lambda text, path, seen: scan_text(text, RULES, path, seen),
+        ScanRules(untrusted=False),
     )
     assert all(v.verdict == "clean" for v in verdicts.values())
 

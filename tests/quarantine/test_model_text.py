@@ -27,7 +27,9 @@ UNTRUSTED = parse_policy('[servers.srv]\ntrust = "untrusted"\n')
 
 def withheld(result: dict, method: str = "tools/list") -> list[str]:
     rules = ScanRules(for_the_model=True, own_tools=own_names(result))
-    verdicts = judge_message(result, lambda text, path: scan_text(text, rules, path), rules)
+    verdicts = judge_message(
+        result, lambda text, path, seen: scan_text(text, rules, path, seen), rules
+    )
     return [path for path, verdict in verdicts.items() if verdict.verdict == "withheld"]
 
 
