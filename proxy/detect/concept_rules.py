@@ -19,12 +19,13 @@ that are not words), `counted_words` (whether a word counts as its concept where
 says, and which of it is reported rather than meant).
 """
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from .clauses import CLAUSE_END, split_clauses
 from .concept_reading import NEEDS, ConceptSignal, Reading, discussed_stretch
 from .concept_shapes import WANTS_ADDRESS, WANTS_QUOTE, pseudo_hits, reporting_frames
-from .context import UNKNOWN_FIELD, Field, Shapes
+from .context import UNKNOWN_FIELD, Field, FieldKind, Shapes
 from .counted_words import counted
 from .lexicon import Hit, find_hits, listed, scanner
 from .rule_holds import SEARCHED_SHAPES, holds
@@ -86,21 +87,27 @@ def _rules_held_by(mask: int, candidates: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(index for index in candidates if all(map(mask.__and__, _NEED_MASKS[index])))
 
 
-def _can_hold(possible: tuple[int, ...], shapes: Shapes) -> bool:
-    """Whether some rule of `possible` holds in a kind of field the text has (see `Shapes.kinds`):
-    the text's own field's kind is asked first, the keyed values inside it only if that fails."""
+def _can_hold(
+    possible: tuple[int, ...], outer: FieldKind, inner: Callable[[], frozenset[FieldKind]]
+) -> bool:
+    """Whether some rule of `possible` holds in a kind of field the text has: its own field's
+    kind `outer` is asked first, the kinds its keys name (`inner`, see `Shapes.kinds`) only if
+    that fails."""
     fields = [RULES[index].fields for index in possible]
-    if any(kinds is None or shapes.outer.kind in kinds for kinds in fields):
+    if any(kinds is None or outer in kinds for kinds in fields):
         return True
-    found = shapes.kinds()
+    found = inner()
     return any(not found.isdisjoint(kinds) for kinds in fields if kinds is not None)
 
 
-def may_hold_in(concepts: frozenset[str], shapes: Shapes) -> bool:
-    """Whether some rule may hold in a text whose terms name at most `concepts` and whose keyed
-    values are `shapes`: False means `concept_signals` finds no signal there."""
+def may_hold_in(
+    concepts: frozenset[str], outer: FieldKind, inner: Callable[[], frozenset[FieldKind]]
+) -> bool:
+    """Whether some rule may hold in a text whose terms name at most `concepts`, in a field of
+    kind `outer` whose keys inside name at most the kinds `inner` gives: False means
+    `concept_signals` finds no signal there."""
     possible = _possible_with(concepts)
-    return bool(possible) and _can_hold(possible, shapes)
+    return bool(possible) and _can_hold(possible, outer, inner)
 
 
 def _may_discuss(concepts: set[str]) -> bool:
@@ -154,7 +161,7 @@ def _read(
     present = seen.concepts() if seen else scanner().concepts(part)
     if not _may_hold(present):
         return Reading([], [])
-    if not weighing and not _can_hold(_possible(present), shapes):
+    if not weighing and not _can_hold(_possible(present), shapes.outer.kind, shapes.kinds):
         return Reading([], [])
     hits = [
         hit if not low else Hit(hit.concept, hit.language, hit.start + low, hit.end + low)
@@ -168,7 +175,7 @@ def _read(
     possible = _possible(concepts)
     if not possible and "discussion" not in concepts:
         return Reading([], [])
-    if not _can_hold(possible, shapes) and not _may_discuss(concepts):
+    if not _can_hold(possible, shapes.outer.kind, shapes.kinds) and not _may_discuss(concepts):
         # Each rule these words could make holds only in kinds of field the text has none of:
         # nothing more can be found, and the reading is what the full one would say.
         return Reading([], [], folded, ((low, high),))

@@ -185,6 +185,26 @@ class Field:
 UNKNOWN_FIELD = Field(FieldKind.UNKNOWN, "")
 
 
+# Where a quoted key opens, followed by its colon: every key `_QUOTED_PAIR` and `_CONTAINER` can
+# find, and the keys of pairs they would pass over (one overlapping a match before it).
+_ANY_QUOTED_KEY = re.compile(r"[\"'](?=([\w .-]{1,48})[\"'][ \t]*:)")
+
+
+def key_kinds(text: str) -> frozenset[FieldKind]:
+    """The kinds of field the keys inside `text` can name (see `Shapes.at`), a few more at most.
+
+    Every key it finds lies on one line, as any key-value pair's key does: the kinds of texts
+    joined by line breaks are the kinds of each of them together.
+    """
+    keys = {match.group(1) for match in _ANY_QUOTED_KEY.finditer(text)}
+    keys.update(match.group(1) for match in _LINE_PAIR.finditer(text))
+    found = {kind_of_key(key) for key in keys}
+    if any(map(_names_a_record_part, keys)):
+        # A record part's kind is the record's: a ticket, an e-mail or a to-do.
+        found.update((FieldKind.WORK_ITEM, FieldKind.MESSAGE, FieldKind.TASK))
+    return frozenset(found)
+
+
 @lru_cache(maxsize=4096)
 def _names_a_record_part(key: str) -> bool:
     return not _RECORD_PARTS.isdisjoint(_words(key))
@@ -233,14 +253,7 @@ class Shapes:
     def kinds(self) -> frozenset[FieldKind]:
         """Every kind `at` can return for some offset of the text (a few more at most): a rule
         held only in other kinds of field cannot hold anywhere in it."""
-        if self._spans is None:
-            self._spans = self._read()
-        keys = {key for _, _, key in self._spans}
-        keys.update(match.group(1) for match in _CONTAINER.finditer(self._text))
-        found = {self.outer.kind, *map(kind_of_key, keys)}
-        if any(map(_names_a_record_part, keys)):
-            found.update((FieldKind.WORK_ITEM, FieldKind.MESSAGE, FieldKind.TASK))
-        return frozenset(found)
+        return key_kinds(self._text) | {self.outer.kind}
 
     def _record_kind(self, offset: int) -> FieldKind | None:
         """The kind of the JSON object holding `offset`, where its keys tell: a ticket or an

@@ -6,14 +6,16 @@ scans of the whole message joined into one text: which signal patterns may match
 loosened patterns, see `matcher.engine`), and which concepts the lexicon names somewhere. Both
 scans look for fixed shapes without anchors or look-arounds, and an ASCII text folds character by
 character (a spaced-out word never spans a line break), so whatever they would find in a run of the
-joined texts they find in the whole. When the whole names no pattern and no concept set any rule
-needs in the kinds of field a run has, the run's reading is empty, and it is not made.
+joined texts they find in the whole. The kinds of field a run's keys name are those its texts'
+keys name (a key and its colon never span a line break). When the whole names no pattern and no
+concept set any rule needs in the kinds of field a run has, the run's reading is empty, and it is
+not made.
 """
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 from .concept_rules import may_hold_in
-from .context import UNKNOWN_FIELD, Field, Shapes
+from .context import FieldKind, key_kinds
 from .detector import field_of
 from .lexicon import scanner
 from .normalize import fold
@@ -23,21 +25,41 @@ JOINER = "\n"
 """What stands between two texts of the message, as between the fields of a document."""
 
 
-@dataclass(frozen=True)
 class FirstPass:
     """What the compiled scans found in a message's texts joined by `JOINER` (see the module
-    docstring); `None` concepts: the first pass cannot vouch for any run (not ASCII, or a
-    pattern may match)."""
+    docstring); `concepts` None: the first pass vouches for no run (not ASCII, or a pattern may
+    match)."""
 
-    concepts: frozenset[str] | None
+    def __init__(self, concepts: frozenset[str] | None, folded: str = "") -> None:
+        self.concepts = concepts
+        self._folded = folded  # all the texts joined and folded
+        # The kinds of field each text's keys name, by text (see `context.key_kinds`): a text
+        # asked about as a field is asked about again in its record and in the whole message.
+        self._key_kinds: dict[str, frozenset[FieldKind]] = {}
 
-    def silent(self, run: str, key: str = "") -> bool:
-        """Whether `detect(run, key=key)` finds nothing, told without reading `run`, which must be
-        one of the texts or several side by side, joined as the first pass joined them."""
+    def silent(self, run: Sequence[str], key: str = "") -> bool:
+        """Whether `detect(JOINER.join(run), key=key)` finds nothing, told without reading it:
+        `run` is one of the texts, or several that stand side by side in the first pass."""
         if self.concepts is None:
             return False
-        field = field_of(key) if key else UNKNOWN_FIELD
-        return not may_hold_in(self.concepts, _shapes(run, field))
+        return not may_hold_in(
+            self.concepts,
+            field_of(key).kind if key else FieldKind.UNKNOWN,
+            lambda: frozenset().union(*map(self._kinds, run)),
+        )
+
+    def silent_everywhere(self) -> bool:
+        """Whether every run of the texts finds nothing when read as a document (in no field of
+        its own): all the texts' keys together name the most kinds of field any run has."""
+        if self.concepts is None:
+            return False
+        return not may_hold_in(self.concepts, FieldKind.UNKNOWN, lambda: key_kinds(self._folded))
+
+    def _kinds(self, text: str) -> frozenset[FieldKind]:
+        kinds = self._key_kinds.get(text)
+        if kinds is None:
+            kinds = self._key_kinds[text] = key_kinds(fold(text).text)
+        return kinds
 
 
 def first_pass(texts: list[str]) -> FirstPass:
@@ -50,8 +72,4 @@ def first_pass(texts: list[str]) -> FirstPass:
     folded = fold(joined).text
     if patterns_engine().candidates(folded):
         return FirstPass(None)
-    return FirstPass(frozenset(scanner().concepts(folded)))
-
-
-def _shapes(text: str, field: Field) -> Shapes:
-    return Shapes(fold(text).text, field)
+    return FirstPass(frozenset(scanner().concepts(folded)), folded)

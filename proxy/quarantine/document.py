@@ -10,7 +10,8 @@ each with the joined parts shown to the reviewer beside it.
 import re
 from bisect import bisect_right
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from functools import cached_property
+from typing import Any
 
 from ..detect import HOMOGLYPHS, Signal, detect
 from ..detect.context import telling_key
@@ -63,7 +64,7 @@ def judge_message(
     verdicts = {path: verdict_of(text, path, seen) for path, text in surfaces}
     if rules.untrusted:
         values = [(path, verdicts[path]) for path, _ in surfaces if not path.endswith(_KEY)]
-        place = _Places(first, {path: index for index, (path, _) in enumerate(parts)})
+        place = _Places(first, parts, verdicts)
         groups = records(values)
         for record in groups:
             verdicts.update(split_matches(record, rules, place=place))
@@ -81,24 +82,47 @@ def _in_documents(path: str, text: str) -> bool:
     return not path.endswith(_KEY) and not (text in _BLOCK_TYPES and path.endswith("/type"))
 
 
-class _Places(NamedTuple):
+class _Places:
     """The message's first pass, and where each value field's text stands among its texts."""
 
-    first: FirstPass | None
-    positions: dict[str, int]
+    def __init__(
+        self,
+        first: FirstPass | None,
+        parts: list[tuple[str, str]],
+        verdicts: dict[str, FieldVerdict],
+    ) -> None:
+        self.first = first
+        self.positions = {path: index for index, (path, _) in enumerate(parts)}
+        self._parts, self._verdicts = parts, verdicts
 
-    def silent(self, kept: list[tuple[str, FieldVerdict]], document: str) -> bool:
-        """Whether `document`, the joined texts of `kept`, holds nothing to find: the texts are
-        the first pass's own, side by side there as here (see `detect.first_pass`)."""
+    @cached_property
+    def quiet(self) -> bool:
+        """Whether no document of the message's texts holds anything to find: none was changed
+        or withheld, and all of them together hold nothing (as no document can, see
+        `FirstPass.silent_everywhere`)."""
+        return (
+            self.first is not None
+            and all(_unchanged(self._verdicts[path]) for path, _ in self._parts)
+            and self.first.silent_everywhere()
+        )
+
+    def silent(self, kept: list[tuple[str, FieldVerdict]]) -> bool:
+        """Whether the document of the texts of `kept`, joined, holds nothing to find: the texts
+        are the first pass's own, side by side there as here (see `detect.first_pass`)."""
         if self.first is None:
             return False
         where = [self.positions.get(path, -1) for path, _ in kept]
-        side_by_side = where[0] >= 0 and where == list(range(where[0], where[0] + len(where)))
-        return (
-            side_by_side
-            and all(verdict.cleaned == verdict.original for _, verdict in kept)
-            and self.first.silent(document)
+        if where[0] < 0 or where != list(range(where[0], where[0] + len(where))):
+            return False
+        return self.quiet or (
+            all(_unchanged(verdict) for _, verdict in kept)
+            and self.first.silent([verdict.cleaned for _, verdict in kept])
         )
+
+
+def _unchanged(verdict: FieldVerdict) -> bool:
+    """Whether the field reaches documents as it came: not withheld, nothing removed."""
+    return verdict.verdict is not Verdict.WITHHELD and verdict.cleaned == verdict.original
 
 
 def split_matches(
@@ -123,8 +147,12 @@ def split_matches(
     ]
     if len(kept) < 2:
         return {}
-    threshold = withhold_at(rules.threshold)
     texts = [verdict.cleaned for _, verdict in kept]
+    # A long mirror's document is cut short, in the middle of a text (see `_read_text`): the
+    # first pass vouches for runs of whole texts only.
+    if place is not None and not _long_mirror(texts) and place.silent(kept):
+        return {}
+    threshold = withhold_at(rules.threshold)
     if _under_by_seam(kept, texts, threshold, rules.kinds):
         return {}
     starts, offset = [], 0
@@ -132,11 +160,6 @@ def split_matches(
         starts.append(offset)
         offset += len(text) + len(_JOINER)
     document = _read_text(texts, [verdict for _, verdict in kept])
-    # A mirror's document is cut short, in the middle of a text: the first pass vouches for runs
-    # of whole texts only.
-    whole = len(document) == starts[-1] + len(texts[-1])
-    if whole and place is not None and place.silent(kept, document):
-        return {}
     found = detect(document, kinds=rules.kinds)
     # Under the threshold, the learned model may still read the document as an attack (it reads
     # single fields too, but a message's values are often too short for it alone). One text told
@@ -241,6 +264,13 @@ def _under_by_seam(
     text = texts[0]
     seam = detect(text[-SEAM_REACH:] + _JOINER + text[:SEAM_REACH], kinds=kinds)
     return max(verdict.score for _, verdict in kept) + seam.score < threshold
+
+
+def _long_mirror(texts: list[str]) -> bool:
+    """Whether `_read_text` may cut the document of `texts` short: one run told twice, longer
+    than MIRROR_HEAD."""
+    half, odd = divmod(len(texts), 2)
+    return not odd and sum(map(len, texts)) > MIRROR_HEAD and texts[:half] == texts[half:]
 
 
 def _read_text(texts: list[str], verdicts: list[FieldVerdict]) -> str:

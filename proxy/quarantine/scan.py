@@ -209,7 +209,7 @@ def _scan_untrusted(
     kinds = rules.kinds
     # The text as it came is one the message's first pass read: where that says nothing can be
     # found in it, its reading is the empty one, not made again.
-    silent = not removed and first is not None and first.silent(cleaned, key)
+    silent = not removed and first is not None and first.silent([cleaned], key)
     found = reading = _NOTHING if silent else detect(cleaned, key=key, kinds=kinds)
     passages = [(cleaned, _spans(reading))]
     if removed:
