@@ -27,12 +27,13 @@ JOINER = "\n"
 
 class FirstPass:
     """What the compiled scans found in a message's texts joined by `JOINER` (see the module
-    docstring); `concepts` None: the first pass vouches for no run (not ASCII, or a pattern may
-    match)."""
+    docstring): the concepts the lexicon names there (None: the first pass vouches for no run,
+    the text not being ASCII or some pattern matching), and whether no run read as a document
+    can hold a signal (`silent_everywhere`)."""
 
-    def __init__(self, concepts: frozenset[str] | None, folded: str = "") -> None:
+    def __init__(self, concepts: frozenset[str] | None, silent_everywhere: bool = False) -> None:
         self.concepts = concepts
-        self._folded = folded  # all the texts joined and folded
+        self.silent_everywhere = silent_everywhere
         # The kinds of field each text's keys name, by text (see `context.key_kinds`): a text
         # asked about as a field is asked about again in its record and in the whole message.
         self._key_kinds: dict[str, frozenset[FieldKind]] = {}
@@ -48,13 +49,6 @@ class FirstPass:
             lambda: frozenset().union(*map(self._kinds, run)),
         )
 
-    def silent_everywhere(self) -> bool:
-        """Whether every run of the texts finds nothing when read as a document (in no field of
-        its own): all the texts' keys together name the most kinds of field any run has."""
-        if self.concepts is None:
-            return False
-        return not may_hold_in(self.concepts, FieldKind.UNKNOWN, lambda: key_kinds(self._folded))
-
     def _kinds(self, text: str) -> frozenset[FieldKind]:
         kinds = self._key_kinds.get(text)
         if kinds is None:
@@ -62,9 +56,8 @@ class FirstPass:
         return kinds
 
 
-def first_pass(texts: list[str]) -> FirstPass:
-    """The first pass over `texts` joined by `JOINER`."""
-    joined = JOINER.join(texts)
+def first_pass(joined: str) -> FirstPass:
+    """The first pass over a message's texts joined by `JOINER`."""
     if not joined.isascii():
         # Folding other scripts maps characters by their neighbours (marks, look-alike words):
         # a run might fold otherwise than inside the whole.
@@ -72,4 +65,8 @@ def first_pass(texts: list[str]) -> FirstPass:
     folded = fold(joined).text
     if patterns_engine().candidates(folded):
         return FirstPass(None)
-    return FirstPass(frozenset(scanner().concepts(folded)), folded)
+    concepts = frozenset(scanner().concepts(folded))
+    # All the texts' keys together name the most kinds of field any run has: read now, while
+    # the folded text is at hand, rather than kept beside the message.
+    everywhere = not may_hold_in(concepts, FieldKind.UNKNOWN, lambda: key_kinds(folded))
+    return FirstPass(concepts, everywhere)

@@ -19,7 +19,7 @@ from ..detect.first_pass import JOINER, FirstPass, first_pass
 from ..mcp.listing import records
 from ..mcp.surfaces import walk_surfaces
 from .decision import decide, withhold_at
-from .scan import Decoded, FieldVerdict, ReadInMessage, ScanRules, Verdict
+from .scan import Decoded, FieldVerdict, ReadInMessage, ScanRules, Verdict, plain_texts
 
 SPLIT = "split_across_fields"
 _KEY = "@key"  # how a surface path names an object key: keys take no part in the document
@@ -36,6 +36,9 @@ MIRROR_HEAD = 1 << 18
 # reach of a rule, a pattern or the context either looks at (see `_under_by_seam`).
 SEAM_REACH = 1 << 12
 _SPACE = re.compile(r"\s")
+# The longest message read by a first pass: its scans copy the joined texts a few times over, and
+# a large message's fields are long enough to read one by one.
+FIRST_PASS_MOST = 1 << 18
 
 
 def judge_message(
@@ -56,15 +59,16 @@ def judge_message(
     # The value fields, in order, that can be part of a document (a block's `type` cannot), and
     # where each stands among the texts of the first pass.
     parts = [(path, text) for path, text in surfaces if _in_documents(path, text)]
-    first = None
-    if rules.untrusted and len(parts) > 1:
-        keys_and_types = [text for path, text in surfaces if not _in_documents(path, text)]
-        first = first_pass([text for _, text in parts] + keys_and_types)
-    seen = ReadInMessage(first)
+    seen = ReadInMessage()
+    texts = [text for _, text in parts]
+    texts += (text for path, text in surfaces if not _in_documents(path, text))
+    if rules.untrusted and len(parts) > 1 and sum(map(len, texts)) <= FIRST_PASS_MOST:
+        joined = JOINER.join(texts)
+        seen = ReadInMessage(first_pass(joined), plain_texts(joined))
     verdicts = {path: verdict_of(text, path, seen) for path, text in surfaces}
     if rules.untrusted:
         values = [(path, verdicts[path]) for path, _ in surfaces if not path.endswith(_KEY)]
-        place = _Places(first, parts, verdicts)
+        place = _Places(seen.first, parts, verdicts)
         groups = records(values)
         for record in groups:
             verdicts.update(split_matches(record, rules, place=place))
@@ -103,7 +107,7 @@ class _Places:
         return (
             self.first is not None
             and all(_unchanged(self._verdicts[path]) for path, _ in self._parts)
-            and self.first.silent_everywhere()
+            and self.first.silent_everywhere
         )
 
     def silent(self, kept: list[tuple[str, FieldVerdict]]) -> bool:

@@ -111,6 +111,12 @@ def readings(text: str) -> list[Reading]:
     return found
 
 
+def marked(text: str) -> bool:
+    """Whether `text` shows the loose mark of any reading (as `readings` asks first): a text
+    without one, and every piece of it, has no reading."""
+    return any(scan.candidates(text) for scan, _ in _marks())
+
+
 @cache
 def _marks() -> list[tuple[engine.Engine, list[int]]]:
     """The compiled scans that name the readings worth making (every one on the plain path), one

@@ -9,9 +9,10 @@ from ..detect.context import telling_key
 from ..detect.first_pass import FirstPass
 from ..sanitize import Removal, SanitizeRules, sanitize
 from ..sanitize.model import CHAT_DELIMITER, DECODED_CHARS
+from ..sanitize.pipeline import untouched
 from .decision import decide, withhold_at
 from .model_text import MODEL_TEXT_HARMS, model_text_signals, weigh
-from .readings import readings
+from .readings import marked, readings
 
 
 class Verdict(StrEnum):
@@ -106,8 +107,9 @@ def signal_json(signal: Signal) -> dict:
 
 class ReadInMessage:
     """What one message's scan knows of it: the first pass over all its texts (see
-    `detect.first_pass`), and the long texts read so far, by text and telling key, with their
-    verdicts.
+    `detect.first_pass`), whether they are `plain` (joined, they show no mark that a sanitizer
+    family or a reading starts from, so neither changes any of them), and the long texts read so
+    far, by text and telling key, with their verdicts.
 
     A text is found again by comparing it with the texts of its length, not by its hash: hashing
     reads every character of each copy, where comparing two copies stops at memory speed (and at
@@ -117,8 +119,8 @@ class ReadInMessage:
 
     PER_LENGTH = 2
 
-    def __init__(self, first: FirstPass | None = None) -> None:
-        self.first = first
+    def __init__(self, first: FirstPass | None = None, plain: bool = False) -> None:
+        self.first, self.plain = first, plain
         self._by_length: dict[tuple[int, str], list[tuple[str, FieldVerdict]]] = {}
 
     def get(self, text: str, key: str) -> FieldVerdict | None:
@@ -154,7 +156,7 @@ def scan_text(
         return _scan(text, rules, key)
     verdict = seen.get(text, key)
     if verdict is None:
-        verdict = _scan(text, rules, key, seen.first)
+        verdict = _scan(text, rules, key, seen)
         seen.keep(text, key, verdict)
     return verdict
 
@@ -172,7 +174,7 @@ def _scan_short(text: str, rules: ScanRules, key: str) -> FieldVerdict:
 
 
 def _scan(
-    text: str, rules: ScanRules, key: str = "", first: FirstPass | None = None
+    text: str, rules: ScanRules, key: str = "", seen: ReadInMessage | None = None
 ) -> FieldVerdict:
     threshold = withhold_at(rules.threshold)
     if not rules.untrusted:
@@ -187,28 +189,34 @@ def _scan(
             cleaned,
         )
     try:
-        return _scan_untrusted(text, rules, threshold, key, first)
+        return _scan_untrusted(text, rules, threshold, key, seen)
     except Exception as exc:
         reason = Signal("scan_error", threshold, f"{type(exc).__name__}: {exc}"[:120], 0, 0)
         return FieldVerdict(Verdict.WITHHELD, threshold, [reason], [], [], text, "")
 
 
 def _scan_untrusted(
-    text: str, rules: ScanRules, threshold: float, key: str, first: FirstPass | None
+    text: str, rules: ScanRules, threshold: float, key: str, seen: ReadInMessage | None
 ) -> FieldVerdict:
     def instructions(candidate: str) -> bool:
         return detect(candidate).score >= threshold
 
-    cleaned, removed = sanitize(
-        text,
-        SanitizeRules(
-            untrusted=True, allow_hosts=rules.allow_hosts, looks_like_instructions=instructions
-        ),
+    plain = seen is not None and seen.plain
+    cleaned, removed = (
+        (text, [])
+        if plain
+        else sanitize(
+            text,
+            SanitizeRules(
+                untrusted=True, allow_hosts=rules.allow_hosts, looks_like_instructions=instructions
+            ),
+        )
     )
     decoded = _decoded(removed)
     kinds = rules.kinds
     # The text as it came is one the message's first pass read: where that says nothing can be
     # found in it, its reading is the empty one, not made again.
+    first = seen.first if seen is not None else None
     silent = not removed and first is not None and first.silent([cleaned], key)
     found = reading = _NOTHING if silent else detect(cleaned, key=key, kinds=kinds)
     passages = [(cleaned, _spans(reading))]
@@ -236,7 +244,7 @@ def _scan_untrusted(
     # A reading is measured against what the visible text says in full: in text for the model,
     # whose visible words may all be imperative, only what the encoding adds counts.
     visible = reading if kinds is None else None
-    for other in readings(cleaned):
+    for other in () if plain else readings(cleaned):
         read = detect(other.text)
         if visible is None:
             visible = _NOTHING if silent else detect(cleaned, key=key)
@@ -268,6 +276,13 @@ def _scan_untrusted(
     return FieldVerdict(
         verdict, score, _distinct(signals), removed, decoded, text, cleaned, tuple(passages)
     )
+
+
+def plain_texts(joined: str) -> bool:
+    """Whether no untrusted text of those `joined` loses anything to the sanitizer or has a
+    reading, told by one scan each of them all: the marks those start from are fixed shapes, and
+    what any of the texts shows, the joined text shows."""
+    return untouched(joined, SanitizeRules(untrusted=True)) and not marked(joined)
 
 
 _NOTHING = Detection(0.0, [])

@@ -11,6 +11,7 @@ import tracemalloc
 import pytest
 from support.growth import assert_linear, repeated
 
+from lazaretto.proxy.quarantine.cleaner import judge_payload
 from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
 
 # Each shape repeats its unit up to the size: floods of every kind of hidden character, the
@@ -68,7 +69,8 @@ def test_time_grows_linearly(shape):
 @pytest.mark.parametrize("shape", SHAPES)
 def test_peak_memory_is_a_few_times_the_field(shape):
     text = _field(SHAPES[shape], SMALL)
-    scan_text("warm up the engine", ScanRules())
+    # Tables built on first use (the engines, the look-alike letters) are not the field's cost.
+    scan_text("warm up the engine, \u0430nd the l\u043e\u043ek-alikes", ScanRules())
     tracemalloc.start()
     try:
         scan_text(text, ScanRules())
@@ -98,3 +100,25 @@ def test_a_page_of_five_thousand_links_is_within_the_budget():
     page = "".join(f"- [item {n}](https://example.com/{n}) a line\n" for n in range(5000))
     verdict = scan_text(page + "![x](https://tracker.example/p?d=secret)\n", ScanRules())
     assert [r.kind for r in verdict.removed] == ["markdown-image"]
+
+
+# A message's first pass (see `detect.first_pass`) reads its texts joined, a few copies at a time
+# (small messages only: a large one's fields are read one by one).
+MESSAGE_MEMORY_LIMIT = 5.0
+
+
+@pytest.mark.parametrize("size", [1 << 17, SMALL])
+def test_peak_memory_of_a_message_of_several_texts_is_a_few_times_its_texts(size):
+    text = _field(SHAPES["prose"], size // 2)
+    blocks = [{"type": "text", "text": text}, {"type": "text", "text": text[:-1]}]
+    judge_payload(
+        {"content": [{"type": "text", "text": "warm"}, {"type": "text", "text": "up"}]}, ScanRules()
+    )
+    tracemalloc.start()
+    try:
+        judge_payload({"content": blocks}, ScanRules())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    ratio = peak / (2 * len(text.encode()))
+    assert ratio <= MESSAGE_MEMORY_LIMIT, f"{size} bytes: peak {ratio:.1f}x the texts"

@@ -52,9 +52,9 @@ def counted_scans(monkeypatch) -> list[str]:
     read: list[str] = []
     plain = scan._scan
 
-    def counting(text, rules, key="", first=None):
+    def counting(text, rules, key="", seen=None):
         read.append(text)
-        return plain(text, rules, key, first)
+        return plain(text, rules, key, seen)
 
     scan._scan_short.cache_clear()
     monkeypatch.setattr(scan, "_scan", counting)
