@@ -11,7 +11,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .api import Mode
 from .audit import AuditLog
@@ -25,10 +25,12 @@ from .proxies import RunningProxies
 from .quarantine import Quarantine
 from .review import Review
 from .sessions import Sessions
-from .station.client import StationStore
 from .station.marker import MarkerError, find_marker
 from .store import Store
 from .tools import ToolClassifications
+
+if TYPE_CHECKING:
+    from .station.client import StationStore
 
 
 class StoreAPI(Protocol):
@@ -90,10 +92,18 @@ def open_store(
     try:
         marker = find_marker()
     except MarkerError as exc:
-        return StationStore.failing(exc)
+        return _station_client().failing(exc)
     if marker is not None:
-        return StationStore(marker, timeout=max(30.0, 2 * busy_timeout))
+        return _station_client()(marker, timeout=max(30.0, 2 * busy_timeout))
     return Store(explicit, busy_timeout=busy_timeout)
+
+
+def _station_client() -> "type[StationStore]":
+    """The station's client, imported only where a station is configured: a proxy or a hook on
+    the user's own file never needs its socket and protocol modules."""
+    from .station.client import StationStore
+
+    return StationStore
 
 
 def _existing(path: Path) -> Path:

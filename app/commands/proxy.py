@@ -15,7 +15,7 @@ from lazaretto.proxy.policy import PolicyError, load_policy
 from lazaretto.proxy.presence import announced
 from lazaretto.proxy.proxy_args import configure as configure
 from lazaretto.proxy.proxy_args import server_command, server_name
-from lazaretto.proxy.quarantine.cleaner import FieldCleaner
+from lazaretto.proxy.quarantine.deferred import DeferredCleaner
 from lazaretto.proxy.session import discover_session
 from lazaretto.proxy.transport.relay import Relay
 from lazaretto.proxy.transport.unstarted import answer_not_started
@@ -109,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
         policy=policy,
         server=server,
         session=session.key,
-        cleaner=FieldCleaner(store, policy, server, session.key, exposure),
+        # The judge is loaded by the first message that needs it (see quarantine/deferred).
+        cleaner=DeferredCleaner(store, policy, server, session.key, exposure),
         # Pins belong to what the server is: its command, or its URL (never the headers, which may
         # hold credentials).
         pins=PinGuard(store, server, ["--url", options.url] if options else command, lock),

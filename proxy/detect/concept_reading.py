@@ -8,7 +8,7 @@ import dataclasses
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 from .clauses import PART, SPOKEN_TO
 from .concept_shapes import SHAPE_REACH, not_data_before
@@ -30,14 +30,17 @@ _ESCAPED, _SINGLE, _DOUBLE = '\\"', "'", '"'
 _UNSPACED = "\u1100-\u11ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af"
 
 
-_QUOTATION = re.compile(
-    r"“[^”\n]{2,400}”|„[^“”\n]{2,400}[“”]|«[^»\n]{2,400}»|「[^」\n]{1,400}」|『[^』\n]{1,400}』"
-    r"|‘[^’\n]{2,400}’|`(?:[^`\n]{2,400})?`"
-    rf"|(?:\\\"{not_data_before(_ESCAPED)}(?:[^\"\\\n]|\\[^\"]){{2,400}}?\\\""
-    rf"|'(?<![^\W{_UNSPACED}]')(?<!\\'){not_data_before(_SINGLE)}[^'\n]{{2,400}}?'(?![^\W{_UNSPACED}])"
-    rf"|\"(?<![^\W{_UNSPACED}]\")(?<!\\\"){not_data_before(_DOUBLE)}[^\"\\\n]{{2,400}}?\"(?![^\W{_UNSPACED}]))"
-    r"(?![ \t]*:)"
-)
+# Compiled on first use, as `_utterance`: quotations are looked for only where a signal asks.
+@cache
+def _quotation() -> re.Pattern[str]:
+    return re.compile(
+        r"“[^”\n]{2,400}”|„[^“”\n]{2,400}[“”]|«[^»\n]{2,400}»|「[^」\n]{1,400}」|『[^』\n]{1,400}』"
+        r"|‘[^’\n]{2,400}’|`(?:[^`\n]{2,400})?`"
+        rf"|(?:\\\"{not_data_before(_ESCAPED)}(?:[^\"\\\n]|\\[^\"]){{2,400}}?\\\""
+        rf"|'(?<![^\W{_UNSPACED}]')(?<!\\'){not_data_before(_SINGLE)}[^'\n]{{2,400}}?'(?![^\W{_UNSPACED}])"
+        rf"|\"(?<![^\W{_UNSPACED}]\")(?<!\\\"){not_data_before(_DOUBLE)}[^\"\\\n]{{2,400}}?\"(?![^\W{_UNSPACED}]))"
+        r"(?![ \t]*:)"
+    )
 
 
 # A word just before a quotation and just after it (a space between, or none in a script written
@@ -98,9 +101,11 @@ _JA_CONDITION_AFTER = re.compile(
 # A quotation of words, not a name ('prod-secrets', "Kadry"): a space inside, a script written
 # without spaces, or a code span (code is shown, never said); or a chat template's token
 # ("<|im_start|>system", "[INST]"), named as a kind of markup is.
-_UTTERANCE = re.compile(
-    r"^`|\w\s+\w|[\u2e80-\u9fff\uac00-\ud7af\u0e00-\u0e7f]|<\|\w+\|>|\[/?inst\]|<</?sys>>"
-)
+@cache
+def _utterance() -> re.Pattern[str]:
+    return re.compile(
+        r"^`|\w\s+\w|[\u2e80-\u9fff\uac00-\ud7af\u0e00-\u0e7f]|<\|\w+\|>|\[/?inst\]|<</?sys>>"
+    )
 
 
 # Characters around a clause's first and last concept still counted as that clause's words.
@@ -217,10 +222,11 @@ def _quotations(
     """The spans of the quotations in `folded[low:high]` that report what they quote: prose (not
     keys or values of data) that stands inside a sentence, or begins within PASSAGE of a clause
     about attacks."""
+    utterance = _utterance()
     return [
         match.span()
-        for match in _QUOTATION.finditer(folded, low, high)
-        if _UTTERANCE.search(match.group())
+        for match in _quotation().finditer(folded, low, high)
+        if utterance.search(match.group())
         and (
             _inside_a_sentence(folded, match.start(), match.end())
             or any(start - PASSAGE <= match.start() < end + PASSAGE for start, end in discussed)

@@ -273,7 +273,10 @@ GLUED = frozenset({"ai"})
 _UNSPACED_CLASS = "\u0e00-\u0eff\u1000-\u109f\u1100-\u11ff\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 
 
-_UNSPACED_CHAR = re.compile(f"[{_UNSPACED_CLASS}]")
+# Compiled on first use: only a text that is not all ASCII asks.
+@cache
+def _unspaced_char() -> re.Pattern[str]:
+    return re.compile(f"[{_UNSPACED_CLASS}]")
 
 
 @cache
@@ -292,7 +295,7 @@ def _glued() -> tuple[re.Pattern, dict[str, Term]]:
 
 def glued_hits(folded: str) -> list[Hit]:
     """The `GLUED` concepts' Latin names found where they touch a script without spaces."""
-    if folded.isascii() or not _UNSPACED_CHAR.search(folded):
+    if folded.isascii() or not _unspaced_char().search(folded):
         return []
     return list(_glued_in(folded))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
+from functools import cache
 from itertools import islice
 
 from .model import DECODED_CHARS, Collector
@@ -79,7 +80,6 @@ _REMOVE = {
 # Trusted text keeps control characters and escapes (terminal output legitimately colours itself);
 # the invisible families go under every trust level.
 _ALWAYS = ("zero-width", "bidi-controls", "variation-selectors", "tag-characters")
-_PATTERNS = {kind: re.compile(pattern) for kind, pattern in _REMOVE.items()}
 # A plain class search is several times cheaper than a pattern with lookarounds, so each family's
 # pattern runs only on text that holds one of its characters.
 _MEMBERS = {
@@ -105,8 +105,7 @@ _KEEPS_BESIDE = {
 }
 _GROUP = {kind: kind.replace("-", "_") for kind in _REMOVE}
 _KIND = {group: kind for kind, group in _GROUP.items()}
-_SCAN_ALL = re.compile("|".join(f"(?P<{_GROUP[kind]}>{_REMOVE[kind]})" for kind in _REMOVE))
-_SCAN_ALWAYS = re.compile("|".join(f"(?P<{_GROUP[kind]}>{_REMOVE[kind]})" for kind in _ALWAYS))
+
 _CANDIDATE = re.compile(
     f"[\x1b\x9b{_ZERO_WIDTH}{_BIDI}{_SELECTORS}{_TAGS}{_CONTROLS}{_PRIVATE_USE}]"
 )
@@ -212,11 +211,27 @@ def escape_text(seq: str) -> str:
     return _SPELL.sub(lambda m: f"⟨{name(m.group())}⟩", seq)
 
 
+# The families' full patterns are compiled on first use: most texts hold none of their characters
+# (the `_PRESENT` classes and `_worth_scanning` say so first), and a proxy answers its first
+# messages without them.
+@cache
+def _pattern(kind: str) -> re.Pattern[str]:
+    return re.compile(_REMOVE[kind])
+
+
+@cache
+def _scan(untrusted: bool) -> re.Pattern[str]:
+    """Every family's pattern (only those stripped at every trust level, for trusted text) as one
+    alternation of named groups."""
+    kinds = _REMOVE if untrusted else _ALWAYS
+    return re.compile("|".join(f"(?P<{_GROUP[kind]}>{_REMOVE[kind]})" for kind in kinds))
+
+
 def hidden_spans(text: str, untrusted: bool = True) -> Iterator[tuple[str, int, int]]:
     """Yield (kind, start, end) for every stretch of one kind that the rules strip, in order."""
     if not _worth_scanning(text, untrusted):
         return
-    for match in (_SCAN_ALL if untrusted else _SCAN_ALWAYS).finditer(text):
+    for match in _scan(untrusted).finditer(text):
         group = match.lastgroup
         assert group is not None  # every alternative of the scan is a named group
         yield _KIND[group], match.start(), match.end()
@@ -233,7 +248,7 @@ def strip(text: str, untrusted: bool, found: Collector) -> str:
     for kind in _REMOVE if untrusted else _ALWAYS:
         if not _PRESENT[kind].search(text):
             continue
-        pattern = _PATTERNS[kind]
+        pattern = _pattern(kind)
         beside = _KEEPS_BESIDE.get(kind)
         if kind in _EVERY_MEMBER and (beside is None or not beside.search(text)):
             pattern = _EVERY_MEMBER[kind]

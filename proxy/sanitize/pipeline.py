@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..matcher import engine
-from . import delimiters, encoded, html, images, invisible, layout
+from . import delimiters, encoded, invisible, layout
 from .budget import Budget
 from .model import DECODED_CHARS, Collector, Removal, SanitizeRules
 
@@ -78,6 +78,10 @@ def _round(text: str, rules: SanitizeRules, found: Collector, budget: Budget) ->
     original = text
     text = invisible.strip(text, rules.untrusted, found)
     if rules.untrusted:
+        # Imported here, on the first text with a mark: they bring the Markdown, HTML and CSS
+        # parsers, which most fields never need and a proxy's start-up should not wait for.
+        from . import html, images
+
         text = html.strip_markup(text, rules.allow_hosts, found, budget)
         text = images.strip_images(text, rules.allow_hosts, found)
         text = delimiters.strip_delimiters(text, found)

@@ -17,7 +17,7 @@ from lazaretto.proxy.mediator.router import Mediator, Outgoing
 
 
 class _Unread:
-    """Takes the cleaner's arguments and changes nothing."""
+    """Takes the deferred cleaner's arguments and changes nothing."""
 
     def __init__(self, *_args) -> None:
         pass
@@ -37,7 +37,7 @@ def _server_line(self: Mediator, line: bytes | list[bytes]) -> Outgoing:
 
 if __name__ == "__main__":
     arguments = sys.argv[1:]
-    command.FieldCleaner = _Unread
+    command.DeferredCleaner = _Unread
     if arguments[:1] == ["--unread"]:
         arguments = arguments[1:]
         Mediator.from_client, Mediator.from_server = _client_line, _server_line

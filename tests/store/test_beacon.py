@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from lazaretto.proxy.quarantine.cleaner import FingerprintIndex
+from lazaretto.proxy.quarantine.fingerprint_index import FingerprintIndex
 from lazaretto.store import Store, StoreUnavailable
 from lazaretto.store import store as store_module
 from lazaretto.store.beacon import Beacon
