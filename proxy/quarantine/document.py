@@ -56,12 +56,17 @@ def judge_message(
     `detect.first_pass`), which tell the fields and documents where nothing can be found."""
     surfaces: list[tuple[str, str]] = []
     walk_surfaces(payload, lambda path, text: surfaces.append((path, text)))
-    # The value fields, in order, that can be part of a document (a block's `type` cannot), and
-    # where each stands among the texts of the first pass.
-    parts = [(path, text) for path, text in surfaces if _in_documents(path, text)]
+    # The value fields, in order, that can be part of a document (a block's `type` cannot), then
+    # the keys and types: the texts of the first pass, in its order.
+    parts: list[tuple[str, str]] = []
+    others: list[str] = []
+    for path, text in surfaces:
+        if _in_documents(path, text):
+            parts.append((path, text))
+        else:
+            others.append(text)
+    texts = [text for _, text in parts] + others
     seen = ReadInMessage()
-    texts = [text for _, text in parts]
-    texts += (text for path, text in surfaces if not _in_documents(path, text))
     if rules.untrusted and len(parts) > 1 and sum(map(len, texts)) <= FIRST_PASS_MOST:
         joined = JOINER.join(texts)
         seen = ReadInMessage(first_pass(joined), plain_texts(joined))
@@ -71,13 +76,13 @@ def judge_message(
         place = _Places(seen.first, parts, verdicts)
         groups = records(values)
         for record in groups:
-            verdicts.update(split_matches(record, rules, place=place))
+            verdicts.update(split_matches(record, rules, place))
         if len(groups) > 1:
             # Unrelated records' weak evidence does not add up, but an instruction split across
             # records does: the whole message is read once more, and counts where its evidence
             # runs across two of them.
             record_of = {path: n for n, record in enumerate(groups) for path, _ in record}
-            verdicts.update(split_matches(values, rules, record_of, place))
+            verdicts.update(split_matches(values, rules, place, record_of))
     return verdicts
 
 
@@ -132,8 +137,8 @@ def _unchanged(verdict: FieldVerdict) -> bool:
 def split_matches(
     parts: list[tuple[str, FieldVerdict]],
     rules: ScanRules,
+    place: _Places,
     record_of: dict[str, int] | None = None,
-    place: _Places | None = None,
 ) -> dict[str, FieldVerdict]:
     """The value fields (path, verdict) to withhold because the message read as one document
     crosses the threshold, each with the verdict it is withheld under (by path); empty when the
@@ -141,20 +146,21 @@ def split_matches(
 
     Fields already withheld on their own take no part: they never reach the model. Given each
     part's record (by path), the document counts only when some of its evidence runs across the
-    parts of two records. Given the message's first pass (`place`), a document it says holds
-    nothing is not read.
+    parts of two records. A document the message's first pass (`place`) says holds nothing is not
+    read.
     """
+    documented = place.positions
     kept = [
         (path, verdict)
         for path, verdict in parts
-        if verdict.verdict is not Verdict.WITHHELD and _in_documents(path, verdict.original)
+        if verdict.verdict is not Verdict.WITHHELD and path in documented
     ]
     if len(kept) < 2:
         return {}
     texts = [verdict.cleaned for _, verdict in kept]
     # A long mirror's document is cut short, in the middle of a text (see `_read_text`): the
     # first pass vouches for runs of whole texts only.
-    if place is not None and not _long_mirror(texts) and place.silent(kept):
+    if not _long_mirror(texts) and place.silent(kept):
         return {}
     threshold = withhold_at(rules.threshold)
     if _under_by_seam(kept, texts, threshold, rules.kinds):

@@ -47,6 +47,16 @@ class ScanRules:
     """Text the server wrote for the model (see `model_text`): only what harms there counts."""
     own_tools: frozenset[str] = frozenset()
     """With `for_the_model`: the tools the server lists for itself (naming others is evidence)."""
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Every short field's verdict is looked up by its rules: they are hashed once, not at
+        # every lookup.
+        fields = (self.untrusted, self.allow_hosts, self.threshold, self.for_the_model)
+        object.__setattr__(self, "_hash", hash((*fields, self.own_tools)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def kinds(self) -> frozenset[str] | None:
