@@ -56,11 +56,12 @@ class Term(NamedTuple):
     @property
     def needle(self) -> str:
         """What the scan looks for: a whole word between spaces, a word start after one."""
-        if self.bounds is Bounds.WORD:
-            return f" {self.text} "
-        if self.bounds is Bounds.PREFIX:
-            return " " + self.text
-        return self.text
+        return " " * self.shift + self.text + " " * (self.bounds is Bounds.WORD)
+
+    @property
+    def shift(self) -> int:
+        """How far the text starts into its needle: past the space before a word or a word start."""
+        return 1 if self.bounds is Bounds.WORD or self.bounds is Bounds.PREFIX else 0
 
 
 class Hit(NamedTuple):
@@ -106,6 +107,7 @@ def terms() -> tuple[Term, ...]:
     return table
 
 
+@cache
 def _terms_file_name() -> str:
     """Named by everything `_fold_terms` reads: the tables, the folding, the bounds (with each
     language's grammar), Unicode's data."""
@@ -149,7 +151,7 @@ class Scanner:
     def __init__(self, table: Sequence[Term]) -> None:
         self.table = table
         # Per term: how far its text starts into its needle, and its length.
-        self.shifts = [term.needle.index(term.text) for term in table]
+        self.shifts = [term.shift for term in table]
         self.lengths = [len(term.text) for term in table]
 
     def occurrences(self, haystack: str) -> list[tuple[int, int]]:
@@ -182,7 +184,10 @@ class HyperscanScanner(Scanner):
         self._database = database
         # The same literals, each reported once however often it occurs (see `concepts`).
         self._first_only = first_only
-        self._sizes = [len(term.needle.encode()) for term in table]
+        # Each needle's length in UTF-8: its text's, and the spaces around it.
+        self._sizes = [
+            len(term.text.encode()) + term.shift + (term.bounds is Bounds.WORD) for term in table
+        ]
 
     def concepts(self, folded: str) -> set[str]:
         found: list[int] = []
@@ -219,23 +224,28 @@ class _CharOffsets:
 @cache
 def scanner() -> Scanner:
     """The fastest scanner this platform has for the concept tables (built once per process)."""
-    return _scanner(terms())
+    # The terms' cache file is named by everything they and their needles are made from: the
+    # databases are found by that name, with no need to spell out thousands of needles first.
+    return _scanner(terms(), _terms_file_name().encode())
 
 
-def _scanner(table: tuple[Term, ...]) -> Scanner:
+def _scanner(table: tuple[Term, ...], key: bytes) -> Scanner:
+    """The scanner of `table`, whose compiled databases are kept under `key` (which names the
+    table: another table, another key)."""
     hs = engine.hyperscan
     if hs is None or os.environ.get("LAZARETTO_PLAIN_ENGINE"):
         return Scanner(table)
-    literals = [term.needle.encode() for term in table]
-    every = _literal_database(hs, literals, "concepts", 0)
-    first = _literal_database(hs, literals, "concepts-first", hs.HS_FLAG_SINGLEMATCH)
+    every = _literal_database(hs, table, key, "concepts", 0)
+    first = _literal_database(hs, table, key, "concepts-first", hs.HS_FLAG_SINGLEMATCH)
     return HyperscanScanner(table, every, first)
 
 
-def _literal_database(hs, literals: list[bytes], name: str, flags: int):
-    """A Hyperscan literal database of `literals` with `flags`, from the cache when built before."""
+def _literal_database(hs, table: tuple[Term, ...], key: bytes, name: str, flags: int):
+    """A Hyperscan literal database of the needles of `table` with `flags`, from the cache when
+    built before."""
 
     def build():
+        literals = [term.needle.encode() for term in table]
         database = hs.Database(mode=hs.HS_MODE_BLOCK)
         database.compile(
             expressions=literals,
@@ -246,7 +256,7 @@ def _literal_database(hs, literals: list[bytes], name: str, flags: int):
         )
         return database
 
-    return engine.cached_database(hs, name, hs.HS_MODE_BLOCK, [b"%d" % flags, *literals], build)
+    return engine.cached_database(hs, name, hs.HS_MODE_BLOCK, [b"%d" % flags, key], build)
 
 
 def spaced(folded: str) -> str:
