@@ -30,6 +30,7 @@ import lzma
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeGuard
 
 # Run as a script, this file sees only its own folder; the corpus reader is imported from tests/.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -99,7 +100,7 @@ def case_texts() -> dict[str, str]:
     return found
 
 
-def worth_judging(value: object) -> bool:
+def worth_judging(value: object) -> TypeGuard[str]:
     """Whether a literal of a test is a text to judge: a string of a few words."""
     return isinstance(value, str) and len(value) >= SHORTEST_CASE and " " in value
 
@@ -112,7 +113,7 @@ def document_strings(document: object) -> Iterator[str]:
         for value in document:
             yield from document_strings(value)
     elif worth_judging(document):
-        yield str(document)
+        yield document
 
 
 def digest(text: str) -> str:
