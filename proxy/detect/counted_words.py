@@ -5,6 +5,7 @@ A part of the concept rules' matcher (`concept_rules.py`).
 """
 
 import re
+from functools import cache
 
 from .languages import Language, grammar
 from .lexicon import Hit
@@ -28,28 +29,19 @@ _PATH_AFTER = re.compile(r"[ \t]{1,3}/")
 _ARROW_BEFORE = re.compile(r"(?:→|->|=>)[ \t]{0,2}$")
 
 
-# A Chinese verb after "can", "will", "cannot", "does not", "is being": a statement of what
-# happens ("管理员可以发送重置邮件", "系统不会显示原密码"); "you can" ("你可以...") still asks.
-_ZH_STATEMENT = re.compile(
-    r"(?<![你您])(?:可以|能够|不会|无法|不能|将会|已经|正在|被)[^，。,.!?；;]{0,16}$"
-)
+# A verb of an order that what stands before or after it makes a statement or a prohibition, in
+# its language ("管理员可以发送", the admin can send; "送信しました", sent): each language's
+# `statement_before` and `statement_after` (in its file).
+@cache
+def _statement_before(language: Language) -> re.Pattern[str] | None:
+    pattern = grammar(language).statement_before
+    return re.compile(fold(pattern).text) if pattern else None
 
 
-# A Japanese verb that ends as a statement: done (した, しました), going on (している), ended
-# up (してしまう), undergone (される, された) or done for someone (してくれた): what a bug report
-# or a story says happened. An order ends in ください, しろ, せよ or a bare て; the plain form
-# (する) is how a rule is written, so it is not read as a statement.
-_JA_STATEMENT_AFTER = re.compile(
-    fold(
-        "(?:して|し|て|さ)?(?:しまう|しまっ|しまい|いる|いま|いた|まし|れる|れた|れて|れま"
-        "|くれた|くれま|た(?![いら]))"
-    ).text
-)
-
-
-# A Japanese verb negated or made impossible (実行できません, 送信しない, 表示されない): a help
-# page's limits or a prohibition, not an order. "しなさい" (do it) has no "ない".
-_JA_NEGATED_AFTER = re.compile(fold("(?:でき|し|さ|され)?(?:ません|ない|なかっ|ず(?!つ))").text)
+@cache
+def _statement_after(language: Language) -> re.Pattern[str] | None:
+    pattern = grammar(language).statement_after
+    return re.compile(fold(pattern).text) if pattern else None
 
 
 _LEFT_OUT = re.compile(
@@ -199,11 +191,10 @@ def counted(folded: str, hit: Hit, start: int, end: int) -> bool:
             return False
         if _ARROW_BEFORE.search(folded, max(0, start - 4), start):
             return False
-        if hit.language is Language.ZH and _ZH_STATEMENT.search(folded, max(0, start - 20), start):
+        before, after = _statement_before(hit.language), _statement_after(hit.language)
+        if before and before.search(folded, max(0, start - 20), start):
             return False
-        if hit.language is Language.JA and (
-            _JA_STATEMENT_AFTER.match(folded, end) or _JA_NEGATED_AFTER.match(folded, end)
-        ):
+        if after and after.match(folded, end):
             return False
         if hit.language is not Language.EN:
             negation = _NEGATION_BEFORE.get(hit.language)

@@ -9,6 +9,8 @@ GRAMMAR = Grammar(
     verb_first=True,
     negations="no|nunca|jamas",
     whole_words=False,
+    # "never".
+    limits=("nunca",),
 )
 
 WORDS = {

@@ -9,6 +9,8 @@ GRAMMAR = Grammar(
     verb_first=True,
     negations="ne|n'|jamais",
     whole_words=False,
+    # "never".
+    limits=("jamais",),
 )
 
 WORDS = {

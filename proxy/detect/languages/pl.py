@@ -9,6 +9,8 @@ GRAMMAR = Grammar(
     verb_first=False,
     negations="nie|nigdy",
     whole_words=False,
+    # "not", "never".
+    limits=("nie", "nigdy"),
 )
 
 WORDS = {

@@ -9,6 +9,8 @@ GRAMMAR = Grammar(
     verb_first=True,
     negations="nao|nunca|jamais",
     whole_words=False,
+    # "not", "never".
+    limits=("não", "nunca"),
 )
 
 WORDS = {
