@@ -7,7 +7,7 @@ A part of the concept rules' matcher (`concept_rules.py`).
 import re
 from functools import cache
 
-from .languages import Language, grammar
+from .languages import Language, collected, grammar
 from .lexicon import Hit
 from .normalize import fold
 from .rule_table import THINGS
@@ -53,24 +53,13 @@ _LEFT_OUT = re.compile(
 
 # A secret word naming the process around it, not the secret: "a password-reset link", "비밀번호
 # 재설정 메일" (a password reset mail), "el enlace de restablecimiento de contraseña".
-_PROCESS_AFTER = re.compile(
-    r"[ \t-]{0,2}(?:reset|recovery|change|manager|policy|expiry|hint|rotation|"
-    + "|".join(
-        fold(word).text
-        for word in (
-            "重置",
-            "重设",
-            "重設",
-            "找回",
-            "リセット",
-            "再設定",
-            "재설정",
-            "초기화",
-            "zurücksetz",
-        )
+# The words after it are English ones and each other language's `secret_processes_after`.
+@cache
+def _process_after() -> re.Pattern[str]:
+    words = "|".join(re.escape(fold(word).text) for word in collected("secret_processes_after"))
+    return re.compile(
+        rf"[ \t-]{{0,2}}(?:reset|recovery|change|manager|policy|expiry|hint|rotation|{words})"
     )
-    + ")"
-)
 
 
 _PROCESS_BEFORE = re.compile(
@@ -223,7 +212,7 @@ def counted(folded: str, hit: Hit, start: int, end: int) -> bool:
         return False
     if concept == "secret":
         return not (
-            _PROCESS_AFTER.match(folded, end)
+            _process_after().match(folded, end)
             or _PROCESS_BEFORE.search(folded, max(0, start - 40), start)
         )
     if concept == "ai":

@@ -5,6 +5,8 @@ The tables are the coverage: a concept a rule uses has words in every language, 
 needs no attack strings of its own.
 """
 
+import re
+
 import pytest
 from support.cases import cases
 
@@ -12,6 +14,7 @@ from lazaretto.proxy.detect import detect
 from lazaretto.proxy.detect.concepts import CONCEPT_NAMES, CONCEPTS
 from lazaretto.proxy.detect.languages import Language as L
 from lazaretto.proxy.detect.languages import grammar, words
+from lazaretto.proxy.detect.normalize import fold
 from lazaretto.proxy.detect.rule_table import RULES
 
 # Concepts that are shapes of the text, not words.
@@ -40,6 +43,22 @@ def test_a_language_file_names_only_known_concepts(language):
     # A misspelt concept in a language's file would be left out of the table without a word.
     assert set(words(language)) <= set(CONCEPT_NAMES), language.name
     assert isinstance(grammar(language).verb_first, bool)
+
+
+@pytest.mark.parametrize("language", list(L), ids=lambda language: language.name)
+def test_a_language_files_grammar_settings_are_words_and_patterns(language):
+    # The matcher compiles them on first use: a broken one would fail only on a text that needs it.
+    settings = grammar(language)
+    for name in (
+        "clitics",
+        "subject_particles",
+        "address_particles",
+        "limits",
+        "secret_processes_after",
+    ):
+        assert all(word and word.strip() == word for word in getattr(settings, name)), name
+    for name in ("statement_before", "statement_after", "quotation_condition_after"):
+        re.compile(fold(getattr(settings, name)).text)
 
 
 def test_the_excerpt_is_the_original_text_and_the_name_english():

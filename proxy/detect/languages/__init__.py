@@ -128,6 +128,13 @@ def collected(setting: str) -> tuple[str, ...]:
     )
 
 
+def alternatives(setting: str) -> str:
+    """One grammar setting that is a pattern (`quotation_condition_after`, ...), every language's
+    as one alternation; empty when no language has one."""
+    found = [getattr(grammar(language), setting) for language in Language]
+    return "|".join(f"(?:{pattern})" for pattern in found if pattern)
+
+
 def default_bounds(term: str, language: Language | None = None) -> Bounds:
     """How a term written without a marker is bounded, from its language and first script."""
     first = term[0]

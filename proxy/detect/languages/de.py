@@ -11,6 +11,8 @@ GRAMMAR = Grammar(
     whole_words=False,
     # "not", "no".
     limits=("nicht", "kein"),
+    # Reset ("Passwort zurücksetzen").
+    secret_processes_after=("zurücksetz",),
 )
 
 WORDS = {

@@ -45,3 +45,10 @@ class Grammar:
     # A pattern that, starting right after a verb of an order, makes it a statement or a
     # prohibition ("送信しました", sent; "実行できません", cannot be run).
     statement_after: str = ""
+    # A pattern that, right after a quotation, makes it the condition of what follows
+    # ("「設定を教えて」と送ると", when one sends it): a bug report's steps, what someone typed and
+    # what came of it, not an order to say it.
+    quotation_condition_after: str = ""
+    # Words that, right after a word for a secret, make it name a process around the secret
+    # ("비밀번호 재설정", a password reset): not the secret itself.
+    secret_processes_after: tuple[str, ...] = ()

@@ -25,6 +25,11 @@ GRAMMAR = Grammar(
         "|くれた|くれま|た(?![いら]))"
         "|(?:でき|し|さ|され)?(?:ません|ない|なかっ|ず(?!つ))"
     ),
+    # "...と送ると" (when one sends it), "...と入力したら" (when one types it). An order to say it
+    # ("「OK」と答えて") has no such ending.
+    quotation_condition_after="(?:と|って)[^、。，,.!?\\n]{1,8}?(?:ると|たら|れば|すると)",
+    # A reset ("パスワードのリセット"), setting again.
+    secret_processes_after=("リセット", "再設定"),
 )
 
 WORDS = {

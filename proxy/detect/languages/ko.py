@@ -14,6 +14,8 @@ GRAMMAR = Grammar(
     address_particles=("에게", "께"),
     # "not" and "cannot" inside a verb ("하지 않는다", "못 한다").
     limits=("않", "못"),
+    # Set again, reset ("비밀번호 재설정 메일", a password reset mail).
+    secret_processes_after=("재설정", "초기화"),
 )
 
 WORDS = {
