@@ -5,10 +5,12 @@ A part of the concept rules' matcher (`concept_rules.py`).
 """
 
 import re
+from functools import cache
 
 from .counted_words import POSSESSIVES
-from .languages import Language, grammar
+from .languages import Language, collected, grammar
 from .lexicon import Hit
+from .normalize import fold
 from .rule_table import Rule
 
 # The determiners after which a word names a kind of text ("the system message") rather than
@@ -23,15 +25,15 @@ _WORD = re.compile(r"[\w']+")
 
 
 # The words that may stand inside one phrase besides the concepts' own: articles, possessives
-# and "of" in English, Spanish, Portuguese, French and Italian.
-_SMALL_WORDS = frozenset(
-    "the a an of your my our their his her its these those this that all any every other such"
-    " el la los las lo un una de del al tu tus su sus mi mis estas estos esas esos"
-    " o os as um uma do da dos das teu tua teus tuas seu sua seus suas meu minha essas esses"
-    " le les l un une des du de d ton ta tes votre vos son sa ses mon ma mes ces"
-    " il i gli lo le un una di del della dei delle degli tuo tua tuoi tue suo sua suoi sue"
-    " questi queste".split()
-)
+# and "of" (each language's `small_words`).
+@cache
+def _small_words() -> frozenset[str]:
+    return frozenset(
+        fold(word).text
+        for language in Language
+        for word in grammar(language).small_words.split("|")
+        if word
+    )
 
 
 _READER = re.compile(r"\b(?:you|your|yourself)\b")
@@ -44,7 +46,10 @@ _READER_REACH = 60
 _NEXT_WORD = re.compile(r"\w*[ \t]{1,3}(\w+)")
 
 
-_JOINING_WORDS = frozenset("and or then but y e et ou und oder o i".split())
+# The words that join two phrases (each language's `joining_words`).
+@cache
+def _joining_words() -> frozenset[str]:
+    return frozenset(fold(word).text for word in collected("joining_words"))
 
 
 # Languages whose orders open with the verb and put its object after it (`verb_first`).
@@ -184,7 +189,7 @@ def _one_phrase(
         if hit.start < high and low < hit.end
     ]
     for word in _WORD.finditer(folded, low, high):
-        if word.group() in _SMALL_WORDS or word.group().endswith("'s"):
+        if word.group() in _small_words() or word.group().endswith("'s"):
             continue
         if not any(start < word.end() and word.start() < end for start, end in covered):
             return False
@@ -196,7 +201,7 @@ def _ends_phrase(folded: str, hit: Hit, by_concept: dict[str, list[Hit]]) -> boo
     if hit.language not in _VERB_FIRST:
         return True
     word = _NEXT_WORD.match(folded, hit.end)
-    if word is None or word.group(1) in _SMALL_WORDS or word.group(1) in _JOINING_WORDS:
+    if word is None or word.group(1) in _small_words() or word.group(1) in _joining_words():
         return True
     at = word.start(1)
     return any(h.start <= at < h.end or h.start == at for hits in by_concept.values() for h in hits)

@@ -55,8 +55,10 @@ def test_a_language_files_grammar_settings_are_words_and_patterns(language):
         "address_particles",
         "limits",
         "secret_processes_after",
+        "joining_words",
     ):
         assert all(word and word.strip() == word for word in getattr(settings, name)), name
+    assert " " not in settings.small_words
     for name in ("statement_before", "statement_after", "quotation_condition_after"):
         re.compile(fold(getattr(settings, name)).text)
 

@@ -13,6 +13,8 @@ GRAMMAR = Grammar(
     limits=("nicht", "kein"),
     # Reset ("Passwort zurücksetzen").
     secret_processes_after=("zurücksetz",),
+    # "and", "or": what joins two phrases.
+    joining_words=("und", "oder"),
 )
 
 WORDS = {

@@ -52,3 +52,9 @@ class Grammar:
     # Words that, right after a word for a secret, make it name a process around the secret
     # ("비밀번호 재설정", a password reset): not the secret itself.
     secret_processes_after: tuple[str, ...] = ()
+    # The small words that may stand inside one phrase of a verb-first language besides the
+    # concepts' own ("ignore all of your previous instructions"): articles, possessives, "of";
+    # `|` between them.
+    small_words: str = ""
+    # The words that join two phrases ("and", "or"): the word after a phrase may be one.
+    joining_words: tuple[str, ...] = ()

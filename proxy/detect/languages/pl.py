@@ -11,6 +11,8 @@ GRAMMAR = Grammar(
     whole_words=False,
     # "not", "never".
     limits=("nie", "nigdy"),
+    # "and", "or": what joins two phrases.
+    joining_words=("i",),
 )
 
 WORDS = {
