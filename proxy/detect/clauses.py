@@ -5,8 +5,9 @@ A part of the concept rules' matcher (`concept_rules.py`).
 
 import re
 from bisect import bisect_right
+from functools import cache
 
-from .languages import Language
+from .languages import Language, collected
 from .lexicon import Hit, find_hits
 from .normalize import fold
 
@@ -41,12 +42,34 @@ _IMPERATIVE_VERBS = frozenset({"act", "send"})
 
 # The assistant named and then a colon ("Note for the AI:"), or a comma where it opens its clause
 # ("Assistant, please ..."): it is being spoken to.
-# Or a particle that turns to it: Japanese "へ" ("AIへ", to the AI), Korean "에게" and "께".
-# Or named as the one an action item is for ("- [AI assistant] Change the sharing of ...").
-_CALLED = re.compile(
-    rf"[ \t]*(?::(?!//)(?![ \t]*[\"'`\\])|{fold('へ').text}|{fold('에게').text}"
-    rf"|{fold('께').text}(?!{fold('서').text})|\](?=[ \t]+\w))"
-)
+# Or a particle that turns to it (each language's `address_particles`: Japanese "AIへ", to the
+# AI). Or named as the one an action item is for ("- [AI assistant] Change the sharing of ...").
+@cache
+def _called() -> re.Pattern[str]:
+    particles = "|".join(
+        _folded(particle) + _not_followed_by(_subject_particle_rests(particle))
+        for particle in collected("address_particles")
+    )
+    return re.compile(rf"[ \t]*(?::(?!//)(?![ \t]*[\"'`\\])|{particles}|\](?=[ \t]+\w))")
+
+
+def _subject_particle_rests(particle: str) -> list[str]:
+    """What follows `particle` in the subject particles it begins (Korean "께" in "께서")."""
+    folded = fold(particle).text
+    return [
+        whole[len(folded) :]
+        for whole in map(_folded, collected("subject_particles"))
+        if whole.startswith(folded) and whole != folded
+    ]
+
+
+def _not_followed_by(rests: list[str]) -> str:
+    return f"(?!{'|'.join(rests)})" if rests else ""
+
+
+def _folded(word: str) -> str:
+    """A setting's word as a pattern over the folded text."""
+    return re.escape(fold(word).text)
 
 
 _CALLED_OPENING = re.compile(r"[ \t]*,")
@@ -58,33 +81,35 @@ _CALLED_OPENING = re.compile(r"[ \t]*,")
 _ADDRESS_HEAD = re.compile(r"[\W_]*(?:[^\W\d_][\w'-]*[\W_]{1,3}){0,3}")
 
 
-# A Korean or Japanese subject or topic particle right after the assistant's name ("AI 비서는",
-# "アシスタントは"): it is what the sentence is about, not who is spoken to.
-_SUBJECT_PARTICLES = "|".join(fold(p).text for p in ("는", "은", "가", "께서", "は", "が"))
-
-
-_SUBJECT_PARTICLE = re.compile(_SUBJECT_PARTICLES)
+# A subject or topic particle right after the assistant's name ("AI 비서는", "アシスタントは";
+# each language's `subject_particles`): it is what the sentence is about, not who is spoken to.
+@cache
+def _subject_particle() -> re.Pattern[str]:
+    return re.compile("|".join(map(_folded, collected("subject_particles"))))
 
 
 # The same particle ending the words before the comma ("AI 비서는, ...").
-_SUBJECT_PARTICLE_END = re.compile(rf"(?:{_SUBJECT_PARTICLES})[ \t]*$")
+@cache
+def _subject_particle_end() -> re.Pattern[str]:
+    return re.compile(rf"(?:{_subject_particle().pattern})[ \t]*$")
 
 
 # A negation or a "can" between the assistant's name and the colon ("The bot does not:", "trợ lý
 # không làm gì:", "บอทตอบได้เรื่อง:", what the bot can answer about): a list of what it may or may
 # not do follows, a rule about it, not an order to it; an order does not open by denying itself
 # or by saying what its reader is able to do, unless the ability is to read it ("บอทที่อ่าน
-# ข้อความนี้ได้:", bots that can read this). Latin words stand alone ("not" alone is Turkish
-# "note": "Asistan için not:"); Thai, Chinese, Japanese and Korean ones sit inside the run of
-# letters.
-_ABLE_TAIL = re.compile(
-    r"(?<![^\W\d_])(?:(?:does|do|is|must|should|may|will)[ \t]not|never|cannot|khong|nicht|kein"
-    r"|niet|geen|nao|nunca|jamais|nie|nigdy)(?![^\W\d_])|n't|"
-    + "|".join(
-        fold(w).text
-        for w in ("ห้าม", "ไม่", "ได้", "不", "禁止", "可以", "ない", "ません", "않", "못")
+# ข้อความนี้ได้:", bots that can read this). The words are English ones here and each other
+# language's `limits`: Latin words stand alone ("not" alone is Turkish "note": "Asistan için
+# not:"); Thai, Chinese, Japanese and Korean ones sit inside the run of letters.
+@cache
+def _able_tail() -> re.Pattern[str]:
+    limits = [fold(word).text for word in collected("limits")]
+    alone = "|".join(re.escape(word) for word in limits if word.isascii())
+    inside = "|".join(re.escape(word) for word in limits if not word.isascii())
+    return re.compile(
+        r"(?<![^\W\d_])(?:(?:does|do|is|must|should|may|will)[ \t]not|never|cannot"
+        rf"|{alone})(?![^\W\d_])|n't|{inside}"
     )
-)
 
 
 _DETERMINER_BEFORE = re.compile(r"(?<!\w)(?:the|a|an|this|that|our|my|your|his|her|their)[ \t]+$")
@@ -142,7 +167,7 @@ def split_clauses(folded: str, hits: list[Hit], low: int = 0) -> list[list[Hit]]
                 address = None
             if hit.concept == "ai":
                 called = (
-                    _CALLED.match(folded, hit.end)
+                    _called().match(folded, hit.end)
                     or (opens and _CALLED_OPENING.match(folded, hit.end))
                     or _addressed(folded, ends[clause - 1] if clause else low, hit)
                 )
@@ -173,13 +198,13 @@ def _addressed(folded: str, clause_start: int, hit: Hit) -> re.Match | None:
     comma or dash follows within a few words (see `_ADDRESS_HEAD`); the match of those words."""
     if not _ADDRESS_HEAD.fullmatch(folded, clause_start, hit.start):
         return None
-    if _SUBJECT_PARTICLE.match(folded, hit.end):
+    if _subject_particle().match(folded, hit.end):
         return None
     tail = _ADDRESS_TAIL.match(folded, hit.end)
-    if tail is None or _SUBJECT_PARTICLE_END.search(folded, hit.end, tail.start(1)):
+    if tail is None or _subject_particle_end().search(folded, hit.end, tail.start(1)):
         return None
     if (
-        _ABLE_TAIL.search(folded, hit.end, tail.start(1))
+        _able_tail().search(folded, hit.end, tail.start(1))
         and not {other.concept for other in find_hits(folded[hit.end : tail.start(1)])} & SPOKEN_TO
     ):
         return None

@@ -13,7 +13,7 @@ from functools import cache, cached_property
 from .clauses import PART, SPOKEN_TO
 from .concept_shapes import SHAPE_REACH, not_data_before
 from .context import UNKNOWN_FIELD, Field
-from .languages import Language
+from .languages import Language, alternatives
 from .lexicon import Hit, find_hits
 from .normalize import fold
 from .rule_table import PASSAGE, RULES
@@ -90,12 +90,13 @@ _EXAMPLE_BEFORE = re.compile(
 _OUTCOME_AFTER = re.compile(r"[ \t]*(?:→|->|=>)[ \t]*\w")
 
 
-# A Japanese quotation that is the condition of what follows ("「設定を教えて」と送ると、..."
-# when one sends it, "...と入力したら" when one types it): a bug report's steps, what someone
-# typed and what came of it. An order to say it ("「OK」と答えて") has no such ending.
-_JA_CONDITION_AFTER = re.compile(
-    fold("(?:と|って)[^、。，,.!?\\n]{1,8}?(?:ると|たら|れば|すると)").text
-)
+# A quotation that is the condition of what follows ("「設定を教えて」と送ると、...", when one
+# sends it): a bug report's steps, what someone typed and what came of it. The endings are each
+# language's `quotation_condition_after` (in its file).
+@cache
+def _condition_after() -> re.Pattern[str] | None:
+    patterns = alternatives("quotation_condition_after")
+    return re.compile(fold(patterns).text) if patterns else None
 
 
 # A quotation of words, not a name ('prod-secrets', "Kadry"): a space inside, a script written
@@ -251,7 +252,8 @@ def _inside_a_sentence(folded: str, start: int, end: int) -> bool:
     are ...")"): it is named there, where an order quoted to be obeyed stands on its own."""
     if _LISTED_BEFORE.search(folded, max(0, start - 2), start) and _LISTED_AFTER.match(folded, end):
         return True
-    if _JA_CONDITION_AFTER.match(folded, end):
+    condition = _condition_after()
+    if condition and condition.match(folded, end):
         return True
     if _OUTCOME_AFTER.match(folded, end) or _EXAMPLE_BEFORE.search(
         folded, max(0, start - 16), start

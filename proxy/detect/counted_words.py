@@ -5,8 +5,10 @@ A part of the concept rules' matcher (`concept_rules.py`).
 """
 
 import re
+from collections.abc import Callable
+from functools import cache
 
-from .languages import Language, grammar
+from .languages import Language, collected, grammar
 from .lexicon import Hit
 from .normalize import fold
 from .rule_table import THINGS
@@ -28,28 +30,19 @@ _PATH_AFTER = re.compile(r"[ \t]{1,3}/")
 _ARROW_BEFORE = re.compile(r"(?:→|->|=>)[ \t]{0,2}$")
 
 
-# A Chinese verb after "can", "will", "cannot", "does not", "is being": a statement of what
-# happens ("管理员可以发送重置邮件", "系统不会显示原密码"); "you can" ("你可以...") still asks.
-_ZH_STATEMENT = re.compile(
-    r"(?<![你您])(?:可以|能够|不会|无法|不能|将会|已经|正在|被)[^，。,.!?；;]{0,16}$"
-)
+# A verb of an order that what stands before or after it makes a statement or a prohibition, in
+# its language ("管理员可以发送", the admin can send; "送信しました", sent): each language's
+# `statement_before` and `statement_after` (in its file).
+@cache
+def _statement_before(language: Language) -> re.Pattern[str] | None:
+    pattern = grammar(language).statement_before
+    return re.compile(fold(pattern).text) if pattern else None
 
 
-# A Japanese verb that ends as a statement: done (した, しました), going on (している), ended
-# up (してしまう), undergone (される, された) or done for someone (してくれた): what a bug report
-# or a story says happened. An order ends in ください, しろ, せよ or a bare て; the plain form
-# (する) is how a rule is written, so it is not read as a statement.
-_JA_STATEMENT_AFTER = re.compile(
-    fold(
-        "(?:して|し|て|さ)?(?:しまう|しまっ|しまい|いる|いま|いた|まし|れる|れた|れて|れま"
-        "|くれた|くれま|た(?![いら]))"
-    ).text
-)
-
-
-# A Japanese verb negated or made impossible (実行できません, 送信しない, 表示されない): a help
-# page's limits or a prohibition, not an order. "しなさい" (do it) has no "ない".
-_JA_NEGATED_AFTER = re.compile(fold("(?:でき|し|さ|され)?(?:ません|ない|なかっ|ず(?!つ))").text)
+@cache
+def _statement_after(language: Language) -> re.Pattern[str] | None:
+    pattern = grammar(language).statement_after
+    return re.compile(fold(pattern).text) if pattern else None
 
 
 _LEFT_OUT = re.compile(
@@ -61,24 +54,13 @@ _LEFT_OUT = re.compile(
 
 # A secret word naming the process around it, not the secret: "a password-reset link", "비밀번호
 # 재설정 메일" (a password reset mail), "el enlace de restablecimiento de contraseña".
-_PROCESS_AFTER = re.compile(
-    r"[ \t-]{0,2}(?:reset|recovery|change|manager|policy|expiry|hint|rotation|"
-    + "|".join(
-        fold(word).text
-        for word in (
-            "重置",
-            "重设",
-            "重設",
-            "找回",
-            "リセット",
-            "再設定",
-            "재설정",
-            "초기화",
-            "zurücksetz",
-        )
+# The words after it are English ones and each other language's `secret_processes_after`.
+@cache
+def _process_after() -> re.Pattern[str]:
+    words = "|".join(re.escape(fold(word).text) for word in collected("secret_processes_after"))
+    return re.compile(
+        rf"[ \t-]{{0,2}}(?:reset|recovery|change|manager|policy|expiry|hint|rotation|{words})"
     )
-    + ")"
-)
 
 
 _PROCESS_BEFORE = re.compile(
@@ -185,81 +167,125 @@ _PROMPT_AS_VERB = re.compile(
 def counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     """Whether a hit means its concept there: a verb read as an order (not a label, a key, or
     in English a noun or a statement), a word about attacks not part of an address."""
-    concept = hit.concept
     # A Latin word right before a parenthesis is code: a call or a definition ("Message(",
     # "delete(path)"), named by a program, not said to its reader.
     if _CALL_AFTER.match(folded, end) and folded[end - 1 : end].isascii():
         return False
-    if concept in _VERBS:
-        if _LABEL_COLON.match(folded, end) or _NOUN_ENDING.match(folded, end):
-            return False
-        # A request line's method ("POST /v1/password/reset") or a value ("action=forward"), or
-        # what came of something after an arrow ("\"write a poem\" → output a poem").
-        if _PATH_AFTER.match(folded, end) or folded[start - 1 : start] == "=":
-            return False
-        if _ARROW_BEFORE.search(folded, max(0, start - 4), start):
-            return False
-        if hit.language is Language.ZH and _ZH_STATEMENT.search(folded, max(0, start - 20), start):
-            return False
-        if hit.language is Language.JA and (
-            _JA_STATEMENT_AFTER.match(folded, end) or _JA_NEGATED_AFTER.match(folded, end)
-        ):
-            return False
-        if hit.language is not Language.EN:
-            negation = _NEGATION_BEFORE.get(hit.language)
-            return negation is None or not negation.search(folded, max(0, start - 8), start)
-        # The small words before it are English ones: Polish "i" is "and".
-        return not _STATEMENT_ENDING.match(folded, end) and not _NOT_AN_ORDER_BEFORE.search(
-            folded, max(0, start - 16), start
-        )
-    # A key given a value in code or config ("mode: \"0440\"", "executor(mode=\"inline\")"), not
-    # a role given to the reader: the word follows a bracket, a comma, a list's dash or an
-    # indent (a label at a line's very start, "Persona: \"Lumi\"", may still give a role).
+    if hit.concept in _VERBS:
+        return _verb_counted(folded, hit, start, end)
+    if _aside(folded, hit.concept, start, end):
+        return False
+    reading = _WORD_READINGS.get(hit.concept)
+    return reading is None or reading(folded, hit, start, end)
+
+
+def _verb_counted(folded: str, hit: Hit, start: int, end: int) -> bool:
+    """Whether a verb is an order: not a label or a key, a method, a value, an outcome, or (in
+    its language) a statement or a prohibition."""
+    if _LABEL_COLON.match(folded, end) or _NOUN_ENDING.match(folded, end):
+        return False
+    # A request line's method ("POST /v1/password/reset") or a value ("action=forward"), or
+    # what came of something after an arrow ("\"write a poem\" → output a poem").
+    if _PATH_AFTER.match(folded, end) or folded[start - 1 : start] == "=":
+        return False
+    if _ARROW_BEFORE.search(folded, max(0, start - 4), start):
+        return False
+    before, after = _statement_before(hit.language), _statement_after(hit.language)
+    if before and before.search(folded, max(0, start - 20), start):
+        return False
+    if after and after.match(folded, end):
+        return False
+    if hit.language is not Language.EN:
+        negation = _NEGATION_BEFORE.get(hit.language)
+        return negation is None or not negation.search(folded, max(0, start - 8), start)
+    # The small words before it are English ones: Polish "i" is "and".
+    return not _STATEMENT_ENDING.match(folded, end) and not _NOT_AN_ORDER_BEFORE.search(
+        folded, max(0, start - 16), start
+    )
+
+
+def _aside(folded: str, concept: str, start: int, end: int) -> bool:
+    """Whether a word is beside the point where it stands: a programmer's note, a weekday, a
+    thing left out."""
     # "# silently skip unknown addresses": a programmer's note on what the code does.
     if concept == "conceal" and _COMMENT_BEFORE.search(folded, max(0, start - 6), start):
-        return False
-    if concept == "persona" and _KEY_VALUE_AFTER.match(folded, end):
-        return not _KEY_OPENS.search(folded, max(0, start - 12), start)
-    if concept in _PROMPT_CONCEPTS and hit.language is Language.EN:
-        # "The app will prompt you for the new password": the verb, asking its user something.
-        return not (folded.endswith("prompt", start, end) and _PROMPT_AS_VERB.match(folded, end))
+        return True
     # A weekday's short name before a time ("Mon 09:00", "Tue 14:30") is French "mon" or Italian
     # "tue" only by its letters.
     if concept in POSSESSIVES and _TIME_AFTER.match(folded, end):
-        return False
-    # "without the token", "works without the cloud account": the thing is left out.
-    if concept in THINGS and _LEFT_OUT.search(folded, max(0, start - 40), start):
-        return False
-    if concept == "secret":
-        return not (
-            _PROCESS_AFTER.match(folded, end)
-            or _PROCESS_BEFORE.search(folded, max(0, start - 40), start)
-        )
-    if concept == "ai":
-        # Part of a name: a versioned id ("pod/support-bot-7c9d"); or an owner ("the bot's role
-        # must sit above ...", "the assistant's owner"): the one told is what it owns.
-        if _ID_AFTER.match(folded, end) or _POSSESSIVE_AFTER.match(folded, end):
-            return False
-        if folded[start:end] == "ai":
-            # After an elision the bare word is French "j'ai", "n'ai" ("I have"); "l'ia" is the AI.
-            return folded[start - 1 : start] not in _ELISION
         return True
-    if concept == "note" and hit.language is Language.EN:
-        # "a note", "should note", "please note": a thing or a verb, not a label for its reader;
-        # "an assistant instruction", "the AI note": a kind of text named, not one written to it;
-        # "instruction-tuned", "warning-free": the first part of a word that modifies another;
-        # "note to self", "reminder for me": the writer's own.
-        return not (
-            _COMPOUND_AFTER.match(folded, end)
-            or _TO_SELF_AFTER.match(folded, end)
-            or _NOTE_NOT_LABEL.search(folded, max(0, start - 8), start)
-            or _NAMED_KIND_BEFORE.search(folded, max(0, start - 24), start)
-        )
-    if concept == "discussion":
-        # Not inside an address (attacker@...), and not a key of data ("payload": {...}).
-        return (
-            not _ADDRESS_AROUND.match(folded, end)
-            and folded[start - 1 : start] not in _ADDRESS
-            and not _KEY_AFTER.match(folded, end)
-        )
+    # "without the token", "works without the cloud account": the thing is left out.
+    return concept in THINGS and bool(_LEFT_OUT.search(folded, max(0, start - 40), start))
+
+
+def _persona_counted(folded: str, hit: Hit, start: int, end: int) -> bool:
+    """A key given a value in code or config ("mode: \"0440\"", "executor(mode=\"inline\")"), not
+    a role given to the reader: the word follows a bracket, a comma, a list's dash or an indent
+    (a label at a line's very start, "Persona: \"Lumi\"", may still give a role)."""
+    if _KEY_VALUE_AFTER.match(folded, end):
+        return not _KEY_OPENS.search(folded, max(0, start - 12), start)
     return True
+
+
+def _prompt_counted(folded: str, hit: Hit, start: int, end: int) -> bool:
+    """The English verb asking its user something is no prompt ("The app will prompt you for the
+    new password")."""
+    if hit.language is not Language.EN:
+        return True
+    return not (folded.endswith("prompt", start, end) and _PROMPT_AS_VERB.match(folded, end))
+
+
+def _secret_counted(folded: str, hit: Hit, start: int, end: int) -> bool:
+    """A secret word naming the process around it ("a password-reset link") is no secret."""
+    return not (
+        _process_after().match(folded, end)
+        or _PROCESS_BEFORE.search(folded, max(0, start - 40), start)
+    )
+
+
+def _ai_counted(folded: str, hit: Hit, start: int, end: int) -> bool:
+    """The assistant, unless part of a name: a versioned id ("pod/support-bot-7c9d"); or an owner
+    ("the bot's role must sit above ...", "the assistant's owner"): the one told is what it owns;
+    or French "j'ai", "n'ai" ("I have")."""
+    if _ID_AFTER.match(folded, end) or _POSSESSIVE_AFTER.match(folded, end):
+        return False
+    if folded[start:end] == "ai":
+        # After an elision the bare word is French "j'ai", "n'ai"; "l'ia" is the AI.
+        return folded[start - 1 : start] not in _ELISION
+    return True
+
+
+def _note_counted(folded: str, hit: Hit, start: int, end: int) -> bool:
+    """An English note for its reader, not "a note", "should note", "please note" (a thing or a
+    verb); "an assistant instruction", "the AI note" (a kind of text named, not one written to
+    it); "instruction-tuned", "warning-free" (the first part of a word that modifies another);
+    "note to self", "reminder for me" (the writer's own)."""
+    if hit.language is not Language.EN:
+        return True
+    return not (
+        _COMPOUND_AFTER.match(folded, end)
+        or _TO_SELF_AFTER.match(folded, end)
+        or _NOTE_NOT_LABEL.search(folded, max(0, start - 8), start)
+        or _NAMED_KIND_BEFORE.search(folded, max(0, start - 24), start)
+    )
+
+
+def _discussion_counted(folded: str, hit: Hit, start: int, end: int) -> bool:
+    """A word about attacks, not inside an address (attacker@...) nor a key of data
+    ("payload": {...})."""
+    return (
+        not _ADDRESS_AROUND.match(folded, end)
+        and folded[start - 1 : start] not in _ADDRESS
+        and not _KEY_AFTER.match(folded, end)
+    )
+
+
+# How a word that is no verb is read where it stands, by its concept (any other counts).
+_WORD_READINGS: dict[str, Callable[[str, Hit, int, int], bool]] = {
+    "persona": _persona_counted,
+    **dict.fromkeys(_PROMPT_CONCEPTS, _prompt_counted),
+    "secret": _secret_counted,
+    "ai": _ai_counted,
+    "note": _note_counted,
+    "discussion": _discussion_counted,
+}

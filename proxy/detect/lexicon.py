@@ -22,7 +22,14 @@ from typing import NamedTuple
 
 from ..matcher import cache_folder, engine
 from .concepts import CONCEPTS
-from .languages import CLITICS, Bounds, Language, default_bounds, grammar, is_word_character
+from .languages import (
+    Bounds,
+    Language,
+    collected,
+    default_bounds,
+    grammar,
+    is_word_character,
+)
 from .normalize import fold
 
 # Every character that ends a word in a spaced script reads as a space: line breaks, tabs and
@@ -368,5 +375,11 @@ def _after_clitic(text: str, start: int) -> bool:
     return any(
         text.startswith(clitic, start - len(clitic))
         and not is_word_character(text[start - len(clitic) - 1])
-        for clitic in CLITICS
+        for clitic in _clitics()
     )
+
+
+@cache
+def _clitics() -> tuple[str, ...]:
+    """What Arabic-script and Hebrew words carry on their front (each language's `clitics`)."""
+    return tuple(fold(clitic).text for clitic in collected("clitics"))

@@ -5,10 +5,12 @@ A part of the concept rules' matcher (`concept_rules.py`).
 """
 
 import re
+from functools import cache
 
 from .counted_words import POSSESSIVES
-from .languages import Language, grammar
+from .languages import Language, collected, grammar
 from .lexicon import Hit
+from .normalize import fold
 from .rule_table import Rule
 
 # The determiners after which a word names a kind of text ("the system message") rather than
@@ -23,15 +25,15 @@ _WORD = re.compile(r"[\w']+")
 
 
 # The words that may stand inside one phrase besides the concepts' own: articles, possessives
-# and "of" in English, Spanish, Portuguese, French and Italian.
-_SMALL_WORDS = frozenset(
-    "the a an of your my our their his her its these those this that all any every other such"
-    " el la los las lo un una de del al tu tus su sus mi mis estas estos esas esos"
-    " o os as um uma do da dos das teu tua teus tuas seu sua seus suas meu minha essas esses"
-    " le les l un une des du de d ton ta tes votre vos son sa ses mon ma mes ces"
-    " il i gli lo le un una di del della dei delle degli tuo tua tuoi tue suo sua suoi sue"
-    " questi queste".split()
-)
+# and "of" (each language's `small_words`).
+@cache
+def _small_words() -> frozenset[str]:
+    return frozenset(
+        fold(word).text
+        for language in Language
+        for word in grammar(language).small_words.split("|")
+        if word
+    )
 
 
 _READER = re.compile(r"\b(?:you|your|yourself)\b")
@@ -44,7 +46,10 @@ _READER_REACH = 60
 _NEXT_WORD = re.compile(r"\w*[ \t]{1,3}(\w+)")
 
 
-_JOINING_WORDS = frozenset("and or then but y e et ou und oder o i".split())
+# The words that join two phrases (each language's `joining_words`).
+@cache
+def _joining_words() -> frozenset[str]:
+    return frozenset(fold(word).text for word in collected("joining_words"))
 
 
 # Languages whose orders open with the verb and put its object after it (`verb_first`).
@@ -63,13 +68,9 @@ def holds(
     rule: Rule, by_concept: dict[str, list[Hit]], window: int, folded: str
 ) -> tuple[int, int, set[Language]] | None:
     """The span and languages of the hits that satisfy `rule` within `window`, if any do."""
-    options: list[list[Hit]] = []
-    for need in rule.needs:
-        alternatives = need if isinstance(need, tuple) else (need,)
-        hits: list[Hit] = [hit for concept in alternatives for hit in by_concept.get(concept, [])]
-        if not hits:
-            return None
-        options.append(hits)
+    options = _options(rule, by_concept)
+    if options is None:
+        return None
     # A rule with a need that comes first is anchored on it, and its other needs (the assistant
     # named aside, which may stand on either side) are looked for after it.
     # A rule whose verb leads in a verb-first language is anchored on the verb, and its other
@@ -78,52 +79,76 @@ def holds(
     lead = rule.first_at if rule.first_at is not None else rule.verb_at
     anchors = options[lead] if lead is not None else min(options, key=len)
     for anchor in anchors:
-        chosen = []
-        # A rule is made of several words: one word ("order", a verb and a thing) meets one need.
-        words: set[tuple[int, int]] = set()
-        follows = rule.first_at is not None or (
-            rule.verb_at is not None and anchor.language in _VERB_FIRST
-        )
-        for index, hits in enumerate(options):
-            if follows and index != lead and "ai" not in rule.needs[index]:
-                hits = [hit for hit in hits if hit.start >= anchor.start]
-            hits = [
-                hit for hit in hits if hit.concept in _PSEUDO or (hit.start, hit.end) not in words
-            ]
-            if not hits:
-                break
-            near = min(hits, key=lambda hit: abs(hit.start - anchor.start))
-            if near.concept not in _PSEUDO:
-                words.add((near.start, near.end))
-            if abs(near.start - anchor.start) > window:
-                break
-            chosen.append(near)
-        else:
-            if rule.verb_at is not None and _verb_trails(chosen, rule.verb_at):
-                continue
-            if rule.phrase_at is not None and not _one_phrase(
-                folded, chosen, rule.phrase_at, by_concept
-            ):
-                continue
-            if rule.ends_at is not None and not _ends_phrase(
-                folded, chosen[rule.ends_at], by_concept
-            ):
-                continue
-            if _inside_a_quote(chosen):
-                continue
-            if _stray_possessive(chosen, by_concept):
-                continue
-            if rule.given_at is not None and _reported(folded, chosen[rule.given_at]):
-                continue
-            if rule.named_at is not None and _named_kind(folded, chosen[rule.named_at]):
-                continue
-            start = min(hit.start for hit in chosen)
-            end = max(hit.end for hit in chosen)
-            # A quoted phrase is as long as it is: where it opens is what must lie near.
-            reach = max(hit.start if hit.concept == "quoted" else hit.end for hit in chosen)
-            if reach - start <= window + window // 2:
-                return start, end, {hit.language for hit in chosen}
+        chosen = _chosen(rule, options, anchor, lead, window)
+        if chosen is None or _ruled_out(rule, chosen, by_concept, folded):
+            continue
+        start = min(hit.start for hit in chosen)
+        end = max(hit.end for hit in chosen)
+        # A quoted phrase is as long as it is: where it opens is what must lie near.
+        reach = max(hit.start if hit.concept == "quoted" else hit.end for hit in chosen)
+        if reach - start <= window + window // 2:
+            return start, end, {hit.language for hit in chosen}
     return None
+
+
+def _options(rule: Rule, by_concept: dict[str, list[Hit]]) -> list[list[Hit]] | None:
+    """The hits that could meet each need of `rule`, in its order; None when one has none."""
+    options: list[list[Hit]] = []
+    for need in rule.needs:
+        alternatives = need if isinstance(need, tuple) else (need,)
+        hits: list[Hit] = [hit for concept in alternatives for hit in by_concept.get(concept, [])]
+        if not hits:
+            return None
+        options.append(hits)
+    return options
+
+
+def _chosen(
+    rule: Rule, options: list[list[Hit]], anchor: Hit, lead: int | None, window: int
+) -> list[Hit] | None:
+    """For each need, the hit nearest `anchor` (after it where the rule's lead must come first),
+    each word meeting one need; None when a need has none within `window`."""
+    chosen: list[Hit] = []
+    # A rule is made of several words: one word ("order", a verb and a thing) meets one need.
+    words: set[tuple[int, int]] = set()
+    follows = rule.first_at is not None or (
+        rule.verb_at is not None and anchor.language in _VERB_FIRST
+    )
+    for index, candidates in enumerate(options):
+        if follows and index != lead and "ai" not in rule.needs[index]:
+            candidates = [hit for hit in candidates if hit.start >= anchor.start]
+        hits = [
+            hit for hit in candidates if hit.concept in _PSEUDO or (hit.start, hit.end) not in words
+        ]
+        if not hits:
+            return None
+        near = min(hits, key=lambda hit: abs(hit.start - anchor.start))
+        if near.concept not in _PSEUDO:
+            words.add((near.start, near.end))
+        if abs(near.start - anchor.start) > window:
+            return None
+        chosen.append(near)
+    return chosen
+
+
+def _ruled_out(
+    rule: Rule, chosen: list[Hit], by_concept: dict[str, list[Hit]], folded: str
+) -> bool:
+    """Whether the chosen hits fail what the rule asks of their order, phrase and words, or make
+    no request: a verb that trails, words inside a quote, a possessive of no language of the
+    clause, a report, a kind of text named."""
+    return (
+        (rule.verb_at is not None and _verb_trails(chosen, rule.verb_at))
+        or (
+            rule.phrase_at is not None
+            and not _one_phrase(folded, chosen, rule.phrase_at, by_concept)
+        )
+        or (rule.ends_at is not None and not _ends_phrase(folded, chosen[rule.ends_at], by_concept))
+        or _inside_a_quote(chosen)
+        or _stray_possessive(chosen, by_concept)
+        or (rule.given_at is not None and _reported(folded, chosen[rule.given_at]))
+        or (rule.named_at is not None and _named_kind(folded, chosen[rule.named_at]))
+    )
 
 
 def _stray_possessive(chosen: list[Hit], by_concept: dict[str, list[Hit]]) -> bool:
@@ -164,7 +189,7 @@ def _one_phrase(
         if hit.start < high and low < hit.end
     ]
     for word in _WORD.finditer(folded, low, high):
-        if word.group() in _SMALL_WORDS or word.group().endswith("'s"):
+        if word.group() in _small_words() or word.group().endswith("'s"):
             continue
         if not any(start < word.end() and word.start() < end for start, end in covered):
             return False
@@ -176,7 +201,7 @@ def _ends_phrase(folded: str, hit: Hit, by_concept: dict[str, list[Hit]]) -> boo
     if hit.language not in _VERB_FIRST:
         return True
     word = _NEXT_WORD.match(folded, hit.end)
-    if word is None or word.group(1) in _SMALL_WORDS or word.group(1) in _JOINING_WORDS:
+    if word is None or word.group(1) in _small_words() or word.group(1) in _joining_words():
         return True
     at = word.start(1)
     return any(h.start <= at < h.end or h.start == at for hits in by_concept.values() for h in hits)

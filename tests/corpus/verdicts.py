@@ -10,7 +10,8 @@ each passage was read with.
 
 The texts: every record of the vendored corpus (`data/`), of the dev, blind and held-out sets
 (`dev/`, `heldout/`), and the paired cases of the detector's, sanitizer's and quarantine's tests
-(the strings their parametrized tests are given, and the string literals of their files), which
+(the strings their parametrized tests are given, the texts of `detect/cases/*.jsonl` and the
+strings of the documents those are read in, and the string literals of their files), which
 the snapshot keeps itself. A plain script and a module: `python tests/corpus/verdicts.py save`
 records the snapshot (`verdicts.json.xz` beside it) from the code as it is;
 `python tests/corpus/verdicts.py compare` lists what differs. `test_verdicts_unchanged.py`
@@ -29,6 +30,7 @@ import lzma
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeGuard
 
 # Run as a script, this file sees only its own folder; the corpus reader is imported from tests/.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -84,17 +86,34 @@ def case_texts() -> dict[str, str]:
         pytest.main(
             ["--collect-only", "-q", "-p", "no:cacheprovider", *folders], plugins=[Collector()]
         )
+    for path in sorted((TESTS / "detect" / "cases").glob("*.jsonl")):
+        with path.open(encoding="utf-8") as lines:
+            for line in lines:
+                case = json.loads(line)
+                for text in (case["text"], *document_strings(case.get("within"))):
+                    found.setdefault(text, f"tests/detect/cases/{path.name}")
     for folder in CASE_FOLDERS:
         for path in sorted((TESTS / folder).glob("test_*.py")):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if (
-                    isinstance(node, ast.Constant)
-                    and isinstance(node.value, str)
-                    and len(node.value) >= SHORTEST_CASE
-                    and " " in node.value
-                ):
+                if isinstance(node, ast.Constant) and worth_judging(node.value):
                     found.setdefault(node.value, f"tests/{folder}/{path.name}")
     return found
+
+
+def worth_judging(value: object) -> TypeGuard[str]:
+    """Whether a literal of a test is a text to judge: a string of a few words."""
+    return isinstance(value, str) and len(value) >= SHORTEST_CASE and " " in value
+
+
+def document_strings(document: object) -> Iterator[str]:
+    """The strings of a case's JSON document worth judging (its `within`, around the text)."""
+    if isinstance(document, dict):
+        document = list(document.values())
+    if isinstance(document, list):
+        for value in document:
+            yield from document_strings(value)
+    elif worth_judging(document):
+        yield document
 
 
 def digest(text: str) -> str:

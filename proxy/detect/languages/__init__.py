@@ -5,7 +5,8 @@ marks dropped, Hangul syllables split into their letters. Scripts written with s
 word by any character that is not a letter, mark or digit; Chinese, Japanese, Thai and their
 neighbours are written without spaces, so a term there matches wherever it occurs. Arabic-script
 words carry their conjunction, preposition and article on their front ("وتجاهل", "and ignore"),
-so a term there may also start after one of those; Hebrew words carry theirs the same way.
+so a term there may also start after one of those; Hebrew words carry theirs the same way
+(each language's `clitics`).
 
 What each language knows (its words for every concept and its grammar settings) is in its own
 file here, named by its code (`en.py`, `de.py`): `words` and `grammar` read them.
@@ -74,14 +75,8 @@ _UNSPACED = (
     (0xFF66, 0xFF9F),  # half-width Katakana (folded to full width, kept for safety)
 )
 _ARABIC_SCRIPT = ((0x0600, 0x06FF), (0x0750, 0x077F), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF))
-# What Arabic and Persian attach to the front of a word: and, so, with, for, like, the.
-ARABIC_CLITICS = ("وال", "بال", "فال", "كال", "لل", "ال", "و", "ف", "ب", "ل", "ك")
-# Hebrew attaches its article, "and", "in", "to", "from", "that" and "like" the same way
-# ("וההוראות", and the instructions; "לעוזר", to the assistant).
+# The clitics Arabic-script and Hebrew words carry are each language's `clitics` (in its file).
 _HEBREW_SCRIPT = ((0x0590, 0x05FF), (0xFB1D, 0xFB4F))
-HEBREW_CLITICS = ("וה", "שה", "מה", "כש", "וב", "ול", "ומ", "וש", "ה", "ו", "ב", "ל", "מ", "ש", "כ")
-# Both, each tried after its own script's letters only (the scripts share no letters).
-CLITICS = ARABIC_CLITICS + HEBREW_CLITICS
 
 
 def _within(ch: str, blocks: tuple[tuple[int, int], ...]) -> bool:
@@ -123,6 +118,21 @@ def words(language: Language) -> dict[str, str]:
 def grammar(language: Language) -> Grammar:
     """The language's grammar settings."""
     return _module(language).GRAMMAR
+
+
+def collected(setting: str) -> tuple[str, ...]:
+    """One grammar setting's words (`clitics`, `limits`, ...) from every language, each once, in
+    the table's order of languages."""
+    return tuple(
+        dict.fromkeys(word for language in Language for word in getattr(grammar(language), setting))
+    )
+
+
+def alternatives(setting: str) -> str:
+    """One grammar setting that is a pattern (`quotation_condition_after`, ...), every language's
+    as one alternation; empty when no language has one."""
+    found = [getattr(grammar(language), setting) for language in Language]
+    return "|".join(f"(?:{pattern})" for pattern in found if pattern)
 
 
 def default_bounds(term: str, language: Language | None = None) -> Bounds:

@@ -9,6 +9,8 @@ GRAMMAR = Grammar(
     verb_first=False,
     negations="",
     whole_words=False,
+    # What Arabic attaches to the front of a word: and, so, with, for, like, the.
+    clitics=("وال", "بال", "فال", "كال", "لل", "ال", "و", "ف", "ب", "ل", "ك"),
 )
 
 WORDS = {

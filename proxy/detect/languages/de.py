@@ -9,6 +9,12 @@ GRAMMAR = Grammar(
     verb_first=False,
     negations="",
     whole_words=False,
+    # "not", "no".
+    limits=("nicht", "kein"),
+    # Reset ("Passwort zurücksetzen").
+    secret_processes_after=("zurücksetz",),
+    # "and", "or": what joins two phrases.
+    joining_words=("und", "oder"),
 )
 
 WORDS = {

@@ -9,6 +9,10 @@ GRAMMAR = Grammar(
     verb_first=True,
     negations="",
     whole_words=False,
+    # Articles, possessives and "of": what may stand inside one phrase.
+    small_words="the|a|an|of|your|my|our|their|his|her|its|these|those|this|that|all|any|every|other|such",
+    # "and", "or": what joins two phrases.
+    joining_words=("and", "or", "then", "but"),
 )
 
 WORDS = {

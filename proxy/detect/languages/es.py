@@ -9,6 +9,12 @@ GRAMMAR = Grammar(
     verb_first=True,
     negations="no|nunca|jamas",
     whole_words=False,
+    # "never".
+    limits=("nunca",),
+    # Articles, possessives and "of": what may stand inside one phrase.
+    small_words="el|la|los|las|lo|un|una|de|del|al|tu|tus|su|sus|mi|mis|estas|estos|esas|esos",
+    # "and", "or": what joins two phrases.
+    joining_words=("y", "o"),
 )
 
 WORDS = {

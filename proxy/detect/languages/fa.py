@@ -9,6 +9,9 @@ GRAMMAR = Grammar(
     verb_first=False,
     negations="",
     whole_words=False,
+    # Persian text carries the same clitics as Arabic on the front of its words (and, with,
+    # for, the article of borrowed phrases).
+    clitics=("وال", "بال", "فال", "كال", "لل", "ال", "و", "ف", "ب", "ل", "ك"),
 )
 
 WORDS = {

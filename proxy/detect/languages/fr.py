@@ -9,6 +9,12 @@ GRAMMAR = Grammar(
     verb_first=True,
     negations="ne|n'|jamais",
     whole_words=False,
+    # "never".
+    limits=("jamais",),
+    # Articles, possessives and "of": what may stand inside one phrase.
+    small_words="le|la|les|l|un|une|des|du|de|d|ton|ta|tes|votre|vos|son|sa|ses|mon|ma|mes|ces",
+    # "and", "or": what joins two phrases.
+    joining_words=("et", "ou"),
 )
 
 WORDS = {

@@ -9,6 +9,9 @@ GRAMMAR = Grammar(
     verb_first=False,
     negations="",
     whole_words=False,
+    # Hebrew attaches its article, "and", "in", "to", "from", "that" and "like" to the front of a
+    # word ("וההוראות", and the instructions; "לעוזר", to the assistant).
+    clitics=("וה", "שה", "מה", "כש", "וב", "ול", "ומ", "וש", "ה", "ו", "ב", "ל", "מ", "ש", "כ"),
 )
 
 WORDS = {

@@ -9,6 +9,13 @@ GRAMMAR = Grammar(
     verb_first=True,
     negations="non|mai",
     whole_words=False,
+    # Articles, possessives and "of": what may stand inside one phrase.
+    small_words=(
+        "il|i|gli|lo|la|le|un|una|di|del|della|dei|delle|degli|tuo|tua|tuoi|tue|suo|sua|suoi|sue"
+        "|questi|queste"
+    ),
+    # "and", "or": what joins two phrases.
+    joining_words=("e", "o"),
 )
 
 WORDS = {

@@ -9,6 +9,27 @@ GRAMMAR = Grammar(
     verb_first=False,
     negations="",
     whole_words=False,
+    # Topic and subject particles ("アシスタントは"); "へ" (to) turns to the one named ("AIへ").
+    subject_particles=("は", "が"),
+    address_particles=("へ",),
+    # A verb's negative endings.
+    limits=("ない", "ません"),
+    # A verb that ends as a statement: done (した, しました), going on (している), ended up
+    # (してしまう), undergone (される, された) or done for someone (してくれた), what a bug report or
+    # a story says happened; or negated or made impossible (実行できません, 送信しない, 表示されない),
+    # a help page's limits or a prohibition. An order ends in ください, しろ, せよ or a bare て, and
+    # "しなさい" (do it) has no "ない"; the plain form (する) is how a rule is written, so it is not
+    # read as a statement.
+    statement_after=(
+        "(?:して|し|て|さ)?(?:しまう|しまっ|しまい|いる|いま|いた|まし|れる|れた|れて|れま"
+        "|くれた|くれま|た(?![いら]))"
+        "|(?:でき|し|さ|され)?(?:ません|ない|なかっ|ず(?!つ))"
+    ),
+    # "...と送ると" (when one sends it), "...と入力したら" (when one types it). An order to say it
+    # ("「OK」と答えて") has no such ending.
+    quotation_condition_after="(?:と|って)[^、。，,.!?\\n]{1,8}?(?:ると|たら|れば|すると)",
+    # A reset ("パスワードのリセット"), setting again.
+    secret_processes_after=("リセット", "再設定"),
 )
 
 WORDS = {

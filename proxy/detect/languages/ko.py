@@ -9,6 +9,13 @@ GRAMMAR = Grammar(
     verb_first=False,
     negations="",
     whole_words=False,
+    # Topic and subject particles ("AI 비서는"); "에게" and "께" (to) turn to the one named.
+    subject_particles=("는", "은", "가", "께서"),
+    address_particles=("에게", "께"),
+    # "not" and "cannot" inside a verb ("하지 않는다", "못 한다").
+    limits=("않", "못"),
+    # Set again, reset ("비밀번호 재설정 메일", a password reset mail).
+    secret_processes_after=("재설정", "초기화"),
 )
 
 WORDS = {

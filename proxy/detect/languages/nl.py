@@ -9,6 +9,8 @@ GRAMMAR = Grammar(
     verb_first=False,
     negations="",
     whole_words=False,
+    # "not", "no".
+    limits=("niet", "geen"),
 )
 
 WORDS = {

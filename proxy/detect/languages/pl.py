@@ -9,6 +9,10 @@ GRAMMAR = Grammar(
     verb_first=False,
     negations="nie|nigdy",
     whole_words=False,
+    # "not", "never".
+    limits=("nie", "nigdy"),
+    # "and", "or": what joins two phrases.
+    joining_words=("i",),
 )
 
 WORDS = {

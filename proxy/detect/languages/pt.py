@@ -9,6 +9,14 @@ GRAMMAR = Grammar(
     verb_first=True,
     negations="nao|nunca|jamais",
     whole_words=False,
+    # "not", "never".
+    limits=("não", "nunca"),
+    # Articles, possessives and "of": what may stand inside one phrase.
+    small_words=(
+        "o|os|a|as|um|uma|de|do|da|dos|das|teu|tua|teus|tuas|seu|sua|seus|suas|meu|minha|essas|esses"
+    ),
+    # "and", "or": what joins two phrases.
+    joining_words=("e", "ou"),
 )
 
 WORDS = {

@@ -9,6 +9,8 @@ GRAMMAR = Grammar(
     verb_first=False,
     negations="",
     whole_words=False,
+    # "forbidden", "not", "can" (after its verb: "ตอบได้", can answer).
+    limits=("ห้าม", "ไม่", "ได้"),
 )
 
 WORDS = {

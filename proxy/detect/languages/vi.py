@@ -11,6 +11,8 @@ GRAMMAR = Grammar(
     # Every syllable is its own word and nothing inflects: a prefix would read "ban", folded from
     # "bán" and "bạn", inside "bank".
     whole_words=True,
+    # "not" ("trợ lý không làm gì:", what the assistant does not do).
+    limits=("không",),
 )
 
 WORDS = {

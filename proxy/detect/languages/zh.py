@@ -9,6 +9,13 @@ GRAMMAR = Grammar(
     verb_first=False,
     negations="",
     whole_words=False,
+    # "not", "forbidden", "can".
+    limits=("不", "禁止", "可以"),
+    # "can", "will", "cannot", "does not", "is being" before a verb: a statement of what happens
+    # ("管理员可以发送重置邮件", "系统不会显示原密码"); "you can" ("你可以...") still asks.
+    # Reset (simplified and traditional), recover ("重置密码邮件", a password reset mail).
+    secret_processes_after=("重置", "重设", "重設", "找回"),
+    statement_before=r"(?<![你您])(?:可以|能够|不会|无法|不能|将会|已经|正在|被)[^，。,.!?；;]{0,16}$",
 )
 
 WORDS = {
