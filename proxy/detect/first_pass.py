@@ -28,26 +28,40 @@ JOINER = "\n"
 class FirstPass:
     """What the compiled scans found in a message's texts joined by `JOINER` (see the module
     docstring): the concepts the lexicon names there (None: the first pass vouches for no run,
-    the text not being ASCII or some pattern matching), and whether no run read as a document
-    can hold a signal (`silent_everywhere`)."""
+    the text not being ASCII or some pattern matching), and the kinds of field all the texts'
+    keys name together, the most any run has."""
 
-    def __init__(self, concepts: frozenset[str] | None, silent_everywhere: bool = False) -> None:
+    def __init__(
+        self, concepts: frozenset[str] | None, kinds: frozenset[FieldKind] = frozenset()
+    ) -> None:
         self.concepts = concepts
-        self.silent_everywhere = silent_everywhere
+        self._all_kinds = kinds
         # The kinds of field each text's keys name, by text (see `context.key_kinds`): a text
         # asked about as a field is asked about again in its record and in the whole message.
         self._key_kinds: dict[str, frozenset[FieldKind]] = {}
+
+    @property
+    def silent_everywhere(self) -> bool:
+        """Whether every run of the texts finds nothing when read as a document (in no field of
+        its own)."""
+        return self.concepts is not None and not may_hold_in(
+            self.concepts, FieldKind.UNKNOWN, lambda: self._all_kinds
+        )
 
     def silent(self, run: Sequence[str], key: str = "") -> bool:
         """Whether `detect(JOINER.join(run), key=key)` finds nothing, told without reading it:
         `run` is one of the texts, or several that stand side by side in the first pass."""
         if self.concepts is None:
             return False
-        return not may_hold_in(
-            self.concepts,
-            field_of(key).kind if key else FieldKind.UNKNOWN,
-            lambda: frozenset().union(*map(self._kinds, run)),
-        )
+        return not self._may_hold(field_of(key).kind if key else FieldKind.UNKNOWN, run)
+
+    def _may_hold(self, outer: FieldKind, run: Sequence[str]) -> bool:
+        """Whether a rule may hold in `run` in a field of kind `outer`: asked first of the kinds
+        all the texts name, then (where those leave it open) of the run's own."""
+        assert self.concepts is not None
+        if not may_hold_in(self.concepts, outer, lambda: self._all_kinds):
+            return False
+        return may_hold_in(self.concepts, outer, lambda: frozenset().union(*map(self._kinds, run)))
 
     def _kinds(self, text: str) -> frozenset[FieldKind]:
         kinds = self._key_kinds.get(text)
@@ -65,8 +79,6 @@ def first_pass(joined: str) -> FirstPass:
     folded = fold(joined).text
     if patterns_engine().candidates(folded):
         return FirstPass(None)
-    concepts = frozenset(scanner().concepts(folded))
-    # All the texts' keys together name the most kinds of field any run has: read now, while
-    # the folded text is at hand, rather than kept beside the message.
-    everywhere = not may_hold_in(concepts, FieldKind.UNKNOWN, lambda: key_kinds(folded))
-    return FirstPass(concepts, everywhere)
+    # The kinds the keys name are read now, while the folded text is at hand, rather than kept
+    # beside the message.
+    return FirstPass(frozenset(scanner().concepts(folded)), key_kinds(folded))
