@@ -11,6 +11,7 @@ over as one text is read field by field too.
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -69,6 +70,24 @@ _CONTAINER = re.compile(r"[\"']([\w .-]{1,48})[\"'][ \t]*:[ \t]*[\[{]")
 _CONTAINER_LOOKBACK = 4096
 # A YAML-like line: "  - event_name: Lunch with Amy" (the value runs to the end of the line).
 _LINE_PAIR = re.compile(r"(?m)^[ \t]*(?:-[ \t]+)?([A-Za-z_][\w .-]{0,40}?)[ \t]*:[ \t]+(\S[^\n]*)$")
+# What every such line holds: a colon, blanks, then a character that is not one.
+_PAIR_COLON = re.compile(r":[ \t]+\S")
+
+
+def _line_pairs(text: str) -> Iterator[re.Match]:
+    """`_LINE_PAIR.finditer(text)`, tried only at the starts of lines that hold a colon and blanks
+    before a word: a search for the line start at every character of a long text (a message's
+    values, one per line) is most of the time its keys take."""
+    tried = -1
+    for colon in _PAIR_COLON.finditer(text):
+        start = text.rfind("\n", 0, colon.start()) + 1
+        if start > tried:
+            tried = start
+            match = _LINE_PAIR.match(text, start)
+            if match is not None:
+                yield match
+
+
 # The keys that name a record's own parts: they describe the record, so they are of its kind. A
 # ticket's title asks people for things as a matter of course ("Please reset my password"), and
 # an e-mail's snippet is a piece of the message ("Please update your payment method").
@@ -197,7 +216,7 @@ def key_kinds(text: str) -> frozenset[FieldKind]:
     joined by line breaks are the kinds of each of them together.
     """
     keys = {match.group(1) for match in _ANY_QUOTED_KEY.finditer(text)}
-    keys.update(match.group(1) for match in _LINE_PAIR.finditer(text))
+    keys.update(match.group(1) for match in _line_pairs(text))
     found = {kind_of_key(key) for key in keys}
     if any(map(_names_a_record_part, keys)):
         # A record part's kind is the record's: a ticket, an e-mail or a to-do.
@@ -226,7 +245,7 @@ class Shapes:
         for match in _QUOTED_PAIR.finditer(text):
             group = 2 if match.group(1) is not None else 4
             spans.append((match.start(group), match.end(group), match.group(group - 1)))
-        for match in _LINE_PAIR.finditer(text):
+        for match in _line_pairs(text):
             spans.append((match.start(2), match.end(2), match.group(1)))
         spans.sort()
         self._starts = [start for start, _, _ in spans]

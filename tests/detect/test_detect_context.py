@@ -3,8 +3,10 @@
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from lazaretto.proxy.detect import DEFAULT_THRESHOLD, detect
+from lazaretto.proxy.detect import DEFAULT_THRESHOLD, context, detect
 from lazaretto.proxy.detect.context import (
     UNKNOWN_FIELD,
     FieldKind,
@@ -203,3 +205,11 @@ def test_a_payment_asked_for_in_a_thread_message_is_correspondence():
 
 def test_the_same_payment_asked_for_in_a_review_is_out_of_place():
     assert "out_of_place_request" in detect(_review(PAYMENT)).names
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab_Z09 \t\n:-.é", max_size=200))
+def test_the_keyed_lines_are_found_as_a_search_of_every_line_finds_them(text):
+    # Keyed lines are looked for only at the starts of lines that hold a colon before a word.
+    expected = [(m.span(), m.groups()) for m in context._LINE_PAIR.finditer(text)]
+    assert [(m.span(), m.groups()) for m in context._line_pairs(text)] == expected
