@@ -228,6 +228,10 @@ def _scan_untrusted(
     # found in it, its reading is the empty one, not made again.
     first = seen.first if seen is not None else None
     silent = not removed and first is not None and first.silent([cleaned], key)
+    if plain and silent and not rules.for_the_model:
+        # Nothing to strip, no reading to make, no evidence to weigh: what the steps below would
+        # make of it, without taking them (most of a listing's fields).
+        return FieldVerdict(Verdict.CLEAN, 0.0, [], [], [], text, text, ((text, ()),))
     found = reading = _NOTHING if silent else detect(cleaned, key=key, kinds=kinds)
     passages = [(cleaned, _spans(reading))]
     if removed:
