@@ -23,6 +23,7 @@ from .scan import Decoded, FieldVerdict, ReadInMessage, ScanRules, Verdict, plai
 
 SPLIT = "split_across_fields"
 _KEY = "@key"  # how a surface path names an object key: keys take no part in the document
+_TYPE = "/type"
 # Between two fields: a line break ends no pattern that a space would not, and keeps words apart.
 _JOINER = JOINER
 DECODED_KIND = "split-fields"
@@ -60,11 +61,16 @@ def judge_message(
     # the keys and types: the texts of the first pass, in its order.
     parts: list[tuple[str, str]] = []
     others: list[str] = []
+    value_paths: list[str] = []
     for path, text in surfaces:
-        if _in_documents(path, text):
-            parts.append((path, text))
-        else:
+        if path.endswith(_KEY):
             others.append(text)
+            continue
+        value_paths.append(path)
+        if text in _BLOCK_TYPES and path.endswith(_TYPE):
+            others.append(text)
+        else:
+            parts.append((path, text))
     texts = [text for _, text in parts] + others
     seen = ReadInMessage()
     if rules.untrusted and len(parts) > 1 and sum(map(len, texts)) <= FIRST_PASS_MOST:
@@ -72,7 +78,7 @@ def judge_message(
         seen = ReadInMessage(first_pass(joined), plain_texts(joined))
     verdicts = {path: verdict_of(text, path, seen) for path, text in surfaces}
     if rules.untrusted:
-        values = [(path, verdicts[path]) for path, _ in surfaces if not path.endswith(_KEY)]
+        values = [(path, verdicts[path]) for path in value_paths]
         place = _Places(seen.first, parts, verdicts)
         groups = records(values)
         for record in groups:
@@ -84,11 +90,6 @@ def judge_message(
             record_of = {path: n for n, record in enumerate(groups) for path, _ in record}
             verdicts.update(split_matches(values, rules, place, record_of))
     return verdicts
-
-
-def _in_documents(path: str, text: str) -> bool:
-    """Whether the surface at `path` is a value that documents read: no key, no block's `type`."""
-    return not path.endswith(_KEY) and not (text in _BLOCK_TYPES and path.endswith("/type"))
 
 
 class _Places:
