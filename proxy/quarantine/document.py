@@ -87,8 +87,7 @@ def judge_message(
             # Unrelated records' weak evidence does not add up, but an instruction split across
             # records does: the whole message is read once more, and counts where its evidence
             # runs across two of them.
-            record_of = {path: n for n, record in enumerate(groups) for path, _ in record}
-            verdicts.update(split_matches(values, rules, place, record_of))
+            verdicts.update(split_matches(values, rules, place, groups))
     return verdicts
 
 
@@ -139,16 +138,16 @@ def split_matches(
     parts: list[tuple[str, FieldVerdict]],
     rules: ScanRules,
     place: _Places,
-    record_of: dict[str, int] | None = None,
+    groups: list[list[tuple[str, FieldVerdict]]] | None = None,
 ) -> dict[str, FieldVerdict]:
     """The value fields (path, verdict) to withhold because the message read as one document
     crosses the threshold, each with the verdict it is withheld under (by path); empty when the
     document is harmless.
 
-    Fields already withheld on their own take no part: they never reach the model. Given each
-    part's record (by path), the document counts only when some of its evidence runs across the
-    parts of two records. A document the message's first pass (`place`) says holds nothing is not
-    read.
+    Fields already withheld on their own take no part: they never reach the model. Given the
+    records the parts are grouped into, the document counts only when some of its evidence runs
+    across the parts of two records. A document the message's first pass (`place`) says holds
+    nothing is not read.
     """
     documented = place.positions
     kept = [
@@ -163,6 +162,11 @@ def split_matches(
     # first pass vouches for runs of whole texts only.
     if not _long_mirror(texts) and place.silent(kept):
         return {}
+    record_of = (
+        None
+        if groups is None
+        else {path: n for n, record in enumerate(groups) for path, _ in record}
+    )
     threshold = withhold_at(rules.threshold)
     if _under_by_seam(kept, texts, threshold, rules.kinds):
         return {}
