@@ -57,6 +57,10 @@ def judge_message(
     `detect.first_pass`), which tell the fields and documents where nothing can be found."""
     surfaces: list[tuple[str, str]] = []
     walk_surfaces(payload, lambda path, text: surfaces.append((path, text)))
+    if not rules.untrusted:
+        # Trusted text is read field by field: no first pass, no documents.
+        seen = ReadInMessage()
+        return {path: verdict_of(text, path, seen) for path, text in surfaces}
     # The value fields, in order, that can be part of a document (a block's `type` cannot), then
     # the keys and types: the texts of the first pass, in its order.
     parts: list[tuple[str, str]] = []
@@ -73,21 +77,20 @@ def judge_message(
             parts.append((path, text))
     texts = [text for _, text in parts] + others
     seen = ReadInMessage()
-    if rules.untrusted and len(parts) > 1 and sum(map(len, texts)) <= FIRST_PASS_MOST:
+    if len(parts) > 1 and sum(map(len, texts)) <= FIRST_PASS_MOST:
         joined = JOINER.join(texts)
         seen = ReadInMessage(first_pass(joined), plain_texts(joined))
     verdicts = {path: verdict_of(text, path, seen) for path, text in surfaces}
-    if rules.untrusted:
-        values = [(path, verdicts[path]) for path in value_paths]
-        place = _Places(seen.first, parts, verdicts)
-        groups = records(values)
-        for record in groups:
-            verdicts.update(split_matches(record, rules, place))
-        if len(groups) > 1:
-            # Unrelated records' weak evidence does not add up, but an instruction split across
-            # records does: the whole message is read once more, and counts where its evidence
-            # runs across two of them.
-            verdicts.update(split_matches(values, rules, place, groups))
+    values = [(path, verdicts[path]) for path in value_paths]
+    place = _Places(seen.first, parts, verdicts)
+    groups = records(values)
+    for record in groups:
+        verdicts.update(split_matches(record, rules, place))
+    if len(groups) > 1:
+        # Unrelated records' weak evidence does not add up, but an instruction split across
+        # records does: the whole message is read once more, and counts where its evidence runs
+        # across two of them.
+        verdicts.update(split_matches(values, rules, place, groups))
     return verdicts
 
 

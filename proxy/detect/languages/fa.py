@@ -3,6 +3,7 @@
 What each concept is, and how a term is written (`|`, `=`, `*`), is said in `concepts.py`.
 """
 
+from .ar import GRAMMAR as ARABIC
 from .grammar import Grammar
 
 GRAMMAR = Grammar(
@@ -10,8 +11,8 @@ GRAMMAR = Grammar(
     negations="",
     whole_words=False,
     # Persian text carries the same clitics as Arabic on the front of its words (and, with,
-    # for, the article of borrowed phrases).
-    clitics=("وال", "بال", "فال", "كال", "لل", "ال", "و", "ف", "ب", "ل", "ك"),
+    # for, the article of borrowed phrases): they are Arabic's, said once there.
+    clitics=ARABIC.clitics,
 )
 
 WORDS = {
