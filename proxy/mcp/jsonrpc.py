@@ -68,8 +68,11 @@ def _unique_object(pairs: list[tuple[str, Any]]) -> dict:
 
 
 _UNIQUE = json.JSONDecoder(object_pairs_hook=_unique_object)
-# orjson pays where a text holds many objects (`json` calls back into Python for each one's keys);
-# with a few, the checks that keep its reading exact cost more than they save.
+# orjson pays where a text is short (most of json's time there is its own Python around the scan,
+# and a call back into Python for each object's keys) or holds many objects (a call back for each);
+# a long text of few objects json reads about as fast, and the checks that keep orjson's reading
+# exact (a pass over every byte each) cost more than they save.
+_SHORT = 768
 _MANY_OBJECTS = 8
 # What orjson would read otherwise than json: a colon written as an escape inside a string (the
 # count of colons, see parse_text, cannot tell it from an object's own; any `\u003` escape is
@@ -87,15 +90,15 @@ def parse_text(text: str) -> tuple[Any, bool]:
     Parsers disagree on repeated keys (some keep the first), so a line with one is never passed
     on as it came: the caller refuses it or forwards its own serialization of what it judged.
 
-    A text of many objects is read by orjson, about twice as fast as `json` calling back into
-    Python for every object to see its keys. orjson keeps the last of a repeated key too,
+    A short text, or one of many objects, is read by orjson, about twice as fast as `json`
+    calling back into Python for every object to see its keys. orjson keeps the last of a repeated key too,
     without saying so; but a colon outside strings is an object's member and inside them a
     character of the string, so the value written again (orjson, at C speed) holds as many
     colons as the text exactly when no member was lost. What orjson refuses or reads its own way
     (NaN, integers past 64 bits, lone surrogates, deep nesting) and a text with an escaped colon
     go to `json`, which decides as it always did.
     """
-    if text.count("{") < _MANY_OBJECTS or _ESCAPED_COLON in text:
+    if (len(text) > _SHORT and text.count("{") < _MANY_OBJECTS) or _ESCAPED_COLON in text:
         return _parse_exactly(text)
     try:
         value = orjson.loads(text)

@@ -57,27 +57,14 @@ def judge_message(
     `detect.first_pass`), which tell the fields and documents where nothing can be found."""
     surfaces: list[tuple[str, str]] = []
     walk_surfaces(payload, lambda path, text: surfaces.append((path, text)))
-    if not rules.untrusted:
-        # Trusted text is read field by field: no first pass, no documents.
-        seen = ReadInMessage()
-        return {path: verdict_of(text, path, seen) for path, text in surfaces}
-    # The value fields, in order, that can be part of a document (a block's `type` cannot), then
-    # the keys and types: the texts of the first pass, in its order.
-    parts: list[tuple[str, str]] = []
-    others: list[str] = []
-    value_paths: list[str] = []
-    for path, text in surfaces:
-        if path.endswith(_KEY):
-            others.append(text)
-            continue
-        value_paths.append(path)
-        if text in _BLOCK_TYPES and path.endswith(_TYPE):
-            others.append(text)
-        else:
-            parts.append((path, text))
-    texts = [text for _, text in parts] + others
+    parts, others, value_paths = _documented(surfaces) if rules.untrusted else ([], [], [])
     seen = ReadInMessage()
-    if len(parts) > 1 and sum(map(len, texts)) <= FIRST_PASS_MOST:
+    if len(parts) < 2:
+        # Trusted text is read field by field, and no document holds fewer than two texts (see
+        # `split_matches`): no first pass, no documents.
+        return {path: verdict_of(text, path, seen) for path, text in surfaces}
+    texts = [text for _, text in parts] + others
+    if sum(map(len, texts)) <= FIRST_PASS_MOST:
         joined = JOINER.join(texts)
         seen = ReadInMessage(first_pass(joined), plain_texts(joined))
     verdicts = {path: verdict_of(text, path, seen) for path, text in surfaces}
@@ -92,6 +79,26 @@ def judge_message(
         # across two of them.
         verdicts.update(split_matches(values, rules, place, groups))
     return verdicts
+
+
+def _documented(
+    surfaces: list[tuple[str, str]],
+) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+    """The value fields, in order, that can be part of a document (a block's `type` cannot); the
+    keys and types (after those, the texts of the first pass, in its order); and every value's path."""
+    parts: list[tuple[str, str]] = []
+    others: list[str] = []
+    value_paths: list[str] = []
+    for path, text in surfaces:
+        if path.endswith(_KEY):
+            others.append(text)
+            continue
+        value_paths.append(path)
+        if text in _BLOCK_TYPES and path.endswith(_TYPE):
+            others.append(text)
+        else:
+            parts.append((path, text))
+    return parts, others, value_paths
 
 
 class _Places:
