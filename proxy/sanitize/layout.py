@@ -34,6 +34,9 @@ _BLANK = f"[{re.escape(_ASCII_SPACES + _OTHER_SPACES)}]"
 _STRETCH = re.compile(rf"{_BLANK}(?<!{_BLANK}{_BLANK}){_BLANK}{{{SCROLL_ROWS - 1},}}")
 # In text without the other blanks, a stretch is a run of these ASCII bytes.
 _ASCII_SPACE = Shape({_ASCII_SPACES: "w"})
+# The ASCII blanks other than the space and the line break, which ordinary text holds.
+_RARE_ASCII_SPACES = "\t\r\f\v"
+_SPACES_RUN = " " * SCROLL_ROWS
 # A carriage return not followed by a line feed sends a terminal back to the line's start.
 _BARE_RETURN = re.compile(r"\r(?!\n)")
 _LINE = re.compile(r"[^\n]*\r(?!\n)[^\n]*")
@@ -50,6 +53,16 @@ def rows(stretch: str) -> float:
         + stretch.count(_WIDE)
     )
     return breaks + columns / COLUMNS
+
+
+def ascii_padding(text: str) -> bool:
+    """Whether SCROLL_ROWS ASCII blanks stand in a row in `text` (the run every stretch of
+    padding in ASCII text is)."""
+    if any(space in text for space in _RARE_ASCII_SPACES):
+        return _ASCII_SPACE.has_run(text, "w", SCROLL_ROWS)
+    # Spaces and line breaks only: a run of them is a run of spaces once the breaks are spaces,
+    # which a substring search finds at memory speed (shaping the text takes four times as long).
+    return _SPACES_RUN in (text.replace("\n", " ") if "\n" in text else text)
 
 
 def collapse_padding(text: str, found: Collector) -> str:
