@@ -130,7 +130,7 @@ class ClientLink:
                 size += self._discard_rest(stream)
                 yield self.mediator.oversized(direction, head, size, self.max_line)
                 continue
-            if line.strip():
+            if not line.isspace():  # a blank line is skipped (strip() would copy every line)
                 handed, line = [line if line.endswith(b"\n") else line + b"\n"], None
                 yield handed
 
