@@ -138,22 +138,24 @@ def _all_strings(root: Any, edits: _Edits, visit: Visit, prefix: str) -> None:
     """Visit every string leaf and every object key under `root` (spelled `prefix`), iteratively.
 
     Every string of a large result passes through here, so the loop body is kept flat: a dict's
-    keys are visited in order, then its values are walked in order (pushed in reverse).
+    keys are visited in order, then its values are walked in order (pushed in reverse); numbers,
+    booleans and nulls hold no text and are not pushed at all.
     """
     # Each node carries the text of its path, built once from its parent's: a large result's
-    # leaves would otherwise each spell out their whole path again.
-    stack: list[tuple[Any, tuple, str, int, bool]] = [(root, (), prefix, 0, False)]
-    pop, push, values, keys = stack.pop, stack.append, edits.values, edits.keys
+    # leaves would otherwise each spell out their whole path again. Its place in the payload is
+    # kept as (parent's place, key), spelled out as a tuple only for an edit (see _flat).
+    stack: list[tuple[Any, Any, str, int, bool]] = [(root, (), prefix, 0, False)]
+    pop, push, values, keys, pieces = stack.pop, stack.append, edits.values, edits.keys, _PIECES
     while stack:
-        node, path, where, depth, json_inside = pop()
+        node, place, where, depth, json_inside = pop()
         if isinstance(node, str):
-            if json_inside and _json_text(node, path, where, edits, visit):
+            if json_inside and _json_text(node, place, where, edits, visit):
                 continue
             replaced = visit(where, node)
             if replaced is not None and replaced != node:
-                values.append((path, replaced))
-        elif depth > MAX_DEPTH and isinstance(node, (dict, list)):
-            _deep(node, path, where, edits, visit)
+                values.append((_flat(place), replaced))
+        elif depth > MAX_DEPTH:
+            _deep(node, place, where, edits, visit)
         elif isinstance(node, dict):
             # Only a part with `data` or `blob` can hold a base64 payload.
             binary, decoded = (
@@ -162,32 +164,54 @@ def _all_strings(root: Any, edits: _Edits, visit: Visit, prefix: str) -> None:
             children = []
             depth += 1
             for key, child in node.items():
-                if (
-                    isinstance(key, str)
-                    and "~" not in key
-                    and "/" not in key
-                    and "@" not in key
-                    and "#" not in key
-                ):
-                    step = f"{where}/{key}"
-                else:
-                    step = where + _pointer(key)
+                piece = pieces.get(key)
+                if piece is None:
+                    piece = _piece(key)
+                step = where + piece
                 replaced = visit(step + "@key", key)
                 if replaced is not None and replaced != key:
-                    keys.append((path, key, replaced))
+                    keys.append((_flat(place), key, replaced))
                 if key == binary:
                     if decoded is None:
                         edits.uninspected += 1
                     else:
-                        _base64_text(decoded, (*path, key), step, edits, visit)
+                        _base64_text(decoded, (place, key), step, edits, visit)
                     continue
-                children.append((child, (*path, key), step, depth, key == "text"))
+                if isinstance(child, (str, dict, list)):
+                    children.append((child, (place, key), step, depth, key == "text"))
             children.reverse()
             stack.extend(children)
-        elif isinstance(node, list):
+        else:  # a list
             depth += 1
             for index in range(len(node) - 1, -1, -1):
-                push((node[index], (*path, index), f"{where}/{index}", depth, False))
+                child = node[index]
+                if isinstance(child, (str, dict, list)):
+                    push((child, (place, index), f"{where}/{index}", depth, False))
+
+
+# The path step of each key seen lately ("/text"), as _pointer spells it: the keys of a result
+# repeat in every record and every message. Emptied past _PIECES_KEPT keys.
+_PIECES: dict[str, str] = {}
+_PIECES_KEPT = 4096
+
+
+def _piece(key: Any) -> str:
+    piece = _pointer(key)
+    if isinstance(key, str):  # only text keys: True would find the step of 1
+        if len(_PIECES) >= _PIECES_KEPT:
+            _PIECES.clear()
+        _PIECES[key] = piece
+    return piece
+
+
+def _flat(place: Any) -> tuple:
+    """The path of keys and indexes a place of `_all_strings` stands for."""
+    steps = []
+    while place:
+        place, step = place
+        steps.append(step)
+    steps.reverse()
+    return tuple(steps)
 
 
 def _base64_part(node: dict) -> tuple[str | None, str | None]:
@@ -216,15 +240,15 @@ def _base64_part(node: dict) -> tuple[str | None, str | None]:
         return key, None
 
 
-def _base64_text(text: str, path: tuple, where: str, edits: _Edits, visit: Visit) -> None:
+def _base64_text(text: str, place: Any, where: str, edits: _Edits, visit: Visit) -> None:
     """Visit the text a base64 payload spells; a replacement goes back as base64."""
     replaced = visit(where + BASE64_MARK, text)
     if replaced is not None and replaced != text:
         encoded = base64.b64encode(replaced.encode()).decode("ascii")
-        edits.values.append((path, encoded))
+        edits.values.append((_flat(place), encoded))
 
 
-def _json_text(text: str, path: tuple, where: str, edits: _Edits, visit: Visit) -> bool:
+def _json_text(text: str, place: Any, where: str, edits: _Edits, visit: Visit) -> bool:
     """Walk a text that holds a JSON object or array as JSON; False if it holds none."""
     if not _JSON_START.match(text) or not affordable(text):
         return False  # no JSON, or more values than parsing may cost: one text, read as such
@@ -239,19 +263,23 @@ def _json_text(text: str, path: tuple, where: str, edits: _Edits, visit: Visit) 
     edits.uninspected += inner.uninspected
     rebuilt = inner.apply()
     if rebuilt is not None:
-        edits.values.append((path, json.dumps(rebuilt, ensure_ascii=False, separators=(",", ":"))))
+        edits.values.append(
+            (_flat(place), json.dumps(rebuilt, ensure_ascii=False, separators=(",", ":")))
+        )
     return True
 
 
-def _deep(node: Any, path: tuple, where: str, edits: _Edits, visit: Visit) -> None:
-    """A subtree past MAX_DEPTH (at `path`, spelled `where`): visit it as JSON text; a replacement
-    replaces the subtree."""
+def _deep(node: Any, place: Any, where: str, edits: _Edits, visit: Visit) -> None:
+    """A subtree past MAX_DEPTH (at `place`, spelled `where`): visit it as JSON text; a
+    replacement replaces the subtree."""
     try:
         text = json.dumps(node, ensure_ascii=False)
     except (ValueError, RecursionError):
         edits.uninspected += 1
-        edits.values.append((path, "[lazaretto: removed a value nested too deeply to inspect]"))
+        edits.values.append(
+            (_flat(place), "[lazaretto: removed a value nested too deeply to inspect]")
+        )
         return
     replaced = visit(where, text)
     if replaced is not None and replaced != text:
-        edits.values.append((path, replaced))
+        edits.values.append((_flat(place), replaced))
