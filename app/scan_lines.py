@@ -57,11 +57,9 @@ def answer_lines(
     else:
         return
     count = usable_cores() if workers is None else workers
-    if count < 2:
+    if count < 2 or not _in_workers(answer, lines, sink, count):
         for number, line in lines:
             _write(sink, answer(number, line))
-        return
-    _in_workers(answer, lines, sink, count)
 
 
 def usable_cores() -> int:
@@ -71,8 +69,9 @@ def usable_cores() -> int:
     return os.cpu_count() or 1
 
 
-def _in_workers(answer: Answer, lines: Iterator[tuple[int, str]], sink: TextIO, count: int) -> None:
-    """`answer_lines` for the rest of the input, by `count` worker processes."""
+def _in_workers(answer: Answer, lines: Iterator[tuple[int, str]], sink: TextIO, count: int) -> bool:
+    """`answer_lines` for the rest of the input, by `count` worker processes; False, having taken
+    no line, where no worker can be had."""
     # Imported here: a small input never starts a worker, and should not wait for these.
     from collections import deque
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -80,7 +79,13 @@ def _in_workers(answer: Answer, lines: Iterator[tuple[int, str]], sink: TextIO, 
     # A forked worker flushes the standard streams it inherits when it ends: what this process
     # has written but not flushed would be written twice.
     sink.flush()
-    pool = ProcessPoolExecutor(count, mp_context=_context(), initializer=_adopt, initargs=(answer,))
+    try:
+        pool = ProcessPoolExecutor(
+            count, mp_context=_context(), initializer=_adopt, initargs=(answer,)
+        )
+    except (OSError, ImportError, NotImplementedError):
+        # No shared semaphores (some sandboxes and serverless runtimes): answered here, as before.
+        return False
     try:
         pending: deque[Future[str]] = deque()
         for chunk in _chunks(lines):
@@ -92,6 +97,7 @@ def _in_workers(answer: Answer, lines: Iterator[tuple[int, str]], sink: TextIO, 
     finally:
         # On an error or a reader gone away (`| head`), the chunks not begun are dropped.
         pool.shutdown(wait=True, cancel_futures=True)
+    return True
 
 
 def _write(sink: TextIO, out: str | None) -> None:
