@@ -10,6 +10,7 @@ is answered by the same function either way, so the output is the same line for 
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 from typing import TYPE_CHECKING, TextIO
@@ -135,6 +136,19 @@ def _adopt(answer: Answer) -> None:
     _answer = answer
     # Ctrl-C reaches the whole process group: this process stops the run, the workers only end.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A worker whose command was killed (or ended by a signal it does not handle) would wait for
+    # work forever, holding its memory: it ends with the command.
+    threading.Thread(target=_end_with_parent, name="parent-watch", daemon=True).start()
+
+
+def _end_with_parent() -> None:
+    from multiprocessing import parent_process
+    from multiprocessing.connection import wait
+
+    parent = parent_process()
+    if parent is not None:
+        wait([parent.sentinel])
+        os._exit(1)
 
 
 def _answer_chunk(first: int, lines: list[str]) -> str:

@@ -3,16 +3,19 @@ line at a time, with a bounded read-ahead, and a reader that goes away still end
 
 import io
 import json
+import signal
 import subprocess
 from functools import partial
 
+import psutil
 import pytest
 from corpus.records import NAMES, records
 from support.terminal import READ_TIMEOUT
+from support.waiting import wait_for
 
 from lazaretto.app import scan_lines
 from lazaretto.app.commands.scan import jsonl_answer, policy_scanner
-from lazaretto.app.scan_lines import answer_lines
+from lazaretto.app.scan_lines import answer_lines, usable_cores
 from lazaretto.proxy.policy import load_policy
 
 BAD_LINES = (
@@ -113,11 +116,18 @@ def test_the_corpus_through_the_command_is_unchanged(lazaretto_cmd, child_env):
     assert done.stdout.decode() == _one_at_a_time(lines)
 
 
-def test_a_closed_pipe_ends_the_workers_quietly(lazaretto_cmd, child_env, tmp_path):
+TEXT = "An ordinary paragraph of a page, with nothing in it for the agent to do. " * 8
+
+
+def _long_input(tmp_path):
+    """Lines past the part answered before the workers start, many seconds of work."""
     lines = tmp_path / "lines.jsonl"
-    text = "An ordinary paragraph of a page, with nothing in it for the agent to do. " * 8
-    # Past the part answered before the workers start, and far past what is read of it here.
-    lines.write_text((json.dumps({"text": text}) + "\n") * 5000)
+    lines.write_text((json.dumps({"text": TEXT}) + "\n") * 5000)
+    return lines
+
+
+def test_a_closed_pipe_ends_the_workers_quietly(lazaretto_cmd, child_env, tmp_path):
+    lines = _long_input(tmp_path)
     with lines.open() as stdin:
         scan = subprocess.Popen(
             [*lazaretto_cmd, "scan", "--jsonl"],
@@ -127,10 +137,35 @@ def test_a_closed_pipe_ends_the_workers_quietly(lazaretto_cmd, child_env, tmp_pa
             env=child_env,
         )
         assert scan.stdout is not None and scan.stderr is not None
-        inline = scan_lines.INLINE_CHARS // len(text) + 1
+        inline = scan_lines.INLINE_CHARS // len(TEXT) + 1
         for _ in range(inline + 100):  # lines answered by the workers too, then it goes away
             assert scan.stdout.readline()
         scan.stdout.close()
         errors = scan.stderr.read().decode()
         assert scan.wait(timeout=READ_TIMEOUT) == 141
     assert "Traceback" not in errors and "BrokenPipeError" not in errors
+
+
+def _gone(process: psutil.Process) -> bool:
+    try:
+        return process.status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+@pytest.mark.skipif(usable_cores() < 2, reason="workers start only with two cores or more")
+def test_workers_end_with_a_killed_command(lazaretto_cmd, child_env, tmp_path):
+    with _long_input(tmp_path).open() as stdin:
+        scan = subprocess.Popen(
+            [*lazaretto_cmd, "scan", "--jsonl"],
+            stdin=stdin,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=child_env,
+        )
+    command = psutil.Process(scan.pid)
+    wait_for(lambda: len(command.children()) == usable_cores(), "the workers starting")
+    workers = command.children()
+    scan.send_signal(signal.SIGKILL)
+    scan.wait(timeout=READ_TIMEOUT)
+    wait_for(lambda: all(map(_gone, workers)), "the workers ending", lambda: workers)
