@@ -4,11 +4,13 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TypeGuard
 
+from lazaretto.app.scan_lines import answer_lines
 from lazaretto.proxy.classify import untrusted_tool
 from lazaretto.proxy.mcp.surfaces import walk_surfaces
-from lazaretto.proxy.policy import PolicyError, load_policy
+from lazaretto.proxy.policy import Policy, PolicyError, load_policy
 from lazaretto.proxy.quarantine.document import judge_message
 from lazaretto.proxy.quarantine.notices import removal_notice, withheld_notice
 from lazaretto.proxy.quarantine.scan import (
@@ -139,6 +141,12 @@ class Scanner:
         return scan
 
 
+def policy_scanner(policy: Policy, server: str, tool: str | None) -> tuple[Scanner, str]:
+    """The scanner for text from `server` (and `tool`) under `policy`, and why it trusts or not."""
+    untrusted, reason = untrusted_tool(policy.server(server), tool)
+    return Scanner(ScanRules(untrusted, policy.allow_hosts, policy.threshold), server, tool), reason
+
+
 def is_call_tool_result(value: object) -> TypeGuard[dict]:
     """A JSON object shaped like a CallToolResult (content blocks or structured content)."""
     return isinstance(value, dict) and (
@@ -153,10 +161,7 @@ def run(args: argparse.Namespace) -> int:
     except PolicyError as exc:
         print(f"lazaretto scan: {exc}", file=sys.stderr)
         return 2
-    untrusted, reason = untrusted_tool(policy.server(args.server), args.tool)
-    scanner = Scanner(
-        ScanRules(untrusted, policy.allow_hosts, policy.threshold), args.server, args.tool
-    )
+    scanner, reason = policy_scanner(policy, args.server, args.tool)
     if args.jsonl:
         return _run_jsonl(scanner, sys.stdin, sys.stdout)
     try:
@@ -195,18 +200,22 @@ def _json_or_none(raw: str) -> object:
 
 def _run_jsonl(scanner: Scanner, source, sink) -> int:
     """One output line per input line, in order; a bad line gets an error object and the run goes on."""
-    for number, line in enumerate(source, 1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except ValueError as exc:
-            out = {"error": f"line {number}: not JSON: {exc}"}
-        else:
-            out = _jsonl_item(scanner, item, number)
-        sink.write(json.dumps(out, ensure_ascii=False) + "\n")
+    answer_lines(partial(jsonl_answer, scanner), source, sink)
     sink.flush()
     return 0
+
+
+def jsonl_answer(scanner: Scanner, number: int, line: str) -> str | None:
+    """The output line for input line `number` (None for a blank line)."""
+    if not line.strip():
+        return None
+    try:
+        item = json.loads(line)
+    except ValueError as exc:
+        out = {"error": f"line {number}: not JSON: {exc}"}
+    else:
+        out = _jsonl_item(scanner, item, number)
+    return json.dumps(out, ensure_ascii=False) + "\n"
 
 
 def _jsonl_item(scanner: Scanner, item: object, number: int) -> dict:
