@@ -150,3 +150,16 @@ def test_substituting_in_pieces_changes_nothing(pieces):
     assert cut.text == whole.text
     for pos in range(len(whole.text) + 1):
         assert cut.original_span(pos, pos) == whole.original_span(pos, pos)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "bc", "1", " ", ".", "-", "|", "_", "*", "/", ",", "é"])),
+    st.booleans(),
+)
+def test_a_spaced_word_is_never_ruled_out_short_or_long(pieces, long):
+    # A long text is asked by the compiled scan, a short one by its shape; the end of a spaced
+    # word may stand at the text's very end too.
+    text = ("x" * normalize._SCANNED_FROM if long else "") + "".join(pieces)
+    if normalize._SPACED_LETTERS_END.search(text):
+        assert normalize._may_be_spaced(text)
