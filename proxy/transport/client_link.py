@@ -130,7 +130,8 @@ class ClientLink:
                 size += self._discard_rest(stream)
                 yield self.mediator.oversized(direction, head, size, self.max_line)
                 continue
-            if line.strip():
+            # Not `line.strip()`: that copies a whole large line only to see it holds something.
+            if not line.isspace():
                 handed, line = [line if line.endswith(b"\n") else line + b"\n"], None
                 yield handed
 
