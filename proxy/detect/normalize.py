@@ -244,12 +244,11 @@ def fold(text: str) -> Folded:
 
 def _may_be_spaced(text: str) -> bool:
     """Whether a spaced word may end somewhere in the folded `text` (never a false no)."""
-    if len(text) >= _SCANNED_FROM:
-        scan = _spaced_ends()
-        if scan.name != "plain":
-            return bool(scan.candidates(text)) or bool(
-                _SPACED_LETTERS_END.search(text, len(text) - 4)
-            )
+    # Loaded with the first text, however short: loaded by a long one, its database's memory
+    # would add to the peak of that text's message.
+    scan = _spaced_ends()
+    if len(text) >= _SCANNED_FROM and scan.name != "plain":
+        return bool(scan.candidates(text)) or bool(_SPACED_LETTERS_END.search(text, len(text) - 4))
     return _SPACED_SHAPE.search(_SPACED_SHAPE_RUN, text, 5)
 
 
