@@ -125,12 +125,11 @@ def _marks() -> list[tuple[engine.Engine, list[int]]]:
     by_shaper: dict[Callable[[str], bytes] | None, list[int]] = {}
     for index, (_, _, _, shaper) in enumerate(_READERS):
         by_shaper.setdefault(shaper, []).append(index)
-    return [
-        (_gated(engine.compiled([_READERS[index][1] for index in indexes], shaper)), indexes)
-        if shaper is not None
-        else (engine.compiled([_READERS[index][1] for index in indexes]), indexes)
-        for shaper, indexes in by_shaper.items()
-    ]
+    marks = []
+    for shaper, indexes in by_shaper.items():
+        scan = engine.compiled([_READERS[index][1] for index in indexes], shaper)
+        marks.append((scan if shaper is None else _gated(scan), indexes))
+    return marks
 
 
 def _gated(shaped: engine.Engine) -> engine.Engine:

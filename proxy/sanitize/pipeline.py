@@ -37,7 +37,7 @@ _ASCII_MARKS = (
         for blanks in product(layout.ASCII_BLANKS, repeat=3)
     ),
 )
-_THREE_BLANKS = [len(_ASCII_MARKS) - 1]
+_THREE_BLANKS = [len(_ASCII_MARKS) - 1]  # what the scan names when only that mark stands
 
 
 @cache
