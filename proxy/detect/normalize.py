@@ -9,8 +9,11 @@ import re
 import unicodedata
 from array import array
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
+from ..matcher import engine
 from ..sanitize.shape import Shape
 
 # Letters from other scripts that render like Latin ones. NFKD does not fold these, because
@@ -39,7 +42,22 @@ _SPACED_LETTERS = re.compile(
 # What the end of every such run looks like: separator, letter, the same separator, a last
 # letter. It starts with a separator, so the regex engine skips ahead cheaply, and most text
 # never matches it; the full pattern above runs only on text that does.
-_SPACED_LETTERS_END = re.compile(r"([ ._*\-/|])[a-z]\1[a-z](?![a-z0-9])")
+_SEPARATORS = " ._*-/|"
+_SPACED_LETTERS_END = re.compile(rf"([{re.escape(_SEPARATORS)}])[a-z]\1[a-z](?![a-z0-9])")
+# The marks a long text's folding is asked for by one compiled scan: the same ends, one per
+# separator (it knows no backreference) and in either case (lowering ASCII changes no other
+# character), each closed by a character that is no letter or digit (one that closes with the
+# text's end is asked of the text's last characters); then the ASCII controls. Asked of a long
+# ASCII text as it came, they tell whether it holds controls to drop and, when it holds none,
+# whether its lower-cased copy may hold a spaced word.
+_FOLD_MARKS = (
+    *(f"{re.escape(sep)}[A-Za-z]{re.escape(sep)}[A-Za-z][^A-Za-z0-9]" for sep in _SEPARATORS),
+    r"[\x00-\x08\x0b-\x1f\x7f]",
+)
+_CONTROLS = len(_FOLD_MARKS) - 1
+# From this length on a text is asked by the compiled scan, which costs a call into it but reads
+# a long text four times as fast as the shapes below.
+_SCANNED_FROM = 1 << 12
 # Where a spaced word can be at all: a separator, a letter, a separator, a letter, a non-letter
 # (any separators, unlike the pattern). Tested on the text's shape, at C speed.
 _SPACED_SHAPE = Shape({"abcdefghijklmnopqrstuvwxyz": "a", "0123456789": "0"}, ".")
@@ -200,11 +218,13 @@ class Folded:
         return start, end
 
 
-def _fold_characters(text: str) -> tuple[str, _Characters | None]:
+def _fold_characters(text: str, marks: Sequence[int] | None) -> tuple[str, _Characters | None]:
     """Every character folded on its own: look-alikes, compatibility forms, marks and format
-    characters, ASCII controls. Pure ASCII without controls is left as it is."""
+    characters, ASCII controls. Pure ASCII without controls is only lower-cased. `marks`: the
+    text's fold marks, if it was scanned for them."""
     if text.isascii():
-        if not _ASCII_INVISIBLE_SHAPE.holds(text, "c"):
+        controls = _ASCII_INVISIBLE_SHAPE.holds(text, "c") if marks is None else _CONTROLS in marks
+        if not controls:
             return text.lower(), None
         folded = text.encode().translate(None, _ASCII_INVISIBLE_BYTES).decode().lower()
     else:
@@ -217,19 +237,50 @@ def fold(text: str) -> Folded:
     """NFKC-like compatibility folding, confusables to ASCII, invisibles removed, lower case,
     spaced-out letters re-joined."""
     stages: list[_Characters | _Replacements] = []
-    text, characters = _fold_characters(text)
+    # Other scripts fold to other characters: what the text shows as it came would not stand.
+    marks = _fold_marks(text) if text.isascii() else None
+    text, characters = _fold_characters(text, marks)
     if characters is not None:
         stages.append(characters)
+        marks = None  # they were the text's as it came
     # Escaped line breaks (text JSON- or repr-encoded once too often) read as what they encode:
     # a tab as spaces, a line break as a space and a line break, so the word after them still
     # starts a word and a line still ends a clause; same length, so nothing to record.
     if "\\" in text:
         text = _ESCAPED_BREAK.sub(_unescaped_break, text)
-    if _SPACED_SHAPE.search(_SPACED_SHAPE_RUN, text, 5) and _SPACED_LETTERS_END.search(text):
+        marks = None
+    if _may_be_spaced(text, marks) and _SPACED_LETTERS_END.search(text):
         text, edits = _substitute(_SPACED_LETTERS, text, lambda m: m.group()[::2], _OUTSIDE_SPACED)
         stages.append(edits)
     # Spans are mapped back through the stages in reverse order of application.
     return Folded(text, tuple(reversed(stages)))
+
+
+def _fold_marks(text: str) -> Sequence[int] | None:
+    """The fold marks of a long text (see `_FOLD_MARKS`), None where it is not scanned for them."""
+    # Loaded with the first text, however short: loaded by a long one, its database's memory
+    # would add to the peak of that text's message.
+    scan = _fold_scan()
+    if len(text) < _SCANNED_FROM or scan.name == "plain":
+        return None
+    return scan.candidates(text)
+
+
+def _may_be_spaced(text: str, marks: Sequence[int] | None) -> bool:
+    """Whether a spaced word may end somewhere in the folded `text` (never a false no), given the
+    text's fold marks if it was scanned for them."""
+    if marks is None:
+        marks = _fold_marks(text)
+    if marks is None:
+        return _SPACED_SHAPE.search(_SPACED_SHAPE_RUN, text, 5)
+    return any(mark != _CONTROLS for mark in marks) or bool(
+        _SPACED_LETTERS_END.search(text, len(text) - 4)
+    )
+
+
+@cache
+def _fold_scan() -> engine.Engine:
+    return engine.compiled(_FOLD_MARKS)
 
 
 # The look-alikes from other scripts: a word that mixes them with Latin letters is a disguise.

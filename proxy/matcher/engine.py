@@ -215,6 +215,18 @@ class HyperscanEngine(Engine):
         return found
 
 
+class Gated(Engine):
+    """An engine asked only where a cheaper one (its `gate`, whose patterns match wherever its own
+    do) first names something: a text the gate passes over names nothing."""
+
+    def __init__(self, gate: Engine, scan: Engine) -> None:
+        self.gate, self.scan = gate, scan
+        self.name = scan.name
+
+    def candidates(self, text: str) -> Sequence[int]:
+        return self.scan.candidates(text) if self.gate.candidates(text) else ()
+
+
 class _Scratches(threading.local):
     """Each thread's Hyperscan scratch space, per database (by id, with the database kept alive)."""
 

@@ -94,7 +94,8 @@ def _documented(
             others.append(text)
             continue
         value_paths.append(path)
-        if text in _BLOCK_TYPES and path.endswith(_TYPE):
+        # The path first: a set's test hashes the text, all of a megabyte's characters.
+        if path.endswith(_TYPE) and text in _BLOCK_TYPES:
             others.append(text)
         else:
             parts.append((path, text))

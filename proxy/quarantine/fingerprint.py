@@ -10,8 +10,9 @@ payload, and that recurs in a server's other results, is never part of a fingerp
 import re
 import unicodedata
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import compress, count
+from typing import Any
 
 WINDOW = 8
 MIN_WORDS = 4  # a text shorter than a window is one fingerprint if it has at least this many words
@@ -58,12 +59,13 @@ def _window_hash(codes: list[int]) -> int:
     return hash(tuple(codes))
 
 
-def _word_codes(text: str) -> list[int]:
+def _words(text: str) -> tuple[list, Callable[[Any], int]]:
+    """The words of `text` and what codes one of them."""
     if text.isascii():
         # The same words and codes as _WORD and _codes give (NFKC and case folding of ASCII are a
         # lower-casing), split and checksummed in C: a fifth of the time on ordinary prose.
-        return list(map(zlib.crc32, text.encode().lower().translate(_ASCII_WORDS).split()))
-    return list(map(_codes.__getitem__, _WORD.findall(text)))
+        return text.encode().lower().translate(_ASCII_WORDS).split(), zlib.crc32
+    return _WORD.findall(text), _codes.__getitem__
 
 
 def line_words(line: bytes) -> set[bytes]:
@@ -90,13 +92,22 @@ def fingerprint_batches(text: str, anchors: set[int] | None = None) -> Iterator[
     object, ten times the size of its text).
 
     With `anchors` (the code of the longest word of every withheld window), only windows that
-    hold one of them are hashed: a field that shares no such word with any payload costs one set test.
+    hold one of them are hashed: a piece that holds no such word, nor does what it carries over,
+    has only its distinct words coded (prose repeats most of its words), and the last few.
     """
     carry: list[int] = []  # the last WINDOW - 1 codes, which start windows ending in the next piece
     short = True  # fewer than WINDOW words so far
-    for codes in _code_pieces(text):
-        if carry:
-            codes = carry + codes
+    for words, code in _word_pieces(text):
+        if (
+            anchors is not None
+            and len(carry) + len(words) >= WINDOW
+            and anchors.isdisjoint(carry)
+            and anchors.isdisjoint(map(code, set(words)))
+        ):
+            short = False
+            carry = (carry + list(map(code, words[1 - WINDOW :])))[1 - WINDOW :]
+            continue
+        codes = carry + list(map(code, words))
         if len(codes) < WINDOW:
             carry = codes
             continue
@@ -107,17 +118,17 @@ def fingerprint_batches(text: str, anchors: set[int] | None = None) -> Iterator[
         yield {_window_hash(carry)}
 
 
-def _code_pieces(text: str) -> Iterator[list[int]]:
-    """The word codes of `text`, about _PIECE characters at a time, cut only between words."""
+def _word_pieces(text: str) -> Iterator[tuple[list, Callable[[Any], int]]]:
+    """The words of `text` (see `_words`), about _PIECE characters at a time, cut only between words."""
     size, start = len(text), 0
     if size <= _PIECE:
-        yield _word_codes(text)
+        yield _words(text)
         return
     while start < size:
         rest = _WORD_REST.match(text, min(start + _PIECE, size))
         assert rest is not None  # a starred class matches everywhere, if only the empty string
         end = rest.end()
-        yield _word_codes(text[start:end])
+        yield _words(text[start:end])
         start = end
 
 

@@ -125,10 +125,17 @@ def _marks() -> list[tuple[engine.Engine, list[int]]]:
     by_shaper: dict[Callable[[str], bytes] | None, list[int]] = {}
     for index, (_, _, _, shaper) in enumerate(_READERS):
         by_shaper.setdefault(shaper, []).append(index)
-    return [
-        (engine.compiled([_READERS[index][1] for index in indexes], shaper), indexes)
-        for shaper, indexes in by_shaper.items()
-    ]
+    marks = []
+    for shaper, indexes in by_shaper.items():
+        scan = engine.compiled([_READERS[index][1] for index in indexes], shaper)
+        marks.append((scan if shaper is None else _gated(scan), indexes))
+    return marks
+
+
+def _gated(shaped: engine.Engine) -> engine.Engine:
+    """The scan of a shaped copy, asked only where the text as it came shows a look of base64
+    (`SHAPED_GATE`): shaping a text costs a copy of it, and most prose shows none."""
+    return engine.Gated(engine.compiled([SHAPED_GATE]), shaped)
 
 
 def _anycase(words: str) -> str:
@@ -343,6 +350,12 @@ CHUNK_CLASSES = Shape(
 # the first look are left out: they change where a match starts, not whether there is one.
 _CHUNK_LOOK = r"(?:aA|[aA]Aa|[aA]0|0[aA]|[aA0][+/])"
 CHUNK_MARK = rf"{_CHUNK_LOOK}[aA0+/]*=*[ +]+[aA0+/]*{_CHUNK_LOOK}"
+
+# Where the text as it came shows any of the looks the chunks mark starts and ends with: a letter
+# before a capital, a digit or `+` `/`, or a digit before a letter or `+` `/`. A letter, a capital
+# and a small letter hold a letter before a capital. The only mark read over a shaped copy is the
+# chunks mark, asked only where this one finds something.
+SHAPED_GATE = r"[A-Za-z][A-Z0-9+/]|[0-9][A-Za-z+/]"
 
 # Each reading: its kind, a loose form of its mark for the compiled scan (a superset of where the
 # reader's own test passes), the reader, and how the scan shapes the text (None: `engine.shape`).

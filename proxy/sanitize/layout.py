@@ -16,7 +16,7 @@ SCROLL_ROWS = 12
 COLUMNS = 80
 _SHOWN_AFTER = 200
 
-_ASCII_SPACES = " \t\r\n\f\v"
+ASCII_BLANKS = " \t\r\n\f\v"
 # Every other character that renders as nothing but room: Unicode spaces and separators, NEL,
 # and the braille blank (a symbol, not a space, that fonts draw empty).
 _OTHER_SPACES = (
@@ -26,17 +26,14 @@ _OTHER_SPACES = (
 )
 _WIDE = "\u3000"  # two columns in a terminal
 _BREAKS = "\n\r\f\v\x85\u2028\u2029"
-_BLANK = f"[{re.escape(_ASCII_SPACES + _OTHER_SPACES)}]"
+_BLANK = f"[{re.escape(ASCII_BLANKS + _OTHER_SPACES)}]"
 # A match may start only where a stretch starts and takes all of it, so each stretch is scanned
 # once. The look-behind comes after the first character (and looks two back), so that the
 # pattern opens with the class and the engine skips to the next blank in C instead of trying
 # every position. No stretch shorter than SCROLL_ROWS characters reaches SCROLL_ROWS rows.
 _STRETCH = re.compile(rf"{_BLANK}(?<!{_BLANK}{_BLANK}){_BLANK}{{{SCROLL_ROWS - 1},}}")
 # In text without the other blanks, a stretch is a run of these ASCII bytes.
-_ASCII_SPACE = Shape({_ASCII_SPACES: "w"})
-# The ASCII blanks other than the space and the line break, which ordinary text holds.
-_RARE_ASCII_SPACES = "\t\r\f\v"
-_SPACES_RUN = " " * SCROLL_ROWS
+_ASCII_SPACE = Shape({ASCII_BLANKS: "w"})
 # A carriage return not followed by a line feed sends a terminal back to the line's start.
 _BARE_RETURN = re.compile(r"\r(?!\n)")
 _LINE = re.compile(r"[^\n]*\r(?!\n)[^\n]*")
@@ -55,16 +52,6 @@ def rows(stretch: str) -> float:
     return breaks + columns / COLUMNS
 
 
-def ascii_padding(text: str) -> bool:
-    """Whether SCROLL_ROWS ASCII blanks stand in a row in `text` (the run every stretch of
-    padding in ASCII text is)."""
-    if any(space in text for space in _RARE_ASCII_SPACES):
-        return _ASCII_SPACE.has_run(text, "w", SCROLL_ROWS)
-    # Spaces and line breaks only: a run of them is a run of spaces once the breaks are spaces,
-    # which a substring search finds at memory speed (shaping the text takes four times as long).
-    return _SPACES_RUN in (text.replace("\n", " ") if "\n" in text else text)
-
-
 def collapse_padding(text: str, found: Collector) -> str:
     """Collapse padding that has text after it to one paragraph break or space, recording that text."""
 
@@ -78,11 +65,16 @@ def collapse_padding(text: str, found: Collector) -> str:
         return "\n" * min(breaks, 2) or " "
 
     # A test per non-ASCII blank (none needed on ASCII text) spares non-ASCII text the regex too.
-    if (
-        text.isascii() or not any(space in text for space in _OTHER_SPACES)
-    ) and not _ASCII_SPACE.has_run(text, "w", SCROLL_ROWS):
+    ascii_only = text.isascii() or not any(space in text for space in _OTHER_SPACES)
+    if ascii_only and not ascii_stretch(text):
         return text
     return _STRETCH.sub(replace, text)
+
+
+def ascii_stretch(text: str) -> bool:
+    """Whether SCROLL_ROWS ASCII blanks stand in a row in `text` (what a stretch is in text
+    without the other blanks)."""
+    return _ASCII_SPACE.has_run(text, "w", SCROLL_ROWS)
 
 
 def overwritten_lines(text: str, found: Collector) -> str:

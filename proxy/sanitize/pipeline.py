@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
+from itertools import product
 
 from ..matcher import engine
 from . import delimiters, encoded, invisible, layout
@@ -19,16 +20,24 @@ MAX_ROUNDS = 8
 # character (invisible), `<` (markup, chat tokens), `]` (images, definitions, [INST]), a bare or
 # any carriage return (layout), `##` (an instruction heading), a role's name before a colon (a
 # staged turn), a run of the encoded alphabet (encoded). The role names are spelled in either
-# case letter by letter: the compiled scan takes no inline flags. A run of blanks (layout) is
-# told apart (see `untouched`): every space of ordinary prose would start one in the scan, which
-# took twice as long with it.
+# case letter by letter: the compiled scan takes no inline flags.
 _ROLES = ("human", "assistant", "system")
+_ESCAPED_BLANKS = {" ": " ", "\t": r"\t", "\r": r"\r", "\n": r"\n", "\f": r"\f", "\v": r"\v"}
+# The last mark is layout's stretch of blanks, which is a run of SCROLL_ROWS blanks: as a class
+# repeated, it has nothing a compiled scan can skip to, and blanks stand everywhere in prose (it
+# cost more than every other mark together). Any such run holds three blanks in a row, spelled out
+# as literals that most prose never shows; where only they stand, the run is looked for exactly.
 _ASCII_MARKS = (
     r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f<\]\r]",
     "##",
     *("".join(f"[{c.upper()}{c}]" for c in role) + r"[ \t]*:" for role in _ROLES),
     rf"[A-Za-z0-9+/_-]{{{encoded.SHORT_RUN}}}",
+    "|".join(
+        "".join(_ESCAPED_BLANKS[c] for c in blanks)
+        for blanks in product(layout.ASCII_BLANKS, repeat=3)
+    ),
 )
+_THREE_BLANKS = [len(_ASCII_MARKS) - 1]  # what the scan names when only that mark stands
 
 
 @cache
@@ -45,7 +54,10 @@ def untouched(text: str, rules: SanitizeRules) -> bool:
     if not rules.untrusted:
         return True
     scan = _marks()
-    return scan.name != "plain" and not scan.candidates(text) and not layout.ascii_padding(text)
+    if scan.name == "plain":
+        return False
+    found = scan.candidates(text)
+    return not found or (found == _THREE_BLANKS and not layout.ascii_stretch(text))
 
 
 def sanitize(text: str, rules: SanitizeRules) -> tuple[str, list[Removal]]:

@@ -13,6 +13,10 @@ from ..mediator.router import Mediator, Outgoing
 from .client_link import DEFAULT_MAX_LINE, ClientLink
 from .whole_writes import flush_whole, write_whole
 
+# The buffer of each pipe to the server: as much as a Linux pipe holds, so a long line is read in
+# a sixteenth of the calls the default buffer of 8 KiB takes (128 for 1 MiB).
+PIPE_BUFFER = 1 << 16
+
 
 class Relay(ClientLink):
     """Runs `command` as the MCP server and relays lines through a Mediator until it exits."""
@@ -50,7 +54,7 @@ class Relay(ClientLink):
         try:
             # stderr is inherited: the server's logs reach the client untouched.
             self.process = subprocess.Popen(
-                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=PIPE_BUFFER
             )
         except OSError as exc:
             print(f"lazaretto: cannot start {self.command[0]!r}: {exc}", file=sys.stderr)

@@ -9,6 +9,7 @@ from support.growth import assert_linear, repeated
 
 from lazaretto.proxy.detect import detect, normalize
 from lazaretto.proxy.detect.normalize import fold, mixed_script_words
+from lazaretto.proxy.matcher import engine
 
 
 def test_confusables_fold_to_ascii():
@@ -150,3 +151,36 @@ def test_substituting_in_pieces_changes_nothing(pieces):
     assert cut.text == whole.text
     for pos in range(len(whole.text) + 1):
         assert cut.original_span(pos, pos) == whole.original_span(pos, pos)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "bc", "1", " ", ".", "-", "|", "_", "*", "/", ",", "é"])),
+    st.booleans(),
+)
+def test_a_spaced_word_is_never_ruled_out_short_or_long(pieces, long):
+    # A long text is asked by the compiled scan, a short one by its shape; the end of a spaced
+    # word may stand at the text's very end too.
+    text = ("x" * normalize._SCANNED_FROM if long else "") + "".join(pieces)
+    if normalize._SPACED_LETTERS_END.search(text):
+        assert normalize._may_be_spaced(text, None)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["a", "B", "c d e", "I G N", "x.Y.z", " ", "\x07", "\x1b[0m", "\\n", "é", "Ｉ", "9"]
+        ),
+        max_size=30,
+    )
+)
+def test_a_long_text_folds_as_it_does_without_the_compiled_marks(pieces):
+    text = "Plain words. " * (normalize._SCANNED_FROM // 13 + 1) + "".join(pieces)
+    scanned = normalize.fold(text)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(normalize, "_fold_scan", lambda: engine.plain(normalize._FOLD_MARKS))
+        shaped = normalize.fold(text)
+    assert scanned.text == shaped.text
+    for pos in range(0, len(scanned.text) + 1, 7):
+        assert scanned.original_span(pos, pos) == shaped.original_span(pos, pos)

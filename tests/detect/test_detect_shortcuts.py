@@ -133,7 +133,12 @@ def test_a_stream_of_pieces_names_what_one_block_scan_names(monkeypatch):
     # Tiny pieces, so that most matches of the corpus cross a piece boundary.
     monkeypatch.setattr(engine, "STREAM_FROM", 10)
     monkeypatch.setattr(engine, "STREAM_PIECE", 7)
-    for scan in (rules_reading.patterns_engine(), *(scan for scan, _ in readings._marks())):
+    marks = [scan for scan, _ in readings._marks()]
+    gated = [
+        part for scan in marks if isinstance(scan, engine.Gated) for part in (scan.gate, scan.scan)
+    ]
+    ungated = [scan for scan in marks if not isinstance(scan, engine.Gated)]
+    for scan in (rules_reading.patterns_engine(), *ungated, *gated):
         whole = block_only(scan)
         for text in corpus_texts(every=11):
             folded = fold(text).text

@@ -50,14 +50,28 @@ def test_every_window_matches_the_definition(text):
     assert text_fingerprints(text) == {fp for fp, _ in reference(text)}
 
 
-@given(texts, st.sets(st.integers(0, 2**32 - 1), max_size=3), st.data())
-def test_anchors_keep_exactly_the_windows_that_hold_one(text, extra, data):
+@given(texts, st.sets(st.integers(0, 2**32 - 1), max_size=3), st.data(), st.integers(1, 200))
+def test_anchors_keep_exactly_the_windows_that_hold_one(text, extra, data, piece):
     windows = reference(text)
     words = sorted({code for _, codes in windows for code in codes})
     anchors = (data.draw(st.sets(st.sampled_from(words))) if words else set()) | extra
     short = len(_WORD.findall(text)) < WINDOW  # one fingerprint for the whole text, always compared
     expected = {fp for fp, codes in windows if short or anchors.intersection(codes)}
-    assert text_fingerprints(text, anchors) == expected
+    # Read in pieces too: a piece without an anchor is passed over, and windows that reach back
+    # into it from the next piece must still be found.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fingerprint, "_PIECE", piece)
+        assert text_fingerprints(text, anchors) == expected
+
+
+def test_an_anchor_carried_into_a_piece_without_one_keeps_its_windows():
+    text = " ".join(f"w{n}" for n in range(20))
+    anchor = word_codes("w10")[0]
+    expected = {fp for fp, codes in reference(text) if anchor in codes}
+    assert len(expected) == WINDOW
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fingerprint, "_PIECE", text.index("w10") + 1)  # the first piece ends at w10
+        assert text_fingerprints(text, {anchor}) == expected
 
 
 ascii_text = st.text(alphabet=st.sampled_from(list('abcXYZ 019_-.,"\\/\n\t\r\b\fn')), max_size=60)

@@ -17,6 +17,7 @@ from lazaretto.proxy.quarantine.readings import (
     _READERS,
     CHUNK_CLASSES,
     CHUNK_MARK,
+    SHAPED_GATE,
     readings,
 )
 from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
@@ -141,6 +142,18 @@ def test_the_chunks_mark_in_classes_is_the_mark_in_the_text(text):
     assert (CHUNKS_IN_TEXT.search(text) is None) == (
         CHUNK_MARK_IN_CLASSES.search(CHUNK_CLASSES.of_characters(text)) is None
     )
+
+
+@given(
+    st.lists(
+        st.sampled_from(["aZ", "Zb", "ZYa", "a0", "0a", "a+", "0/", "Zm9v", "a", "Z", "0", "é"])
+        | st.sampled_from([" ", "+", "/", "=", ",", "\n", ":", "-", "é "]),
+        max_size=12,
+    ).map("".join)
+)
+def test_the_gate_of_the_chunks_mark_passes_every_text_it_marks(text):
+    if CHUNK_MARK_IN_CLASSES.search(CHUNK_CLASSES.of_characters(text)):
+        assert re.search(SHAPED_GATE, text)
 
 
 def test_numbers_in_times_dates_and_ids_are_not_leetspeak():

@@ -155,6 +155,8 @@ ASCII_PIECES = st.lists(
                 " " * 12,
                 "\n" * 12,
                 " \n" * 6,
+                " \t\n",
+                "\n \n \n",
                 "\x1b[0m",
                 "\x7f",
                 "A" * 23,
@@ -183,5 +185,14 @@ def test_text_the_shortcut_lets_through_is_text_no_family_changes(text, untruste
 def test_the_shortcut_lets_plain_ascii_through_and_nothing_else():
     assert untouched("user1234", RULES)
     assert untouched("Steps: open the report page, choose CSV, press export.", RULES)
-    for marked in ("a <b>", "x]", "System: on", "a\rb", "Zm9vYmFyYmF6cXV4cXV1eHh4eA", "é"):
+    assert untouched("Steps:\n\n    open the page\n\t\t  and press export.", RULES)
+    for marked in (
+        "a <b>",
+        "x]",
+        "System: on",
+        "a\rb",
+        "Zm9vYmFyYmF6cXV4cXV1eHh4eA",
+        "é",
+        "a" + " \n" * 6 + "b",
+    ):
         assert not untouched(marked, RULES) or engine.compiled(["x"]).name == "plain"
