@@ -10,7 +10,8 @@ interpreter and where this copy of Lazaretto is. It lists the code: the file of 
 process had loaded when the verdict was made (the judge ran no other) and the data files beside
 Lazaretto's modules, each with its size, change time and inode. An answer is clean by this file
 only while every one of those files is unchanged; anything else (no file, a damaged one, a changed
-file, a folder that cannot be read or written) loads the judge, as without this file.
+file, a folder that cannot be read or written) loads the judge, as without this file. The files
+written longest ago are removed past `MOST_KEPT`.
 
 The file is as trustworthy as the compiled scans beside it: whoever can write the user's cache
 folder can change what the judge finds either way.
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
 KIND = "clean-answer"
 """The prefix of these files' names in the cache folder."""
 
+MOST_KEPT = 256
+"""How many such files are kept at most: a few answers for each server a user runs."""
+
 _FORMAT = b"1"
 """The shape of the file and of the inputs its name is made from: another shape, other names."""
 
@@ -40,8 +44,9 @@ Signature = list[tuple[str, int, int, int]]
 class CleanAnswers:
     """The answers judged clean under one policy, as kept in the cache folder."""
 
-    def __init__(self, policy: "Policy") -> None:
+    def __init__(self, policy: "Policy", most: int = MOST_KEPT) -> None:
         self._policy = _canonical(policy)
+        self._most = most
         self._written: set[str] = set()
 
     def known(self, method: str, payload: Any) -> bool:
@@ -72,7 +77,27 @@ class CleanAnswers:
             files = _signature(_code_files())
         except OSError:
             return  # a module's file gone meanwhile: the code that judged it is not told
-        cache_folder.write(_name(inputs), json.dumps({"inputs": inputs, "files": files}).encode())
+        name = _name(inputs)
+        cache_folder.write(name, json.dumps({"inputs": inputs, "files": files}).encode())
+        self._forget_oldest(name)
+
+    def _forget_oldest(self, written: str) -> None:
+        """Remove the files written longest ago but the one just `written`, past the `most`
+        newest (a policy edited, a server upgraded: each makes new files, and the old ones would
+        never be read again)."""
+        try:
+            others = [
+                (entry.stat().st_mtime_ns, entry.path)
+                for entry in os.scandir(cache_folder.path())
+                if entry.name.startswith(f"{KIND}-") and entry.name != written
+            ]
+        except OSError:
+            return
+        for _, path in sorted(others)[: max(0, len(others) + 1 - self._most)]:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass  # removed by another proxy meanwhile, or a folder that cannot be written
 
     def _inputs(self, method: str, payload: Any) -> str | None:
         """The digest of everything the verdict on `payload` answering `method` is made from,
@@ -113,6 +138,7 @@ def _code_files() -> list[str]:
         path = getattr(module, "__file__", None)
         if not isinstance(path, str):
             continue
+        path = os.path.abspath(path)  # as another process, in another folder, finds it
         files.add(path)
         if name.startswith("lazaretto."):
             folders.add(os.path.dirname(path))

@@ -158,3 +158,14 @@ def test_a_policy_is_told_alike_by_processes_that_hash_differently(tmp_path):
         )
         told.append(run.stdout.strip())
     assert told == ["True", "True", "True"]
+
+
+def test_the_files_kept_are_bounded_and_the_last_one_written_stays(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    policy = parse_policy(UNTRUSTED)
+    payloads = [answer(tmp_path, n=n) for n in range(8)]
+    for payload in payloads:
+        CleanAnswers(policy, most=3).remember("initialize", payload)
+        assert len(kept_files()) <= 3
+        assert CleanAnswers(policy).known("initialize", payload)
+    assert len(kept_files()) == 3
