@@ -64,7 +64,7 @@ class CleanAnswers:
             return entry["inputs"] == inputs and signature == _signature(
                 [path for path, *_ in signature]
             )
-        except (ValueError, TypeError, KeyError, OSError):
+        except (ValueError, TypeError, KeyError, OSError, RecursionError):
             return False
 
     def remember(self, method: str, payload: Any) -> None:
@@ -101,11 +101,12 @@ class CleanAnswers:
 
     def _inputs(self, method: str, payload: Any) -> str | None:
         """The digest of everything the verdict on `payload` answering `method` is made from,
-        besides code; None for a payload JSON cannot write back as it came (never remembered).
-        The whole digest is kept in the file and compared: its name holds only part of it."""
+        besides code; None for a payload JSON cannot write back as it came, or nested deeper than
+        it writes (never remembered). The whole digest is kept in the file and compared: its name
+        holds only part of it."""
         try:
             answer = json.dumps(payload, ensure_ascii=False, allow_nan=False).encode()
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, RecursionError):
             return None
         # The interpreter, and where this copy of Lazaretto is (another copy, other files).
         interpreter = f"{sys.version}\n{sys.executable}\n{__file__}".encode()

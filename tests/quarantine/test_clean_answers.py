@@ -11,6 +11,7 @@ from lazaretto.proxy.exposure import Exposure
 from lazaretto.proxy.matcher import cache_folder
 from lazaretto.proxy.policy import parse_policy
 from lazaretto.proxy.quarantine.clean_answers import KIND, CleanAnswers
+from lazaretto.proxy.quarantine.cleaner import FieldCleaner
 from lazaretto.proxy.quarantine.deferred import DeferredCleaner
 
 UNTRUSTED = '[servers.srv]\ntrust = "untrusted"\n'
@@ -169,3 +170,18 @@ def test_the_files_kept_are_bounded_and_the_last_one_written_stays(tmp_path, mon
         assert len(kept_files()) <= 3
         assert CleanAnswers(policy).known("initialize", payload)
     assert len(kept_files()) == 3
+
+
+def test_an_answer_nested_deeper_than_json_writes_is_judged_as_before(store, tmp_path):
+    """The proxy's parser takes deeper nesting than `json.dumps` writes back: such an answer is
+    judged every time, never remembered, and never an error of its own."""
+    deep: list = []
+    for _ in range(1200):
+        deep = [deep]
+    payload = answer(tmp_path, nested=deep)
+    expected = FieldCleaner(store, parse_policy(UNTRUSTED), "srv", "s")(
+        "initialize", None, "0", payload, True
+    )
+    for _ in range(2):
+        assert deferred(store)("initialize", None, "0", payload, True) == expected
+    assert not CleanAnswers(parse_policy(UNTRUSTED)).known("initialize", payload)
