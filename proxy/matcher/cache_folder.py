@@ -30,12 +30,17 @@ def path() -> Path:
 
 def file_name(kind: str, inputs: list[bytes], suffix: str) -> str:
     """The file name of a `kind` of file built from `inputs`: other inputs, another name."""
+    return f"{kind}-{inputs_digest(inputs)[:24]}{suffix}"
+
+
+def inputs_digest(inputs: list[bytes]) -> str:
+    """The SHA-256 of `inputs` (in hex), told apart however they are cut into parts."""
     digest = hashlib.sha256()
     for part in inputs:
         # Each part's length first, so no two lists of parts hash the same bytes.
         digest.update(len(part).to_bytes(8, "big"))
         digest.update(part)
-    return f"{kind}-{digest.hexdigest()[:24]}{suffix}"
+    return digest.hexdigest()
 
 
 def read(name: str) -> bytes | None:

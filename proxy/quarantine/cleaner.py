@@ -25,7 +25,8 @@ from .document import judge_message
 from .fingerprint import MIN_WORDS, payload_fingerprints
 from .fingerprint_index import FingerprintIndex
 from .labels import label_payload
-from .model_text import MODEL_TEXT_METHODS, own_names
+from .model_methods import MODEL_TEXT_METHODS
+from .model_text import own_names
 from .notices import removal_notice, withheld_notice
 from .scan import (
     FieldVerdict,
@@ -50,6 +51,10 @@ REENTRY = "reentry"
 _VERDICT = attrgetter("verdict")
 _ALL_CLEAN = frozenset({Verdict.CLEAN})
 _SHORTEST_WINDOW = 2 * MIN_WORDS - 1
+
+
+def _all_clean(verdicts: dict[str, FieldVerdict]) -> bool:
+    return set(map(_VERDICT, verdicts.values())) <= _ALL_CLEAN
 
 
 @dataclass
@@ -107,6 +112,9 @@ class FieldCleaner:
         # (content hash, tool) -> (the store's data_version then, the earlier withheld row or None):
         # a payload read again is judged without asking the store while nothing has changed there.
         self._earlier_seen: dict[tuple, tuple[int, dict | None]] = {}
+        self.judged_clean = False
+        """Whether the judge found every field of the last message, text for the model, clean
+        (whatever the store then made of them: a field repeating a withheld payload is withheld)."""
 
     def __call__(
         self,
@@ -150,6 +158,8 @@ class FieldCleaner:
             # Every field is judged, and the message read as one document, before any is
             # replaced: a part of a split instruction is withheld with the field that completes it.
             verdicts = judge_payload(payload, rules)
+        # Asked of text for the model only (see `deferred`): other messages spare the walk.
+        self.judged_clean = rules.for_the_model and _all_clean(verdicts)
         if message.reentry_possible is None:
             message.reentry_possible = self.index.active()
             if message.reentry_possible and line is not None:
@@ -159,7 +169,7 @@ class FieldCleaner:
         ruled_out = not message.reentry_possible or (
             message.line_read and message.line_anchors is not None and not message.line_anchors
         )
-        if ruled_out and set(map(_VERDICT, verdicts.values())) <= _ALL_CLEAN:
+        if ruled_out and _all_clean(verdicts):
             cleaned = None  # nothing to replace and nothing withheld to look for: no second walk
         else:
             cleaned = walk_surfaces(

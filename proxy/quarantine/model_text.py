@@ -14,20 +14,6 @@ from collections.abc import Iterable
 
 from ..detect import Signal
 
-# The answers whose text the server wrote for the model: its description of itself, and the
-# prompts a person picks from it (MCP prompts are user-controlled templates that tell the model
-# what to do), not data it fetched. A prompt still taints like any read of an untrusted server.
-MODEL_TEXT_METHODS = frozenset(
-    {
-        "tools/list",
-        "prompts/list",
-        "prompts/get",
-        "resources/templates/list",
-        "initialize",
-        "server/discover",
-    }
-)
-
 # The detector's kinds of evidence that still count in such text (the rest read its tone).
 MODEL_TEXT_HARMS = frozenset(
     {

@@ -1,18 +1,22 @@
 """What `lazaretto proxy` loads before its first answer: a bound on start-up's growth, not a timing.
 
 The judge (detector, sanitizer, Markdown/HTML/CSS parsers, Hyperscan) is loaded by the first
-message that needs it; Textual, the station's client and the other verbs are never needed.
+message that needs it, and not by an answer for the model that it found clean before (see
+`quarantine.clean_answers`); Textual, the station's client and the other verbs are never needed.
 """
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from support.proxy_harness import SCRIPTED_SERVER, ProxyProcess
 
 from lazaretto.proxy.matcher import engine
+from lazaretto.proxy.quarantine.clean_answers import KIND
 
 JUDGE = (
     "lazaretto.proxy.detect",
@@ -46,9 +50,21 @@ def test_importing_the_proxy_verb_loads_no_judge_and_no_other_verb():
     assert verbs == ["lazaretto.app.commands.proxy"]
 
 
-def _imported_by_a_proxy_answering_initialize(tmp_path, trust: str) -> list[str]:
-    """The modules a proxy (and its server, which imports none of ours) imported in a run that
-    only answers `initialize`, as `-X importtime` lists them on stderr."""
+def _cache_without_answers(tmp_path) -> Path:
+    """A cache folder of this test's own, holding what the run's shared one holds (the compiled
+    scans, seconds to build) but no answer judged clean."""
+    home = tmp_path / "cache"
+    shared = Path(os.environ["XDG_CACHE_HOME"]) / "lazaretto"
+    if shared.is_dir():
+        shutil.copytree(shared, home / "lazaretto", ignore=shutil.ignore_patterns(f"{KIND}-*"))
+    return home
+
+
+def _imported_by_a_proxy_answering_initialize(
+    tmp_path, trust: str, cache: Path | None = None
+) -> tuple[dict, list[str]]:
+    """The answer to `initialize` of a proxy that only answers it, and the modules it (and its
+    server, which imports none of ours) imported, as `-X importtime` lists them on stderr."""
     policy = tmp_path / f"{trust}.toml"
     policy.write_text(f'[servers.srv]\ntrust = "{trust}"\n')
     env = {
@@ -58,16 +74,22 @@ def _imported_by_a_proxy_answering_initialize(tmp_path, trust: str) -> list[str]
         "LAZARETTO_SESSION": "start-up",
         "PYTHONPROFILEIMPORTTIME": "1",
     }
+    if cache is not None:
+        env["XDG_CACHE_HOME"] = str(cache)
     env.pop("LAZARETTO_STATION", None)
     proxy = ProxyProcess(["-n", "srv", "--", *SCRIPTED_SERVER], env)
-    assert "result" in proxy.initialize()
+    answer = proxy.initialize()
+    assert "result" in answer
     assert proxy.close() == 0
     lines = bytes(proxy.stderr).decode().splitlines()
-    return [line.rpartition("|")[2].strip() for line in lines if line.startswith("import time:")]
+    imported = [
+        line.rpartition("|")[2].strip() for line in lines if line.startswith("import time:")
+    ]
+    return answer, imported
 
 
 def test_a_trusted_proxy_answers_initialize_without_loading_the_judge(tmp_path):
-    imported = _imported_by_a_proxy_answering_initialize(tmp_path, "trusted")
+    _, imported = _imported_by_a_proxy_answering_initialize(tmp_path, "trusted")
     assert "lazaretto.proxy.mediator.router" in imported
     assert _within(imported, JUDGE + MARKUP + NEVER) == []
 
@@ -77,6 +99,17 @@ def test_a_trusted_proxy_answers_initialize_without_loading_the_judge(tmp_path):
     reason="the plain engine runs every sanitizer family, the markup parsers' included",
 )
 def test_an_untrusted_proxy_judges_initialize_without_the_markup_parsers(tmp_path):
-    imported = _imported_by_a_proxy_answering_initialize(tmp_path, "untrusted")
+    cache = _cache_without_answers(tmp_path)
+    _, imported = _imported_by_a_proxy_answering_initialize(tmp_path, "untrusted", cache)
     assert "lazaretto.proxy.detect" in imported  # the answer's strings were read
     assert _within(imported, MARKUP + NEVER) == []
+
+
+def test_an_untrusted_proxy_relays_an_answer_judged_clean_before_without_the_judge(tmp_path):
+    cache = _cache_without_answers(tmp_path)
+    judged, imported = _imported_by_a_proxy_answering_initialize(tmp_path, "untrusted", cache)
+    assert "lazaretto.proxy.detect" in imported
+    again, imported = _imported_by_a_proxy_answering_initialize(tmp_path, "untrusted", cache)
+    assert "lazaretto.proxy.mediator.router" in imported
+    assert _within(imported, JUDGE + MARKUP + NEVER) == []
+    assert again == judged
