@@ -11,7 +11,10 @@ with the same call, and start-up (spawn to the first answer, with Lazaretto's mo
 installed package has them, see `bytecode.py`); the last line is one JSON object.
 Reference rows run the untrusted proxy with its cleaning step taken out, and its relay alone with
 every line passed on unread (`uncleaned_proxy.py`): the differences are what cleaning and protocol
-handling cost. The station rows run the untrusted proxy on a station (`lazaretto station run`, a
+handling cost. The start-up of "untrusted, first start" is that of a proxy whose server's
+`initialize` answer was never judged under this policy and code (its remembered clean answers are
+removed before each start, see `quarantine.clean_answers`): the first start after an install, an
+upgrade, a policy edit or a change of the server. The station rows run the untrusted proxy on a station (`lazaretto station run`, a
 process of its own) instead of an embedded store; `x embedded` divides them by the same call on
 the embedded store.
 
@@ -33,6 +36,9 @@ from pathlib import Path
 from bytecode import compile_lazaretto
 from docs_block import add_flag, write_docs
 from station_process import StationProcess
+
+from lazaretto.proxy.matcher import cache_folder
+from lazaretto.proxy.quarantine.clean_answers import KIND as CLEAN_ANSWER
 
 HERE = Path(__file__).resolve().parent
 SERVER = [sys.executable, str(HERE.parent / "fixtures" / "scripted_server.py")]
@@ -68,6 +74,7 @@ CONFIGURATIONS = [
     ("untrusted, injected", "untrusted", "injected"),
     ("untrusted, small", "untrusted", "small"),
     ("untrusted, 50 records", "untrusted", "50 records"),
+    ("untrusted, first start", "first", "small"),
     ("direct, clean 4 KB", "direct", "clean 4 KB"),
     ("bare relay, clean 4 KB", "relay", "clean 4 KB"),
     ("direct, tool output 4 KB", "direct", "tool output 4 KB"),
@@ -101,10 +108,20 @@ def commands(workdir: Path, station: StationProcess) -> dict[str, tuple[list[str
         policy = workdir / f"{trust}.toml"
         policy.write_text(f'[servers.bench]\ntrust = "{trust}"\n')
         paths[trust] = (PROXY + SERVER, {**base, "LAZARETTO_POLICY": str(policy)})
+    paths["first"] = paths["untrusted"]
     paths["uncleaned"] = (UNCLEANED + SERVER, paths["untrusted"][1])
     paths["unread"] = (UNCLEANED[:2] + ["--unread"] + UNCLEANED[2:] + SERVER, paths["trusted"][1])
     paths["station"] = (PROXY + SERVER, station.env(paths["untrusted"][1]))
     return paths
+
+
+def forget_clean_answers() -> None:
+    """Remove the `initialize` answers proxies remembered as judged clean: the next untrusted
+    start judges its answer, as the first one after an install does."""
+    folder = cache_folder.path()
+    if folder.is_dir():
+        for kept in folder.glob(f"{CLEAN_ANSWER}-*"):
+            kept.unlink(missing_ok=True)
 
 
 def start(
@@ -170,6 +187,8 @@ def measure(calls: int, rounds: int, cpus: set[int] | None = None) -> dict[str, 
         for _ in range(rounds):
             for label, path, call in CONFIGURATIONS:
                 argv, env = paths[path]
+                if path == "first":
+                    forget_clean_answers()
                 proc, startup = start(argv, env, cpus)
                 times = round_trips(proc, call, per_round)
                 assert proc.stdin is not None  # start() opened it as a pipe
