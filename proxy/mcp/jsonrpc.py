@@ -45,7 +45,7 @@ class LineError(ValueError):
 def parse_line(raw: bytes) -> tuple[Any, bool]:
     """Decode one line (strict UTF-8 JSON): the value, and whether some object repeated a key;
     raise LineError with a reason otherwise."""
-    return parse_text(decode_line(raw))
+    return parse_text(decode_line(raw), raw)
 
 
 def decode_line(raw: bytes) -> str:
@@ -83,9 +83,11 @@ _DIGITS = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))
 _LONG_NUMBER = b"0" * 19
 
 
-def parse_text(text: str) -> tuple[Any, bool]:
+def parse_text(text: str, raw: bytes | None = None) -> tuple[Any, bool]:
     """One decoded line as a JSON value, and whether some object in it repeated a key (the value
-    then holds the last of each, as json and JavaScript read it); LineError otherwise.
+    then holds the last of each, as json and JavaScript read it); LineError otherwise. `raw`: the
+    bytes `text` was decoded from (strict UTF-8), when the caller has them: orjson reads those,
+    and the text is not encoded again.
 
     Parsers disagree on repeated keys (some keep the first), so a line with one is never passed
     on as it came: the caller refuses it or forwards its own serialization of what it judged.
@@ -101,13 +103,15 @@ def parse_text(text: str) -> tuple[Any, bool]:
     if (len(text) > _SHORT and text.count("{") < _MANY_OBJECTS) or _ESCAPED_COLON in text:
         return _parse_exactly(text)
     try:
-        value = orjson.loads(text)
+        value = orjson.loads(text if raw is None else raw)
         written = orjson.dumps(value)
     except (orjson.JSONDecodeError, orjson.JSONEncodeError):
         return _parse_exactly(text)
-    if _LONG_NUMBER in text.encode("utf-8", "surrogatepass").translate(_DIGITS):
+    data = text.encode("utf-8", "surrogatepass") if raw is None else raw
+    if _LONG_NUMBER in data.translate(_DIGITS):
         return _parse_exactly(text)
-    return value, text.count(":") != written.count(b":")
+    # A colon is one byte in UTF-8, and no byte of another character's encoding.
+    return value, data.count(b":") != written.count(b":")
 
 
 def _parse_exactly(text: str) -> tuple[Any, bool]:

@@ -344,7 +344,7 @@ class Mediator:
         # A spilled line now exists only in its file, so parsing runs beside one copy, not two.
         del raw
         try:
-            message, repeated = parse_text(text)
+            message, repeated = parse_text(text, line)
         except LineError as exc:
             arrived.close()
             self._unreadable_from_server(head, size, exc, out)
