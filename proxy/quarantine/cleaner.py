@@ -244,7 +244,7 @@ class FieldCleaner:
         passages = verdict.passages or read_passages(
             [verdict.cleaned or text, *(d.text for d in verdict.decoded)]
         )
-        own = {fingerprint for fingerprint, _ in payload_fingerprints(passages)}
+        own = {window.fingerprint for window in payload_fingerprints(passages)}
         return [fingerprint for fingerprint in matches if fingerprint in own]
 
     def _reentry(self, verdict: FieldVerdict, original: dict) -> FieldVerdict:
