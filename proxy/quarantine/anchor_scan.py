@@ -7,8 +7,8 @@ a longer one); the caller then tests words exactly.
 """
 
 import os
-
-from ..matcher import engine
+from collections.abc import Callable
+from typing import Any
 
 _LINE_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789")
 
@@ -23,7 +23,11 @@ class AnchorScan:
         # words are withheld content. None while nothing is compiled (or on the plain path).
         self._database = None
         self._compiled = 0  # how many of _words the database holds
-        self._plain = engine.hyperscan is None or bool(os.environ.get("LAZARETTO_PLAIN_ENGINE"))
+        # Hyperscan and its scan, loaded on the first scan with a word to look for: a proxy with
+        # nothing withheld never loads them for this. _plain is None until then.
+        self._hyperscan: Any = None
+        self._scan_block: Callable[..., None] | None = None
+        self._plain: bool | None = None
 
     def __len__(self) -> int:
         return len(self._words)
@@ -41,17 +45,23 @@ class AnchorScan:
         if not self._words:
             return set()
         database = self._current()
-        if database is None:
+        if database is None or self._scan_block is None:  # the plain path
             return {word for word in self._words if word in lowered}
         hits: list[int] = []
-        engine.scan_block(database, lowered, lambda index, *_: hits.append(index))
+        self._scan_block(database, lowered, lambda index, *_: hits.append(index))
         return {self._words[index] for index in hits}
 
     def _current(self):
-        """The compiled database of every word, rebuilt when words were added since."""
-        hs = engine.hyperscan
-        if self._plain or hs is None:
+        """The compiled database of every word, rebuilt when words were added since; None on the
+        plain path (no Hyperscan, or LAZARETTO_PLAIN_ENGINE set)."""
+        if self._plain is None:
+            from ..matcher import engine
+
+            self._hyperscan, self._scan_block = engine.hyperscan, engine.scan_block
+            self._plain = self._hyperscan is None or bool(os.environ.get("LAZARETTO_PLAIN_ENGINE"))
+        if self._plain:
             return None
+        hs: Any = self._hyperscan  # not None past the plain path
         if self._compiled != len(self._words):
             words = self._words[:]  # words only ever append: an index names the same word later
             database = hs.Database(mode=hs.HS_MODE_BLOCK)
