@@ -230,7 +230,8 @@ OPERATIONS: dict[str, Operation] = {
     "quarantine.get": Operation(_V, content=True),
     "quarantine.waiting": Operation(_V),
     "quarantine.earlier": Operation(_V),
-    "quarantine.fingerprints_since": Operation(_V),
+    # The anchor words of withheld windows are withheld content (see fingerprints_since).
+    "quarantine.fingerprints_since": Operation(_V, unlocked="unlocked"),
     "quarantine.withheld_by_fingerprint": Operation(_V),
     "quarantine.recent": Operation(_V, content=True),
     "quarantine.stripped_for": Operation(_V, content=True),

@@ -10,7 +10,7 @@ from pathlib import Path
 
 # The number of migrations in schema.py. A store whose user_version equals it opens
 # without importing sqlite-utils, which keeps a proxy's start-up light.
-SCHEMA_VERSION = 14
+SCHEMA_VERSION = 15
 
 
 class StoreUnavailable(RuntimeError):

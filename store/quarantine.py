@@ -47,7 +47,7 @@ class Quarantine:
         path: str,
         content_hash: str,
         fingerprint: str | None,
-        payload_fingerprints: list[tuple[int, int]],
+        payload_fingerprints: list[tuple[int, int | None, str | None]],
         original: str,
         cleaned: str,
         score: float,
@@ -90,8 +90,9 @@ class Quarantine:
                         ),
                     )
                     conn.executemany(
-                        "INSERT INTO fingerprints (fingerprint, anchor, quarantine_id) VALUES (?, ?, ?)",
-                        [(fp, anchor, qid) for fp, anchor in payload_fingerprints],
+                        "INSERT INTO fingerprints (fingerprint, anchor, word, quarantine_id)"
+                        " VALUES (?, ?, ?, ?)",
+                        [(fp, anchor, word, qid) for fp, anchor, word in payload_fingerprints],
                     )
                     if stripped:
                         self._insert_stripped(
@@ -152,13 +153,21 @@ class Quarantine:
         )
         return _statuses(rows[0]) if rows else None
 
-    def fingerprints_since(self, rowid: int) -> list[tuple[int, int, int | None]]:
-        """(rowid, fingerprint, anchor) added after `rowid`, for an incremental in-memory index."""
+    def fingerprints_since(
+        self, rowid: int, unlocked: bool = True
+    ) -> list[tuple[int, int, int | None, str | None]]:
+        """(rowid, fingerprint, anchor, anchor word) added after `rowid`, for an incremental
+        in-memory index. The anchor word is a word of withheld content: without `unlocked` (a
+        station's client that did not give the reviewer passphrase) it is None, as in rows stored
+        before words were kept."""
         rows = self._store.query(
-            "SELECT rowid, fingerprint, anchor FROM fingerprints WHERE rowid > ? ORDER BY rowid",
+            "SELECT rowid, fingerprint, anchor, word FROM fingerprints WHERE rowid > ? ORDER BY rowid",
             (rowid,),
         )
-        return [(row["rowid"], row["fingerprint"], row["anchor"]) for row in rows]
+        return [
+            (row["rowid"], row["fingerprint"], row["anchor"], row["word"] if unlocked else None)
+            for row in rows
+        ]
 
     def withheld_by_fingerprint(self, fingerprints: list[int]) -> dict | None:
         """A still-withheld field whose payload fingerprints include one of these (re-entry)."""

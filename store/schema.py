@@ -296,6 +296,14 @@ def create_running_proxies(db: Database) -> None:
     db.table("running_proxies").create_index(["session"])
 
 
+@migrations()
+def add_fingerprint_anchor_words(db: Database) -> None:
+    # Each window's anchor word itself (as its code reads it, lower-cased), beside its code: a
+    # line is ruled out by one literal search for the known words instead of coding each of its
+    # words. Rows from before have none (every line's words are then coded, as before).
+    db.table("fingerprints").add_column("word", str)
+
+
 def migrate(db: Database) -> None:
     """Apply pending migrations and record how many ran in PRAGMA user_version."""
     # connection.SCHEMA_VERSION must equal the number of migrations (a test checks): the

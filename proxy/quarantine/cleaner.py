@@ -244,7 +244,7 @@ class FieldCleaner:
         passages = verdict.passages or read_passages(
             [verdict.cleaned or text, *(d.text for d in verdict.decoded)]
         )
-        own = {fingerprint for fingerprint, _ in payload_fingerprints(passages)}
+        own = {window.fingerprint for window in payload_fingerprints(passages)}
         return [fingerprint for fingerprint in matches if fingerprint in own]
 
     def _reentry(self, verdict: FieldVerdict, original: dict) -> FieldVerdict:
@@ -312,7 +312,7 @@ class FieldCleaner:
                     path=path,
                     content_hash=content_hash,
                     fingerprint=sha256_hex(verdict.cleaned),
-                    payload_fingerprints=fingerprints,
+                    payload_fingerprints=[*fingerprints],  # the store takes plain tuples
                     original=text,
                     cleaned=verdict.cleaned,
                     score=verdict.score,

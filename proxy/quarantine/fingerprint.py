@@ -12,7 +12,10 @@ import unicodedata
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import compress, count
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from .anchor_scan import AnchorScan
 
 WINDOW = 8
 MIN_WORDS = 4  # a text shorter than a window is one fingerprint if it has at least this many words
@@ -38,15 +41,18 @@ _ASCII_WORDS = bytes(c if chr(c).isascii() and chr(c).isalnum() else 0x20 for c 
 _CACHE_LIMIT = 200_000
 
 
+def folded(word: str) -> str:
+    """A word as its code reads it: NFKC, case-folded (lower-cased, for ASCII)."""
+    return unicodedata.normalize("NFKC", word).casefold()
+
+
 class _WordCodes(dict):
     """word -> its code, computed on first use."""
 
     def __missing__(self, word: str) -> int:
         if len(self) >= _CACHE_LIMIT:
             self.clear()
-        code = self[word] = zlib.crc32(
-            unicodedata.normalize("NFKC", word).casefold().encode("utf-8", "surrogatepass")
-        )
+        code = self[word] = zlib.crc32(folded(word).encode("utf-8", "surrogatepass"))
         return code
 
 
@@ -59,13 +65,32 @@ def _window_hash(codes: list[int]) -> int:
     return hash(tuple(codes))
 
 
-def _words(text: str) -> tuple[list, Callable[[Any], int]]:
+class WindowPrint(NamedTuple):
+    """A withheld window's fingerprint, with the code of its anchor (its longest word) and the
+    anchor itself as its code reads it (see `folded`)."""
+
+    fingerprint: int
+    anchor: int
+    word: str
+
+
+class _Piece(NamedTuple):
+    """The words of a piece of text, what codes one of them, and the piece lower-cased when it
+    is ASCII (its words are then all substrings of it), else None."""
+
+    words: list
+    code: Callable[[Any], int]
+    lowered: bytes | None
+
+
+def _words(text: str) -> _Piece:
     """The words of `text` and what codes one of them."""
     if text.isascii():
         # The same words and codes as _WORD and _codes give (NFKC and case folding of ASCII are a
         # lower-casing), split and checksummed in C: a fifth of the time on ordinary prose.
-        return text.encode().lower().translate(_ASCII_WORDS).split(), zlib.crc32
-    return _WORD.findall(text), _codes.__getitem__
+        lowered = text.encode().lower()
+        return _Piece(lowered.translate(_ASCII_WORDS).split(), zlib.crc32, lowered)
+    return _Piece(_WORD.findall(text), _codes.__getitem__, None)
 
 
 def line_words(line: bytes) -> set[bytes]:
@@ -86,23 +111,32 @@ def anchor_words(words: Iterable[bytes], anchors: set[int]) -> set[str]:
     return {word.decode() for word in words if zlib.crc32(word) in anchors}
 
 
-def fingerprint_batches(text: str, anchors: set[int] | None = None) -> Iterator[set[int]]:
+def fingerprint_batches(
+    text: str, anchors: set[int] | None = None, words_of: "AnchorScan | None" = None
+) -> Iterator[set[int]]:
     """The word windows of an incoming field, to look up against withheld payloads, a piece of the
     text at a time: a large field's words and windows never all exist at once (a word is a Python
     object, ten times the size of its text).
 
     With `anchors` (the code of the longest word of every withheld window), only windows that
     hold one of them are hashed: a piece that holds no such word, nor does what it carries over,
-    has only its distinct words coded (prose repeats most of its words), and the last few.
+    has only its last few words coded. Whether it holds one is told by coding its distinct words
+    (prose repeats most of its words), or, for an ASCII piece when `words_of` holds the anchors'
+    own words (those of every one of `anchors` that an ASCII text can spell), by one literal
+    scan: a word of the piece is a substring of it.
     """
     carry: list[int] = []  # the last WINDOW - 1 codes, which start windows ending in the next piece
     short = True  # fewer than WINDOW words so far
-    for words, code in _word_pieces(text):
+    for words, code, lowered in _word_pieces(text):
         if (
             anchors is not None
             and len(carry) + len(words) >= WINDOW
             and anchors.isdisjoint(carry)
-            and anchors.isdisjoint(map(code, set(words)))
+            and (
+                not words_of.found_in(lowered)
+                if words_of is not None and lowered is not None
+                else anchors.isdisjoint(map(code, set(words)))
+            )
         ):
             short = False
             carry = (carry + list(map(code, words[1 - WINDOW :])))[1 - WINDOW :]
@@ -118,7 +152,7 @@ def fingerprint_batches(text: str, anchors: set[int] | None = None) -> Iterator[
         yield {_window_hash(carry)}
 
 
-def _word_pieces(text: str) -> Iterator[tuple[list, Callable[[Any], int]]]:
+def _word_pieces(text: str) -> Iterator[_Piece]:
     """The words of `text` (see `_words`), about _PIECE characters at a time, cut only between words."""
     size, start = len(text), 0
     if size <= _PIECE:
@@ -150,12 +184,12 @@ def _windows(codes: list[int], anchors: set[int] | None) -> set[int]:
 
 def payload_fingerprints(
     passages: Iterable[tuple[str, Sequence[tuple[int, int]]]],
-) -> list[tuple[int, int]]:
-    """(fingerprint, anchor) of the word windows of a withheld field (and its decoded payloads)
-    that touch a signal, given each text with its signal spans (`FieldVerdict.passages`). The
-    anchor is the code of the window's longest word (the first of equals): long words are the
-    rare ones, so few incoming fields hold an anchor at all."""
-    found: dict[int, int] = {}
+) -> list[WindowPrint]:
+    """The fingerprints of the word windows of a withheld field (and its decoded payloads) that
+    touch a signal, given each text with its signal spans (`FieldVerdict.passages`), each with its
+    anchor: the window's longest word (the first of equals). Long words are the rare ones, so few
+    incoming fields hold an anchor at all."""
+    found: dict[int, WindowPrint] = {}
     for text, spans in passages:
         for start, end in _regions(text, spans):
             words = [
@@ -164,7 +198,7 @@ def payload_fingerprints(
                 if (m.start() > start or start == 0) and (m.end() < end or end == len(text))
             ]
             _signal_windows(words, _sentences(text, start, end, words), spans, found)
-    return list(found.items())
+    return list(found.values())
 
 
 def _sentences(text: str, start: int, end: int, words: list[re.Match]) -> list[int | None]:
@@ -219,7 +253,7 @@ def _signal_windows(
     words: list[re.Match],
     sentences: list[int | None],
     spans: Sequence[tuple[int, int]],
-    found: dict[int, int],
+    found: dict[int, WindowPrint],
 ) -> None:
     codes = [_codes[match.group()] for match in words]
     sizes = [match.end() - match.start() for match in words]
@@ -236,7 +270,10 @@ def _signal_windows(
 
     def window(i: int, n: int) -> None:
         longest = max(range(i, i + n), key=sizes.__getitem__)
-        found[_window_hash(codes[i : i + n])] = codes[longest]
+        fingerprint = _window_hash(codes[i : i + n])
+        found[fingerprint] = WindowPrint(
+            fingerprint, codes[longest], folded(words[longest].group())
+        )
 
     if len(codes) < WINDOW:
         # A field too short for a window is matched whole (see fingerprint_batches).

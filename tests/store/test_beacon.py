@@ -53,7 +53,7 @@ def test_a_payload_withheld_by_another_process_is_known_at_the_next_look(store_p
         path="/content/0/text",
         content_hash="h",
         fingerprint="f",
-        payload_fingerprints=[(11, 22)],
+        payload_fingerprints=[(11, 22, "word")],
         original="o",
         cleaned="c",
         score=1.0,

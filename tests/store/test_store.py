@@ -271,3 +271,43 @@ def test_a_recorded_drift_gone_from_the_store_fails_closed(store, store_path):
     )
     with pytest.raises(StoreUnavailable, match="pin drift just recorded"):
         store.pins.drift("web", "cmd", {"kind": "tool", "name": "fetch"}, "new", None)
+
+
+def test_fingerprints_stored_before_anchor_words_read_back_without_one(store_path):
+    db = Database(store_path)
+    migrations.apply(db, stop_before="add_fingerprint_anchor_words")
+    db.execute(
+        "INSERT INTO fingerprints (fingerprint, anchor, quarantine_id) VALUES (7, 8, 'Q-AAAAAA')"
+    )
+    db.close()
+    store = Store(store_path)
+    try:
+        [(rowid, *old)] = store.quarantine.fingerprints_since(0)
+        assert old == [7, 8, None]  # the index then codes every line's words, as it did
+        store.quarantine.withhold(
+            session="s",
+            server="web",
+            tool="fetch",
+            method="tools/call",
+            request_id="1",
+            path="content[0].text",
+            content_hash="h",
+            fingerprint=None,
+            payload_fingerprints=[(9, 10, "assistant")],
+            original="o",
+            cleaned="c",
+            score=1.0,
+            signals=[],
+            decoded=[],
+            removed=[],
+        )
+        assert [row[1:] for row in store.quarantine.fingerprints_since(rowid)] == [
+            (9, 10, "assistant")
+        ]
+        # Words of withheld content: left out for a reader who may not read it.
+        assert [row[3] for row in store.quarantine.fingerprints_since(0, unlocked=False)] == [
+            None,
+            None,
+        ]
+    finally:
+        store.close()
