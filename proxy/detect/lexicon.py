@@ -15,10 +15,10 @@ import re
 import sys
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Sequence
-from functools import cache, lru_cache
+from collections.abc import Callable, Sequence
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..matcher import cache_folder, engine
 from .concepts import CONCEPTS
@@ -173,9 +173,16 @@ class Scanner:
 
     def __init__(self, table: Sequence[Term]) -> None:
         self.table = table
-        # Per term: how far its text starts into its needle, and its length.
-        self.shifts = [_SHIFTS[term.bounds] for term in table]
-        self.lengths = [len(term.text) for term in table]
+
+    # Per term: how far its text starts into its needle, and its length. Listed when occurrences
+    # are first placed: a message the first pass finds silent asks only which concepts occur.
+    @cached_property
+    def shifts(self) -> list[int]:
+        return [_SHIFTS[term.bounds] for term in self.table]
+
+    @cached_property
+    def lengths(self) -> list[int]:
+        return [len(term.text) for term in self.table]
 
     def occurrences(self, haystack: str) -> list[tuple[int, int]]:
         """(term index, start of its needle) of every occurrence in `haystack`, overlapping ones
@@ -202,17 +209,25 @@ class HyperscanScanner(Scanner):
 
     name = "hyperscan"
 
-    def __init__(self, table: Sequence[Term], database, first_only) -> None:
+    def __init__(self, table: Sequence[Term], database: Callable[[], Any], first_only) -> None:
         super().__init__(table)
-        self._database = database
+        # Loaded by the first text read for its occurrences (see `shifts`).
+        self._every = database
         # The same literals, each reported once however often it occurs (see `concepts`).
         self._first_only = first_only
-        # Each needle's length in UTF-8: its text's, and the spaces around it.
-        self._sizes = [
+
+    @cached_property
+    def _database(self) -> Any:
+        return self._every()
+
+    @cached_property
+    def _sizes(self) -> list[int]:
+        """Each needle's length in UTF-8: its text's, and the spaces around it."""
+        return [
             (length if term.text.isascii() else len(term.text.encode()))
             + shift
             + (term.bounds is Bounds.WORD)
-            for term, length, shift in zip(table, self.lengths, self.shifts, strict=True)
+            for term, length, shift in zip(self.table, self.lengths, self.shifts, strict=True)
         ]
 
     def concepts(self, folded: str) -> set[str]:
@@ -261,9 +276,8 @@ def _scanner(table: tuple[Term, ...], key: bytes) -> Scanner:
     hs = engine.hyperscan
     if hs is None or os.environ.get("LAZARETTO_PLAIN_ENGINE"):
         return Scanner(table)
-    every = _literal_database(hs, table, key, "concepts", 0)
     first = _literal_database(hs, table, key, "concepts-first", hs.HS_FLAG_SINGLEMATCH)
-    return HyperscanScanner(table, every, first)
+    return HyperscanScanner(table, lambda: _literal_database(hs, table, key, "concepts", 0), first)
 
 
 def _literal_database(hs, table: tuple[Term, ...], key: bytes, name: str, flags: int):

@@ -12,14 +12,12 @@ is shown to the reviewer beside it.
 import base64
 import binascii
 import codecs
-import html
 import json
 import re
 import string
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from itertools import islice
 from urllib.parse import unquote
 
@@ -249,7 +247,12 @@ def _url(text: str) -> str | None:
 
 
 def _entities(text: str) -> str | None:
-    return html.unescape(text) if _marked(_entity(), text) else None
+    if not _marked(_entity(), text):
+        return None
+    # Imported here: its table of entities is loaded for the few texts that hold one.
+    import html
+
+    return html.unescape(text)
 
 
 def _hex(text: str) -> str | None:
@@ -400,6 +403,8 @@ def _lookalike_table() -> dict[int, str]:
     The detector folds the Cyrillic and Greek look-alikes itself; this reading covers the rest
     (Armenian, Cherokee, mathematical and other letters NFKD leaves alone).
     """
+    from importlib import resources
+
     source = resources.files("confusable_homoglyphs").joinpath("confusables.json")
     data = json.loads(source.read_text(encoding="utf-8"))
     table: dict[int, str] = {}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import html
 import re
 import urllib.parse
 from collections.abc import Callable
@@ -119,6 +118,9 @@ def _innermost(data: bytes) -> bytes:
             except (binascii.Error, ValueError):
                 break
             continue
+        # Imported here: its table of entities is loaded for the few texts that get this far.
+        import html
+
         unescaped = html.unescape(urllib.parse.unquote(text))
         if unescaped == text:
             break
