@@ -16,7 +16,7 @@ import sys
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from functools import cache, cached_property, lru_cache
+from functools import cache, cached_property, lru_cache, partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -102,13 +102,23 @@ def terms() -> tuple[Term, ...]:
     match finds every whole-word match too). Folding every entry takes a while, so the table is
     kept in the cache folder, named by the tables and the code that folds them.
     """
+    return _from_columns(_term_columns())
+
+
+@cache
+def _term_columns() -> list[list]:
+    """The terms as four columns (concepts, languages, texts, bounds), as the cache folder keeps
+    them: the first pass asks only which concepts occur, and reads the first column alone."""
     name = _terms_file_name()
     kept = cache_folder.read(name)
     if kept is not None:
         try:
-            return _from_columns(json.loads(kept))
-        except (ValueError, TypeError, KeyError):
-            pass  # of another shape: folded afresh
+            columns = json.loads(kept)
+        except ValueError:
+            columns = None
+        if isinstance(columns, list) and _of_shape(columns):
+            return columns
+        # of another shape: folded afresh
     table = _fold_terms()
     columns = [
         [term.concept for term in table],
@@ -117,7 +127,24 @@ def terms() -> tuple[Term, ...]:
         [term.bounds.value for term in table],
     ]
     cache_folder.write(name, json.dumps(columns, ensure_ascii=False).encode())
-    return table
+    return columns
+
+
+def _of_shape(columns: list) -> bool:
+    """Whether `columns` are four lists of strings of one length, naming languages and bounds
+    there are: what `_from_columns` reads without fail."""
+    if len(columns) != 4:
+        return False
+    if not all(isinstance(column, list) for column in columns):
+        return False
+    if len({len(column) for column in columns}) != 1:
+        return False
+    if not all(isinstance(value, str) for column in columns for value in column):
+        return False
+    languages, bounds = set(columns[1]), set(columns[3])
+    return languages <= {language.value for language in Language} and bounds <= {
+        bound.value for bound in Bounds
+    }
 
 
 def _from_columns(columns: list) -> tuple[Term, ...]:
@@ -209,12 +236,24 @@ class HyperscanScanner(Scanner):
 
     name = "hyperscan"
 
-    def __init__(self, table: Sequence[Term], database: Callable[[], Any], first_only) -> None:
-        super().__init__(table)
-        # Loaded by the first text read for its occurrences (see `shifts`).
+    def __init__(
+        self,
+        table: Callable[[], Sequence[Term]],
+        concepts: Sequence[str],
+        database: Callable[[], Any],
+        first_only,
+    ) -> None:
+        # The terms, and the database of every occurrence, are loaded by the first text read for
+        # its occurrences (see `shifts`); which concepts occur is told by their names alone.
+        self._terms = table
+        self._concepts = concepts
         self._every = database
         # The same literals, each reported once however often it occurs (see `concepts`).
         self._first_only = first_only
+
+    @cached_property
+    def table(self) -> Sequence[Term]:  # pyright: ignore[reportIncompatibleVariableOverride]
+        return self._terms()
 
     @cached_property
     def _database(self) -> Any:
@@ -233,10 +272,8 @@ class HyperscanScanner(Scanner):
     def concepts(self, folded: str) -> set[str]:
         found: list[int] = []
         engine.scan_block(self._first_only, _spaced_bytes(folded), lambda i, *_: found.append(i))
-        table = self.table
-        return {table[index].concept for index in found} | {
-            hit.concept for hit in glued_hits(folded)
-        }
+        concepts = self._concepts
+        return {concepts[index] for index in found} | {hit.concept for hit in glued_hits(folded)}
 
     def occurrences(self, haystack: str) -> list[tuple[int, int]]:
         data = haystack.encode()
@@ -267,25 +304,26 @@ def scanner() -> Scanner:
     """The fastest scanner this platform has for the concept tables (built once per process)."""
     # The terms' cache file is named by everything they and their needles are made from: the
     # databases are found by that name, with no need to spell out thousands of needles first.
-    return _scanner(terms(), _terms_file_name().encode())
+    return _scanner(terms, _term_columns()[0], _terms_file_name().encode())
 
 
-def _scanner(table: tuple[Term, ...], key: bytes) -> Scanner:
+def _scanner(table: Callable[[], tuple[Term, ...]], concepts: Sequence[str], key: bytes) -> Scanner:
     """The scanner of `table`, whose compiled databases are kept under `key` (which names the
     table: another table, another key)."""
     hs = engine.hyperscan
     if hs is None or os.environ.get("LAZARETTO_PLAIN_ENGINE"):
-        return Scanner(table)
+        return Scanner(table())
     first = _literal_database(hs, table, key, "concepts-first", hs.HS_FLAG_SINGLEMATCH)
-    return HyperscanScanner(table, lambda: _literal_database(hs, table, key, "concepts", 0), first)
+    every = partial(_literal_database, hs, table, key, "concepts", 0)
+    return HyperscanScanner(table, concepts, every, first)
 
 
-def _literal_database(hs, table: tuple[Term, ...], key: bytes, name: str, flags: int):
-    """A Hyperscan literal database of the needles of `table` with `flags`, from the cache when
-    built before."""
+def _literal_database(hs, table: Callable[[], tuple[Term, ...]], key: bytes, name: str, flags: int):
+    """A Hyperscan literal database of the needles of the terms `table` gives, with `flags`, from
+    the cache when built before (the terms are listed only to build it)."""
 
     def build():
-        literals = [term.needle.encode() for term in table]
+        literals = [term.needle.encode() for term in table()]
         database = hs.Database(mode=hs.HS_MODE_BLOCK)
         database.compile(
             expressions=literals,

@@ -77,7 +77,7 @@ _SPACED_SHAPE = Shape({"abcdefghijklmnopqrstuvwxyz": "a", "0123456789": "0"}, ".
 # Searched for with a regex rather than `bytes in`: on a two-symbol string the substring search
 # can barely skip, while the regex engine's prefix search does (five times faster on prose).
 @cache
-def _spaced_shape_run() -> re.Pattern[str]:
+def _spaced_shape_run() -> re.Pattern[bytes]:
     return re.compile(rb"\.a\.a(?:\.|\Z)")
 
 
