@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..matcher import cache_folder, engine
-from .concepts import CONCEPTS
+from .concepts import CONCEPT_NAMES, CONCEPTS
 from .languages import (
     Bounds,
     Language,
@@ -102,23 +102,13 @@ def terms() -> tuple[Term, ...]:
     match finds every whole-word match too). Folding every entry takes a while, so the table is
     kept in the cache folder, named by the tables and the code that folds them.
     """
-    return _from_columns(_term_columns())
-
-
-@cache
-def _term_columns() -> list[list]:
-    """The terms as four columns (concepts, languages, texts, bounds), as the cache folder keeps
-    them: the first pass asks only which concepts occur, and reads the first column alone."""
     name = _terms_file_name()
     kept = cache_folder.read(name)
     if kept is not None:
         try:
-            columns = json.loads(kept)
-        except ValueError:
-            columns = None
-        if isinstance(columns, list) and _of_shape(columns):
-            return columns
-        # of another shape: folded afresh
+            return _from_columns(json.loads(kept))
+        except (ValueError, TypeError, KeyError):
+            pass  # of another shape: folded afresh
     table = _fold_terms()
     columns = [
         [term.concept for term in table],
@@ -127,24 +117,7 @@ def _term_columns() -> list[list]:
         [term.bounds.value for term in table],
     ]
     cache_folder.write(name, json.dumps(columns, ensure_ascii=False).encode())
-    return columns
-
-
-def _of_shape(columns: list) -> bool:
-    """Whether `columns` are four lists of strings of one length, naming languages and bounds
-    there are: what `_from_columns` reads without fail."""
-    if len(columns) != 4:
-        return False
-    if not all(isinstance(column, list) for column in columns):
-        return False
-    if len({len(column) for column in columns}) != 1:
-        return False
-    if not all(isinstance(value, str) for column in columns for value in column):
-        return False
-    languages, bounds = set(columns[1]), set(columns[3])
-    return languages <= {language.value for language in Language} and bounds <= {
-        bound.value for bound in Bounds
-    }
+    return table
 
 
 def _from_columns(columns: list) -> tuple[Term, ...]:
@@ -237,18 +210,14 @@ class HyperscanScanner(Scanner):
     name = "hyperscan"
 
     def __init__(
-        self,
-        table: Callable[[], Sequence[Term]],
-        concepts: Sequence[str],
-        database: Callable[[], Any],
-        first_only,
+        self, table: Callable[[], Sequence[Term]], database: Callable[[], Any], first_only
     ) -> None:
         # The terms, and the database of every occurrence, are loaded by the first text read for
-        # its occurrences (see `shifts`); which concepts occur is told by their names alone.
+        # its occurrences (see `shifts`): which concepts occur is told without them.
         self._terms = table
-        self._concepts = concepts
         self._every = database
-        # The same literals, each reported once however often it occurs (see `concepts`).
+        # The same literals by the number of their concept in `CONCEPT_NAMES`, each concept
+        # reported once however often its terms occur (see `concepts`).
         self._first_only = first_only
 
     @cached_property
@@ -272,8 +241,9 @@ class HyperscanScanner(Scanner):
     def concepts(self, folded: str) -> set[str]:
         found: list[int] = []
         engine.scan_block(self._first_only, _spaced_bytes(folded), lambda i, *_: found.append(i))
-        concepts = self._concepts
-        return {concepts[index] for index in found} | {hit.concept for hit in glued_hits(folded)}
+        return {CONCEPT_NAMES[number] for number in found} | {
+            hit.concept for hit in glued_hits(folded)
+        }
 
     def occurrences(self, haystack: str) -> list[tuple[int, int]]:
         data = haystack.encode()
@@ -304,30 +274,46 @@ def scanner() -> Scanner:
     """The fastest scanner this platform has for the concept tables (built once per process)."""
     # The terms' cache file is named by everything they and their needles are made from: the
     # databases are found by that name, with no need to spell out thousands of needles first.
-    return _scanner(terms, _term_columns()[0], _terms_file_name().encode())
+    return _scanner(terms, _terms_file_name().encode())
 
 
-def _scanner(table: Callable[[], tuple[Term, ...]], concepts: Sequence[str], key: bytes) -> Scanner:
+def _scanner(table: Callable[[], tuple[Term, ...]], key: bytes) -> Scanner:
     """The scanner of `table`, whose compiled databases are kept under `key` (which names the
     table: another table, another key)."""
     hs = engine.hyperscan
     if hs is None or os.environ.get("LAZARETTO_PLAIN_ENGINE"):
         return Scanner(table())
-    first = _literal_database(hs, table, key, "concepts-first", hs.HS_FLAG_SINGLEMATCH)
+    first = _literal_database(
+        hs, table, key, "concept-numbers-first", hs.HS_FLAG_SINGLEMATCH, by_concept=True
+    )
     every = partial(_literal_database, hs, table, key, "concepts", 0)
-    return HyperscanScanner(table, concepts, every, first)
+    return HyperscanScanner(table, every, first)
 
 
-def _literal_database(hs, table: Callable[[], tuple[Term, ...]], key: bytes, name: str, flags: int):
+def _literal_database(
+    hs,
+    table: Callable[[], tuple[Term, ...]],
+    key: bytes,
+    name: str,
+    flags: int,
+    by_concept: bool = False,
+):
     """A Hyperscan literal database of the needles of the terms `table` gives, with `flags`, from
-    the cache when built before (the terms are listed only to build it)."""
+    the cache when built before (the terms are listed only to build it). Each reports the index
+    of its term, or `by_concept` the number of its term's concept in `CONCEPT_NAMES`."""
 
     def build():
-        literals = [term.needle.encode() for term in table()]
+        terms = table()
+        literals = [term.needle.encode() for term in terms]
+        if by_concept:
+            number = {concept: index for index, concept in enumerate(CONCEPT_NAMES)}
+            ids = [number[term.concept] for term in terms]
+        else:
+            ids = list(range(len(literals)))
         database = hs.Database(mode=hs.HS_MODE_BLOCK)
         database.compile(
             expressions=literals,
-            ids=list(range(len(literals))),
+            ids=ids,
             elements=len(literals),
             flags=[flags] * len(literals),
             literal=True,

@@ -96,30 +96,17 @@ def test_the_cached_table_is_the_folded_table():
 def test_a_missing_or_damaged_cache_is_folded_afresh_and_rewritten(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     folded = lexicon._fold_terms()
-
-    def read() -> tuple[lexicon.Term, ...]:
-        return lexicon._from_columns(lexicon._term_columns.__wrapped__())
-
-    assert read() == folded
+    assert lexicon.terms.__wrapped__() == folded
     (cache,) = cache_folder.path().glob("terms-*.json")
-    assert read() == folded  # read back
+    assert lexicon.terms.__wrapped__() == folded  # read back
     kept = cache.read_bytes()
     # Cut short or changed on disk: the check fails. Of another shape: the rows do not read.
     cache.write_bytes(kept[:-1])
-    assert read() == folded
+    assert lexicon.terms.__wrapped__() == folded
     assert cache.read_bytes() == kept
-    damages = (
-        "{not json",
-        '[["ignore", "Klingon", "x", "word"]]',
-        "[1, 2]",
-        '[["ignore"], ["Klingon"], ["x"], ["word"]]',
-        '[["ignore"], ["English"], ["x"], ["nowhere"]]',
-        '[["ignore", "all"], ["English"], ["x"], ["word"]]',
-        '[["ignore"], ["English"], [1], ["word"]]',
-    )
-    for damage in damages:
+    for damage in ("{not json", '[["ignore", "Klingon", "x", "word"]]', "[1, 2]"):
         cache_folder.write(cache.name, damage.encode())
-        assert read() == folded
+        assert lexicon.terms.__wrapped__() == folded
         assert cache.read_bytes() == kept
 
 
