@@ -214,7 +214,7 @@ def _told(folded: str, address_end: int, verb: int, clauses_between: int) -> boo
 
 def _addressed(folded: str, clause_start: int, hit: Hit) -> re.Match | None:
     """Whether the assistant is named among its clause's first words and then told: a colon,
-    comma or dash follows within a few words (see `_ADDRESS_HEAD`); the match of those words."""
+    comma or dash follows within a few words (see `_address_head()`); the match of those words."""
     if not _address_head().fullmatch(folded, clause_start, hit.start):
         return None
     if _subject_particle().match(folded, hit.end):

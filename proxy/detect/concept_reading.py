@@ -257,7 +257,7 @@ def _quotations(
 
 
 def _title_end(folded: str) -> int:
-    """Where the text's title ends (see `_TITLE`), or 0 when it has none."""
+    """Where the text's title ends (see `_title()`), or 0 when it has none."""
     title = _title().match(folded)
     return title.end() if title else 0
 

@@ -97,7 +97,7 @@ def _pair_colon() -> re.Pattern[str]:
 
 
 def _line_pairs(text: str) -> Iterator[re.Match]:
-    """`_LINE_PAIR.finditer(text)`, tried only at the starts of lines that hold a colon and blanks
+    """`_line_pair().finditer(text)`, tried only at the starts of lines that hold a colon and blanks
     before a word: a search for the line start at every character of a long text (a message's
     values, one per line) is most of the time its keys take."""
     tried = -1
@@ -234,7 +234,7 @@ class Field:
 UNKNOWN_FIELD = Field(FieldKind.UNKNOWN, "")
 
 
-# Where a quoted key opens, followed by its colon: every key `_QUOTED_PAIR` and `_CONTAINER_KEY` can
+# Where a quoted key opens, followed by its colon: every key `_quoted_pair()` and `_container_key()` can
 # find, and the keys of pairs they would pass over (one overlapping a match before it).
 @cache
 def _any_quoted_key() -> re.Pattern[str]:

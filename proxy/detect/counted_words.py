@@ -14,7 +14,7 @@ from .normalize import fold
 from .rule_table import THINGS
 
 # Verbs written as a label or a key ("Email: ...", "Transfer status:", "email": "...") name a
-# field, not an order; see `_NOT_AN_ORDER_BEFORE` for the words before a verb that say the same.
+# field, not an order; see `_not_an_order_before()` for the words before a verb that say the same.
 # Such a hit is not counted.
 _VERBS = frozenset(
     {"send", "reveal", "run", "say", "answer_with", "ignore", "disable", "act", "steer"}
@@ -175,7 +175,7 @@ def _statement_ending() -> re.Pattern[str]:
 
 # A verb after its language's "not" is a prohibition ("No enviar contraseñas por correo", "non
 # condividere la password", "nie wysyłaj haseł"): a warning, not a request. The words are each
-# language's `negations` (in its file); English has its own (`_NOT_AN_ORDER_BEFORE`).
+# language's `negations` (in its file); English has its own (`_not_an_order_before()`).
 @cache
 def _negation_before() -> dict[Language, re.Pattern[str]]:
     return {

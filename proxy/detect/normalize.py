@@ -334,7 +334,7 @@ def _any_confusable() -> re.Pattern[str]:
 
 
 def _confusable_words(text: str):
-    """What `_WORD_WITH_CONFUSABLE.finditer` finds, without trying every word start on the way.
+    """What `_word_with_confusable().finditer` finds, without trying every word start on the way.
 
     No match can start before the run of word characters that leads up to the next look-alike
     (it would have to reach a look-alike through that run's non-word neighbour), and one starts

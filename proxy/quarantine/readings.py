@@ -83,7 +83,7 @@ def _hex_run() -> re.Pattern[str]:
     return re.compile(f"{_HEX_ESCAPED}|{_HEX_WIDE}|{_HEX_PAIRS}")
 
 
-# Whether `_HEX_RUN` finds a run, asked of each form alone: the escaped forms only where their
+# Whether `_hex_run()` finds a run, asked of each form alone: the escaped forms only where their
 # backslash or `0x` stands at all (a substring search), so most text pays for the pairs alone.
 @cache
 def _hex_forms() -> tuple[tuple[tuple[str, ...], re.Pattern[str]], ...]:
@@ -283,7 +283,7 @@ def _escapes(text: str) -> str | None:
 
 
 def _has_hex_run(text: str) -> bool:
-    """`_HEX_RUN.search(text) is not None`, one form at a time."""
+    """`_hex_run().search(text) is not None`, one form at a time."""
     return any(
         any(mark in text for mark in marks) and form.search(text) is not None
         for marks, form in _hex_forms()
@@ -438,7 +438,7 @@ CHUNK_CLASSES = Shape(
         " \t\r\n\"',": " ",
     }
 )
-# `_LOOK` and the gap (`_GAP` with "+") in those symbols; the leading pieces of alphabet before
+# `_LOOK` and the gap (`_gap()` with "+") in those symbols; the leading pieces of alphabet before
 # the first look are left out: they change where a match starts, not whether there is one.
 _CHUNK_LOOK = r"(?:aA|[aA]Aa|[aA]0|0[aA]|[aA0][+/])"
 CHUNK_MARK = rf"{_CHUNK_LOOK}[aA0+/]*=*[ +]+[aA0+/]*{_CHUNK_LOOK}"
