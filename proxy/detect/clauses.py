@@ -29,12 +29,15 @@ PART = (
 )
 
 
-CLAUSE_END = re.compile(
-    r"[.!?;。！？；।॥؟\n\"{\[,|]"
-    r"(?:(?<=[.!?;])(?=\s|$)|(?<=[\u3040-\u9fff][.!?;])|(?<=[\u1100-\u11ff],)(?=[ \t])|(?<=[。！？；।॥؟])|(?<=\n)[ \t]*\n"
-    rf"|(?<=\n)(?={PART})"
-    r"|(?<=\")[ \t]*[,:}\]]|(?<=[{\[,])[ \t]*\"|(?<=\|))"
-)
+@cache
+def clause_end() -> re.Pattern[str]:
+    """Where a clause ends: the splitter's pattern, compiled on first use."""
+    return re.compile(
+        r"[.!?;。！？；।॥؟\n\"{\[,|]"
+        r"(?:(?<=[.!?;])(?=\s|$)|(?<=[\u3040-\u9fff][.!?;])|(?<=[\u1100-\u11ff],)(?=[ \t])|(?<=[。！？；।॥؟])|(?<=\n)[ \t]*\n"
+        rf"|(?<=\n)(?={PART})"
+        r"|(?<=\")[ \t]*[,:}\]]|(?<=[{\[,])[ \t]*\"|(?<=\|))"
+    )
 
 
 _IMPERATIVE_VERBS = frozenset({"act", "send"})
@@ -72,13 +75,17 @@ def _folded(word: str) -> str:
     return re.escape(fold(word).text)
 
 
-_CALLED_OPENING = re.compile(r"[ \t]*,")
+@cache
+def _called_opening() -> re.Pattern[str]:
+    return re.compile(r"[ \t]*,")
 
 
 # Or the assistant named in a clause's first few words and told right after ("Bots reading this
 # channel: ...", "hey assistant, ...", "If an assistant manages this phone: ..."); after "the",
 # "a" or a possessive, only a colon says so ("The assistant, Maria, will call" is about her).
-_ADDRESS_HEAD = re.compile(r"[\W_]*(?:[^\W\d_][\w'-]*[\W_]{1,3}){0,3}")
+@cache
+def _address_head() -> re.Pattern[str]:
+    return re.compile(r"[\W_]*(?:[^\W\d_][\w'-]*[\W_]{1,3}){0,3}")
 
 
 # A subject or topic particle right after the assistant's name ("AI 비서는", "アシスタントは";
@@ -112,19 +119,25 @@ def _able_tail() -> re.Pattern[str]:
     )
 
 
-_DETERMINER_BEFORE = re.compile(r"(?<!\w)(?:the|a|an|this|that|our|my|your|his|her|their)[ \t]+$")
+@cache
+def _determiner_before() -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)(?:the|a|an|this|that|our|my|your|his|her|their)[ \t]+$")
 
 
-_ADDRESS_TAIL = re.compile(r"[\w/]*(?:[ \t]+[\w'/-]+){0,6}?[ \t]*(:(?!//)|,|[ \t]-[ \t]|—)")
+@cache
+def _address_tail() -> re.Pattern[str]:
+    return re.compile(r"[\w/]*(?:[ \t]+[\w'/-]+){0,6}?[ \t]*(:(?!//)|,|[ \t]-[ \t]|—)")
 
 
 # In English the words between the assistant's name and a comma go on speaking to it or about
 # what it does ("Bots reading this channel,", "@assistant next time you edit this,", "If your
 # AI is buying for you,"): else the name is a noun's modifier ("AI category, 400 points").
-_ADDRESS_GOES_ON = re.compile(
-    r"(?<!\w)(?:\w+ing|you|your|yours|this|these|that|who|which|when|whenever|if|is|are|will|can"
-    r"|must|should|here|there|agents?|assistants?|bots?|models?|tools?)(?!\w)"
-)
+@cache
+def _address_goes_on() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<!\w)(?:\w+ing|you|your|yours|this|these|that|who|which|when|whenever|if|is|are|will|can"
+        r"|must|should|here|there|agents?|assistants?|bots?|models?|tools?)(?!\w)"
+    )
 
 
 _OPENERS = _IMPERATIVE_VERBS | {"ai"}
@@ -134,22 +147,28 @@ _OPENERS = _IMPERATIVE_VERBS | {"ai"}
 _TOLD_REACH = 60
 
 
-_SENTENCE_END = re.compile(r"[.!?;。！？；\n]")
+@cache
+def _sentence_end() -> re.Pattern[str]:
+    return re.compile(r"[.!?;。！？；\n]")
 
 
-_OWN_SENTENCE = re.compile(r"[ \t]*[.!。！][ \t]*")
+@cache
+def _own_sentence() -> re.Pattern[str]:
+    return re.compile(r"[ \t]*[.!。！][ \t]*")
 
 
 # What may stand between a clause's start and its first word: spaces, quotes, bullets, and the
 # key of a YAML-like line ("- event_name: Transfer ...").
-_OPENING = re.compile(r"[\W_]*(?:[^\W\d][\w .-]{0,40}:[ \t]+)?[\W_]*")
+@cache
+def _opening() -> re.Pattern[str]:
+    return re.compile(r"[\W_]*(?:[^\W\d][\w .-]{0,40}:[ \t]+)?[\W_]*")
 
 
 def split_clauses(folded: str, hits: list[Hit], low: int = 0) -> list[list[Hit]]:
     """The hits grouped by the clause they fall in; a clause that opens with an action verb gets
     an `imperative` hit too, and the assistant spoken to a `vocative` one."""
     # Clause ends after the last hit change nothing.
-    ends = [m.end() for m in CLAUSE_END.finditer(folded, low, hits[-1].end + 1)]
+    ends = [m.end() for m in clause_end().finditer(folded, low, hits[-1].end + 1)]
     groups: dict[int, list[Hit]] = {}
     # Where the words spoken to the assistant end, in the clause being read (see `told`).
     address: tuple[int, int] | None = None
@@ -158,7 +177,7 @@ def split_clauses(folded: str, hits: list[Hit], low: int = 0) -> list[list[Hit]]
         group = groups.setdefault(clause, [])
         if hit.concept in _OPENERS:
             # Only spaces, quotes, bullets or a label before it ("Sofort: Lösche ..."): it opens.
-            opens = _OPENING.fullmatch(folded, ends[clause - 1] if clause else low, hit.start)
+            opens = _opening().fullmatch(folded, ends[clause - 1] if clause else low, hit.start)
             if opens and hit.concept in _IMPERATIVE_VERBS:
                 group.append(Hit("imperative", hit.language, hit.start, hit.end))
             if hit.concept in _IMPERATIVE_VERBS and address and address[0] <= clause:
@@ -168,7 +187,7 @@ def split_clauses(folded: str, hits: list[Hit], low: int = 0) -> list[list[Hit]]
             if hit.concept == "ai":
                 called = (
                     _called().match(folded, hit.end)
-                    or (opens and _CALLED_OPENING.match(folded, hit.end))
+                    or (opens and _called_opening().match(folded, hit.end))
                     or _addressed(folded, ends[clause - 1] if clause else low, hit)
                 )
                 if called:
@@ -185,22 +204,22 @@ def _told(folded: str, address_end: int, verb: int, clauses_between: int) -> boo
     ("このレビューを読んだAIへ。..."): "please" or a clause of when or how may stand between."""
     if verb - address_end > _TOLD_REACH:
         return False
-    own_sentence = _OWN_SENTENCE.match(folded, address_end)
+    own_sentence = _own_sentence().match(folded, address_end)
     if own_sentence:
         address_end = own_sentence.end()
-    return clauses_between <= bool(own_sentence) and not _SENTENCE_END.search(
+    return clauses_between <= bool(own_sentence) and not _sentence_end().search(
         folded, address_end, verb
     )
 
 
 def _addressed(folded: str, clause_start: int, hit: Hit) -> re.Match | None:
     """Whether the assistant is named among its clause's first words and then told: a colon,
-    comma or dash follows within a few words (see `_ADDRESS_HEAD`); the match of those words."""
-    if not _ADDRESS_HEAD.fullmatch(folded, clause_start, hit.start):
+    comma or dash follows within a few words (see `_address_head()`); the match of those words."""
+    if not _address_head().fullmatch(folded, clause_start, hit.start):
         return None
     if _subject_particle().match(folded, hit.end):
         return None
-    tail = _ADDRESS_TAIL.match(folded, hit.end)
+    tail = _address_tail().match(folded, hit.end)
     if tail is None or _subject_particle_end().search(folded, hit.end, tail.start(1)):
         return None
     if (
@@ -212,10 +231,10 @@ def _addressed(folded: str, clause_start: int, hit: Hit) -> re.Match | None:
         tail.group(1) == ","
         and hit.language is Language.EN
         and tail.start(1) > hit.end
-        and not _ADDRESS_GOES_ON.search(folded, hit.end, tail.start(1))
+        and not _address_goes_on().search(folded, hit.end, tail.start(1))
     ):
         return None
-    if tail.group(1) == ":" or not _DETERMINER_BEFORE.search(folded, clause_start, hit.start):
+    if tail.group(1) == ":" or not _determiner_before().search(folded, clause_start, hit.start):
         return tail
     return None
 

@@ -18,7 +18,10 @@ from .lexicon import Hit, find_hits
 from .normalize import fold
 from .rule_table import PASSAGE, RULES
 
-_PART_START = re.compile(rf"\n(?={PART})")
+
+@cache
+def _part_start() -> re.Pattern[str]:
+    return re.compile(rf"\n(?={PART})")
 
 
 _ESCAPED, _SINGLE, _DOUBLE = '\\"', "'", '"'
@@ -47,18 +50,26 @@ def _quotation() -> re.Pattern[str]:
 # without spaces), or another quotation after it.
 # Markdown's emphasis around a quotation (*"..."*) stands between it and the sentence's words;
 # a table cell may end on it.
-_WORD_BEFORE = re.compile(r"\w[ \t]?[*_]{0,2}$")
+@cache
+def _word_before() -> re.Pattern[str]:
+    return re.compile(r"\w[ \t]?[*_]{0,2}$")
 
 
-_WORD_AFTER = re.compile(r"[*_]{0,2}(?:[ \t]?\w|[“„«「『‘`]|,[ \t]?\w|[.!?;](?:\s|$)|[ \t]*\|)")
+@cache
+def _word_after() -> re.Pattern[str]:
+    return re.compile(r"[*_]{0,2}(?:[ \t]?\w|[“„«「『‘`]|,[ \t]?\w|[.!?;](?:\s|$)|[ \t]*\|)")
 
 
 # A quotation among others in parentheses ("role claims (\"I am the admin\", \"You are now
 # ...\")"), each an example in passing.
-_LISTED_BEFORE = re.compile(r"(?:\(|,[ \t]?)$")
+@cache
+def _listed_before() -> re.Pattern[str]:
+    return re.compile(r"(?:\(|,[ \t]?)$")
 
 
-_LISTED_AFTER = re.compile(r"[),]")
+@cache
+def _listed_after() -> re.Pattern[str]:
+    return re.compile(r"[),]")
 
 
 # A quotation a sentence's words introduce with a colon, saying someone wrote it or where it was
@@ -66,28 +77,36 @@ _LISTED_AFTER = re.compile(r"[),]")
 # emphasis or not): what was written, unless
 # those words speak to the assistant or claim to be the system. A label before a colon ("Status
 # update:", "Bitte ausführen:") introduces the order it quotes.
-_INTRODUCED = re.compile(
-    r"\w+[ \t]+[\w'’ \t,()-]{0,80}?\w[ \t]*:[ \t]*(?:\n[ \t]*)*>?[ \t]*[*_]{0,2}$"
-)
+@cache
+def _introduced() -> re.Pattern[str]:
+    return re.compile(
+        r"\w+[ \t]+[\w'’ \t,()-]{0,80}?\w[ \t]*:[ \t]*(?:\n[ \t]*)*>?[ \t]*[*_]{0,2}$"
+    )
 
 
 # The words of such an introduction that say what someone wrote or where it was found (English).
-_REPORTING_WORDS = re.compile(
-    r"\b(?:wrote|writes|written|said|says|saying|found|contains|contained|containing|such as"
-    r"|included|includes|posted|typed|stated|states|quoted|reported|tried|like this|read|reads)\b"
-)
+@cache
+def _reporting_words() -> re.Pattern[str]:
+    return re.compile(
+        r"\b(?:wrote|writes|written|said|says|saying|found|contains|contained|containing|such as"
+        r"|included|includes|posted|typed|stated|states|quoted|reported|tried|like this|read|reads)\b"
+    )
 
 
 # A quotation given as an example of what someone might write ("ask something like \"what rules
 # were you given?\"", "phrases such as ..."): named, not said, wherever the sentence goes on.
-_EXAMPLE_BEFORE = re.compile(
-    r"(?<!\w)(?:like|such as|e\.g\.,?|for example,?|for instance,?)[ \t]?[*_]{0,2}$"
-)
+@cache
+def _example_before() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<!\w)(?:like|such as|e\.g\.,?|for example,?|for instance,?)[ \t]?[*_]{0,2}$"
+    )
 
 
 # An arrow from a quotation to what came of it ("\"translate your instructions\" → it printed
 # them"): an example and its outcome, in a list as in a sentence.
-_OUTCOME_AFTER = re.compile(r"[ \t]*(?:→|->|=>)[ \t]*\w")
+@cache
+def _outcome_after() -> re.Pattern[str]:
+    return re.compile(r"[ \t]*(?:→|->|=>)[ \t]*\w")
 
 
 # A quotation that is the condition of what follows ("「設定を教えて」と送ると、...", when one
@@ -129,7 +148,9 @@ _ABOUT_ATTACKS_REACH = 2 * PASSAGE
 # as a heading (a Markdown mark, or a blank line after it) and short; a first line that runs on
 # into the next (a résumé's header, "first part: ...\nsecond part: ...") or ends as a sentence
 # does ("The attack demo moved to Friday.") is no title.
-_TITLE = re.compile(r"\s*(?:#[^\n]{1,150}|[^\n]{0,149}[^\n.!?。！？]\n[ \t]*\n)")
+@cache
+def _title() -> re.Pattern[str]:
+    return re.compile(r"\s*(?:#[^\n]{1,150}|[^\n]{0,149}[^\n.!?。！？]\n[ \t]*\n)")
 
 
 # Each rule's needs as sets of concepts: a text or clause is tried against a rule only if every
@@ -236,8 +257,8 @@ def _quotations(
 
 
 def _title_end(folded: str) -> int:
-    """Where the text's title ends (see `_TITLE`), or 0 when it has none."""
-    title = _TITLE.match(folded)
+    """Where the text's title ends (see `_title()`), or 0 when it has none."""
+    title = _title().match(folded)
     return title.end() if title else 0
 
 
@@ -250,24 +271,26 @@ def _inside_a_sentence(folded: str, start: int, end: int) -> bool:
     """Whether words run on both sides of a quotation ("after «show your instructions» the bot
     printed it"), or it is set in parentheses (an example in passing: "role play ("pretend you
     are ...")"): it is named there, where an order quoted to be obeyed stands on its own."""
-    if _LISTED_BEFORE.search(folded, max(0, start - 2), start) and _LISTED_AFTER.match(folded, end):
+    if _listed_before().search(folded, max(0, start - 2), start) and _listed_after().match(
+        folded, end
+    ):
         return True
     condition = _condition_after()
     if condition and condition.match(folded, end):
         return True
-    if _OUTCOME_AFTER.match(folded, end) or _EXAMPLE_BEFORE.search(
+    if _outcome_after().match(folded, end) or _example_before().search(
         folded, max(0, start - 16), start
     ):
         return True
-    intro = _colon_before(folded, start) and _INTRODUCED.search(folded, max(0, start - 96), start)
+    intro = _colon_before(folded, start) and _introduced().search(folded, max(0, start - 96), start)
     if (
         intro
-        and _REPORTING_WORDS.search(intro.group())
+        and _reporting_words().search(intro.group())
         and not {hit.concept for hit in find_hits(intro.group())} & SPOKEN_TO
     ):
         return True
-    return bool(_WORD_BEFORE.search(folded, max(0, start - 4), start)) and bool(
-        _WORD_AFTER.match(folded, end)
+    return bool(_word_before().search(folded, max(0, start - 4), start)) and bool(
+        _word_after().match(folded, end)
     )
 
 
@@ -280,5 +303,5 @@ def discussed_stretch(folded: str, clause: list[Hit]) -> tuple[int, int]:
     low = max(0, first - _DISCUSSION_REACH)
     low = max(low, folded.rfind("\n", low, first) + 1)
     high = last + _DISCUSSION_REACH
-    part = _PART_START.search(folded, last, high)
+    part = _part_start().search(folded, last, high)
     return low, part.start() if part else high

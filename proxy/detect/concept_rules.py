@@ -22,7 +22,7 @@ says, and which of it is reported rather than meant).
 from collections.abc import Callable
 from functools import lru_cache
 
-from .clauses import CLAUSE_END, split_clauses
+from .clauses import clause_end, split_clauses
 from .concept_reading import NEEDS, ConceptSignal, Reading, discussed_stretch
 from .concept_shapes import WANTS_ADDRESS, WANTS_QUOTE, pseudo_hits, reporting_frames
 from .context import UNKNOWN_FIELD, Field, FieldKind, Shapes
@@ -250,5 +250,5 @@ def _segments(folded: str):
         if high == size:
             return
         # Within the overlap, the first clause end that still leaves a passage's span behind.
-        start = CLAUSE_END.search(folded, high - 2 * _OVERLAP, high - _OVERLAP)
+        start = clause_end().search(folded, high - 2 * _OVERLAP, high - _OVERLAP)
         low = start.end() if start else high - 2 * _OVERLAP

@@ -5,37 +5,56 @@ A part of the concept rules' matcher (`concept_rules.py`).
 """
 
 import re
+from functools import cache
 
 from .languages import Language
 from .lexicon import Hit
 from .rule_table import WINDOW
 
+
 # Addresses, each searched only where its telltale character occurs (an address pattern that
 # may start at any word is slow to try everywhere). An account number in IBAN form, or an IP
 # address, has no telltale: each is written to open with a digit, so the search skips ahead in
 # C to the next digit (the IBAN's two letters before its digits are looked behind for).
-_DESTINATIONS = (
-    ("://", re.compile(r"https?://\S")),
-    ("www.", re.compile(r"\bwww\.\w")),
-    ("@", re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]+\.[a-z]{2,}")),
-    # An account given by its number after its label ("acct 000123987654", "routing 111000025").
-    *(
-        (
-            label,
-            re.compile(rf"\b{label}\w*\W{{1,4}}(?:(?:no|nr|number|#)\W{{1,3}})?\d[\d -]{{5,}}\d"),
-        )
-        for label in ("acct", "account", "routing", "konto", "cuenta", "conta", "compte", "conto")
-    ),
-)
+@cache
+def _destinations() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return (
+        ("://", re.compile(r"https?://\S")),
+        ("www.", re.compile(r"\bwww\.\w")),
+        ("@", re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]+\.[a-z]{2,}")),
+        # An account given by its number after its label ("acct 000123987654", "routing 111000025").
+        *(
+            (
+                label,
+                re.compile(
+                    rf"\b{label}\w*\W{{1,4}}(?:(?:no|nr|number|#)\W{{1,3}})?\d[\d -]{{5,}}\d"
+                ),
+            )
+            for label in (
+                "acct",
+                "account",
+                "routing",
+                "konto",
+                "cuenta",
+                "conta",
+                "compte",
+                "conto",
+            )
+        ),
+    )
 
 
-_IBAN = re.compile(r"\d\d(?<=\b[a-z]{2}\d\d)[a-z0-9]{10,30}\b")
+@cache
+def _iban() -> re.Pattern[str]:
+    return re.compile(r"\d\d(?<=\b[a-z]{2}\d\d)[a-z0-9]{10,30}\b")
 
 
 _IBAN_LETTERS = 2
 
 
-_IP = re.compile(r"\d(?<![\d.]\d)\d{0,2}\.(?:\d{1,3}\.){2}\d{1,3}(?![\d.])")
+@cache
+def _ip() -> re.Pattern[str]:
+    return re.compile(r"\d(?<![\d.]\d)\d{0,2}\.(?:\d{1,3}\.){2}\d{1,3}(?![\d.])")
 
 
 # An amount of money, or an account or phone number written in groups of digits.
@@ -43,39 +62,49 @@ _IP = re.compile(r"\d(?<![\d.]\d)\d{0,2}\.(?:\d{1,3}\.){2}\d{1,3}(?![\d.])")
 # The forms that open with a digit are one pattern, the digit taken first (the search skips to
 # digits in C); the forms that open with a currency's sign or code are searched only where one
 # of those occurs.
-_AMOUNT_BY_DIGIT = re.compile(
-    r"\d(?:(?<!\w\d)[\d,.]*[ \t]?(?:usd|eur|gbp|dollars?|euros?|btc|bitcoins?|eth|reais|rupees?"
-    r"|zł|zloty|złotych|tl|lira|dong|vnd|руб\w*|грн|гривень|рупи\w*|रुपये|ریال|تومان|درهم|ريال|دولار"
-    r"|บาท|원)(?!\w)"
-    r"|[ \t]?(?:[万萬千亿億]?[円元圆圓块塊]|万|萬|만[ \t]?원|억)"
-    r"|(?<![\d-]\d)\d+[- ]\d{3,}[- ]\d{3,}(?![\d-]))"
-)
+@cache
+def _amount_by_digit() -> re.Pattern[str]:
+    return re.compile(
+        r"\d(?:(?<!\w\d)[\d,.]*[ \t]?(?:usd|eur|gbp|dollars?|euros?|btc|bitcoins?|eth|reais|rupees?"
+        r"|zł|zloty|złotych|tl|lira|dong|vnd|руб\w*|грн|гривень|рупи\w*|रुपये|ریال|تومان|درهم|ريال|دولار"
+        r"|บาท|원)(?!\w)"
+        r"|[ \t]?(?:[万萬千亿億]?[円元圆圓块塊]|万|萬|만[ \t]?원|억)"
+        r"|(?<![\d-]\d)\d+[- ]\d{3,}[- ]\d{3,}(?![\d-]))"
+    )
 
 
 # An amount after a word of comparison is a limit a policy sets ("refunds over $500 go to
 # billing", "transfers above 10,000 EUR need two approvals"), not a sum anyone is asked to move.
-_LIMIT_BEFORE = re.compile(
-    r"\b(?:over|above|under|below|exceeding|exceeds?|more than|less than|up to|at least|at most"
-    r"|max|min|maximum|minimum|limit|threshold)[ \t]*(?:of[ \t]+)?$|[<>≤≥][ \t]*$"
-)
+@cache
+def _limit_before() -> re.Pattern[str]:
+    return re.compile(
+        r"\b(?:over|above|under|below|exceeding|exceeds?|more than|less than|up to|at least|at most"
+        r"|max|min|maximum|minimum|limit|threshold)[ \t]*(?:of[ \t]+)?$|[<>≤≥][ \t]*$"
+    )
 
 
 _CURRENCY_MARKS = ("$", "€", "£", "¥", "₹", "₩", "₽", "₺", "usd", "eur", "gbp", "btc", "eth")
 
 
-_AMOUNT_BY_SIGN = re.compile(r"(?:[$€£¥₹₩₽₺]|\br\$|\b(?:usd|eur|gbp|btc|eth)\b)[ \t]?\d")
+@cache
+def _amount_by_sign() -> re.Pattern[str]:
+    return re.compile(r"(?:[$€£¥₹₩₽₺]|\br\$|\b(?:usd|eur|gbp|btc|eth)\b)[ \t]?\d")
 
 
 # A fixed reply named as a literal without quotes: "only with the string PWNED-7731", "the token
 # VERIFIED-19" (a code with a digit or a hyphen, as no word of prose is).
-_LITERAL = re.compile(
-    r"(?<!\w)(?:string|token|phrase|word|code|sentence)[ \t]+([^\s\"'.,;:!?()]*[\d-][^\s\"'.,;:!?()]*\w)"
-)
+@cache
+def _literal() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<!\w)(?:string|token|phrase|word|code|sentence)[ \t]+([^\s\"'.,;:!?()]*[\d-][^\s\"'.,;:!?()]*\w)"
+    )
 
 
-_QUOTED = re.compile(
-    r"(?<!\w)[\"'“‘«„‚「『`]([^\"'“”‘’«»„‚「」『』`\n]{1,120})[\"'”’»“‘」』`](?!\w)"
-)
+@cache
+def _quoted() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<!\w)[\"'“‘«„‚「『`]([^\"'“”‘’«»„‚「」『』`\n]{1,120})[\"'”’»“‘」』`](?!\w)"
+    )
 
 
 # A quotation in prose: typographic pairs, code spans, quotes escaped inside a JSON string
@@ -96,48 +125,58 @@ def not_data_before(opener: str) -> str:
 # Someone getting the model to do something, in the third person ("asks the model to", "tricked
 # the assistant into"): the writer reports it. The first person ("I ask the assistant to") and
 # the imperative ("ask the assistant to") are the writer's own requests and are not matched.
-_REPORTING_FRAME = re.compile(
-    r"(?:asks|asked|asking|tells|told|telling|tricks|tricked|tricking|gets|makes"
-    r"|convinces|convinced|convincing|persuades|persuaded|instructs|instructed|causes|caused"
-    r"|lets|allows|allowed|forces|forced|coaxes|coaxed|manipulates|manipulated|lures|lured)"
-    r"[ \t]+(?:the|an?|its|their|our|that|this|these|those|your)?[ \t]*(?:[\w-]+[ \t]+){0,2}?"
-    r"(?:models?|assistants?|ai|llms?|agents?|bots?|chatbots?|copilots?|readers?|recipients?"
-    r"|users?|victims?|people|someone)[ \t]+(?:to|into)\b"
-)
+@cache
+def _reporting_frame() -> re.Pattern[str]:
+    return re.compile(
+        r"(?:asks|asked|asking|tells|told|telling|tricks|tricked|tricking|gets|makes"
+        r"|convinces|convinced|convincing|persuades|persuaded|instructs|instructed|causes|caused"
+        r"|lets|allows|allowed|forces|forced|coaxes|coaxed|manipulates|manipulated|lures|lured)"
+        r"[ \t]+(?:the|an?|its|their|our|that|this|these|those|your)?[ \t]*(?:[\w-]+[ \t]+){0,2}?"
+        r"(?:models?|assistants?|ai|llms?|agents?|bots?|chatbots?|copilots?|readers?|recipients?"
+        r"|users?|victims?|people|someone)[ \t]+(?:to|into)\b"
+    )
 
 
 # What a program or a setting lets its users do ("allow users to override the system prompt",
 # "lets people share files with anyone"): a feature described, not an order.
-_PERMISSION_FRAME = re.compile(
-    r"(?:allows|allowed|allowing|allow|lets|let|letting|enables|enabled|enabling|permits|permitted)"
-    r"[ \t]+(?:the[ \t]+|any[ \t]+|all[ \t]+|other[ \t]+)?(?:users?|people|customers?|admins?"
-    r"|developers?|members?|anyone|callers?|clients?)[ \t]+(?:to[ \t]+)?\w"
-)
+@cache
+def _permission_frame() -> re.Pattern[str]:
+    return re.compile(
+        r"(?:allows|allowed|allowing|allow|lets|let|letting|enables|enabled|enabling|permits|permitted)"
+        r"[ \t]+(?:the[ \t]+|any[ \t]+|all[ \t]+|other[ \t]+)?(?:users?|people|customers?|admins?"
+        r"|developers?|members?|anyone|callers?|clients?)[ \t]+(?:to[ \t]+)?\w"
+    )
 
 
 # The same in Spanish, Portuguese and Italian: "pedir que o bot revele ...", "pedir al bot que
 # envíe ...", "fazer o modelo ignorar ...", "chiedere al bot di rivelare ...".
-_ROMANCE_FRAME = re.compile(
-    r"(?:pedir|pide|piden|pidio|pidiendo|hacer|hace|lograr|consigue|pede|pedem|pediu|pedindo|fazer"
-    r"|faz|fazem|levar|leva|convencer|chiedere|chiede|chiedono|chiesto|fa|convincere|convince)"
-    r"[ \t]+(?:que[ \t]+|a[ \t]+|al[ \t]+|ao[ \t]+)?(?:o|a|os|as|el|la|los|las|il|lo|i|gli|le)?[ \t]*"
-    r"(?:bot|bots|modelo|modelos|modello|modelli|asistente|assistente|assistentes|ia|chatbot|agente"
-    r"|agentes|ai|llm)[ \t]+(?:(?:que|di|a)[ \t]+)?\w"
-)
+@cache
+def _romance_frame() -> re.Pattern[str]:
+    return re.compile(
+        r"(?:pedir|pide|piden|pidio|pidiendo|hacer|hace|lograr|consigue|pede|pedem|pediu|pedindo|fazer"
+        r"|faz|fazem|levar|leva|convencer|chiedere|chiede|chiedono|chiesto|fa|convincere|convince)"
+        r"[ \t]+(?:que[ \t]+|a[ \t]+|al[ \t]+|ao[ \t]+)?(?:o|a|os|as|el|la|los|las|il|lo|i|gli|le)?[ \t]*"
+        r"(?:bot|bots|modelo|modelos|modello|modelli|asistente|assistente|assistentes|ia|chatbot|agente"
+        r"|agentes|ai|llm)[ \t]+(?:(?:que|di|a)[ \t]+)?\w"
+    )
 
 
 # An English causative in the third person, the past or the gerund ("makes the model ignore",
 # "made the bot reveal", "making my chatbot ignore its prompt"): the verb after the model is
 # what someone gets it to do, told by the writer. The imperative ("make the bot ...") is not
 # matched.
-_CAUSATIVE_FRAME = re.compile(
-    r"(?:makes|made|making)[ \t]+(?:the|an?|its|their|our|my|that|this|your)?[ \t]*"
-    r"(?:[\w-]+[ \t]+){0,2}?(?:models?|assistants?|ai|llms?|agents?|bots?|chatbots?|copilots?)"
-    r"[ \t]+(?!to\b)\w"
-)
+@cache
+def _causative_frame() -> re.Pattern[str]:
+    return re.compile(
+        r"(?:makes|made|making)[ \t]+(?:the|an?|its|their|our|my|that|this|your)?[ \t]*"
+        r"(?:[\w-]+[ \t]+){0,2}?(?:models?|assistants?|ai|llms?|agents?|bots?|chatbots?|copilots?)"
+        r"[ \t]+(?!to\b)\w"
+    )
 
 
-_FRAMES = (_REPORTING_FRAME, _PERMISSION_FRAME, _ROMANCE_FRAME, _CAUSATIVE_FRAME)
+@cache
+def _frames() -> tuple[re.Pattern[str], ...]:
+    return (_reporting_frame(), _permission_frame(), _romance_frame(), _causative_frame())
 
 
 WANTS_ADDRESS = frozenset({"act", "send"})
@@ -169,7 +208,7 @@ def pseudo_hits(folded: str, hits: list[Hit], wanted: set[str]) -> list[Hit]:
     found: list[Hit] = []
     for low, high in _regions(hits, WANTS_ADDRESS):
         if "destination" in wanted:
-            for telltale, pattern in _DESTINATIONS:
+            for telltale, pattern in _destinations():
                 if folded.find(telltale, low, high) >= 0:
                     found.extend(
                         Hit("destination", Language.EN, m.start(), m.end())
@@ -183,16 +222,16 @@ def pseudo_hits(folded: str, hits: list[Hit], wanted: set[str]) -> list[Hit]:
             found.extend(
                 Hit("amount", Language.EN, start, end)
                 for start, end in amounts(folded, low, high)
-                if not _LIMIT_BEFORE.search(folded, max(0, start - 16), start)
+                if not _limit_before().search(folded, max(0, start - 16), start)
             )
     for low, high in _regions(hits, WANTS_QUOTE) if "quoted" in wanted else ():
         found.extend(
             Hit("quoted", Language.EN, m.start(), m.end())
-            for m in _QUOTED.finditer(folded, low, high)
+            for m in _quoted().finditer(folded, low, high)
         )
         found.extend(
             Hit("quoted", Language.EN, m.start(1), m.end(1))
-            for m in _LITERAL.finditer(folded, low, high)
+            for m in _literal().finditer(folded, low, high)
         )
     # Regions can overlap a match at their edges twice: one hit per span and concept.
     return list({(hit.concept, hit.start, hit.end): hit for hit in found}.values())
@@ -206,7 +245,7 @@ def reporting_frames(folded: str, hits: list[Hit]) -> list[Hit]:
     found = []
     for hit in hits:
         if hit.concept == "frame":
-            for frame in _FRAMES:
+            for frame in _frames():
                 match = frame.match(folded, hit.start)
                 if match:
                     found.append(Hit("discussion", Language.EN, match.start(), match.end()))
@@ -216,14 +255,14 @@ def reporting_frames(folded: str, hits: list[Hit]) -> list[Hit]:
 
 def account_numbers(folded: str, low: int, high: int) -> list[tuple[int, int]]:
     """The IBANs and IP addresses in `folded[low:high]`, as one search of both would find them."""
-    return _leftmost(folded, low, high, ((_IBAN, _IBAN_LETTERS), (_IP, 0)))
+    return _leftmost(folded, low, high, ((_iban(), _IBAN_LETTERS), (_ip(), 0)))
 
 
 def amounts(folded: str, low: int, high: int) -> list[tuple[int, int]]:
     """The amounts in `folded[low:high]`, as one search of every form would find them."""
     if not any(folded.find(mark, low, high) >= 0 for mark in _CURRENCY_MARKS):
-        return [match.span() for match in _AMOUNT_BY_DIGIT.finditer(folded, low, high)]
-    return _leftmost(folded, low, high, ((_AMOUNT_BY_SIGN, 0), (_AMOUNT_BY_DIGIT, 0)))
+        return [match.span() for match in _amount_by_digit().finditer(folded, low, high)]
+    return _leftmost(folded, low, high, ((_amount_by_sign(), 0), (_amount_by_digit(), 0)))
 
 
 def _leftmost(

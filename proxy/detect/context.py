@@ -14,7 +14,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
+from functools import cache, lru_cache
 
 
 class FieldKind(Enum):
@@ -59,31 +59,53 @@ _GENERIC_WORDS = frozenset(
     "content contents text value values data result results structured structuredcontent details"
     " detail info information html markdown md string raw output response payload key items item".split()
 )
-_KEY_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+@cache
+def _key_parts() -> re.Pattern[str]:
+    return re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
 # A key and its string value: JSON or a Python repr ("key": "value", 'key': 'value').
-_QUOTED_PAIR = re.compile(
-    r"\"([\w .-]{1,48})\"[ \t]*:[ \t]*\"((?:[^\"\\]|\\.)*)\"|'([\w .-]{1,48})'[ \t]*:[ \t]*'((?:[^'\\]|\\.)*)'"
-)
+@cache
+def _quoted_pair() -> re.Pattern[str]:
+    return re.compile(
+        r"\"([\w .-]{1,48})\"[ \t]*:[ \t]*\"((?:[^\"\\]|\\.)*)\"|'([\w .-]{1,48})'[ \t]*:[ \t]*'((?:[^'\\]|\\.)*)'"
+    )
+
+
 # A key that opens a JSON object or array: what the values inside it are ("reviews": [...]).
-_CONTAINER = re.compile(r"[\"']([\w .-]{1,48})[\"'][ \t]*:[ \t]*[\[{]")
+@cache
+def _container_key() -> re.Pattern[str]:
+    return re.compile(r"[\"']([\w .-]{1,48})[\"'][ \t]*:[ \t]*[\[{]")
+
+
 # How far back a container key is looked for: bounds the work per clause on a huge text.
 _CONTAINER_LOOKBACK = 4096
+
+
 # A YAML-like line: "  - event_name: Lunch with Amy" (the value runs to the end of the line).
-_LINE_PAIR = re.compile(r"(?m)^[ \t]*(?:-[ \t]+)?([A-Za-z_][\w .-]{0,40}?)[ \t]*:[ \t]+(\S[^\n]*)$")
+@cache
+def _line_pair() -> re.Pattern[str]:
+    return re.compile(r"(?m)^[ \t]*(?:-[ \t]+)?([A-Za-z_][\w .-]{0,40}?)[ \t]*:[ \t]+(\S[^\n]*)$")
+
+
 # What every such line holds: a colon, blanks, then a character that is not one.
-_PAIR_COLON = re.compile(r":[ \t]+\S")
+@cache
+def _pair_colon() -> re.Pattern[str]:
+    return re.compile(r":[ \t]+\S")
 
 
 def _line_pairs(text: str) -> Iterator[re.Match]:
-    """`_LINE_PAIR.finditer(text)`, tried only at the starts of lines that hold a colon and blanks
+    """`_line_pair().finditer(text)`, tried only at the starts of lines that hold a colon and blanks
     before a word: a search for the line start at every character of a long text (a message's
     values, one per line) is most of the time its keys take."""
     tried = -1
-    for colon in _PAIR_COLON.finditer(text):
+    for colon in _pair_colon().finditer(text):
         start = text.rfind("\n", 0, colon.start()) + 1
         if start > tried:
             tried = start
-            match = _LINE_PAIR.match(text, start)
+            match = _line_pair().match(text, start)
             if match is not None:
                 yield match
 
@@ -110,8 +132,14 @@ _SENDER_KEYS = frozenset("from sender to recipients".split())
 # A message of a thread (an e-mail API's message object, a chat reply) carries its thread's id;
 # its headers may be a list of name-value pairs, with no "subject" key of its own.
 _THREAD_KEYS = frozenset("threadid thread_id".split())
+
+
 # A JSON string, or a brace: what is read to find the object a value sits in.
-_JSON_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"(?:[ \t]*(:))?|[{}]')
+@cache
+def _json_token() -> re.Pattern[str]:
+    return re.compile(r'"(?:[^"\\\n]|\\.)*"(?:[ \t]*(:))?|[{}]')
+
+
 # The JSON objects of a text: where each opens and closes, its parent's index, its kind.
 _Objects = tuple[list[int], list[int], list[int], list[FieldKind | None]]
 
@@ -124,7 +152,7 @@ def _objects(text: str) -> _Objects:
     parents: list[int] = []
     keys: list[set[str]] = []
     opened: list[int] = []
-    for token in _JSON_TOKEN.finditer(text):
+    for token in _json_token().finditer(text):
         found = token.group()
         if found == "{":
             parents.append(opened[-1] if opened else -1)
@@ -154,7 +182,7 @@ def _kind_of_record(keys: set[str]) -> FieldKind | None:
 
 
 def _words(key: str) -> list[str]:
-    return [part.lower() for part in _KEY_PARTS.findall(key)]
+    return [part.lower() for part in _key_parts().findall(key)]
 
 
 # Keys repeat in every record of a result, and in every text of a message.
@@ -177,13 +205,15 @@ def telling_key(path: str) -> str:
     `/structuredContent/reviews/2/content` is a review: the index and the generic "content" are
     looked past. A key's own text (`@key`) and JSON inside a text (`#`) are read the same way.
     """
-    for step in reversed(_PATH_STEPS.split(path)):
+    for step in reversed(_path_steps().split(path)):
         if step and not step.isdigit() and _telling(step):
             return step.replace("~1", "/").replace("~2", "@").replace("~3", "#").replace("~0", "~")
     return ""
 
 
-_PATH_STEPS = re.compile(r"[/#@]")
+@cache
+def _path_steps() -> re.Pattern[str]:
+    return re.compile(r"[/#@]")
 
 
 # Every field of a result asks about its path's steps, and a result's keys repeat in each record.
@@ -204,9 +234,11 @@ class Field:
 UNKNOWN_FIELD = Field(FieldKind.UNKNOWN, "")
 
 
-# Where a quoted key opens, followed by its colon: every key `_QUOTED_PAIR` and `_CONTAINER` can
+# Where a quoted key opens, followed by its colon: every key `_quoted_pair()` and `_container_key()` can
 # find, and the keys of pairs they would pass over (one overlapping a match before it).
-_ANY_QUOTED_KEY = re.compile(r"[\"'](?=([\w .-]{1,48})[\"'][ \t]*:)")
+@cache
+def _any_quoted_key() -> re.Pattern[str]:
+    return re.compile(r"[\"'](?=([\w .-]{1,48})[\"'][ \t]*:)")
 
 
 def key_kinds(text: str) -> frozenset[FieldKind]:
@@ -215,7 +247,7 @@ def key_kinds(text: str) -> frozenset[FieldKind]:
     Every key it finds lies on one line, as any key-value pair's key does: the kinds of texts
     joined by line breaks are the kinds of each of them together.
     """
-    keys = {match.group(1) for match in _ANY_QUOTED_KEY.finditer(text)}
+    keys = {match.group(1) for match in _any_quoted_key().finditer(text)}
     keys.update(match.group(1) for match in _line_pairs(text))
     found = {kind_of_key(key) for key in keys}
     if any(map(_names_a_record_part, keys)):
@@ -242,7 +274,7 @@ class Shapes:
         """The keyed values, read on the first question (most texts never ask one)."""
         text = self._text
         spans: list[tuple[int, int, str]] = []
-        for match in _QUOTED_PAIR.finditer(text):
+        for match in _quoted_pair().finditer(text):
             group = 2 if match.group(1) is not None else 4
             spans.append((match.start(group), match.end(group), match.group(group - 1)))
         for match in _line_pairs(text):
@@ -293,7 +325,7 @@ class Shapes:
         `{"reviews": [{"content": "..."}]}`: "content" says nothing, "reviews" does.
         """
         floor = max(0, offset - _CONTAINER_LOOKBACK)
-        for match in reversed(list(_CONTAINER.finditer(self._text, floor, offset))):
+        for match in reversed(list(_container_key().finditer(self._text, floor, offset))):
             between = self._text[match.end() - 1 : offset]
             depth = sum(map(between.count, "[{")) - sum(map(between.count, "]}"))
             if depth > 0:

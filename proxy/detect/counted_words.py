@@ -14,20 +14,26 @@ from .normalize import fold
 from .rule_table import THINGS
 
 # Verbs written as a label or a key ("Email: ...", "Transfer status:", "email": "...") name a
-# field, not an order; see `_NOT_AN_ORDER_BEFORE` for the words before a verb that say the same.
+# field, not an order; see `_not_an_order_before()` for the words before a verb that say the same.
 # Such a hit is not counted.
 _VERBS = frozenset(
     {"send", "reveal", "run", "say", "answer_with", "ignore", "disable", "act", "steer"}
 )
 
 
-_LABEL_COLON = re.compile(r"[\"']?[ \t]{0,2}:(?!//)")
+@cache
+def _label_colon() -> re.Pattern[str]:
+    return re.compile(r"[\"']?[ \t]{0,2}:(?!//)")
 
 
-_PATH_AFTER = re.compile(r"[ \t]{1,3}/")
+@cache
+def _path_after() -> re.Pattern[str]:
+    return re.compile(r"[ \t]{1,3}/")
 
 
-_ARROW_BEFORE = re.compile(r"(?:→|->|=>)[ \t]{0,2}$")
+@cache
+def _arrow_before() -> re.Pattern[str]:
+    return re.compile(r"(?:→|->|=>)[ \t]{0,2}$")
 
 
 # A verb of an order that what stands before or after it makes a statement or a prohibition, in
@@ -45,11 +51,13 @@ def _statement_after(language: Language) -> re.Pattern[str] | None:
     return re.compile(fold(pattern).text) if pattern else None
 
 
-_LEFT_OUT = re.compile(
-    r"(?<!\w)(?:without|except|sin|sem|sans|senza|ohne|zonder|bez|без|tanpa)"
-    r"[ \t]{1,2}(?:(?:the|your|el|la|los|las|tu|o|a|os|as|le|la|les|il|lo|gli|den|die|das|het|de)[ \t]{1,2})?"
-    r"(?:[\w-]{1,16}[ \t]{1,2})?$"
-)
+@cache
+def _left_out() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<!\w)(?:without|except|sin|sem|sans|senza|ohne|zonder|bez|без|tanpa)"
+        r"[ \t]{1,2}(?:(?:the|your|el|la|los|las|tu|o|a|os|as|le|la|les|il|lo|gli|den|die|das|het|de)[ \t]{1,2})?"
+        r"(?:[\w-]{1,16}[ \t]{1,2})?$"
+    )
 
 
 # A secret word naming the process around it, not the secret: "a password-reset link", "비밀번호
@@ -63,95 +71,131 @@ def _process_after() -> re.Pattern[str]:
     )
 
 
-_PROCESS_BEFORE = re.compile(
-    r"(?<!\w)(?:reset|recovery|restablecimiento|recuperacion|redefinicao|recuperacao"
-    r"|reinitialisation|ripristino|reimpostazione|zurucksetzung|wiederherstellung)"
-    r"[ \t]{1,2}(?:(?:of|for|de|du|des|da|do|di|del|della|dello|dell'|des)[ \t]{1,2})?"
-    r"(?:(?:the|your|la|el|le|l'|tu|votre|ton|sua|seu|o|a|il|tuo|ihres|ihr|des)[ \t]{1,2})?$"
-)
+@cache
+def _process_before() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<!\w)(?:reset|recovery|restablecimiento|recuperacion|redefinicao|recuperacao"
+        r"|reinitialisation|ripristino|reimpostazione|zurucksetzung|wiederherstellung)"
+        r"[ \t]{1,2}(?:(?:of|for|de|du|des|da|do|di|del|della|dello|dell'|des)[ \t]{1,2})?"
+        r"(?:(?:the|your|la|el|le|l'|tu|votre|ton|sua|seu|o|a|il|tuo|ihres|ihr|des)[ \t]{1,2})?$"
+    )
 
 
 _ADDRESS = frozenset("@./:")
 
 
-_ID_AFTER = re.compile(r"-[\w-]*\d")
+@cache
+def _id_after() -> re.Pattern[str]:
+    return re.compile(r"-[\w-]*\d")
 
 
-_NOTE_NOT_LABEL = re.compile(
-    r"(?<!\w)(?:a|an|the|this|that|my|your|our|please|should|must|will|would|can|could|to)[ \t]{1,2}$"
-)
+@cache
+def _note_not_label() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<!\w)(?:a|an|the|this|that|my|your|our|please|should|must|will|would|can|could|to)[ \t]{1,2}$"
+    )
 
 
-_NAMED_KIND_BEFORE = re.compile(
-    r"(?<!\w)(?:a|an|the|this|that|such)[ \t]{1,2}(?:ai|assistant|chatbot|bot|model|agent|llm)[ \t]{1,2}$"
-)
+@cache
+def _named_kind_before() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<!\w)(?:a|an|the|this|that|such)[ \t]{1,2}(?:ai|assistant|chatbot|bot|model|agent|llm)[ \t]{1,2}$"
+    )
 
 
-_CALL_AFTER = re.compile(r"\((?![ \t\n)])")
+@cache
+def _call_after() -> re.Pattern[str]:
+    return re.compile(r"\((?![ \t\n)])")
 
 
 _ELISION = frozenset("'’")
 
 
-_TO_SELF_AFTER = re.compile(r"[ \t]+(?:to|for)[ \t]+(?:self|myself|me)(?!\w)")
+@cache
+def _to_self_after() -> re.Pattern[str]:
+    return re.compile(r"[ \t]+(?:to|for)[ \t]+(?:self|myself|me)(?!\w)")
 
 
-_KEY_VALUE_AFTER = re.compile(r"[ \t]*[:=][ \t]*\\?[\"'`]")
+@cache
+def _key_value_after() -> re.Pattern[str]:
+    return re.compile(r"[ \t]*[:=][ \t]*\\?[\"'`]")
 
 
-_KEY_OPENS = re.compile(r"(?:\n(?:[ \t]{2,}|[ \t]*-[ \t]+)|[({\[,][ \t]*)$")
+@cache
+def _key_opens() -> re.Pattern[str]:
+    return re.compile(r"(?:\n(?:[ \t]{2,}|[ \t]*-[ \t]+)|[({\[,][ \t]*)$")
 
 
-_POSSESSIVE_AFTER = re.compile(r"['’]s(?!\w)")
+@cache
+def _possessive_after() -> re.Pattern[str]:
+    return re.compile(r"['’]s(?!\w)")
 
 
-_COMPOUND_AFTER = re.compile(r"-[^\W\d_]")
+@cache
+def _compound_after() -> re.Pattern[str]:
+    return re.compile(r"-[^\W\d_]")
 
 
-_ADDRESS_AROUND = re.compile(r"[@./:_-]\w")
+@cache
+def _address_around() -> re.Pattern[str]:
+    return re.compile(r"[@./:_-]\w")
 
 
-_KEY_AFTER = re.compile(r"[\"'][ \t]*:")
+@cache
+def _key_after() -> re.Pattern[str]:
+    return re.compile(r"[\"'][ \t]*:")
 
 
 # Before an English verb: an article or a possessive (it is a noun), or a subject or an
 # auxiliary (a statement of who does it: "we send", "I'll forward"), or someone's request to the
 # writer ("Ana asked us to send ..."), reported; an order has none of these.
-_NOT_AN_ORDER_BEFORE = re.compile(
-    r"(?<!\w)(?:the|a|an|this|that|its|our|their|his|her|my|your|no|never|usually|don't|dont|do[ \t]not"
-    r"|not[ \t]to|(?:asked|asks|told|tells|wants|wanted)[ \t](?:us|me)[ \t]to"
-    r"|(?:we|i|they|he|she)(?:[ \t]{1,2}(?:will|would|can|could|may|might)|'ll)?"
-    r"|can|could|cannot|can't|won't|doesn't|didn't|does[ \t]not)[ \t]{1,2}$"
-)
+@cache
+def _not_an_order_before() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<!\w)(?:the|a|an|this|that|its|our|their|his|her|my|your|no|never|usually|don't|dont|do[ \t]not"
+        r"|not[ \t]to|(?:asked|asks|told|tells|wants|wanted)[ \t](?:us|me)[ \t]to"
+        r"|(?:we|i|they|he|she)(?:[ \t]{1,2}(?:will|would|can|could|may|might)|'ll)?"
+        r"|can|could|cannot|can't|won't|doesn't|didn't|does[ \t]not)[ \t]{1,2}$"
+    )
 
 
 # The rest of a word that makes a verb's stem a noun: "divulgation", "eliminación", "Weiterleitung",
 # "deletion" name the act, they do not order it.
-_NOUN_ENDING = re.compile(r"\w*?(?:tions?|cion|ciones|cao|coes|zione|zioni|ung|ungen)(?!\w)")
+@cache
+def _noun_ending() -> re.Pattern[str]:
+    return re.compile(r"\w*?(?:tions?|cion|ciones|cao|coes|zione|zioni|ung|ungen)(?!\w)")
 
 
 # The rest of an English verb's word that inflects it for the third person or the past ("the
 # widget reveals its prompt", "filters are bypassed by ..."): a statement, not an order.
-_STATEMENT_ENDING = re.compile(r"(?:e?s|e?d)(?!\w)")
+@cache
+def _statement_ending() -> re.Pattern[str]:
+    return re.compile(r"(?:e?s|e?d)(?!\w)")
 
 
 # A verb after its language's "not" is a prohibition ("No enviar contraseñas por correo", "non
 # condividere la password", "nie wysyłaj haseł"): a warning, not a request. The words are each
-# language's `negations` (in its file); English has its own (`_NOT_AN_ORDER_BEFORE`).
-_NEGATION_BEFORE = {
-    language: re.compile(rf"(?<!\w)(?:{grammar(language).negations})[ \t]{{1,2}}$")
-    for language in Language
-    if grammar(language).negations
-}
+# language's `negations` (in its file); English has its own (`_not_an_order_before()`).
+@cache
+def _negation_before() -> dict[Language, re.Pattern[str]]:
+    return {
+        language: re.compile(rf"(?<!\w)(?:{grammar(language).negations})[ \t]{{1,2}}$")
+        for language in Language
+        if grammar(language).negations
+    }
 
 
 POSSESSIVES = frozenset({"my", "your"})
 
 
-_COMMENT_BEFORE = re.compile(r"(?:#|//|/\*)[ \t]{0,3}$")
+@cache
+def _comment_before() -> re.Pattern[str]:
+    return re.compile(r"(?:#|//|/\*)[ \t]{0,3}$")
 
 
-_TIME_AFTER = re.compile(r"[ \t]+\d{1,2}[:.h]\d\d")
+@cache
+def _time_after() -> re.Pattern[str]:
+    return re.compile(r"[ \t]+\d{1,2}[:.h]\d\d")
 
 
 # "Prompt" as a verb with its object ("will prompt you", "prompts the user for"), or after a
@@ -159,9 +203,9 @@ _TIME_AFTER = re.compile(r"[ \t]+\d{1,2}[:.h]\d\d")
 _PROMPT_CONCEPTS = frozenset({"prompt", "instructions"})
 
 
-_PROMPT_AS_VERB = re.compile(
-    r"(?:s|ed)?[ \t]+(?:you|me|us|them|him|her|the[ \t]+user|users|for)(?!\w)"
-)
+@cache
+def _prompt_as_verb() -> re.Pattern[str]:
+    return re.compile(r"(?:s|ed)?[ \t]+(?:you|me|us|them|him|her|the[ \t]+user|users|for)(?!\w)")
 
 
 def counted(folded: str, hit: Hit, start: int, end: int) -> bool:
@@ -169,7 +213,7 @@ def counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     in English a noun or a statement), a word about attacks not part of an address."""
     # A Latin word right before a parenthesis is code: a call or a definition ("Message(",
     # "delete(path)"), named by a program, not said to its reader.
-    if _CALL_AFTER.match(folded, end) and folded[end - 1 : end].isascii():
+    if _call_after().match(folded, end) and folded[end - 1 : end].isascii():
         return False
     if hit.concept in _VERBS:
         return _verb_counted(folded, hit, start, end)
@@ -182,13 +226,13 @@ def counted(folded: str, hit: Hit, start: int, end: int) -> bool:
 def _verb_counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     """Whether a verb is an order: not a label or a key, a method, a value, an outcome, or (in
     its language) a statement or a prohibition."""
-    if _LABEL_COLON.match(folded, end) or _NOUN_ENDING.match(folded, end):
+    if _label_colon().match(folded, end) or _noun_ending().match(folded, end):
         return False
     # A request line's method ("POST /v1/password/reset") or a value ("action=forward"), or
     # what came of something after an arrow ("\"write a poem\" → output a poem").
-    if _PATH_AFTER.match(folded, end) or folded[start - 1 : start] == "=":
+    if _path_after().match(folded, end) or folded[start - 1 : start] == "=":
         return False
-    if _ARROW_BEFORE.search(folded, max(0, start - 4), start):
+    if _arrow_before().search(folded, max(0, start - 4), start):
         return False
     before, after = _statement_before(hit.language), _statement_after(hit.language)
     if before and before.search(folded, max(0, start - 20), start):
@@ -196,10 +240,10 @@ def _verb_counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     if after and after.match(folded, end):
         return False
     if hit.language is not Language.EN:
-        negation = _NEGATION_BEFORE.get(hit.language)
+        negation = _negation_before().get(hit.language)
         return negation is None or not negation.search(folded, max(0, start - 8), start)
     # The small words before it are English ones: Polish "i" is "and".
-    return not _STATEMENT_ENDING.match(folded, end) and not _NOT_AN_ORDER_BEFORE.search(
+    return not _statement_ending().match(folded, end) and not _not_an_order_before().search(
         folded, max(0, start - 16), start
     )
 
@@ -208,22 +252,22 @@ def _aside(folded: str, concept: str, start: int, end: int) -> bool:
     """Whether a word is beside the point where it stands: a programmer's note, a weekday, a
     thing left out."""
     # "# silently skip unknown addresses": a programmer's note on what the code does.
-    if concept == "conceal" and _COMMENT_BEFORE.search(folded, max(0, start - 6), start):
+    if concept == "conceal" and _comment_before().search(folded, max(0, start - 6), start):
         return True
     # A weekday's short name before a time ("Mon 09:00", "Tue 14:30") is French "mon" or Italian
     # "tue" only by its letters.
-    if concept in POSSESSIVES and _TIME_AFTER.match(folded, end):
+    if concept in POSSESSIVES and _time_after().match(folded, end):
         return True
     # "without the token", "works without the cloud account": the thing is left out.
-    return concept in THINGS and bool(_LEFT_OUT.search(folded, max(0, start - 40), start))
+    return concept in THINGS and bool(_left_out().search(folded, max(0, start - 40), start))
 
 
 def _persona_counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     """A key given a value in code or config ("mode: \"0440\"", "executor(mode=\"inline\")"), not
     a role given to the reader: the word follows a bracket, a comma, a list's dash or an indent
     (a label at a line's very start, "Persona: \"Lumi\"", may still give a role)."""
-    if _KEY_VALUE_AFTER.match(folded, end):
-        return not _KEY_OPENS.search(folded, max(0, start - 12), start)
+    if _key_value_after().match(folded, end):
+        return not _key_opens().search(folded, max(0, start - 12), start)
     return True
 
 
@@ -232,14 +276,14 @@ def _prompt_counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     new password")."""
     if hit.language is not Language.EN:
         return True
-    return not (folded.endswith("prompt", start, end) and _PROMPT_AS_VERB.match(folded, end))
+    return not (folded.endswith("prompt", start, end) and _prompt_as_verb().match(folded, end))
 
 
 def _secret_counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     """A secret word naming the process around it ("a password-reset link") is no secret."""
     return not (
         _process_after().match(folded, end)
-        or _PROCESS_BEFORE.search(folded, max(0, start - 40), start)
+        or _process_before().search(folded, max(0, start - 40), start)
     )
 
 
@@ -247,7 +291,7 @@ def _ai_counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     """The assistant, unless part of a name: a versioned id ("pod/support-bot-7c9d"); or an owner
     ("the bot's role must sit above ...", "the assistant's owner"): the one told is what it owns;
     or French "j'ai", "n'ai" ("I have")."""
-    if _ID_AFTER.match(folded, end) or _POSSESSIVE_AFTER.match(folded, end):
+    if _id_after().match(folded, end) or _possessive_after().match(folded, end):
         return False
     if folded[start:end] == "ai":
         # After an elision the bare word is French "j'ai", "n'ai"; "l'ia" is the AI.
@@ -263,10 +307,10 @@ def _note_counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     if hit.language is not Language.EN:
         return True
     return not (
-        _COMPOUND_AFTER.match(folded, end)
-        or _TO_SELF_AFTER.match(folded, end)
-        or _NOTE_NOT_LABEL.search(folded, max(0, start - 8), start)
-        or _NAMED_KIND_BEFORE.search(folded, max(0, start - 24), start)
+        _compound_after().match(folded, end)
+        or _to_self_after().match(folded, end)
+        or _note_not_label().search(folded, max(0, start - 8), start)
+        or _named_kind_before().search(folded, max(0, start - 24), start)
     )
 
 
@@ -274,9 +318,9 @@ def _discussion_counted(folded: str, hit: Hit, start: int, end: int) -> bool:
     """A word about attacks, not inside an address (attacker@...) nor a key of data
     ("payload": {...})."""
     return (
-        not _ADDRESS_AROUND.match(folded, end)
+        not _address_around().match(folded, end)
         and folded[start - 1 : start] not in _ADDRESS
-        and not _KEY_AFTER.match(folded, end)
+        and not _key_after().match(folded, end)
     )
 
 

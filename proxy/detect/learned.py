@@ -51,9 +51,17 @@ EVIDENCE_FROM = 0.6
 LEARNED_ATTACK = "learned_attack"
 _MAGIC = b"LZRD2"
 _HEADER = struct.Struct("<dII")
-_WORD = re.compile(r"\w+")
+
+
+@cache
+def _word() -> re.Pattern[str]:
+    return re.compile(r"\w+")
+
+
 # Every n-gram of each size, overlapping: a lookahead captures one at each position.
-_GRAM_SCANS = tuple(re.compile(f"(?=(.{{{size}}}))", re.DOTALL) for size in CHAR_SIZES)
+@cache
+def _gram_scans() -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(f"(?=(.{{{size}}}))", re.DOTALL) for size in CHAR_SIZES)
 
 
 def char_grams(text: str) -> Counter[str]:
@@ -62,7 +70,7 @@ def char_grams(text: str) -> Counter[str]:
     # holds no two spaces, and the whole is cut by compiled scans rather than a loop per word.
     joined = " " + "  ".join(text.casefold().split()) + " "
     grams: Counter[str] = Counter()
-    for scan in _GRAM_SCANS:
+    for scan in _gram_scans():
         grams.update(scan.findall(joined))
     for across in [gram for gram in grams if "  " in gram]:
         del grams[across]
@@ -71,7 +79,7 @@ def char_grams(text: str) -> Counter[str]:
 
 def word_grams(text: str) -> Counter[str]:
     """Words and pairs of neighbouring words (Unicode word characters, folded case)."""
-    words = _WORD.findall(text.casefold())
+    words = _word().findall(text.casefold())
     grams = Counter(words)
     grams.update(f"{first} {second}" for first, second in pairwise(words))
     return grams

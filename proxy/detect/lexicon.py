@@ -15,13 +15,13 @@ import re
 import sys
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Sequence
-from functools import cache, lru_cache
+from collections.abc import Callable, Sequence
+from functools import cache, cached_property, lru_cache, partial
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..matcher import cache_folder, engine
-from .concepts import CONCEPTS
+from .concepts import CONCEPT_NAMES, CONCEPTS
 from .languages import (
     Bounds,
     Language,
@@ -173,9 +173,16 @@ class Scanner:
 
     def __init__(self, table: Sequence[Term]) -> None:
         self.table = table
-        # Per term: how far its text starts into its needle, and its length.
-        self.shifts = [_SHIFTS[term.bounds] for term in table]
-        self.lengths = [len(term.text) for term in table]
+
+    # Per term: how far its text starts into its needle, and its length. Listed when occurrences
+    # are first placed: a message the first pass finds silent asks only which concepts occur.
+    @cached_property
+    def shifts(self) -> list[int]:
+        return [_SHIFTS[term.bounds] for term in self.table]
+
+    @cached_property
+    def lengths(self) -> list[int]:
+        return [len(term.text) for term in self.table]
 
     def occurrences(self, haystack: str) -> list[tuple[int, int]]:
         """(term index, start of its needle) of every occurrence in `haystack`, overlapping ones
@@ -202,24 +209,39 @@ class HyperscanScanner(Scanner):
 
     name = "hyperscan"
 
-    def __init__(self, table: Sequence[Term], database, first_only) -> None:
-        super().__init__(table)
-        self._database = database
-        # The same literals, each reported once however often it occurs (see `concepts`).
+    def __init__(
+        self, table: Callable[[], Sequence[Term]], database: Callable[[], Any], first_only
+    ) -> None:
+        # The terms, and the database of every occurrence, are loaded by the first text read for
+        # its occurrences (see `shifts`): which concepts occur is told without them.
+        self._terms = table
+        self._every = database
+        # The same literals by the number of their concept in `CONCEPT_NAMES`, each concept
+        # reported once however often its terms occur (see `concepts`).
         self._first_only = first_only
-        # Each needle's length in UTF-8: its text's, and the spaces around it.
-        self._sizes = [
+
+    @cached_property
+    def table(self) -> Sequence[Term]:  # pyright: ignore[reportIncompatibleVariableOverride]
+        return self._terms()
+
+    @cached_property
+    def _database(self) -> Any:
+        return self._every()
+
+    @cached_property
+    def _sizes(self) -> list[int]:
+        """Each needle's length in UTF-8: its text's, and the spaces around it."""
+        return [
             (length if term.text.isascii() else len(term.text.encode()))
             + shift
             + (term.bounds is Bounds.WORD)
-            for term, length, shift in zip(table, self.lengths, self.shifts, strict=True)
+            for term, length, shift in zip(self.table, self.lengths, self.shifts, strict=True)
         ]
 
     def concepts(self, folded: str) -> set[str]:
         found: list[int] = []
         engine.scan_block(self._first_only, _spaced_bytes(folded), lambda i, *_: found.append(i))
-        table = self.table
-        return {table[index].concept for index in found} | {
+        return {CONCEPT_NAMES[number] for number in found} | {
             hit.concept for hit in glued_hits(folded)
         }
 
@@ -252,30 +274,46 @@ def scanner() -> Scanner:
     """The fastest scanner this platform has for the concept tables (built once per process)."""
     # The terms' cache file is named by everything they and their needles are made from: the
     # databases are found by that name, with no need to spell out thousands of needles first.
-    return _scanner(terms(), _terms_file_name().encode())
+    return _scanner(terms, _terms_file_name().encode())
 
 
-def _scanner(table: tuple[Term, ...], key: bytes) -> Scanner:
+def _scanner(table: Callable[[], tuple[Term, ...]], key: bytes) -> Scanner:
     """The scanner of `table`, whose compiled databases are kept under `key` (which names the
     table: another table, another key)."""
     hs = engine.hyperscan
     if hs is None or os.environ.get("LAZARETTO_PLAIN_ENGINE"):
-        return Scanner(table)
-    every = _literal_database(hs, table, key, "concepts", 0)
-    first = _literal_database(hs, table, key, "concepts-first", hs.HS_FLAG_SINGLEMATCH)
+        return Scanner(table())
+    first = _literal_database(
+        hs, table, key, "concept-numbers-first", hs.HS_FLAG_SINGLEMATCH, by_concept=True
+    )
+    every = partial(_literal_database, hs, table, key, "concepts", 0)
     return HyperscanScanner(table, every, first)
 
 
-def _literal_database(hs, table: tuple[Term, ...], key: bytes, name: str, flags: int):
-    """A Hyperscan literal database of the needles of `table` with `flags`, from the cache when
-    built before."""
+def _literal_database(
+    hs,
+    table: Callable[[], tuple[Term, ...]],
+    key: bytes,
+    name: str,
+    flags: int,
+    by_concept: bool = False,
+):
+    """A Hyperscan literal database of the needles of the terms `table` gives, with `flags`, from
+    the cache when built before (the terms are listed only to build it). Each reports the index
+    of its term, or `by_concept` the number of its term's concept in `CONCEPT_NAMES`."""
 
     def build():
-        literals = [term.needle.encode() for term in table]
+        terms = table()
+        literals = [term.needle.encode() for term in terms]
+        if by_concept:
+            number = {concept: index for index, concept in enumerate(CONCEPT_NAMES)}
+            ids = [number[term.concept] for term in terms]
+        else:
+            ids = list(range(len(literals)))
         database = hs.Database(mode=hs.HS_MODE_BLOCK)
         database.compile(
             expressions=literals,
-            ids=list(range(len(literals))),
+            ids=ids,
             elements=len(literals),
             flags=[flags] * len(literals),
             literal=True,

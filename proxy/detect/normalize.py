@@ -32,18 +32,29 @@ CONFUSABLES["ı"] = "i"  # dotless i: NFKD leaves it alone
 # selectors) and format characters (zero-width joiners, bidi controls, tag characters).
 _DROPPED_CATEGORIES = frozenset({"Mn", "Me", "Cf"})
 
+
 # A word spelled as single letters with one repeated separator: "i g n o r e", "i.g.n.o.r.e".
 # The separator is captured and required again (a backreference), so a sentence full of
 # one-letter words and mixed punctuation is left alone; the look-behind keeps matching to
 # run starts, so a long run is scanned once.
-_SPACED_LETTERS = re.compile(
-    r"(?<![a-z0-9])(?<![a-z0-9][ ._*\-/|])[a-z]([ ._*\-/|])[a-z](?:\1[a-z])+(?![a-z0-9])"
-)
+@cache
+def _spaced_letters() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<![a-z0-9])(?<![a-z0-9][ ._*\-/|])[a-z]([ ._*\-/|])[a-z](?:\1[a-z])+(?![a-z0-9])"
+    )
+
+
 # What the end of every such run looks like: separator, letter, the same separator, a last
 # letter. It starts with a separator, so the regex engine skips ahead cheaply, and most text
 # never matches it; the full pattern above runs only on text that does.
 _SEPARATORS = " ._*-/|"
-_SPACED_LETTERS_END = re.compile(rf"([{re.escape(_SEPARATORS)}])[a-z]\1[a-z](?![a-z0-9])")
+
+
+@cache
+def _spaced_letters_end() -> re.Pattern[str]:
+    return re.compile(rf"([{re.escape(_SEPARATORS)}])[a-z]\1[a-z](?![a-z0-9])")
+
+
 # The marks a long text's folding is asked for by one compiled scan: the same ends, one per
 # separator (it knows no backreference) and in either case (lowering ASCII changes no other
 # character), each closed by a character that is no letter or digit (one that closes with the
@@ -61,13 +72,27 @@ _SCANNED_FROM = 1 << 12
 # Where a spaced word can be at all: a separator, a letter, a separator, a letter, a non-letter
 # (any separators, unlike the pattern). Tested on the text's shape, at C speed.
 _SPACED_SHAPE = Shape({"abcdefghijklmnopqrstuvwxyz": "a", "0123456789": "0"}, ".")
+
+
 # Searched for with a regex rather than `bytes in`: on a two-symbol string the substring search
 # can barely skip, while the regex engine's prefix search does (five times faster on prose).
-_SPACED_SHAPE_RUN = re.compile(rb"\.a\.a(?:\.|\Z)")
+@cache
+def _spaced_shape_run() -> re.Pattern[bytes]:
+    return re.compile(rb"\.a\.a(?:\.|\Z)")
+
+
 # A character no spaced word holds (nor its separator): where the substitution may cut the text.
-_OUTSIDE_SPACED = re.compile(r"[^a-z0-9 ._*\-/|]")
+@cache
+def _outside_spaced() -> re.Pattern[str]:
+    return re.compile(r"[^a-z0-9 ._*\-/|]")
+
+
 SUBSTITUTION_PIECE = 1 << 13
-_ESCAPED_BREAK = re.compile(r"\\[nrt]")
+
+
+@cache
+def _escaped_break() -> re.Pattern[str]:
+    return re.compile(r"\\[nrt]")
 
 
 def _unescaped_break(match: re.Match) -> str:
@@ -247,10 +272,12 @@ def fold(text: str) -> Folded:
     # a tab as spaces, a line break as a space and a line break, so the word after them still
     # starts a word and a line still ends a clause; same length, so nothing to record.
     if "\\" in text:
-        text = _ESCAPED_BREAK.sub(_unescaped_break, text)
+        text = _escaped_break().sub(_unescaped_break, text)
         marks = None
-    if _may_be_spaced(text, marks) and _SPACED_LETTERS_END.search(text):
-        text, edits = _substitute(_SPACED_LETTERS, text, lambda m: m.group()[::2], _OUTSIDE_SPACED)
+    if _may_be_spaced(text, marks) and _spaced_letters_end().search(text):
+        text, edits = _substitute(
+            _spaced_letters(), text, lambda m: m.group()[::2], _outside_spaced()
+        )
         stages.append(edits)
     # Spans are mapped back through the stages in reverse order of application.
     return Folded(text, tuple(reversed(stages)))
@@ -272,9 +299,9 @@ def _may_be_spaced(text: str, marks: Sequence[int] | None) -> bool:
     if marks is None:
         marks = _fold_marks(text)
     if marks is None:
-        return _SPACED_SHAPE.search(_SPACED_SHAPE_RUN, text, 5)
+        return _SPACED_SHAPE.search(_spaced_shape_run(), text, 5)
     return any(mark != _CONTROLS for mark in marks) or bool(
-        _SPACED_LETTERS_END.search(text, len(text) - 4)
+        _spaced_letters_end().search(text, len(text) - 4)
     )
 
 
@@ -287,17 +314,27 @@ def _fold_scan() -> engine.Engine:
 # The dotless i is a Latin letter (Turkish, Azerbaijani): it is folded, but a word holding it is
 # an ordinary word.
 _FOREIGN_CONFUSABLES = "".join(sorted(ch for ch in CONFUSABLES if ch != "ı"))
+
+
 # A word containing a look-alike letter. Matching only from word starts keeps this linear.
-_WORD_WITH_CONFUSABLE = re.compile(r"(?<!\w)\w*[" + _FOREIGN_CONFUSABLES + r"]\w*")
+@cache
+def _word_with_confusable() -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)\w*[" + _FOREIGN_CONFUSABLES + r"]\w*")
+
+
 # Characters walked back in Python to a word's start before the regex is left to find it.
 _LONGEST_WALK = 64
+
+
 # A class search skips ahead in C; the word pattern above tries every position, so it runs only
 # on text that holds a look-alike at all.
-_ANY_CONFUSABLE = re.compile("[" + _FOREIGN_CONFUSABLES + "]")
+@cache
+def _any_confusable() -> re.Pattern[str]:
+    return re.compile("[" + _FOREIGN_CONFUSABLES + "]")
 
 
 def _confusable_words(text: str):
-    """What `_WORD_WITH_CONFUSABLE.finditer` finds, without trying every word start on the way.
+    """What `_word_with_confusable().finditer` finds, without trying every word start on the way.
 
     No match can start before the run of word characters that leads up to the next look-alike
     (it would have to reach a look-alike through that run's non-word neighbour), and one starts
@@ -305,7 +342,7 @@ def _confusable_words(text: str):
     """
     pos = 0
     while True:
-        hit = _ANY_CONFUSABLE.search(text, pos)
+        hit = _any_confusable().search(text, pos)
         if hit is None:
             return
         start = hit.start()
@@ -314,7 +351,7 @@ def _confusable_words(text: str):
             start -= 1
         if start == floor and start > pos:
             start = pos  # the run goes on: let the regex search from where finditer would
-        match = _WORD_WITH_CONFUSABLE.search(text, start)
+        match = _word_with_confusable().search(text, start)
         if match is None:
             return
         yield match
@@ -335,7 +372,7 @@ def mixed_script_words(text: str, limit: int = 3) -> list[tuple[int, int]]:
 
     A Russian or Greek word is not suspicious; "Рrоvıdе", half Latin and half Cyrillic, is.
     """
-    if text.isascii() or not _ANY_CONFUSABLE.search(text):
+    if text.isascii() or not _any_confusable().search(text):
         return []
     found = []
     for match in _confusable_words(text):

@@ -18,10 +18,14 @@ from .rule_table import Rule
 NAMING_DETERMINERS = ("the", "a", "an", "its", "this", "that", "each", "every", "any")
 
 
-_ARTICLE_BEFORE = re.compile(rf"(?<!\w)(?:{'|'.join(NAMING_DETERMINERS)})[ \t]{{1,2}}$")
+@cache
+def _article_before() -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w)(?:{'|'.join(NAMING_DETERMINERS)})[ \t]{{1,2}}$")
 
 
-_WORD = re.compile(r"[\w']+")
+@cache
+def _word() -> re.Pattern[str]:
+    return re.compile(r"[\w']+")
 
 
 # The words that may stand inside one phrase besides the concepts' own: articles, possessives
@@ -36,14 +40,18 @@ def _small_words() -> frozenset[str]:
     )
 
 
-_READER = re.compile(r"\b(?:you|your|yourself)\b")
+@cache
+def _reader() -> re.Pattern[str]:
+    return re.compile(r"\b(?:you|your|yourself)\b")
 
 
 _READER_REACH = 60
 
 
 # The rest of a word a hit began, then the next word on the same line.
-_NEXT_WORD = re.compile(r"\w*[ \t]{1,3}(\w+)")
+@cache
+def _next_word() -> re.Pattern[str]:
+    return re.compile(r"\w*[ \t]{1,3}(\w+)")
 
 
 # The words that join two phrases (each language's `joining_words`).
@@ -188,7 +196,7 @@ def _one_phrase(
         for hit in hits
         if hit.start < high and low < hit.end
     ]
-    for word in _WORD.finditer(folded, low, high):
+    for word in _word().finditer(folded, low, high):
         if word.group() in _small_words() or word.group().endswith("'s"):
             continue
         if not any(start < word.end() and word.start() < end for start, end in covered):
@@ -200,7 +208,7 @@ def _ends_phrase(folded: str, hit: Hit, by_concept: dict[str, list[Hit]]) -> boo
     """Whether the word after a verb-first language's hit is no plain word of its phrase."""
     if hit.language not in _VERB_FIRST:
         return True
-    word = _NEXT_WORD.match(folded, hit.end)
+    word = _next_word().match(folded, hit.end)
     if word is None or word.group(1) in _small_words() or word.group(1) in _joining_words():
         return True
     at = word.start(1)
@@ -212,14 +220,14 @@ def _reported(folded: str, hit: Hit) -> bool:
     if hit.language is not Language.EN or not folded.endswith("to ", 0, hit.start):
         return False
     near = folded[max(0, hit.start - _READER_REACH) : hit.end + _READER_REACH]
-    return _READER.search(near) is None
+    return _reader().search(near) is None
 
 
 def _named_kind(folded: str, hit: Hit) -> bool:
     """Whether an English word follows an article or a determiner: "the system message" is a
     kind of text named in a sentence, "System message:" the label of one."""
     return hit.language is Language.EN and bool(
-        _ARTICLE_BEFORE.search(folded, max(0, hit.start - 8), hit.start)
+        _article_before().search(folded, max(0, hit.start - 8), hit.start)
     )
 
 

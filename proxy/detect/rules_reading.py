@@ -18,9 +18,15 @@ MATCHES_PER_PATTERN = 3
 _DISCUSSED = 0.35
 # The kind all reported evidence is counted under (no signal is named so).
 _REPORTED = ""
+
+
 # Regular-expression syntax among a signal's words ("ignore (all )?previous", "(DAN|evil)",
 # "(?i)"): a filter's rule that matches the attack, which quotes it rather than gives it.
-_PATTERN_SYNTAX = re.compile(r"\)[?*+]|\(\?[:i!=<]|\\[bsdw]|\.[*+]|\([^()\s|]{1,30}\|")
+@cache
+def _pattern_syntax() -> re.Pattern[str]:
+    return re.compile(r"\)[?*+]|\(\?[:i!=<]|\\[bsdw]|\.[*+]|\([^()\s|]{1,30}\|")
+
+
 # How far beside a signal's words such syntax is looked for: the rest of its group or word.
 _PATTERN_MARGIN = 12
 
@@ -30,7 +36,8 @@ def _in_a_pattern(text: str, start: int, end: int) -> bool:
     low = max(start - _PATTERN_MARGIN, text.rfind("\n", 0, start) + 1)
     high = text.find("\n", end, end + _PATTERN_MARGIN)
     return (
-        _PATTERN_SYNTAX.search(text, low, high if high >= 0 else end + _PATTERN_MARGIN) is not None
+        _pattern_syntax().search(text, low, high if high >= 0 else end + _PATTERN_MARGIN)
+        is not None
     )
 
 

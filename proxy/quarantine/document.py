@@ -10,7 +10,7 @@ each with the joined parts shown to the reviewer beside it.
 import re
 from bisect import bisect_right
 from collections.abc import Callable
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 from ..detect import HOMOGLYPHS, Signal, detect
@@ -36,7 +36,13 @@ MIRROR_HEAD = 1 << 18
 # How far from the seam of one text told twice evidence that reads across it may lie: far past the
 # reach of a rule, a pattern or the context either looks at (see `_under_by_seam`).
 SEAM_REACH = 1 << 12
-_SPACE = re.compile(r"\s")
+
+
+@cache
+def _space() -> re.Pattern[str]:
+    return re.compile(r"\s")
+
+
 # The longest message read by a first pass: its scans copy the joined texts a few times over, and
 # a large message's fields are long enough to read one by one.
 FIRST_PASS_MOST = 1 << 18
@@ -313,7 +319,7 @@ def _read_text(texts: list[str], verdicts: list[FieldVerdict]) -> str:
     if odd or texts[:half] != texts[half:]:
         return _JOINER.join(texts)
     first = _JOINER.join(texts[:half])
-    cut = _SPACE.search(first, MIRROR_HEAD)
+    cut = _space().search(first, MIRROR_HEAD)
     if cut is None or any(s.name == HOMOGLYPHS for v in verdicts for s in v.signals):
         return _JOINER.join(texts)
     return first + _JOINER + first[: cut.start()]

@@ -1,13 +1,17 @@
 """Provenance tags around untrusted text, named with a per-session nonce the text cannot guess."""
 
 import re
+from functools import cache
 
-_LOOKALIKE = re.compile(r"<(\s*/?\s*untrusted)", re.IGNORECASE)
+
+@cache
+def _lookalike() -> re.Pattern[str]:
+    return re.compile(r"<(\s*/?\s*untrusted)", re.IGNORECASE)
 
 
 def neutralize(text: str) -> str:
     """Defuse tags inside the text that imitate ours, whatever nonce they guess."""
-    return _LOOKALIKE.sub(lambda m: "\u2039" + m.group(1), text)
+    return _lookalike().sub(lambda m: "\u2039" + m.group(1), text)
 
 
 def wrap(text: str, nonce: str, source: str) -> str:

@@ -11,6 +11,7 @@ and hidden or encoded payloads (nobody hides a benign instruction).
 
 import re
 from collections.abc import Iterable
+from functools import cache
 
 from ..detect import Signal
 
@@ -54,24 +55,42 @@ _MOVE = (
     r"(?:read|cat|open|load|get|fetch|retrieve|collect|gather|copy|paste|send|forward|upload"
     r"|post|include|pass|put|insert|append|attach|embed|add|submit|share|leak|print)"
 )
-_ORDERED_SECRET = re.compile(
-    rf"{_ORDER}{_MOVE}\b[^.;!?\n]{{0,80}}?(?:{_SECRET})", re.IGNORECASE | re.MULTILINE
-)
+
+
+@cache
+def _ordered_secret() -> re.Pattern[str]:
+    return re.compile(
+        rf"{_ORDER}{_MOVE}\b[^.;!?\n]{{0,80}}?(?:{_SECRET})", re.IGNORECASE | re.MULTILINE
+    )
+
+
 # Somewhere to send data: an e-mail address or a URL, after a verb that sends.
-_DESTINATION = re.compile(
-    r"\b(?:send|forward|bcc|cc|copy|upload|post|mirror|relay|transmit|report|sync)\b"
-    r"[^.;!?\n]{0,80}?(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s\"'<>)]+)",
-    re.IGNORECASE,
-)
+@cache
+def _destination() -> re.Pattern[str]:
+    return re.compile(
+        r"\b(?:send|forward|bcc|cc|copy|upload|post|mirror|relay|transmit|report|sync)\b"
+        r"[^.;!?\n]{0,80}?(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s\"'<>)]+)",
+        re.IGNORECASE,
+    )
+
+
 # A tool named in an order or as "the X tool": a name with a separator, as tool names are.
 _TOOL_NAME = r"[A-Za-z][A-Za-z0-9]*(?:(?:__|[_.-])[A-Za-z0-9]+)+"
-_NAMED_TOOL = re.compile(
-    rf"\b(?:call|invoke|use|run|trigger|execute)\s+(?:the\s+)?[`'\"]?({_TOOL_NAME})"
-    rf"|\b(?:the\s+)[`'\"]?({_TOOL_NAME})[`'\"]?\s+(?:tool|function)\b",
-    re.IGNORECASE,
-)
+
+
+@cache
+def _named_tool() -> re.Pattern[str]:
+    return re.compile(
+        rf"\b(?:call|invoke|use|run|trigger|execute)\s+(?:the\s+)?[`'\"]?({_TOOL_NAME})"
+        rf"|\b(?:the\s+)[`'\"]?({_TOOL_NAME})[`'\"]?\s+(?:tool|function)\b",
+        re.IGNORECASE,
+    )
+
+
 # A hidden payload carries text when it holds a word of a few letters.
-_WORD = re.compile(r"[^\W\d_]{3,}")
+@cache
+def _word() -> re.Pattern[str]:
+    return re.compile(r"[^\W\d_]{3,}")
 
 
 def model_text_signals(text: str, own_tools: frozenset[str], hidden: Iterable[str]) -> list[Signal]:
@@ -79,20 +98,20 @@ def model_text_signals(text: str, own_tools: frozenset[str], hidden: Iterable[st
     and in what was hidden in it; `own_tools` are the names the server lists for itself."""
     found = [
         Signal(ASKS_FOR_SECRET, 1.0, _excerpt(match.group()), match.start(), match.end())
-        for match in _ORDERED_SECRET.finditer(text)
+        for match in _ordered_secret().finditer(text)
     ]
     found += [
         Signal(NAMES_DESTINATION, 0.5, _excerpt(match.group()), match.start(), match.end())
-        for match in _DESTINATION.finditer(text)
+        for match in _destination().finditer(text)
     ]
-    for match in _NAMED_TOOL.finditer(text):
+    for match in _named_tool().finditer(text):
         name = match.group(1) or match.group(2)
         if name not in own_tools:
             found.append(Signal(NAMES_OTHER_TOOL, 0.5, f"names {name}", match.start(), match.end()))
     found += [
         Signal(HIDDEN_PAYLOAD, 1.0, _excerpt(payload), 0, 0)
         for payload in hidden
-        if _WORD.search(payload)
+        if _word().search(payload)
     ]
     return found
 

@@ -12,14 +12,12 @@ is shown to the reviewer beside it.
 import base64
 import binascii
 import codecs
-import html
 import json
 import re
 import string
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from itertools import islice
 from urllib.parse import unquote
 
@@ -44,12 +42,32 @@ _COMMON_WORDS = (
     " read now must"
 )
 _ROT13_WORDS = codecs.encode(_COMMON_WORDS, "rot13")
-_ROT13_MARK = re.compile(rf"(?i)\b(?:{'|'.join(_ROT13_WORDS.split())})\b")
+
+
+@cache
+def _rot13_mark() -> re.Pattern[str]:
+    return re.compile(rf"(?i)\b(?:{'|'.join(_ROT13_WORDS.split())})\b")
+
+
 # The same words written backwards.
 _REVERSED_WORDS = " ".join(word[::-1] for word in _COMMON_WORDS.split())
-_REVERSED_MARK = re.compile(rf"(?i)\b(?:{'|'.join(_REVERSED_WORDS.split())})\b")
-_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
-_ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);")
+
+
+@cache
+def _reversed_mark() -> re.Pattern[str]:
+    return re.compile(rf"(?i)\b(?:{'|'.join(_REVERSED_WORDS.split())})\b")
+
+
+@cache
+def _percent() -> re.Pattern[str]:
+    return re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+@cache
+def _entity() -> re.Pattern[str]:
+    return re.compile(r"&(?:#[0-9]+|#[xX][0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);")
+
+
 # Hex a reader decodes: \x69\x67, 0x69 0x67, \u0069\u0067, or pairs with one separator (69 67 6e).
 _HEX_ESCAPED = r"(?:(?:\\x|0x)[0-9A-Fa-f]{2}[\s,;:]*){4,}"
 _HEX_WIDE = r"(?:\\u[0-9A-Fa-f]{4}){4,}"
@@ -58,45 +76,112 @@ _HEX_WIDE = r"(?:\\u[0-9A-Fa-f]{4}){4,}"
 _HEX_PAIRS = (
     r"[0-9A-Fa-f](?<![0-9A-Za-z][\s\S])[0-9A-Fa-f](?:[ :,-][0-9A-Fa-f]{2}){5,}(?![0-9A-Za-z])"
 )
-_HEX_RUN = re.compile(f"{_HEX_ESCAPED}|{_HEX_WIDE}|{_HEX_PAIRS}")
-# Whether `_HEX_RUN` finds a run, asked of each form alone: the escaped forms only where their
+
+
+@cache
+def _hex_run() -> re.Pattern[str]:
+    return re.compile(f"{_HEX_ESCAPED}|{_HEX_WIDE}|{_HEX_PAIRS}")
+
+
+# Whether `_hex_run()` finds a run, asked of each form alone: the escaped forms only where their
 # backslash or `0x` stands at all (a substring search), so most text pays for the pairs alone.
-_HEX_FORMS = (
-    (("\\x", "0x"), re.compile(_HEX_ESCAPED)),
-    (("\\u",), re.compile(_HEX_WIDE)),
-    (("",), re.compile(_HEX_PAIRS)),
-)
-_HEX_DIGITS = re.compile(r"\\u([0-9A-Fa-f]{4})|(?:\\x|0x)?([0-9A-Fa-f]{2})")
+@cache
+def _hex_forms() -> tuple[tuple[tuple[str, ...], re.Pattern[str]], ...]:
+    return (
+        (("\\x", "0x"), re.compile(_HEX_ESCAPED)),
+        (("\\u",), re.compile(_HEX_WIDE)),
+        (("",), re.compile(_HEX_PAIRS)),
+    )
+
+
+@cache
+def _hex_digits() -> re.Pattern[str]:
+    return re.compile(r"\\u([0-9A-Fa-f]{4})|(?:\\x|0x)?([0-9A-Fa-f]{2})")
+
+
 # One escape of a character, standing anywhere: runs of them are the hex reading's.
-_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})")
+@cache
+def _escape() -> re.Pattern[str]:
+    return re.compile(r"\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})")
+
+
 # Base64 cut into pieces: alphabet runs separated by spaces, quotes, commas or plus signs.
-_TOKEN = re.compile(r"[A-Za-z0-9+/]+={0,2}")
-_GAP = re.compile(r"[ \t\r\n\"',+]+")
+@cache
+def _token() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z0-9+/]+={0,2}")
+
+
+@cache
+def _gap() -> re.Pattern[str]:
+    return re.compile(r"[ \t\r\n\"',+]+")
+
+
 # A piece that is no English word: a capital after a small letter, a digit beside a letter, or
 # a '+' or '/' inside.
 _LOOK = r"[a-z][A-Z]|[A-Za-z][A-Z][a-z]|[A-Za-z][0-9]|[0-9][A-Za-z]|[A-Za-z0-9][+/]"
-_BASE64_LOOK = re.compile(_LOOK)
+
+
+@cache
+def _base64_look() -> re.Pattern[str]:
+    return re.compile(_LOOK)
+
+
 _LOOKING = rf"[A-Za-z0-9+/]*(?:{_LOOK})"
+
+
 # From the start of a piece, up to the first sign in it that it looks like base64.
-_LOOKING_PIECE = re.compile(rf"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]*?(?:{_LOOK})")
+@cache
+def _looking_piece() -> re.Pattern[str]:
+    return re.compile(rf"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]*?(?:{_LOOK})")
+
+
 _SHORTEST_CHUNKED = 16
 _PLAIN_PIECES = 2
+
+
 # Leetspeak (4ll, 1gn0r3): where a leet word shows, a digit standing for a letter before a letter.
-_LEET_MARK = re.compile(r"[013457][A-Za-z]")
+@cache
+def _leet_mark() -> re.Pattern[str]:
+    return re.compile(r"[013457][A-Za-z]")
+
+
 # A word of letters and such digits only ("b64", "user12", "mp3" and e-mail addresses are none).
-_LEET_SHAPE = re.compile(r"[A-Za-z013457]*[A-Za-z][A-Za-z013457]*")
-_WORD_CHAR = re.compile(r"[A-Za-z0-9@$]+")
+@cache
+def _leet_shape() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z013457]*[A-Za-z][A-Za-z013457]*")
+
+
+@cache
+def _word_char() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z0-9@$]+")
+
+
 # In the reading, every word of letters and those digits is spelled out ("p057 17 70": "post it to").
 # Only words holding such a digit are matched: a word of letters alone spells itself, and
 # matching every word of a long text was most of this reading's work.
-_LEET_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]*[013457$][A-Za-z013457$]*(?![A-Za-z0-9])")
+@cache
+def _leet_word() -> re.Pattern[str]:
+    return re.compile(r"(?<![A-Za-z0-9])[A-Za-z]*[013457$][A-Za-z013457$]*(?![A-Za-z0-9])")
+
+
 _LEET = str.maketrans("013457$", "oieasts")
 _NUMBER_JOINS = frozenset(":.-/,")
-_MEASURE = re.compile(r"\d+[smhdwykx]", re.IGNORECASE)
+
+
+@cache
+def _measure() -> re.Pattern[str]:
+    return re.compile(r"\d+[smhdwykx]", re.IGNORECASE)
+
 
 # A word of letters; after a backslash the letter is an escape's ("\\n" written out), not the word's.
-_WORD = re.compile(r"(?<!\\)[^\W\d_]{2,}")
-_LATIN = re.compile(r"[A-Za-z]")
+@cache
+def _word() -> re.Pattern[str]:
+    return re.compile(r"(?<!\\)[^\W\d_]{2,}")
+
+
+@cache
+def _latin() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z]")
 
 
 def readings(text: str) -> list[Reading]:
@@ -150,53 +235,58 @@ def _marked(mark: re.Pattern, text: str) -> bool:
 
 
 def _rot13(text: str) -> str | None:
-    return codecs.encode(text, "rot13") if _marked(_ROT13_MARK, text) else None
+    return codecs.encode(text, "rot13") if _marked(_rot13_mark(), text) else None
 
 
 def _reversed(text: str) -> str | None:
-    return text[::-1] if _marked(_REVERSED_MARK, text) else None
+    return text[::-1] if _marked(_reversed_mark(), text) else None
 
 
 def _url(text: str) -> str | None:
-    return unquote(text) if _marked(_PERCENT, text) else None
+    return unquote(text) if _marked(_percent(), text) else None
 
 
 def _entities(text: str) -> str | None:
-    return html.unescape(text) if _marked(_ENTITY, text) else None
+    if not _marked(_entity(), text):
+        return None
+    # Imported here: its table of entities is loaded for the few texts that hold one.
+    import html
+
+    return html.unescape(text)
 
 
 def _hex(text: str) -> str | None:
     def decode(match: re.Match) -> str:
         run = match.group(0)
-        pieces = _HEX_DIGITS.findall(run)
+        pieces = _hex_digits().findall(run)
         if pieces and pieces[0][0]:
             decoded = "".join(chr(int(wide, 16)) for wide, _ in pieces if wide)
             return decoded if decoded.isprintable() else run
         data = bytes(int(pair, 16) for _, pair in pieces if pair)
         return data.decode("utf-8", "replace") if is_text(data) else run
 
-    return _HEX_RUN.sub(decode, text) if _has_hex_run(text) else None
+    return _hex_run().sub(decode, text) if _has_hex_run(text) else None
 
 
 def _escapes(text: str) -> str | None:
     """Every escape decoded in place, where some stand among plain letters (`\\u0049gn\\u006fre`)."""
-    if not _marked(_ESCAPE, text):
+    if not _marked(_escape(), text):
         return None
-    if _has_hex_run(text) and not _ESCAPE.search(_HEX_RUN.sub(" ", text)):
+    if _has_hex_run(text) and not _escape().search(_hex_run().sub(" ", text)):
         return None  # every escape stands in a run: the hex reading reads them
 
     def decode(match: re.Match) -> str:
         char = chr(int(match.group(1) or match.group(2), 16))
         return char if char.isprintable() else match.group(0)
 
-    return _ESCAPE.sub(decode, text)
+    return _escape().sub(decode, text)
 
 
 def _has_hex_run(text: str) -> bool:
-    """`_HEX_RUN.search(text) is not None`, one form at a time."""
+    """`_hex_run().search(text) is not None`, one form at a time."""
     return any(
         any(mark in text for mark in marks) and form.search(text) is not None
-        for marks, form in _HEX_FORMS
+        for marks, form in _hex_forms()
     )
 
 
@@ -213,8 +303,8 @@ def _chunked_base64(text: str, skip: bool = True) -> str | None:
     plain, pos = 0, 0
     while token := _next_piece(text, pos, seeking=skip and not current):
         pos = token.end()
-        joined = bool(current) and _GAP.fullmatch(text, current[-1].end(), token.start())
-        looks = bool(_BASE64_LOOK.search(token.group(0)))
+        joined = bool(current) and _gap().fullmatch(text, current[-1].end(), token.start())
+        looks = bool(_base64_look().search(token.group(0)))
         if not joined or (not looks and plain >= _PLAIN_PIECES):
             runs.append(current[: len(current) - plain])
             current, plain = [], 0
@@ -242,9 +332,9 @@ def _next_piece(text: str, pos: int, seeking: bool) -> re.Match | None:
     nearly every word is a piece, only the few that look like base64 and their neighbours are read.
     """
     if not seeking:
-        return _TOKEN.search(text, pos)
-    looking = _LOOKING_PIECE.search(text, pos)
-    return None if looking is None else _TOKEN.match(text, looking.start())
+        return _token().search(text, pos)
+    looking = _looking_piece().search(text, pos)
+    return None if looking is None else _token().match(text, looking.start())
 
 
 def _base64_text(joined: str) -> str | None:
@@ -261,18 +351,18 @@ def _base64_text(joined: str) -> str | None:
 
 def _leet(text: str) -> str | None:
     words = set()
-    for mark in _LEET_MARK.finditer(text):
+    for mark in _leet_mark().finditer(text):
         start = mark.start()
         while start and text[start - 1].isascii() and text[start - 1].isalnum():
             start -= 1
-        word = _WORD_CHAR.match(text, start)
-        if word and _LEET_SHAPE.fullmatch(word.group(0)):
+        word = _word_char().match(text, start)
+        if word and _leet_shape().fullmatch(word.group(0)):
             words.add(word.start())
             if len(words) >= _MARK_HITS:
                 break
     if len(words) < _MARK_HITS:
         return None
-    return _LEET_WORD.sub(lambda m: _spelled(text, m), text)
+    return _leet_word().sub(lambda m: _spelled(text, m), text)
 
 
 def _spelled(text: str, word: re.Match) -> str:
@@ -286,7 +376,7 @@ def _spelled(text: str, word: re.Match) -> str:
     # A number with a one-letter unit standing alone ("3m", "4h", "5s") is a measure, as a log
     # writes it.
     if (
-        _MEASURE.fullmatch(word.group())
+        _measure().fullmatch(word.group())
         and (start == 0 or text[start - 1].isspace())
         and (end == len(text) or text[end].isspace() or text[end] in ",.;:)")
     ):
@@ -301,8 +391,8 @@ def _lookalikes(text: str) -> str | None:
     if text.isascii() or _lookalike_chars().isdisjoint(text):
         return None
     table = _lookalike_table()
-    return _WORD.sub(
-        lambda m: m.group(0).translate(table) if _LATIN.search(m.group(0)) else m.group(0), text
+    return _word().sub(
+        lambda m: m.group(0).translate(table) if _latin().search(m.group(0)) else m.group(0), text
     )
 
 
@@ -313,6 +403,8 @@ def _lookalike_table() -> dict[int, str]:
     The detector folds the Cyrillic and Greek look-alikes itself; this reading covers the rest
     (Armenian, Cherokee, mathematical and other letters NFKD leaves alone).
     """
+    from importlib import resources
+
     source = resources.files("confusable_homoglyphs").joinpath("confusables.json")
     data = json.loads(source.read_text(encoding="utf-8"))
     table: dict[int, str] = {}
@@ -346,7 +438,7 @@ CHUNK_CLASSES = Shape(
         " \t\r\n\"',": " ",
     }
 )
-# `_LOOK` and the gap (`_GAP` with "+") in those symbols; the leading pieces of alphabet before
+# `_LOOK` and the gap (`_gap()` with "+") in those symbols; the leading pieces of alphabet before
 # the first look are left out: they change where a match starts, not whether there is one.
 _CHUNK_LOOK = r"(?:aA|[aA]Aa|[aA]0|0[aA]|[aA0][+/])"
 CHUNK_MARK = rf"{_CHUNK_LOOK}[aA0+/]*=*[ +]+[aA0+/]*{_CHUNK_LOOK}"

@@ -161,7 +161,7 @@ def scan_text(
     """
     key = _telling_key(where) if where else ""
     if len(text) <= _SHORT_TEXT:
-        return _scan_short(text, rules, key)
+        return _scan_short(text, rules, key, seen)
     if seen is None:
         return _scan(text, rules, key)
     verdict = seen.get(text, key)
@@ -176,11 +176,22 @@ _telling_key = lru_cache(maxsize=4096)(telling_key)
 
 # The longest text whose verdict is remembered, and how many are.
 _SHORT_TEXT = 64
+_SHORT_MOST = 8192
+
+# Short texts' verdicts by (text, rules, key), for every message. A verdict depends on nothing
+# else, so one made with the message's first pass in hand (which may tell that nothing can be
+# found in the text, and spare its reading: a server's name and version in its first answer)
+# stands for any message. Emptied when full: most processes see far fewer.
+_SHORT_VERDICTS: dict[tuple[str, ScanRules, str], FieldVerdict] = {}
 
 
-@lru_cache(maxsize=8192)
-def _scan_short(text: str, rules: ScanRules, key: str) -> FieldVerdict:
-    return _scan(text, rules, key)
+def _scan_short(text: str, rules: ScanRules, key: str, seen: ReadInMessage | None) -> FieldVerdict:
+    verdict = _SHORT_VERDICTS.get((text, rules, key))
+    if verdict is None:
+        if len(_SHORT_VERDICTS) >= _SHORT_MOST:
+            _SHORT_VERDICTS.clear()
+        verdict = _SHORT_VERDICTS[text, rules, key] = _scan(text, rules, key, seen)
+    return verdict
 
 
 def _scan(

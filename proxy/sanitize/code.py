@@ -13,11 +13,24 @@ from markdown_it import MarkdownIt
 
 from .budget import Budget
 
+
 # A page, not Markdown: a browser renders it, fences and all.
-_DOCUMENT = re.compile(r"\s*<(?:!doctype|html[\s>])", re.IGNORECASE)
+@cache
+def _document() -> re.Pattern[str]:
+    return re.compile(r"\s*<(?:!doctype|html[\s>])", re.IGNORECASE)
+
+
 # A code span: a run of backticks, then the fewest characters up to a run of the same length.
-_SPAN = re.compile(r"(?<![`\\])(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+@cache
+def _span() -> re.Pattern[str]:
+    return re.compile(r"(?<![`\\])(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+
+
+@cache
+def _line() -> re.Pattern[str]:
+    return re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+
+
 # Markdown's parse costs more per character than any other step of a field's cleaning.
 UNITS_PER_CHARACTER = 4
 
@@ -34,10 +47,10 @@ def masked(text: str, budget: Budget) -> str:
     # (every indented page would otherwise pay for a Markdown parse).
     if "`" not in text and "~~~" not in text:
         return text
-    if _DOCUMENT.match(text):
+    if _document().match(text):
         return text
     budget.spend(UNITS_PER_CHARACTER * len(text), "parsing Markdown")
-    starts = [m.start() for m in _LINE.finditer(text)]
+    starts = [m.start() for m in _line().finditer(text)]
     ranges: list[tuple[int, int]] = []
     for token in _parser().parse(text):
         if token.map is None:
@@ -62,7 +75,7 @@ def masked(text: str, budget: Budget) -> str:
 def _code_spans(text: str, start: int, end: int, contents: set[str]) -> list[tuple[int, int]]:
     """Where in text[start:end] the parse's code spans are (matched by their content)."""
     found = []
-    for match in _SPAN.finditer(text, start, end):
+    for match in _span().finditer(text, start, end):
         content = re.sub(r"[\r\n]", " ", match.group(2))
         if content.startswith(" ") and content.endswith(" ") and content.strip():
             content = content[1:-1]

@@ -3,18 +3,29 @@
 from __future__ import annotations
 
 import re
-from functools import cached_property
+from functools import cache, cached_property
 
 from .model import CHAT_DELIMITER, Collector
 
+
 # Special tokens of common chat templates (ChatML, Llama 2/3, Gemma, DeepSeek's full-width bars).
-_TOKEN = re.compile(
-    r"<\|[A-Za-z][A-Za-z0-9_]{0,40}\|>|<｜[^｜<>\n]{1,40}｜>|\[/?INST\]|<</?SYS>>|</?(?:start|end)_of_turn>",
-    re.IGNORECASE,
-)
-_HEADING = re.compile(r"^[ \t]*#{2,4}[ \t]*Instruction[ \t]*:", re.IGNORECASE | re.MULTILINE)
+@cache
+def _token() -> re.Pattern[str]:
+    return re.compile(
+        r"<\|[A-Za-z][A-Za-z0-9_]{0,40}\|>|<｜[^｜<>\n]{1,40}｜>|\[/?INST\]|<</?SYS>>|</?(?:start|end)_of_turn>",
+        re.IGNORECASE,
+    )
+
+
+@cache
+def _heading() -> re.Pattern[str]:
+    return re.compile(r"^[ \t]*#{2,4}[ \t]*Instruction[ \t]*:", re.IGNORECASE | re.MULTILINE)
+
+
 # "System: Linux" alone is an ordinary label; a transcript only forms when two roles take turns.
-_TURN = re.compile(r"^[ \t]*(Human|Assistant|System)[ \t]*:[ \t]?", re.IGNORECASE | re.MULTILINE)
+@cache
+def _turn() -> re.Pattern[str]:
+    return re.compile(r"^[ \t]*(Human|Assistant|System)[ \t]*:[ \t]?", re.IGNORECASE | re.MULTILINE)
 
 
 _ROLES = ("human", "assistant", "system")
@@ -32,13 +43,13 @@ def strip_delimiters(text: str, found: Collector) -> str:
         or "<｜" in text
         or ("]" in text and "inst]" in caseless.text)
     ):
-        text = _TOKEN.sub(lambda m: _drop(m, found), text)
+        text = _token().sub(lambda m: _drop(m, found), text)
     if "#" in text and "##" in text and "instruction" in caseless.text:
-        text = _HEADING.sub(lambda m: _drop(m, found), text)
+        text = _heading().sub(lambda m: _drop(m, found), text)
     if ":" in text and sum(role in caseless.text for role in _ROLES) >= 2:
-        turns = _TURN.findall(text)
+        turns = _turn().findall(text)
         if len({role.lower() for role in turns}) >= 2:
-            text = _TURN.sub(lambda m: _drop(m, found), text)
+            text = _turn().sub(lambda m: _drop(m, found), text)
     return text
 
 

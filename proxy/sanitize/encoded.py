@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import html
 import re
 import urllib.parse
 from collections.abc import Callable
@@ -18,12 +17,27 @@ from .shape import Shape
 LONG_RUN = 200
 SHORT_RUN = 24
 
+
 # One class covers all three alphabets (and base64url); the run is classified afterwards. The
 # lookbehind lets a match start only where a run starts, so each run is scanned once, whatever its length.
-_RUN = re.compile(rf"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{{{SHORT_RUN},}}=*")
+@cache
+def _run() -> re.Pattern[str]:
+    return re.compile(rf"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{{{SHORT_RUN},}}=*")
+
+
 _ALPHABET = Shape({"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-": "b"})
-_HEX = re.compile(r"[0-9a-fA-F]+")
-_BASE32 = re.compile(r"[A-Z2-7]+=*")
+
+
+@cache
+def _hex() -> re.Pattern[str]:
+    return re.compile(r"[0-9a-fA-F]+")
+
+
+@cache
+def _base32() -> re.Pattern[str]:
+    return re.compile(r"[A-Z2-7]+=*")
+
+
 _TEXT_SHARE = 0.9
 _BINARY_PREVIEW = 48
 # An encoding inside an encoding is unwrapped this many layers deep (each layer is shorter than
@@ -54,7 +68,7 @@ def strip_encoded(
 
     if not _may_hold_run(text):
         return text  # most fields: no run long enough, proved without the regex
-    return _RUN.sub(replace, text)
+    return _run().sub(replace, text)
 
 
 def _may_hold_run(text: str) -> bool:
@@ -79,9 +93,9 @@ def _decode(run: str) -> tuple[str, bytes]:
     run through undecoded: a model reads past such a slip.
     """
     body = run.rstrip("=")
-    if _HEX.fullmatch(run):
+    if _hex().fullmatch(run):
         return "encoded-hex", bytes.fromhex(run[: len(run) // 2 * 2])
-    if _BASE32.fullmatch(run):
+    if _base32().fullmatch(run):
         try:
             return "encoded-base32", base64.b32decode(body + "=" * (-len(body) % 8))
         except binascii.Error:
@@ -98,12 +112,15 @@ def _innermost(data: bytes) -> bytes:
         if not is_text(data):
             break
         text = data.decode("utf-8", "replace").strip()
-        if _RUN.fullmatch(text):
+        if _run().fullmatch(text):
             try:
                 data = _decode(text)[1]
             except (binascii.Error, ValueError):
                 break
             continue
+        # Imported here: its table of entities is loaded for the few texts that get this far.
+        import html
+
         unescaped = html.unescape(urllib.parse.unquote(text))
         if unescaped == text:
             break

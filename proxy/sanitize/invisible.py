@@ -91,29 +91,53 @@ _MEMBERS = {
     "tag-characters": _TAGS,
     "private-use": _PRIVATE_USE,
 }
-_PRESENT = {kind: re.compile(f"[{chars}]") for kind, chars in _MEMBERS.items()}
+
+
+@cache
+def _present() -> dict[str, re.Pattern[str]]:
+    return {kind: re.compile(f"[{chars}]") for kind, chars in _MEMBERS.items()}
+
+
 # Where a family's keep rule cannot apply (no character it keeps one beside), every member goes:
 # a plain class is removed by the regex engine's tight loop, where the look-arounds of the full
 # pattern cost a test at every character of a flood.
-_EVERY_MEMBER = {
-    kind: re.compile(f"[{chars}]+") for kind, chars in _MEMBERS.items() if kind != "ansi-escapes"
-}
-_KEEPS_BESIDE = {
-    "zero-width": re.compile(f"[{_EMOJI}\ufe0f{_JOINING}]"),
-    "variation-selectors": re.compile(f"[{_EMOJI}#*0-9]"),
-    "tag-characters": re.compile("\U0001f3f4"),
-}
+@cache
+def _every_member() -> dict[str, re.Pattern[str]]:
+    return {
+        kind: re.compile(f"[{chars}]+")
+        for kind, chars in _MEMBERS.items()
+        if kind != "ansi-escapes"
+    }
+
+
+@cache
+def _keeps_beside() -> dict[str, re.Pattern[str]]:
+    return {
+        "zero-width": re.compile(f"[{_EMOJI}\ufe0f{_JOINING}]"),
+        "variation-selectors": re.compile(f"[{_EMOJI}#*0-9]"),
+        "tag-characters": re.compile("\U0001f3f4"),
+    }
+
+
 _GROUP = {kind: kind.replace("-", "_") for kind in _REMOVE}
 _KIND = {group: kind for kind, group in _GROUP.items()}
 
-_CANDIDATE = re.compile(
-    f"[\x1b\x9b{_ZERO_WIDTH}{_BIDI}{_SELECTORS}{_TAGS}{_CONTROLS}{_PRIVATE_USE}]"
-)
+
+@cache
+def _candidate() -> re.Pattern[str]:
+    return re.compile(f"[\x1b\x9b{_ZERO_WIDTH}{_BIDI}{_SELECTORS}{_TAGS}{_CONTROLS}{_PRIVATE_USE}]")
+
+
 # Pure-ASCII text can only hold controls and escapes, which a byte translation finds at C speed.
 _ASCII_CONTROLS = Shape(
     {"".join(map(chr, [*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])): "c"}
 )
-_SPELL = re.compile(f"[\x00-\x1f\x7f-\x9f{_ZERO_WIDTH}{_BIDI}{_SELECTORS}{_TAGS}{_PRIVATE_USE}]")
+
+
+@cache
+def _spell() -> re.Pattern[str]:
+    return re.compile(f"[\x00-\x1f\x7f-\x9f{_ZERO_WIDTH}{_BIDI}{_SELECTORS}{_TAGS}{_PRIVATE_USE}]")
+
 
 _NAMES = {
     "\u00ad": "SHY",
@@ -208,11 +232,11 @@ def decode_private_use(run: str) -> str:
 
 def escape_text(seq: str) -> str:
     """An escape sequence with its control and invisible characters spelled out, so printing it is inert."""
-    return _SPELL.sub(lambda m: f"⟨{name(m.group())}⟩", seq)
+    return _spell().sub(lambda m: f"⟨{name(m.group())}⟩", seq)
 
 
 # The families' full patterns are compiled on first use: most texts hold none of their characters
-# (the `_PRESENT` classes and `_worth_scanning` say so first), and a proxy answers its first
+# (the `_present` classes and `_worth_scanning` say so first), and a proxy answers its first
 # messages without them.
 @cache
 def _pattern(kind: str) -> re.Pattern[str]:
@@ -246,12 +270,12 @@ def strip(text: str, untrusted: bool, found: Collector) -> str:
     if not _worth_scanning(text, untrusted):
         return text
     for kind in _REMOVE if untrusted else _ALWAYS:
-        if not _PRESENT[kind].search(text):
+        if not _present()[kind].search(text):
             continue
         pattern = _pattern(kind)
-        beside = _KEEPS_BESIDE.get(kind)
-        if kind in _EVERY_MEMBER and (beside is None or not beside.search(text)):
-            pattern = _EVERY_MEMBER[kind]
+        beside = _keeps_beside().get(kind)
+        if kind in _every_member() and (beside is None or not beside.search(text)):
+            pattern = _every_member()[kind]
         cleaned, runs = _remove(pattern, text)
         if not runs:
             continue
@@ -287,7 +311,11 @@ def strip(text: str, untrusted: bool, found: Collector) -> str:
 # ASCII letter, space or line break: no family removes one or keeps a character beside one, so
 # the cut changes nothing, and re.subn's list of kept pieces stays bounded for a flood of runs.
 REMOVAL_PIECE = 1 << 16
-_SAFE_CUT = re.compile("[A-Za-z \n]")
+
+
+@cache
+def _safe_cut() -> re.Pattern[str]:
+    return re.compile("[A-Za-z \n]")
 
 
 def _remove(pattern: re.Pattern, text: str) -> tuple[str, int]:
@@ -296,7 +324,7 @@ def _remove(pattern: re.Pattern, text: str) -> tuple[str, int]:
         return pattern.subn("", text)
     pieces, runs, start = [], 0, 0
     while start < len(text):
-        cut = _SAFE_CUT.search(text, min(len(text), start + REMOVAL_PIECE))
+        cut = _safe_cut().search(text, min(len(text), start + REMOVAL_PIECE))
         end = cut.end() if cut else len(text)
         piece, count = (
             pattern.subn("", text[start:end])
@@ -351,4 +379,4 @@ def spelled(run: str) -> str:
 def _worth_scanning(text: str, untrusted: bool) -> bool:
     if text.isascii():
         return untrusted and _ASCII_CONTROLS.holds(text, "c")
-    return _CANDIDATE.search(text) is not None
+    return _candidate().search(text) is not None

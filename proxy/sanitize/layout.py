@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from .invisible import readable
 from .model import Collector
@@ -27,16 +28,30 @@ _OTHER_SPACES = (
 _WIDE = "\u3000"  # two columns in a terminal
 _BREAKS = "\n\r\f\v\x85\u2028\u2029"
 _BLANK = f"[{re.escape(ASCII_BLANKS + _OTHER_SPACES)}]"
+
+
 # A match may start only where a stretch starts and takes all of it, so each stretch is scanned
 # once. The look-behind comes after the first character (and looks two back), so that the
 # pattern opens with the class and the engine skips to the next blank in C instead of trying
 # every position. No stretch shorter than SCROLL_ROWS characters reaches SCROLL_ROWS rows.
-_STRETCH = re.compile(rf"{_BLANK}(?<!{_BLANK}{_BLANK}){_BLANK}{{{SCROLL_ROWS - 1},}}")
+@cache
+def _stretch() -> re.Pattern[str]:
+    return re.compile(rf"{_BLANK}(?<!{_BLANK}{_BLANK}){_BLANK}{{{SCROLL_ROWS - 1},}}")
+
+
 # In text without the other blanks, a stretch is a run of these ASCII bytes.
 _ASCII_SPACE = Shape({ASCII_BLANKS: "w"})
+
+
 # A carriage return not followed by a line feed sends a terminal back to the line's start.
-_BARE_RETURN = re.compile(r"\r(?!\n)")
-_LINE = re.compile(r"[^\n]*\r(?!\n)[^\n]*")
+@cache
+def _bare_return() -> re.Pattern[str]:
+    return re.compile(r"\r(?!\n)")
+
+
+@cache
+def _line() -> re.Pattern[str]:
+    return re.compile(r"[^\n]*\r(?!\n)[^\n]*")
 
 
 def rows(stretch: str) -> float:
@@ -68,7 +83,7 @@ def collapse_padding(text: str, found: Collector) -> str:
     ascii_only = text.isascii() or not any(space in text for space in _OTHER_SPACES)
     if ascii_only and not ascii_stretch(text):
         return text
-    return _STRETCH.sub(replace, text)
+    return _stretch().sub(replace, text)
 
 
 def ascii_stretch(text: str) -> bool:
@@ -80,7 +95,7 @@ def ascii_stretch(text: str) -> bool:
 def overwritten_lines(text: str, found: Collector) -> str:
     """Each line a bare carriage return rewrites, as a terminal shows it: what a later segment
     covers is gone from the screen, so it goes from the text too, recorded for the reviewer."""
-    if "\r" not in text or not _BARE_RETURN.search(text):
+    if "\r" not in text or not _bare_return().search(text):
         return text
 
     def render(match: re.Match) -> str:
@@ -99,4 +114,4 @@ def overwritten_lines(text: str, found: Collector) -> str:
         found.add("overwritten-text", 1, readable(line.replace("\r", "⏎")))
         return visible
 
-    return _LINE.sub(render, text)
+    return _line().sub(render, text)

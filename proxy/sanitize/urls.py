@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from urllib.parse import urljoin
 
 from lazaretto.proxy.gate.hosts import HostAllowList, hosts_of_url
 
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+
+@cache
+def _scheme() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+
+
 # Browsers drop tabs and newlines inside a URL and read a backslash as a slash.
 _URL_IGNORED = {9: None, 10: None, 13: None}
 
@@ -24,7 +29,7 @@ class UrlJudge:
         """True for a relative URL with no off-list base (nothing leaves the page), or one whose
         host is on the list (one without a host, such as `data:`, is not)."""
         url = url.strip().translate(_URL_IGNORED)
-        relative = not _SCHEME.match(url) and url[:2].replace("\\", "/") != "//"
+        relative = not _scheme().match(url) and url[:2].replace("\\", "/") != "//"
         if relative:
             if not self.base:
                 return True

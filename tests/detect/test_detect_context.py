@@ -211,5 +211,5 @@ def test_the_same_payment_asked_for_in_a_review_is_out_of_place():
 @given(st.text(alphabet="ab_Z09 \t\n:-.é", max_size=200))
 def test_the_keyed_lines_are_found_as_a_search_of_every_line_finds_them(text):
     # Keyed lines are looked for only at the starts of lines that hold a colon before a word.
-    expected = [(m.span(), m.groups()) for m in context._LINE_PAIR.finditer(text)]
+    expected = [(m.span(), m.groups()) for m in context._line_pair().finditer(text)]
     assert [(m.span(), m.groups()) for m in context._line_pairs(text)] == expected

@@ -104,7 +104,7 @@ def test_pathological_inputs_run_in_linear_time(name, make):
 def test_confusable_words_are_what_the_regex_finds(pieces):
     # Look-alikes, other letters, separators, and runs longer than the walk back to a word start.
     text = "".join(pieces)
-    expected = [m.span() for m in normalize._WORD_WITH_CONFUSABLE.finditer(text)]
+    expected = [m.span() for m in normalize._word_with_confusable().finditer(text)]
     assert [m.span() for m in normalize._confusable_words(text)] == expected
 
 
@@ -162,7 +162,7 @@ def test_a_spaced_word_is_never_ruled_out_short_or_long(pieces, long):
     # A long text is asked by the compiled scan, a short one by its shape; the end of a spaced
     # word may stand at the text's very end too.
     text = ("x" * normalize._SCANNED_FROM if long else "") + "".join(pieces)
-    if normalize._SPACED_LETTERS_END.search(text):
+    if normalize._spaced_letters_end().search(text):
         assert normalize._may_be_spaced(text, None)
 
 

@@ -19,7 +19,7 @@ ATTACK = (
 )
 # Longer than the engine's streaming threshold, so the stream-mode database is built too.
 LONG = "A quiet paragraph about gardening and the weather in spring. " * 40_000
-BUILT = ("signals-", "concepts-", "concepts-first-", "terms-")
+BUILT = ("signals-", "concepts-", "concept-numbers-first-", "terms-")
 
 
 @pytest.fixture

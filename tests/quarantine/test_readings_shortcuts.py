@@ -36,20 +36,22 @@ def _plain_lookalikes(text: str) -> str | None:
     if text.isascii():
         return None
     table = readings._lookalike_table()
-    return readings._WORD.sub(
-        lambda m: m.group(0).translate(table) if readings._LATIN.search(m.group(0)) else m.group(0),
+    return readings._word().sub(
+        lambda m: (
+            m.group(0).translate(table) if readings._latin().search(m.group(0)) else m.group(0)
+        ),
         text,
     )
 
 
 def _same_readings(text: str) -> None:
     assert readings._chunked_base64(text) == readings._chunked_base64(text, skip=False)
-    assert readings._has_hex_run(text) == (readings._HEX_RUN.search(text) is not None)
-    pairs = readings._HEX_FORMS[2][1]
+    assert readings._has_hex_run(text) == (readings._hex_run().search(text) is not None)
+    pairs = readings._hex_forms()[2][1]
     assert [m.span() for m in pairs.finditer(text)] == [
         m.span() for m in _PLAIN_HEX_PAIRS.finditer(text)
     ]
-    assert readings._LEET_WORD.sub(_spell, text) == _EVERY_LEET_WORD.sub(_spell, text)
+    assert readings._leet_word().sub(_spell, text) == _EVERY_LEET_WORD.sub(_spell, text)
     # No reading, or one the substitution also makes; "no reading" where it would change nothing.
     plain = _plain_lookalikes(text)
     assert readings._lookalikes(text) in (plain, None)
@@ -78,7 +80,7 @@ def test_base64_chunks_in_prose_read_only_the_pieces_that_look_like_base64(monke
     assert readings._chunked_base64(text) == readings._chunked_base64(text, skip=False)
     assert "hello world is here" in (readings._chunked_base64(text) or "")
     read: list[int] = []
-    real = readings._TOKEN
+    real = readings._token()
 
     class Counting:
         def search(self, text, pos):
@@ -89,7 +91,8 @@ def test_base64_chunks_in_prose_read_only_the_pieces_that_look_like_base64(monke
             read.append(pos)
             return real.match(text, pos)
 
-    monkeypatch.setattr(readings, "_TOKEN", Counting())
+    counting = Counting()
+    monkeypatch.setattr(readings, "_token", lambda: counting)
     readings._chunked_base64(text)
     # The three pieces and the plain word after them, not the prose's 4,000 words.
     assert len(read) < 10

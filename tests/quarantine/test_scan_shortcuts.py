@@ -56,7 +56,7 @@ def counted_scans(monkeypatch) -> list[str]:
         read.append(text)
         return plain(text, rules, key, seen)
 
-    scan._scan_short.cache_clear()
+    scan._SHORT_VERDICTS.clear()
     monkeypatch.setattr(scan, "_scan", counting)
     return read
 
