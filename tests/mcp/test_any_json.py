@@ -11,11 +11,11 @@ import json
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from support.mediators import mediator_for
 
 from lazaretto.proxy.mcp.surfaces import walk_surfaces
 from lazaretto.proxy.mediator.correlation import Pending
 from lazaretto.proxy.mediator.pin_checks import screen_result
-from lazaretto.proxy.mediator.router import Mediator
 from lazaretto.proxy.pins.guard import PinGuard
 from lazaretto.proxy.policy import parse_policy
 from lazaretto.proxy.quarantine.cleaner import FieldCleaner
@@ -122,15 +122,7 @@ def test_the_mediator_answers_any_result_with_the_result_or_a_reason(
 ):
     store = Store(tmp_path_factory.mktemp("store") / "store.db")
     try:
-        mediator = Mediator(
-            store=store,
-            policy=POLICY,
-            server="web",
-            session="s",
-            cleaner=FieldCleaner(store, POLICY, "web", "s"),
-            pins=PinGuard(store, "web", ["server"]),
-            log=lambda text: None,
-        )
+        mediator = mediator_for(store, POLICY, pins=PinGuard(store, "web", ["server"]))
         params = {
             "tools/call": {"name": "fetch", "arguments": {}},
             "resources/read": {"uri": "file:///notes.txt"},

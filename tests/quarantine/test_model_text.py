@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 
 import pytest
+from support.mediators import mediator_for
 
 from lazaretto.proxy.mediator.router import Mediator
 from lazaretto.proxy.policy import parse_policy
-from lazaretto.proxy.quarantine.cleaner import FieldCleaner
 from lazaretto.proxy.quarantine.document import judge_message
 from lazaretto.proxy.quarantine.model_text import own_names
 from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
@@ -114,14 +114,7 @@ def test_a_poisoned_argument_description_is_withheld_too():
 
 
 def proxy_for(store) -> Mediator:
-    return Mediator(
-        store=store,
-        policy=UNTRUSTED,
-        server="srv",
-        session="s",
-        cleaner=FieldCleaner(store, UNTRUSTED, "srv", "s"),
-        log=lambda _: None,
-    )
+    return mediator_for(store, UNTRUSTED, "srv")
 
 
 def answer(mediator: Mediator, method: str, result: dict) -> dict:

@@ -2,23 +2,14 @@
 
 import io
 
-from lazaretto.proxy.mediator.router import Mediator
+from support.mediators import mediator_for
+
 from lazaretto.proxy.policy import parse_policy
-from lazaretto.proxy.quarantine.cleaner import FieldCleaner
 from lazaretto.proxy.transport.client_link import ClientLink
 
 
 def test_blank_lines_are_skipped_and_the_last_line_is_completed(store):
-    policy = parse_policy('[servers.web]\ntrust = "untrusted"\n')
-    mediator = Mediator(
-        store=store,
-        policy=policy,
-        server="web",
-        session="s",
-        cleaner=FieldCleaner(store, policy, "web", "s"),
-        log=lambda _: None,
-    )
-    link = ClientLink(mediator)
+    link = ClientLink(mediator_for(store, parse_policy('[servers.web]\ntrust = "untrusted"\n')))
     stream = io.BytesIO(b'{"a":1}\n\n \t\r\n\x0b\x0c\n{"b":2}\n  {"c":3}')
     assert list(link._lines(stream, "server")) == [
         [b'{"a":1}\n'],

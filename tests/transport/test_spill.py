@@ -2,10 +2,10 @@
 
 import json
 
+from support.mediators import mediator_for
+
 from lazaretto.proxy.mediator import router as mediator_module
-from lazaretto.proxy.mediator.router import Mediator
 from lazaretto.proxy.policy import parse_policy
-from lazaretto.proxy.quarantine.cleaner import FieldCleaner
 from lazaretto.proxy.transport import spill
 
 
@@ -13,15 +13,7 @@ def make(store, monkeypatch):
     # Every line below spills.
     monkeypatch.setattr(mediator_module, "SPILL_BYTES", 64)
     monkeypatch.setattr(spill, "SPILL_BYTES", 64)
-    policy = parse_policy('[servers.web]\ntrust = "untrusted"\n')
-    m = Mediator(
-        store=store,
-        policy=policy,
-        server="web",
-        session="s",
-        cleaner=FieldCleaner(store, policy, "web", "s"),
-        log=lambda _: None,
-    )
+    m = mediator_for(store, parse_policy('[servers.web]\ntrust = "untrusted"\n'))
     m.from_client(b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"fetch"}}\n')
     return m
 
