@@ -11,6 +11,7 @@ import re
 import unicodedata
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import cache
 from itertools import compress, count
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -19,20 +20,44 @@ if TYPE_CHECKING:
 
 WINDOW = 8
 MIN_WORDS = 4  # a text shorter than a window is one fingerprint if it has at least this many words
-_WORD = re.compile(r"[^\W_]+")
+
+
+@cache
+def _word() -> re.Pattern[str]:
+    return re.compile(r"[^\W_]+")
+
+
 # Where a sentence ends: after ., ! or ? before a space, and at every line break.
-_SENTENCE_END = re.compile(r"[.!?]+(?=\s)|\n")
+@cache
+def _sentence_end() -> re.Pattern[str]:
+    return re.compile(r"[.!?]+(?=\s)|\n")
+
+
 # URLs, and markdown link targets: their words (a host, a path) are the page's address, not what
 # an instruction says.
-_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s<>\"')\]]*|\]\([^)\s]*\)")
-_WORD_REST = re.compile(r"[^\W_]*")
+@cache
+def _url() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s<>\"')\]]*|\]\([^)\s]*\)")
+
+
+@cache
+def _word_rest() -> re.Pattern[str]:
+    return re.compile(r"[^\W_]*")
+
+
 # Characters of a field coded at a time; and around a signal of a larger withheld field, the
 # characters read for the words of its windows.
 _PIECE = 1 << 18
 _REGION_MARGIN = 4096
+
+
 # A JSON escape that puts a letter before the next word (`\nword`), see line_words.
-_LETTER_ESCAPE = re.compile(rb"\\[bfnrt]")
-# Bytes that are not ASCII letters or digits become spaces: what is left splits into _WORD's words.
+@cache
+def _letter_escape() -> re.Pattern[bytes]:
+    return re.compile(rb"\\[bfnrt]")
+
+
+# Bytes that are not ASCII letters or digits become spaces: what is left splits into _word's words.
 _ASCII_WORDS = bytes(c if chr(c).isascii() and chr(c).isalnum() else 0x20 for c in range(256))
 
 
@@ -86,11 +111,11 @@ class _Piece(NamedTuple):
 def _words(text: str) -> _Piece:
     """The words of `text` and what codes one of them."""
     if text.isascii():
-        # The same words and codes as _WORD and _codes give (NFKC and case folding of ASCII are a
+        # The same words and codes as _word and _codes give (NFKC and case folding of ASCII are a
         # lower-casing), split and checksummed in C: a fifth of the time on ordinary prose.
         lowered = text.encode().lower()
         return _Piece(lowered.translate(_ASCII_WORDS).split(), zlib.crc32, lowered)
-    return _Piece(_WORD.findall(text), _codes.__getitem__, None)
+    return _Piece(_word().findall(text), _codes.__getitem__, None)
 
 
 def line_words(line: bytes) -> set[bytes]:
@@ -102,7 +127,7 @@ def line_words(line: bytes) -> set[bytes]:
     lowered = line.lower()
     words = set(lowered.translate(_ASCII_WORDS).split())
     if b"\\" in lowered:
-        words.update(_LETTER_ESCAPE.sub(b" ", lowered).translate(_ASCII_WORDS).split())
+        words.update(_letter_escape().sub(b" ", lowered).translate(_ASCII_WORDS).split())
     return words
 
 
@@ -159,7 +184,7 @@ def _word_pieces(text: str) -> Iterator[_Piece]:
         yield _words(text)
         return
     while start < size:
-        rest = _WORD_REST.match(text, min(start + _PIECE, size))
+        rest = _word_rest().match(text, min(start + _PIECE, size))
         assert rest is not None  # a starred class matches everywhere, if only the empty string
         end = rest.end()
         yield _words(text[start:end])
@@ -194,7 +219,7 @@ def payload_fingerprints(
         for start, end in _regions(text, spans):
             words = [
                 m
-                for m in _WORD.finditer(text, start, end)
+                for m in _word().finditer(text, start, end)
                 if (m.start() > start or start == 0) and (m.end() < end or end == len(text))
             ]
             _signal_windows(words, _sentences(text, start, end, words), spans, found)
@@ -203,8 +228,8 @@ def payload_fingerprints(
 
 def _sentences(text: str, start: int, end: int, words: list[re.Match]) -> list[int | None]:
     """Each word's sentence number within text[start:end], or None for a word of a URL."""
-    ends = [m.start() for m in _SENTENCE_END.finditer(text, start, end)]
-    urls = [(m.start(), m.end()) for m in _URL.finditer(text, start, end)]
+    ends = [m.start() for m in _sentence_end().finditer(text, start, end)]
+    urls = [(m.start(), m.end()) for m in _url().finditer(text, start, end)]
     numbers: list[int | None] = []
     sentence = url = 0
     for match in words:

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from lazaretto.proxy.quarantine import fingerprint
 from lazaretto.proxy.quarantine.anchor_scan import AnchorScan
 from lazaretto.proxy.quarantine.fingerprint import (
-    _WORD,
     MIN_WORDS,
     WINDOW,
+    _word,
     anchor_words,
     fingerprint_batches,
     folded,
@@ -30,7 +30,7 @@ def text_fingerprints(text: str, anchors: set[int] | None = None) -> set[int]:
 def word_codes(text: str) -> list[int]:
     return [
         zlib.crc32(unicodedata.normalize("NFKC", w).casefold().encode("utf-8", "surrogatepass"))
-        for w in _WORD.findall(text)
+        for w in _word().findall(text)
     ]
 
 
@@ -58,7 +58,9 @@ def test_anchors_keep_exactly_the_windows_that_hold_one(text, extra, data, piece
     windows = reference(text)
     words = sorted({code for _, codes in windows for code in codes})
     anchors = (data.draw(st.sets(st.sampled_from(words))) if words else set()) | extra
-    short = len(_WORD.findall(text)) < WINDOW  # one fingerprint for the whole text, always compared
+    short = (
+        len(_word().findall(text)) < WINDOW
+    )  # one fingerprint for the whole text, always compared
     expected = {fp for fp, codes in windows if short or anchors.intersection(codes)}
     # Read in pieces too: a piece without an anchor is passed over, and windows that reach back
     # into it from the next piece must still be found.
@@ -105,7 +107,7 @@ def test_a_lines_words_hold_every_word_of_every_string_in_it(value):
 
     collect(value)
     for text in strings:
-        assert {word.encode() for word in _WORD.findall(text.lower())} <= words, (text, line)
+        assert {word.encode() for word in _word().findall(text.lower())} <= words, (text, line)
 
 
 @given(texts, st.integers(1, 9))
@@ -175,7 +177,7 @@ def test_a_signal_on_an_address_alone_marks_no_sentence():
     st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60)), max_size=6),
 )
 def test_the_sweep_over_spans_finds_the_words_every_span_touches(text, spans):
-    words = list(fingerprint._WORD.finditer(text))
+    words = list(fingerprint._word().finditer(text))
     tried = [any(s < w.end() and w.start() < e for s, e in spans) for w in words]
     assert fingerprint._touched(words, spans) == tried
 
@@ -193,7 +195,7 @@ def scan_of(words) -> AnchorScan:
 @pytest.mark.parametrize("plain", [False, True])
 @given(texts, st.data(), st.integers(1, 200))
 def test_anchor_words_skip_exactly_the_pieces_their_codes_skip(plain, text, data, piece):
-    words = sorted({folded(word) for word in _WORD.findall(text)})
+    words = sorted({folded(word) for word in _word().findall(text)})
     chosen = data.draw(st.sets(st.sampled_from(words))) if words else set()
     anchors = {zlib.crc32(word.encode("utf-8", "surrogatepass")) for word in chosen}
     with pytest.MonkeyPatch.context() as patch:
