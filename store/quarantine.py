@@ -2,6 +2,7 @@
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .canonical import canonical_json
@@ -47,7 +48,7 @@ class Quarantine:
         path: str,
         content_hash: str,
         fingerprint: str | None,
-        payload_fingerprints: list[tuple[int, int | None, str | None]],
+        payload_fingerprints: Sequence[tuple[int, int | None, str | None]],
         original: str,
         cleaned: str,
         score: float,

@@ -10,7 +10,6 @@ database and the folded terms are kept in the user's cache folder (`cache_folder
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 import unicodedata
@@ -280,8 +279,8 @@ def scanner() -> Scanner:
 def _scanner(table: Callable[[], tuple[Term, ...]], key: bytes) -> Scanner:
     """The scanner of `table`, whose compiled databases are kept under `key` (which names the
     table: another table, another key)."""
-    hs = engine.hyperscan
-    if hs is None or os.environ.get("LAZARETTO_PLAIN_ENGINE"):
+    hs = engine.hyperscan_in_use()
+    if hs is None:
         return Scanner(table())
     first = _literal_database(
         hs, table, key, "concept-numbers-first", hs.HS_FLAG_SINGLEMATCH, by_concept=True

@@ -35,6 +35,13 @@ try:
 except ImportError:  # no wheel for this platform: the plain path serves
     hyperscan = None
 
+
+def hyperscan_in_use() -> Any:
+    """The Hyperscan module every compiled scan is built with; None on the plain path (no wheel
+    for this platform, or LAZARETTO_PLAIN_ENGINE set)."""
+    return None if os.environ.get("LAZARETTO_PLAIN_ENGINE") else hyperscan
+
+
 # A repeat bounded this high or higher is left unbounded: the compiler's time grows with bounds.
 _RELAX_FROM = 20
 # What a shorthand class becomes in the shaped text: the character class plus the stand-in `?`.
@@ -265,8 +272,8 @@ def compiled(sources: Sequence[str], shaper: Callable[[str], bytes] | None = Non
 
 @cache
 def _compiled(sources: tuple[str, ...], shaper: Callable[[str], bytes] | None = None) -> Engine:
-    hs = hyperscan
-    if hs is None or os.environ.get("LAZARETTO_PLAIN_ENGINE"):
+    hs = hyperscan_in_use()
+    if hs is None:
         return plain(sources)
     streaming = cache(lambda: _database(hs, sources, hs.HS_MODE_STREAM))
     return HyperscanEngine(_database(hs, sources, hs.HS_MODE_BLOCK), streaming, shaper)

@@ -6,7 +6,6 @@ all is ruled out without splitting it into words. A hit is only a maybe (the wor
 a longer one); the caller then tests words exactly.
 """
 
-import os
 from collections.abc import Callable
 from typing import Any
 
@@ -57,8 +56,8 @@ class AnchorScan:
         if self._plain is None:
             from ..matcher import engine
 
-            self._hyperscan, self._scan_block = engine.hyperscan, engine.scan_block
-            self._plain = self._hyperscan is None or bool(os.environ.get("LAZARETTO_PLAIN_ENGINE"))
+            self._hyperscan, self._scan_block = engine.hyperscan_in_use(), engine.scan_block
+            self._plain = self._hyperscan is None
         if self._plain:
             return None
         hs: Any = self._hyperscan  # not None past the plain path

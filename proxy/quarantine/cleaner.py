@@ -312,7 +312,7 @@ class FieldCleaner:
                     path=path,
                     content_hash=content_hash,
                     fingerprint=sha256_hex(verdict.cleaned),
-                    payload_fingerprints=[*fingerprints],  # the store takes plain tuples
+                    payload_fingerprints=fingerprints,
                     original=text,
                     cleaned=verdict.cleaned,
                     score=verdict.score,
