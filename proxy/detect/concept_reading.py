@@ -16,7 +16,8 @@ from .context import UNKNOWN_FIELD, Field
 from .languages import Language, alternatives
 from .lexicon import Hit, find_hits
 from .normalize import fold
-from .rule_table import PASSAGE, RULES
+from .rule_needs import NEEDS
+from .rule_table import PASSAGE
 
 
 @cache
@@ -151,14 +152,6 @@ _ABOUT_ATTACKS_REACH = 2 * PASSAGE
 @cache
 def _title() -> re.Pattern[str]:
     return re.compile(r"\s*(?:#[^\n]{1,150}|[^\n]{0,149}[^\n.!?。！？]\n[ \t]*\n)")
-
-
-# Each rule's needs as sets of concepts: a text or clause is tried against a rule only if every
-# need has a concept present in it.
-NEEDS = tuple(
-    tuple(frozenset(need if isinstance(need, tuple) else (need,)) for need in rule.needs)
-    for rule in RULES
-)
 
 
 # The rules one of whose needs is a quoted phrase.

@@ -15,20 +15,19 @@ action verb: "Transfer $3,000 to ...") and `vocative` (the assistant spoken to: 
 The rules themselves are in `rule_table.py`; this module finds where they hold, with a module
 for each job: `clauses` (where a clause ends, who it speaks to), `concept_shapes` (the concepts
 that are not words), `counted_words` (whether a word counts as its concept where it stands),
-`rule_holds` (whether a rule holds on a clause's words) and `concept_reading` (what the reading
-says, and which of it is reported rather than meant).
+`rule_needs` (which rules the concepts of a text or clause may make), `rule_holds` (whether a
+rule holds on a clause's words) and `concept_reading` (what the reading says, and which of it is
+reported rather than meant).
 """
 
-from collections.abc import Callable
-from functools import lru_cache
-
 from .clauses import clause_end, split_clauses
-from .concept_reading import NEEDS, ConceptSignal, Reading, discussed_stretch
-from .concept_shapes import WANTS_ADDRESS, WANTS_QUOTE, pseudo_hits, reporting_frames
-from .context import UNKNOWN_FIELD, Field, FieldKind, Shapes
+from .concept_reading import ConceptSignal, Reading, discussed_stretch
+from .concept_shapes import pseudo_hits, reporting_frames
+from .context import UNKNOWN_FIELD, Field, Shapes
 from .counted_words import counted
 from .lexicon import Hit, find_hits, listed, scanner
 from .rule_holds import SEARCHED_SHAPES, holds
+from .rule_needs import NEEDS, can_hold, mask, possible, rules_held_by
 from .rule_table import PASSAGE, RULES, WINDOW
 
 # How much text is read at once, and how far a passage rule's hits may spread (with room).
@@ -37,77 +36,6 @@ _OVERLAP = PASSAGE * 2
 # The longest text whose term occurrences are listed before asking whether it names any rule's
 # concepts (a longer one is asked first, which needs no list of its occurrences).
 _LISTED_AT_ONCE = 2048
-
-
-# The concepts that are shapes, by the words they can only be found beside.
-_SHAPES_BESIDE = (
-    (WANTS_ADDRESS, frozenset({"destination", "amount", "imperative"})),
-    (WANTS_QUOTE, frozenset({"quoted"})),
-    (frozenset({"ai"}), frozenset({"vocative", "told"})),
-)
-
-
-# The same needs as bit masks, one bit per concept: the check runs per text and per clause.
-_BIT = {
-    concept: 1 << bit
-    for bit, concept in enumerate(sorted({c for needs in NEEDS for need in needs for c in need}))
-}
-
-
-_NEED_MASKS = tuple(
-    tuple(sum(_BIT[concept] for concept in need) for need in needs) for needs in NEEDS
-)
-
-
-def _mask(concepts) -> int:
-    return sum(_BIT.get(concept, 0) for concept in concepts)
-
-
-def _possible(concepts: set[str]) -> tuple[int, ...]:
-    """The rules whose every need has a concept among `concepts` or the shapes found beside them."""
-    return _possible_with(frozenset(concepts))
-
-
-# Texts name few concepts, and the same few again and again: each set is answered once.
-@lru_cache(maxsize=4096)
-def _possible_with(concepts: frozenset[str]) -> tuple[int, ...]:
-    for words, shapes_beside in _SHAPES_BESIDE:
-        if concepts & words:
-            concepts |= shapes_beside
-    present_mask = _mask(concepts)
-    return tuple(
-        index for index, masks in enumerate(_NEED_MASKS) if all(map(present_mask.__and__, masks))
-    )
-
-
-# Clauses name the same few concepts again and again: each set's rules are found once.
-@lru_cache(maxsize=8192)
-def _rules_held_by(mask: int, candidates: tuple[int, ...]) -> tuple[int, ...]:
-    """The rules among `candidates` each of whose needs has a concept in `mask`."""
-    return tuple(index for index in candidates if all(map(mask.__and__, _NEED_MASKS[index])))
-
-
-def _can_hold(
-    possible: tuple[int, ...], outer: FieldKind, inner: Callable[[], frozenset[FieldKind]]
-) -> bool:
-    """Whether some rule of `possible` holds in a kind of field the text has: its own field's
-    kind `outer` is asked first, the kinds its keys name (`inner`, see `Shapes.kinds`) only if
-    that fails."""
-    fields = [RULES[index].fields for index in possible]
-    if any(kinds is None or outer in kinds for kinds in fields):
-        return True
-    found = inner()
-    return any(not found.isdisjoint(kinds) for kinds in fields if kinds is not None)
-
-
-def may_hold_in(
-    concepts: frozenset[str], outer: FieldKind, inner: Callable[[], frozenset[FieldKind]]
-) -> bool:
-    """Whether some rule may hold in a text whose terms name at most `concepts`, in a field of
-    kind `outer` whose keys inside name at most the kinds `inner` gives: False means
-    `concept_signals` finds no signal there."""
-    possible = _possible_with(concepts)
-    return bool(possible) and _can_hold(possible, outer, inner)
 
 
 def _may_discuss(concepts: set[str]) -> bool:
@@ -121,7 +49,7 @@ _FRAMED = frozenset({"ai", "user"})
 
 def _may_hold(concepts: set[str]) -> bool:
     """Whether a text with (at most) these concepts can yield a signal or a discussed clause."""
-    return "discussion" in concepts or bool(_possible(concepts))
+    return "discussion" in concepts or bool(possible(concepts))
 
 
 def concept_signals(folded: str, field: Field = UNKNOWN_FIELD, weighing: bool = True) -> Reading:
@@ -161,7 +89,7 @@ def _read(
     present = seen.concepts() if seen else scanner().concepts(part)
     if not _may_hold(present):
         return Reading([], [])
-    if not weighing and not _can_hold(_possible(present), shapes.outer.kind, shapes.kinds):
+    if not weighing and not can_hold(possible(present), shapes.outer.kind, shapes.kinds):
         return Reading([], [])
     hits = [
         hit if not low else Hit(hit.concept, hit.language, hit.start + low, hit.end + low)
@@ -172,14 +100,14 @@ def _read(
         return Reading([], [])
     concepts = {hit.concept for hit in hits}
     # The shapes that could be found beside these words, and the rules that could then hold.
-    possible = _possible(concepts)
-    if not possible and "discussion" not in concepts:
+    candidates = possible(concepts)
+    if not candidates and "discussion" not in concepts:
         return Reading([], [])
-    if not _can_hold(possible, shapes.outer.kind, shapes.kinds) and not _may_discuss(concepts):
+    if not can_hold(candidates, shapes.outer.kind, shapes.kinds) and not _may_discuss(concepts):
         # Each rule these words could make holds only in kinds of field the text has none of:
         # nothing more can be found, and the reading is what the full one would say.
         return Reading([], [], folded, ((low, high),))
-    wanted = {concept for index in possible for need in NEEDS[index] for concept in need}
+    wanted = {concept for index in candidates for need in NEEDS[index] for concept in need}
     if wanted & SEARCHED_SHAPES:
         hits = sorted(hits + pseudo_hits(folded, hits, wanted), key=lambda hit: hit.start)
     if "frame" in concepts:
@@ -195,15 +123,15 @@ def _read(
         for clause in clauses
         if any(hit.concept == "discussion" for hit in clause)
     ]
-    in_clause = tuple(index for index in possible if not RULES[index].passage)
-    in_passage = tuple(index for index in possible if RULES[index].passage)
+    in_clause = tuple(index for index in candidates if not RULES[index].passage)
+    in_passage = tuple(index for index in candidates if RULES[index].passage)
     # A passage rule reads every clause's hits, the shapes found in each clause among them.
     every = [hit for clause in clauses for hit in clause]
     for clause in [*clauses, every]:
         passage = clause is every
         # Most clauses hold one or two concepts and no rule: they are left before any more work.
-        rules = _rules_held_by(
-            _mask({hit.concept for hit in clause}), in_passage if passage else in_clause
+        rules = rules_held_by(
+            mask({hit.concept for hit in clause}), in_passage if passage else in_clause
         )
         if not rules:
             continue

@@ -11,8 +11,10 @@ the whole word, `*` for anywhere inside a word (German compounds). Terms are fol
 text is (accents dropped, lower case), so they are written with their accents.
 
 Each language's words are in its own file (`languages/en.py`, `languages/de.py`, ...), keyed by
-the concepts named here; this file says what each concept is and builds the table from them.
+the concepts named here; this file says what each concept is and builds the table from them (`concept_table`).
 """
+
+from functools import cache
 
 from .languages import Language, words
 
@@ -110,8 +112,11 @@ CONCEPT_NAMES = (
 )
 
 
-def _table() -> Table:
-    """Each concept's terms, by language, in the order of `Language`."""
+@cache
+def concept_table() -> Table:
+    """Each concept's terms, by language, in the order of `Language` (built when first asked:
+    every language's file is loaded for it, and a process that finds the folded terms in the
+    cache folder never asks, see `lexicon.terms`)."""
     return {
         concept: {
             language: words(language)[concept]
@@ -120,6 +125,3 @@ def _table() -> Table:
         }
         for concept in CONCEPT_NAMES
     }
-
-
-CONCEPTS: Table = _table()

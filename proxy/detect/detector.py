@@ -1,31 +1,38 @@
 """Score text for instruction-shaped content and say why: each signal with its weight and excerpt.
 
-Each reader (`READERS`) reads the text and returns its evidence; `evidence.score` adds it up.
+Each reader (`readers()`) reads the text and returns its evidence; `evidence.score` adds it up.
 """
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from ..matcher import engine
 from .context import UNKNOWN_FIELD, Field, kind_of_key
 from .evidence import Detection, Page, Reader, Signal, score
-from .homoglyph_reading import HomoglyphReading
-from .rules_reading import RulesReading
 
 DEFAULT_THRESHOLD = 1.0
 
-# The first readings of every text, in the order their signals are listed. The learned reading
-# (`learned.LearnedReading`) is a second one: it reads only what these scored just under the
-# threshold, where the decision is made.
-READERS: tuple[Reader, ...] = (RulesReading(), HomoglyphReading())
-
 __all__ = [
     "DEFAULT_THRESHOLD",
-    "READERS",
     "Detection",
     "Signal",
     "detect",
     "looks_like_instructions",
+    "readers",
 ]
+
+
+@cache
+def readers() -> tuple[Reader, ...]:
+    """The first readings of every text, in the order their signals are listed. The learned
+    reading (`learned.LearnedReading`) is a second one: it reads only what these scored just
+    under the threshold, where the decision is made."""
+    # Imported by the first text read: the readers and the tables they load are most of the
+    # detector, and a proxy's first pass over a message often tells it holds no evidence at all
+    # (see `first_pass`), before any text is read.
+    from .homoglyph_reading import HomoglyphReading
+    from .rules_reading import RulesReading
+
+    return (RulesReading(), HomoglyphReading())
 
 
 # A result's keys repeat in each of its records, and every text asks for its key's kind.
@@ -49,8 +56,12 @@ def detect(
     shown (text written for the model is judged only for what no such text should ask).
     """
     page = Page(text, field_of(key) if key else UNKNOWN_FIELD, kinds)
-    readers = READERS if scan is None else (RulesReading(scan), *READERS[1:])
-    return score([reader.read(page) for reader in readers])
+    first = readers()
+    if scan is not None:
+        from .rules_reading import RulesReading
+
+        first = (RulesReading(scan), *first[1:])
+    return score([reader.read(page) for reader in first])
 
 
 def looks_like_instructions(text: str, threshold: float = DEFAULT_THRESHOLD) -> bool:

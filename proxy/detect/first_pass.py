@@ -14,12 +14,12 @@ not made.
 
 from collections.abc import Sequence
 
-from .concept_rules import may_hold_in
 from .context import FieldKind, key_kinds
 from .detector import field_of
 from .lexicon import scanner
 from .normalize import fold
-from .rules_reading import patterns_engine
+from .rule_needs import may_hold_in
+from .signals import patterns_engine
 
 JOINER = "\n"
 """What stands between two texts of the message, as between the fields of a document."""

@@ -1,9 +1,9 @@
 """Where the concept tables' words occur in a folded text, found by one literal scan.
 
-Every term of `concepts.CONCEPTS` is folded like the text and compiled into one Hyperscan
-literal database over UTF-8: a literal matches exactly, so the compiled scan and the plain path
-(every term searched with `str.find`, where Hyperscan has no wheel) report the same
-occurrences, and the word bounds of `languages` are then checked in Python on both. The
+Every term of the concept tables (`concepts.concept_table`) is folded like the text and compiled
+into one Hyperscan literal database over UTF-8: a literal matches exactly, so the compiled scan
+and the plain path (every term searched with `str.find`, where Hyperscan has no wheel) report the
+same occurrences, and the word bounds of `languages` are then checked in Python on both. The
 database and the folded terms are kept in the user's cache folder (`cache_folder`).
 """
 
@@ -20,13 +20,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..matcher import cache_folder, engine
-from .concepts import CONCEPT_NAMES, CONCEPTS
+from .concepts import CONCEPT_NAMES, concept_table
 from .languages import (
     Bounds,
     Language,
     collected,
     default_bounds,
-    grammar,
     is_word_character,
 )
 from .normalize import fold
@@ -131,16 +130,20 @@ def _from_columns(columns: list) -> tuple[Term, ...]:
 
 @cache
 def _terms_file_name() -> str:
-    """Named by everything `_fold_terms` reads: the tables, the folding, the bounds (with each
-    language's grammar), Unicode's data."""
+    """Named by everything `_fold_terms` reads, as written: the tables (every language's file),
+    the folding, the bounds, Unicode's data. Their sources name them, not the tables they build:
+    a process that finds the terms kept loads no language's file."""
     here = Path(__file__).parent
-    sources = ("lexicon.py", "normalize.py", "languages/__init__.py", "../sanitize/shape.py")
+    sources = [
+        *(here / name for name in ("lexicon.py", "normalize.py", "concepts.py")),
+        here.parent / "sanitize" / "shape.py",
+        *sorted((here / "languages").glob("*.py")),
+    ]
     return cache_folder.file_name(
         "terms",
         [
-            repr(CONCEPTS).encode(),
-            repr([grammar(language) for language in Language]).encode(),
-            *((here / source).read_bytes() for source in sources),
+            *(f"{source.parent.name}/{source.name}".encode() for source in sources),
+            *(source.read_bytes() for source in sources),
             f"{sys.version}\0{unicodedata.unidata_version}".encode(),
         ],
         ".json",
@@ -149,7 +152,7 @@ def _terms_file_name() -> str:
 
 def _fold_terms() -> tuple[Term, ...]:
     found: dict[tuple[str, str], Term] = {}
-    for concept, columns in CONCEPTS.items():
+    for concept, columns in concept_table().items():
         for language, entries in columns.items():
             for entry in entries.split("|"):
                 raw, bounds = parse(entry.strip())

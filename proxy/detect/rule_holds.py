@@ -11,11 +11,7 @@ from .counted_words import POSSESSIVES
 from .languages import Language, collected, grammar
 from .lexicon import Hit
 from .normalize import fold
-from .rule_table import Rule
-
-# The determiners after which a word names a kind of text ("the system message") rather than
-# heads one ("System message:"); the signal table's patterns read the same list.
-NAMING_DETERMINERS = ("the", "a", "an", "its", "this", "that", "each", "every", "any")
+from .rule_table import NAMING_DETERMINERS, Rule
 
 
 @cache

@@ -7,7 +7,7 @@ from itertools import islice
 from ..matcher import engine
 from .concept_rules import concept_signals
 from .evidence import Evidence, Page, Signal, excerpt
-from .signals import PATTERNS, Pattern
+from .signals import PATTERNS, Pattern, patterns_engine
 
 # A pattern that matches many times is still one piece of evidence: only its first few matches
 # are kept (as excerpts), which also bounds the work on a huge string.
@@ -57,12 +57,6 @@ def find(
         if spans:
             found.append((pattern, spans))
     return found
-
-
-@cache
-def patterns_engine() -> engine.Engine:
-    """The fastest engine for the signal table, built once: `find` runs for every text."""
-    return engine.compiled([p.source for p in PATTERNS])
 
 
 def _weighed(weight: float, reported: bool) -> float:

@@ -4,12 +4,23 @@ one document are all decided here, and nowhere else."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
 
 from ..detect import DEFAULT_THRESHOLD, Signal
 from ..detect.evidence import Detection, Page
-from ..detect.learned import LearnedSecondReading
 
-_LEARNED = LearnedSecondReading()
+if TYPE_CHECKING:
+    from ..detect.learned import LearnedSecondReading
+
+
+@cache
+def _learned() -> "LearnedSecondReading":
+    # Loaded by the first text the rules score under the threshold with evidence to weigh: a
+    # proxy judging a server's first answer, all clean, never asks it.
+    from ..detect.learned import LearnedSecondReading
+
+    return LearnedSecondReading()
 
 
 @dataclass(frozen=True)
@@ -41,7 +52,7 @@ def decide(
     if not learned:
         return Decision(False, score)
     page = Page(text, so_far=Detection(score, list(evidence)), threshold=threshold)
-    second = _LEARNED.read(page).signals
+    second = _learned().read(page).signals
     if not second:
         return Decision(False, score)
     return Decision(True, threshold, second[0])

@@ -11,7 +11,7 @@ import pytest
 from support.cases import cases
 
 from lazaretto.proxy.detect import detect
-from lazaretto.proxy.detect.concepts import CONCEPT_NAMES, CONCEPTS
+from lazaretto.proxy.detect.concepts import CONCEPT_NAMES, concept_table
 from lazaretto.proxy.detect.languages import Language as L
 from lazaretto.proxy.detect.languages import grammar, words
 from lazaretto.proxy.detect.normalize import fold
@@ -35,7 +35,7 @@ def test_every_concept_a_rule_uses_has_words_in_every_language():
         for concept in (need if isinstance(need, tuple) else (need,))
     } - _SHAPES
     for concept in used:
-        assert set(CONCEPTS[concept]) == set(L), concept
+        assert set(concept_table()[concept]) == set(L), concept
 
 
 @pytest.mark.parametrize("language", list(L), ids=lambda language: language.name)
