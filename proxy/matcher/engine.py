@@ -343,7 +343,10 @@ def _load(hs, name: str, mode: int):
         return None
     try:
         database = hs.loadb(data, mode)
-        database.scratch = hs.Scratch(database)  # a loaded database comes without one
+        if mode == hs.HS_MODE_STREAM:
+            # A loaded database comes without scratch space; a stream scans with its database's
+            # own (a block scan, with its thread's, see `scan_block`).
+            database.scratch = hs.Scratch(database)
         return database
     except (TypeError, hs.error):
         return None  # from another build of Hyperscan: compiled afresh

@@ -51,10 +51,11 @@ _ORDER = (
     r"(?:^|[.;:!?(\[<>\n]\s*|,\s*|\b(?:you|must|should|need to|please|always|first|then|and"
     r"|also|to)\s+)"
 )
-_MOVE = (
-    r"(?:read|cat|open|load|get|fetch|retrieve|collect|gather|copy|paste|send|forward|upload"
-    r"|post|include|pass|put|insert|append|attach|embed|add|submit|share|leak|print)"
+_MOVES = tuple(
+    "read cat open load get fetch retrieve collect gather copy paste send forward upload post"
+    " include pass put insert append attach embed add submit share leak print".split()
 )
+_MOVE = f"(?:{'|'.join(_MOVES)})"
 
 
 @cache
@@ -65,10 +66,13 @@ def _ordered_secret() -> re.Pattern[str]:
 
 
 # Somewhere to send data: an e-mail address or a URL, after a verb that sends.
+_SENDS = tuple("send forward bcc cc copy upload post mirror relay transmit report sync".split())
+
+
 @cache
 def _destination() -> re.Pattern[str]:
     return re.compile(
-        r"\b(?:send|forward|bcc|cc|copy|upload|post|mirror|relay|transmit|report|sync)\b"
+        rf"\b(?:{'|'.join(_SENDS)})\b"
         r"[^.;!?\n]{0,80}?(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://[^\s\"'<>)]+)",
         re.IGNORECASE,
     )
@@ -78,10 +82,14 @@ def _destination() -> re.Pattern[str]:
 _TOOL_NAME = r"[A-Za-z][A-Za-z0-9]*(?:(?:__|[_.-])[A-Za-z0-9]+)+"
 
 
+_CALLS = tuple("call invoke use run trigger execute".split())
+_NAMING = (*_CALLS, "the")
+
+
 @cache
 def _named_tool() -> re.Pattern[str]:
     return re.compile(
-        rf"\b(?:call|invoke|use|run|trigger|execute)\s+(?:the\s+)?[`'\"]?({_TOOL_NAME})"
+        rf"\b(?:{'|'.join(_CALLS)})\s+(?:the\s+)?[`'\"]?({_TOOL_NAME})"
         rf"|\b(?:the\s+)[`'\"]?({_TOOL_NAME})[`'\"]?\s+(?:tool|function)\b",
         re.IGNORECASE,
     )
@@ -96,15 +104,16 @@ def _word() -> re.Pattern[str]:
 def model_text_signals(text: str, own_tools: frozenset[str], hidden: Iterable[str]) -> list[Signal]:
     """What no description should carry, found in `text` (a server's own words for the model)
     and in what was hidden in it; `own_tools` are the names the server lists for itself."""
+    words = _Words(text)
     found = [
         Signal(ASKS_FOR_SECRET, 1.0, _excerpt(match.group()), match.start(), match.end())
-        for match in _ordered_secret().finditer(text)
+        for match in (_ordered_secret().finditer(text) if words.may_hold(_MOVES) else ())
     ]
     found += [
         Signal(NAMES_DESTINATION, 0.5, _excerpt(match.group()), match.start(), match.end())
-        for match in _destination().finditer(text)
+        for match in (_destination().finditer(text) if words.may_hold(_SENDS) else ())
     ]
-    for match in _named_tool().finditer(text):
+    for match in _named_tool().finditer(text) if words.may_hold(_NAMING) else ():
         name = match.group(1) or match.group(2)
         if name not in own_tools:
             found.append(Signal(NAMES_OTHER_TOOL, 0.5, f"names {name}", match.start(), match.end()))
@@ -114,6 +123,23 @@ def model_text_signals(text: str, own_tools: frozenset[str], hidden: Iterable[st
         if _word().search(payload)
     ]
     return found
+
+
+class _Words:
+    """Whether a text may hold one of a pattern's words, told by substring tests.
+
+    Each pattern above needs one of a few words, matched case aside: a text holding none of them
+    leaves it unmatched, and the pattern uncompiled (most of a server's first answer, its name
+    and version, holds none). In a text not all ASCII, case folds otherwise (the Kelvin sign
+    matches "k"): there every pattern is run.
+    """
+
+    def __init__(self, text: str) -> None:
+        self._lowered = text.lower() if text.isascii() else None
+
+    def may_hold(self, words: tuple[str, ...]) -> bool:
+        lowered = self._lowered
+        return lowered is None or any(word in lowered for word in words)
 
 
 def own_names(result: object) -> frozenset[str]:
