@@ -104,13 +104,15 @@ def run(args: argparse.Namespace) -> int:
             },
         )
     exposure = Exposure(store, session.key, stderr_log(server))
+    # The judge is loaded by the first message that needs it (see quarantine/deferred).
+    cleaner = DeferredCleaner(store, policy, server, session.key, exposure)
     mediator = Mediator(
         store=store,
         policy=policy,
         server=server,
         session=session.key,
-        # The judge is loaded by the first message that needs it (see quarantine/deferred).
-        cleaner=DeferredCleaner(store, policy, server, session.key, exposure),
+        cleaner=cleaner,
+        settle=cleaner.settle,
         # Pins belong to what the server is: its command, or its URL (never the headers, which may
         # hold credentials).
         pins=PinGuard(store, server, ["--url", options.url] if options else command, lock),

@@ -94,7 +94,9 @@ class Mediator:
         pins: PinGuard | None = None,
         exposure: Exposure | None = None,
         log: Callable[[str], None] | None = None,
+        settle: Callable[[], None] | None = None,
     ) -> None:
+        """`settle` does what the cleaner leaves until an answer is written (see `answered`)."""
         self.store = store
         self.policy = policy
         self.server = server
@@ -110,6 +112,7 @@ class Mediator:
         self.requests = Correlation(self._hold if pins is not None else None)
         self.tools = ToolKnowledge(self.server_policy)
         self._dropped = DropLog(store, session, server, self.log)
+        self._settle = settle
 
     # -- client -> server ---------------------------------------------------------------
 
@@ -301,6 +304,12 @@ class Mediator:
             self._dropped("client", f"a notification the gate refused: {refusal.reason}", method)
             return None
         return enveloped(message, Kind.NOTIFICATION)
+
+    def answered(self) -> None:
+        """Lines for the client were written: what the cleaner left until then is done now, while
+        the client reads them (see `quarantine.deferred`)."""
+        if self._settle is not None:
+            self._settle()
 
     # -- server -> client ---------------------------------------------------------------
 

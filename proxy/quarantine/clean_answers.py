@@ -52,7 +52,7 @@ class CleanAnswers:
     def known(self, method: str, payload: Any) -> bool:
         """Whether the judge found every field of `payload`, answering `method`, clean before,
         with every file it was made by unchanged since."""
-        inputs = self._inputs(method, payload)
+        inputs = self.inputs(method, payload)
         if inputs is None:
             return False
         kept = cache_folder.read(_name(inputs))
@@ -69,7 +69,11 @@ class CleanAnswers:
 
     def remember(self, method: str, payload: Any) -> None:
         """Keep that the judge, just now in this process, found every field of `payload` clean."""
-        inputs = self._inputs(method, payload)
+        self.keep(self.inputs(method, payload))
+
+    def keep(self, inputs: str | None) -> None:
+        """`remember` of the payload whose `inputs` were taken when the judge found it clean
+        (later, as it was then: the payload itself may have changed since)."""
         if inputs is None or inputs in self._written:
             return
         self._written.add(inputs)
@@ -99,7 +103,7 @@ class CleanAnswers:
             except OSError:
                 pass  # removed by another proxy meanwhile, or a folder that cannot be written
 
-    def _inputs(self, method: str, payload: Any) -> str | None:
+    def inputs(self, method: str, payload: Any) -> str | None:
         """The digest of everything the verdict on `payload` answering `method` is made from,
         besides code; None for a payload JSON cannot write back as it came, or nested deeper than
         it writes (never remembered). The whole digest is kept in the file and compared: its name

@@ -36,6 +36,8 @@ class DeferredCleaner:
         # Untrusted text the server wrote for the model is left as it came, when the judge found it
         # clean before, unless a label is added to it (see clean_answers).
         self._clean_answers = None if policy.labels(server) else CleanAnswers(policy)
+        # The inputs of an answer the judge just found clean, kept once it is written (`settle`).
+        self._unremembered: str | None = None
 
     def __call__(
         self,
@@ -63,8 +65,17 @@ class DeferredCleaner:
             cleaner = self._cleaner = FieldCleaner(*self._arguments)
         cleaned = cleaner(method, tool, request_id, payload, untrusted, plain, line)
         if answers is not None and cleaner.judged_clean:
-            answers.remember(method, payload)
+            self.settle()  # one answer at a time
+            self._unremembered = answers.inputs(method, payload)
         return cleaned
+
+    def settle(self) -> None:
+        """Remember the answer the judge last found clean, if any: called once the answer is
+        written (see `Mediator.answered`), so that the client, which waits for the answer, does
+        not wait for the listing of the code that judged it (a few milliseconds of a start)."""
+        unremembered, self._unremembered = self._unremembered, None
+        if unremembered is not None and self._clean_answers is not None:
+            self._clean_answers.keep(unremembered)
 
     def _repeats_nothing(self, line: bytes | None) -> bool:
         """FieldCleaner's first two answers for a message no field of which is stripped or

@@ -154,3 +154,5 @@ class ClientLink:
             except (BrokenPipeError, OSError, ValueError):
                 # The client is gone: nobody is left to serve.
                 self._client_closed()
+                return
+        self.mediator.answered()

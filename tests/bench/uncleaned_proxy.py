@@ -25,6 +25,9 @@ class _Unread:
     def __call__(self, *_args) -> None:
         return None
 
+    def settle(self) -> None:
+        pass
+
 
 # Named `self`, as they stand in for Mediator's methods.
 def _client_line(self: Mediator, raw: bytes) -> Outgoing:

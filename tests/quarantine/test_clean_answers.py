@@ -32,6 +32,14 @@ def deferred(store, policy_text: str = UNTRUSTED) -> DeferredCleaner:
     return DeferredCleaner(store, parse_policy(policy_text), "srv", "s", Exposure(store, "s"))
 
 
+def relayed(cleaner: DeferredCleaner, method: str, payload: dict, untrusted: bool = True):
+    """What `cleaner` makes of `payload` answering `method`, the answer then written: the proxy
+    settles its cleaner once an answer is out (`Mediator.answered`)."""
+    cleaned = cleaner(method, None, "0", payload, untrusted)
+    cleaner.settle()
+    return cleaned
+
+
 def kept_files() -> list:
     return sorted(cache_folder.path().glob(f"{KIND}-*"))
 
@@ -40,16 +48,29 @@ def test_an_answer_the_judge_found_clean_is_known_and_relayed_as_it_came(store, 
     payload = answer(tmp_path)
     policy = parse_policy(UNTRUSTED)
     assert not CleanAnswers(policy).known("initialize", payload)
-    assert deferred(store)("initialize", None, "0", payload, True) is None
+    assert relayed(deferred(store), "initialize", payload) is None
     assert CleanAnswers(policy).known("initialize", payload)
     # Known, the answer is passed on as the judge passed it on.
-    assert deferred(store)("initialize", None, "0", payload, True) is None
+    assert relayed(deferred(store), "initialize", payload) is None
+
+
+def test_an_answer_is_remembered_once_written_as_it_was_judged(store, tmp_path):
+    payload = answer(tmp_path)
+    policy = parse_policy(UNTRUSTED)
+    cleaner = deferred(store)
+    assert cleaner("initialize", None, "0", payload, True) is None
+    assert not CleanAnswers(policy).known("initialize", payload)  # not written yet
+    judged = json.loads(json.dumps(payload))
+    payload["serverInfo"]["version"] = "2"  # changed after it was judged
+    cleaner.settle()
+    assert CleanAnswers(policy).known("initialize", judged)
+    assert not CleanAnswers(policy).known("initialize", payload)
 
 
 def test_what_the_judge_does_not_find_clean_is_never_remembered(store, tmp_path):
     payload = answer(tmp_path, instructions=INJECTION)
     for _ in range(2):
-        cleaned = deferred(store)("initialize", None, "0", payload, True)
+        cleaned = relayed(deferred(store), "initialize", payload)
         assert cleaned is not None and INJECTION not in json.dumps(cleaned)
         assert not CleanAnswers(parse_policy(UNTRUSTED)).known("initialize", payload)
 
@@ -59,12 +80,12 @@ def test_labelled_answers_and_trusted_ones_are_not_remembered(store, tmp_path):
     # A label wraps a prompt's text (see `labels`): under labels, nothing is remembered.
     labelled = UNTRUSTED + "label = true\n"
     prompt = {"messages": [{"role": "user", "content": {"type": "text", "text": tmp_path.name}}]}
-    assert deferred(store, labelled)("prompts/get", None, "0", prompt, True) is not None
-    assert deferred(store, labelled)("initialize", None, "0", payload, True) is None
+    assert relayed(deferred(store, labelled), "prompts/get", prompt) is not None
+    assert relayed(deferred(store, labelled), "initialize", payload) is None
     for method, answered in (("prompts/get", prompt), ("initialize", payload)):
         assert not CleanAnswers(parse_policy(labelled)).known(method, answered)
     trusted = '[servers.srv]\ntrust = "trusted"\n'
-    assert deferred(store, trusted)("initialize", None, "0", payload, False) is None
+    assert relayed(deferred(store, trusted), "initialize", payload, False) is None
     assert not CleanAnswers(parse_policy(trusted)).known("initialize", payload)
 
 
@@ -183,5 +204,5 @@ def test_an_answer_nested_deeper_than_json_writes_is_judged_as_before(store, tmp
         "initialize", None, "0", payload, True
     )
     for _ in range(2):
-        assert deferred(store)("initialize", None, "0", payload, True) == expected
+        assert relayed(deferred(store), "initialize", payload) == expected
     assert not CleanAnswers(parse_policy(UNTRUSTED)).known("initialize", payload)
