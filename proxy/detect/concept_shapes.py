@@ -9,6 +9,7 @@ from functools import cache
 
 from .languages import Language
 from .lexicon import Hit
+from .rule_needs import WANTS_ADDRESS, WANTS_QUOTE
 from .rule_table import WINDOW
 
 
@@ -177,12 +178,6 @@ def _causative_frame() -> re.Pattern[str]:
 @cache
 def _frames() -> tuple[re.Pattern[str], ...]:
     return (_reporting_frame(), _permission_frame(), _romance_frame(), _causative_frame())
-
-
-WANTS_ADDRESS = frozenset({"act", "send"})
-
-
-WANTS_QUOTE = frozenset({"say", "reply", "answer_with", "you_are", "persona"})
 
 
 # How far from its verb a shape is searched: as far as a clause rule's hits may spread.

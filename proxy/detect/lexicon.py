@@ -10,6 +10,7 @@ database and the folded terms are kept in the user's cache folder (`cache_folder
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import unicodedata
@@ -134,10 +135,11 @@ def _terms_file_name() -> str:
     the folding, the bounds, Unicode's data. Their sources name them, not the tables they build:
     a process that finds the terms kept loads no language's file."""
     here = Path(__file__).parent
+    languages = here / "languages"
     sources = [
         *(here / name for name in ("lexicon.py", "normalize.py", "concepts.py")),
         here.parent / "sanitize" / "shape.py",
-        *sorted((here / "languages").glob("*.py")),
+        *(languages / name for name in sorted(os.listdir(languages)) if name.endswith(".py")),
     ]
     return cache_folder.file_name(
         "terms",

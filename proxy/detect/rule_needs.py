@@ -11,7 +11,6 @@ A part of the concept rules' matcher (`concept_rules.py`).
 from collections.abc import Callable
 from functools import lru_cache
 
-from .concept_shapes import WANTS_ADDRESS, WANTS_QUOTE
 from .context import FieldKind
 from .rule_table import RULES
 
@@ -22,6 +21,11 @@ NEEDS = tuple(
     for rule in RULES
 )
 
+
+# The words beside which the shapes that are not words are searched (see `concept_shapes`): an
+# address or amount beside a verb of acting or sending, a quoted phrase beside one of saying.
+WANTS_ADDRESS = frozenset({"act", "send"})
+WANTS_QUOTE = frozenset({"say", "reply", "answer_with", "you_are", "persona"})
 
 # The concepts that are shapes, by the words they can only be found beside.
 _SHAPES_BESIDE = (
