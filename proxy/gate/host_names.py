@@ -16,8 +16,6 @@ import ipaddress
 import re
 from urllib.parse import unquote
 
-from ada_url import URL
-
 # Longer than any name, even with every character percent-encoded.
 _MAX_WRITTEN = 253 * 9
 # Characters that would make "http://<text>/" a different URL than a host: the host parser never
@@ -41,6 +39,10 @@ def normalize_host(host: str) -> str | None:
         return _ipv6(text)
     if _NOT_IN_HOST.search(text):
         return None
+    # Imported by the first text that may be a host: loading the parser (a C library through
+    # cffi) took 3 ms of every proxy's start-up, and most calls name no host at all.
+    from ada_url import URL
+
     try:
         parsed = URL(f"http://{text}/").hostname
     except ValueError:

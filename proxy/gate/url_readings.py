@@ -13,8 +13,6 @@ import re
 from collections.abc import Callable
 from urllib.parse import unquote
 
-from ada_url import URL
-
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
 # Schemes whose URLs always have a host, which read any run of / or \ before it (WHATWG "special").
 SPECIAL = frozenset({"http", "https", "ws", "wss", "ftp"})
@@ -88,6 +86,8 @@ def url_hosts(url: str) -> list[str]:
 
 def _whatwg_host(url: str) -> list[str]:
     """The host the WHATWG parser reads, when it parses the URL and finds one."""
+    from ada_url import URL  # imported by the first URL (see `host_names.normalize_host`)
+
     try:
         host = URL(url).hostname
     except ValueError:

@@ -2,7 +2,9 @@
 
 The judge (detector, sanitizer, Markdown/HTML/CSS parsers, Hyperscan) is loaded by the first
 message that needs it, and not by an answer for the model that it found clean before (see
-`quarantine.clean_answers`); Textual, the station's client and the other verbs are never needed.
+`quarantine.clean_answers`); its readers by a text the first pass does not vouch for, the host
+parser by a text that may name a host; Textual, the station's client and the other verbs are
+never needed.
 """
 
 import json
@@ -25,6 +27,17 @@ JUDGE = (
     "hyperscan",
 )
 MARKUP = ("markdown_it", "selectolax", "tinycss2")
+# What only a text the first pass does not vouch for needs: the detector's readers, the learned
+# reading, and every language's words (a server's name and version need none of them).
+READERS = (
+    "lazaretto.proxy.detect.rules_reading",
+    "lazaretto.proxy.detect.concept_rules",
+    "lazaretto.proxy.detect.homoglyph_reading",
+    "lazaretto.proxy.detect.learned",
+    "lazaretto.proxy.detect.languages.en",
+)
+# What only a text that may name a host needs: the WHATWG host parser.
+HOST_PARSER = ("ada_url",)
 # What only some texts need: HTML entities decoded (the html module loads a table of them).
 ENTITIES = ("html",)
 # How many regexes importing the judge may compile: the rest are compiled by the first text
@@ -117,18 +130,18 @@ def _imported_by_a_proxy_answering_initialize(
 def test_a_trusted_proxy_answers_initialize_without_loading_the_judge(tmp_path):
     _, imported = _imported_by_a_proxy_answering_initialize(tmp_path, "trusted")
     assert "lazaretto.proxy.mediator.router" in imported
-    assert _within(imported, JUDGE + MARKUP + NEVER) == []
+    assert _within(imported, JUDGE + MARKUP + HOST_PARSER + NEVER) == []
 
 
 @pytest.mark.skipif(
     engine.hyperscan is None or bool(os.environ.get("LAZARETTO_PLAIN_ENGINE")),
     reason="the plain engine runs every sanitizer family, the markup parsers' included",
 )
-def test_an_untrusted_proxy_judges_initialize_without_the_markup_parsers(tmp_path):
+def test_an_untrusted_proxy_judges_initialize_without_the_markup_parsers_or_readers(tmp_path):
     cache = _cache_without_answers(tmp_path)
     _, imported = _imported_by_a_proxy_answering_initialize(tmp_path, "untrusted", cache)
     assert "lazaretto.proxy.detect" in imported  # the answer's strings were read
-    assert _within(imported, MARKUP + ENTITIES + NEVER) == []
+    assert _within(imported, MARKUP + ENTITIES + READERS + HOST_PARSER + NEVER) == []
 
 
 def test_an_untrusted_proxy_relays_an_answer_judged_clean_before_without_the_judge(tmp_path):
