@@ -3,7 +3,6 @@
 Nothing stops at the first problem: `parse_policy` names them all, each at its line.
 """
 
-import difflib
 import json
 import math
 import re
@@ -88,7 +87,7 @@ def unknown_key_message(path: KeyPath, key: str, value: Any) -> str:
     home = _home_of(key, path)
     if home:
         return f"{head}: `{shown}` belongs in {home}; move it there"
-    close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6) or [
+    close = _close_matches(key, sorted(known)) or [
         name for name in sorted(known) if name.lower() == key.lower().replace("-", "_")
     ]
     if close:
@@ -187,9 +186,7 @@ class _Reader:
         if value is None or value in list(Trust):
             return None if value is None else Trust(value)
         words = [str(trust) for trust in Trust]
-        close = (
-            difflib.get_close_matches(value.lower(), words, n=1) if isinstance(value, str) else []
-        )
+        close = _close_matches(value.lower(), words) if isinstance(value, str) else []
         hint = f'; did you mean "{close[0]}"?' if close else ": write one of the two"
         self.problem(
             key, f'`{dotted(key)}` must be "trusted" or "untrusted", not {_shown(value)}{hint}'
@@ -275,3 +272,11 @@ class _Reader:
         if not path.is_absolute() and self.source is not None:
             path = self.source.parent / path
         return path
+
+
+def _close_matches(word: str, words: list[str]) -> list[str]:
+    """The one of `words` closest to `word`, if any is close (difflib's ratio of 0.6 or more)."""
+    # Imported by the first mistake: a policy without one, as at most starts, needs no difflib.
+    import difflib
+
+    return difflib.get_close_matches(word, words, n=1, cutoff=0.6)
