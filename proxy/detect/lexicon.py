@@ -214,15 +214,22 @@ class HyperscanScanner(Scanner):
     name = "hyperscan"
 
     def __init__(
-        self, table: Callable[[], Sequence[Term]], database: Callable[[], Any], first_only
+        self,
+        table: Callable[[], Sequence[Term]],
+        database: Callable[[], Any],
+        first_only: Callable[[], Any],
+        first_only_ascii: Callable[[], Any],
     ) -> None:
         # The terms, and the database of every occurrence, are loaded by the first text read for
         # its occurrences (see `shifts`): which concepts occur is told without them.
         self._terms = table
         self._every = database
         # The same literals by the number of their concept in `CONCEPT_NAMES`, each concept
-        # reported once however often its terms occur (see `concepts`).
+        # reported once however often its terms occur (see `concepts`); and those of them that
+        # are ASCII, all an ASCII text can hold (a database of about half the size, which is
+        # all a process that reads only ASCII ever loads).
         self._first_only = first_only
+        self._first_only_ascii = first_only_ascii
 
     @cached_property
     def table(self) -> Sequence[Term]:  # pyright: ignore[reportIncompatibleVariableOverride]
@@ -231,6 +238,14 @@ class HyperscanScanner(Scanner):
     @cached_property
     def _database(self) -> Any:
         return self._every()
+
+    @cached_property
+    def _first(self) -> Any:
+        return self._first_only()
+
+    @cached_property
+    def _first_ascii(self) -> Any:
+        return self._first_only_ascii()
 
     @cached_property
     def _sizes(self) -> list[int]:
@@ -244,7 +259,9 @@ class HyperscanScanner(Scanner):
 
     def concepts(self, folded: str) -> set[str]:
         found: list[int] = []
-        engine.scan_block(self._first_only, _spaced_bytes(folded), lambda i, *_: found.append(i))
+        # An ASCII text's bytes hold no needle with a byte outside ASCII.
+        database = self._first_ascii if folded.isascii() else self._first
+        engine.scan_block(database, _spaced_bytes(folded), lambda i, *_: found.append(i))
         return {CONCEPT_NAMES[number] for number in found} | {
             hit.concept for hit in glued_hits(folded)
         }
@@ -287,11 +304,13 @@ def _scanner(table: Callable[[], tuple[Term, ...]], key: bytes) -> Scanner:
     hs = engine.hyperscan_in_use()
     if hs is None:
         return Scanner(table())
-    first = _literal_database(
-        hs, table, key, "concept-numbers-first", hs.HS_FLAG_SINGLEMATCH, by_concept=True
+    first = partial(_literal_database, hs, table, key, "concept-numbers-first")
+    return HyperscanScanner(
+        table,
+        partial(_literal_database, hs, table, key, "concepts", 0),
+        partial(first, hs.HS_FLAG_SINGLEMATCH, by_concept=True),
+        partial(first, hs.HS_FLAG_SINGLEMATCH, by_concept=True, ascii_only=True),
     )
-    every = partial(_literal_database, hs, table, key, "concepts", 0)
-    return HyperscanScanner(table, every, first)
 
 
 def _literal_database(
@@ -301,19 +320,29 @@ def _literal_database(
     name: str,
     flags: int,
     by_concept: bool = False,
+    ascii_only: bool = False,
 ):
-    """A Hyperscan literal database of the needles of the terms `table` gives, with `flags`, from
-    the cache when built before (the terms are listed only to build it). Each reports the index
-    of its term, or `by_concept` the number of its term's concept in `CONCEPT_NAMES`."""
+    """A Hyperscan literal database of the needles of the terms `table` gives (`ascii_only`: of
+    those that are ASCII), with `flags`, from the cache when built before (the terms are listed
+    only to build it). Each reports the index of its term in the table, or `by_concept` the
+    number of its term's concept in `CONCEPT_NAMES`."""
+    if ascii_only:
+        name += "-ascii"
 
     def build():
         terms = table()
-        literals = [term.needle.encode() for term in terms]
         if by_concept:
             number = {concept: index for index, concept in enumerate(CONCEPT_NAMES)}
             ids = [number[term.concept] for term in terms]
         else:
-            ids = list(range(len(literals)))
+            ids = list(range(len(terms)))
+        kept = [
+            (term.needle.encode(), reported)
+            for term, reported in zip(terms, ids, strict=True)
+            if not ascii_only or term.needle.isascii()
+        ]
+        literals = [literal for literal, _ in kept]
+        ids = [reported for _, reported in kept]
         database = hs.Database(mode=hs.HS_MODE_BLOCK)
         database.compile(
             expressions=literals,
