@@ -37,6 +37,9 @@ def warm_up() -> None:
 
     import psutil  # noqa: F401 - what `_parent_of` reads the hook's parent with
 
+    # The learned second reading is loaded by the first text the rules score under the
+    # threshold; the rules alone withhold the warm-up text.
+    from ..detect import learned  # noqa: F401
     from ..quarantine.scan import ScanRules, scan_text
 
     for module in CLIENTS.values():
