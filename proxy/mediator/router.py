@@ -308,8 +308,13 @@ class Mediator:
     def answered(self) -> None:
         """Lines for the client were written: what the cleaner left until then is done now, while
         the client reads them (see `quarantine.deferred`)."""
-        if self._settle is not None:
+        if self._settle is None:
+            return
+        try:
             self._settle()
+        except Exception as exc:
+            # What waited for an answer never stops the relay: at worst it is not done.
+            self.log(f"could not finish after an answer: {type(exc).__name__}: {exc}")
 
     # -- server -> client ---------------------------------------------------------------
 
