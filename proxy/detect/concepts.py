@@ -11,7 +11,8 @@ the whole word, `*` for anywhere inside a word (German compounds). Terms are fol
 text is (accents dropped, lower case), so they are written with their accents.
 
 Each language's words are in its own file (`languages/en.py`, `languages/de.py`, ...), keyed by
-the concepts named here; this file says what each concept is and builds the table from them (`concept_table`).
+the concepts named here; this file says what each concept is and builds the table from them
+(`concept_table`).
 """
 
 from functools import cache

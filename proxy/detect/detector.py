@@ -56,12 +56,12 @@ def detect(
     shown (text written for the model is judged only for what no such text should ask).
     """
     page = Page(text, field_of(key) if key else UNKNOWN_FIELD, kinds)
-    first = readers()
+    chosen = readers()
     if scan is not None:
         from .rules_reading import RulesReading
 
-        first = (RulesReading(scan), *first[1:])
-    return score([reader.read(page) for reader in first])
+        chosen = (RulesReading(scan), *chosen[1:])
+    return score([reader.read(page) for reader in chosen])
 
 
 def looks_like_instructions(text: str, threshold: float = DEFAULT_THRESHOLD) -> bool:
