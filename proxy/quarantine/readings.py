@@ -212,7 +212,7 @@ def _marks() -> list[tuple[engine.Engine, list[int]]]:
         by_shaper.setdefault(shaper, []).append(index)
     marks = []
     for shaper, indexes in by_shaper.items():
-        scan = engine.compiled([_READERS[index][1] for index in indexes], shaper)
+        scan = engine.compiled([_READERS[index][1] for index in indexes], shaper, framed=True)
         marks.append((scan if shaper is None else _gated(scan), indexes))
     return marks
 
@@ -223,11 +223,23 @@ def _gated(shaped: engine.Engine) -> engine.Engine:
     return engine.Gated(engine.compiled([SHAPED_GATE]), shaped)
 
 
-def _anycase(words: str) -> str:
-    """A loose mark for the words, in any case, without an inline flag: the compiled scan knows
-    no word boundaries, so two-letter words (inside too many others) are left to the reader."""
-    longer = (word for word in words.split() if len(word) > 2)
-    return "|".join("".join(f"[{c.upper()}{c}]" for c in word) for word in longer)
+# Python's `re` matches these ASCII letters, in any case, to a character outside ASCII too ("ſ"
+# to "s", "K" to "k", "ı" and "İ" to "i"), which the compiled scan reads as `?`.
+_CASED_BEYOND_ASCII = frozenset("iks")
+# A character beside a word in the compiled scan: not a letter, digit or underscore of ASCII (a
+# character outside ASCII reads as `?`, which is one), nor the text's edge (the scan is framed).
+_EDGE = "[^A-Za-z0-9_]"
+
+
+def _two_words(words: str) -> str:
+    """A loose mark for two of the words standing as words (as `_marked` asks of the reading's
+    own mark), in any case, without an inline flag: each between characters of no word, the one
+    between two adjacent words shared by both."""
+    one = "|".join(
+        "".join(f"[{c.upper()}{c}{'?' if c in _CASED_BEYOND_ASCII else ''}]" for c in word)
+        for word in words.split()
+    )
+    return f"{_EDGE}(?:{one}){_EDGE}(?:[\\s\\S]*{_EDGE})?(?:{one}){_EDGE}"
 
 
 def _marked(mark: re.Pattern, text: str) -> bool:
@@ -452,14 +464,14 @@ SHAPED_GATE = r"[A-Za-z][A-Z0-9+/]|[0-9][A-Za-z+/]"
 # Each reading: its kind, a loose form of its mark for the compiled scan (a superset of where the
 # reader's own test passes), the reader, and how the scan shapes the text (None: `engine.shape`).
 _READERS = (
-    ("rot13", _anycase(_ROT13_WORDS), _rot13, None),
-    ("reversed", _anycase(_REVERSED_WORDS), _reversed, None),
+    ("rot13", _two_words(_ROT13_WORDS), _rot13, None),
+    ("reversed", _two_words(_REVERSED_WORDS), _reversed, None),
     ("url-encoding", "%[0-9A-Fa-f][0-9A-Fa-f]", _url, None),
     ("html-entities", "&#?[A-Za-z0-9]+;", _entities, None),
     (
         "hex-escapes",
         r"\\x[0-9A-Fa-f]{2}[\s,;:]*\\x|0x[0-9A-Fa-f]{2}[\s,;:]*0x|\\u[0-9A-Fa-f]{4}\\u"
-        r"|[0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}",
+        r"|[^0-9A-Za-z][0-9A-Fa-f]{2}(?:[ :,-][0-9A-Fa-f]{2}){5}",
         _hex,
         None,
     ),

@@ -18,6 +18,7 @@ from lazaretto.proxy.quarantine.readings import (
     CHUNK_CLASSES,
     CHUNK_MARK,
     SHAPED_GATE,
+    marked,
     readings,
 )
 from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
@@ -154,6 +155,31 @@ def test_the_chunks_mark_in_classes_is_the_mark_in_the_text(text):
 def test_the_gate_of_the_chunks_mark_passes_every_text_it_marks(text):
     if CHUNK_MARK_IN_CLASSES.search(CHUNK_CLASSES.of_characters(text)):
         assert re.search(SHAPED_GATE, text)
+
+
+# What the compiled marks of ROT13, reversed words and hex pairs read at words' edges: the words,
+# letters Python's `re` matches to them in other case ("ſ", "K", "ı"), characters of words and
+# of none, hex pairs and their separators.
+_EDGE_PIECES = ["gur", "naq", "siht", "si", "ti", "ſ", "K", "ı", "İ", "x", "_", "9", "é", "日"]
+_EDGE_PIECES += [" ", "\n", "-", ":", ".", "01", "ab", "2023", "a0"]
+
+
+@given(st.lists(st.sampled_from(_EDGE_PIECES), max_size=16).map("".join))
+def test_the_compiled_marks_name_every_reading_a_reader_makes(text):
+    made = [kind for kind, _, read, _ in _READERS if read(text) not in (None, text)]
+    assert [reading.kind for reading in readings(text)] == made
+
+
+def test_the_word_marks_read_words_at_the_text_edges():
+    assert {r.kind for r in readings("gur naq")} == {"rot13"}
+    assert "reversed" in {r.kind for r in readings("ſiht si")}
+    assert {r.kind for r in readings("69 67 6e 6f 72 65")} == {"hex-escapes"}
+
+
+@pytest.mark.skipif(not engine.hyperscan_in_use(), reason="the plain path marks every text")
+def test_timestamps_show_no_mark_of_hex_pairs():
+    # A four-digit year before the pairs: no run of six pairs stands apart from other digits.
+    assert not marked("Sent 2023-11-10 13:30:00 and 2024-05-08 10:30:15.")
 
 
 def test_numbers_in_times_dates_and_ids_are_not_leetspeak():
