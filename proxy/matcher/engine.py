@@ -28,6 +28,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from functools import cache
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -221,10 +222,14 @@ class HyperscanEngine(Engine):
                 self._streaming_lock,
                 self._streaming().stream(match_event_handler=collect) as stream,
             ):
-                stream.scan(self._frame)
-                for start in range(0, len(text), STREAM_PIECE):
-                    stream.scan(shaped(text[start : start + STREAM_PIECE]))
-                stream.scan(self._frame)
+                pieces = (
+                    shaped(text[start : start + STREAM_PIECE])
+                    for start in range(0, len(text), STREAM_PIECE)
+                )
+                if self._frame:
+                    pieces = chain((self._frame,), pieces, (self._frame,))
+                for piece in pieces:
+                    stream.scan(piece)
         elif self._frame:
             scan_block(self._database, self._frame + shaped(text) + self._frame, collect)
         else:

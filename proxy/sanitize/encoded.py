@@ -106,9 +106,10 @@ def _run_spans(text: str) -> list[tuple[int, int]]:
     spans = []
     pos = 0
     while (start := shaped.find(_SHORT_RUN_SHAPED, pos)) >= 0:
-        end = _run_rest().match(shaped, start + SHORT_RUN).end()
-        spans.append((start, end))
-        pos = end
+        rest = _run_rest().match(shaped, start + SHORT_RUN)
+        assert rest is not None  # it matches the empty string too
+        spans.append((start, rest.end()))
+        pos = rest.end()
     return spans
 
 

@@ -176,6 +176,13 @@ def test_the_word_marks_read_words_at_the_text_edges():
     assert {r.kind for r in readings("69 67 6e 6f 72 65")} == {"hex-escapes"}
 
 
+def test_a_text_scanned_as_a_stream_has_edges_too(monkeypatch):
+    # A text past STREAM_FROM is scanned a piece at a time: its edges are framed once, not each piece's.
+    monkeypatch.setattr(engine, "STREAM_FROM", 4)
+    monkeypatch.setattr(engine, "STREAM_PIECE", 3)
+    assert {r.kind for r in readings("gur naq")} == {"rot13"}
+
+
 @pytest.mark.skipif(not engine.hyperscan_in_use(), reason="the plain path marks every text")
 def test_timestamps_show_no_mark_of_hex_pairs():
     # A four-digit year before the pairs: no run of six pairs stands apart from other digits.
