@@ -205,7 +205,8 @@ class HyperscanEngine(Engine):
         self._database = database
         self._streaming = streaming  # builds the stream-mode database, on the first long text
         self.shaper = shaper  # None: the module's `shape`
-        self._frame = _FRAME if framed else b""  # read before and after the text (see `loosen`)
+        self.framed = framed  # the text is read between two `_FRAME`s (see `loosen`)
+        self._frame = _FRAME if framed else b""
         # A stream scans with its database's own scratch space: one long text at a time.
         self._streaming_lock = threading.Lock()
 
