@@ -524,7 +524,7 @@ _READERS = (
     ("html-entities", "&#?[A-Za-z0-9]+;", _entities, None),
     (
         "hex-escapes",
-        r"\\x[0-9A-Fa-f]{2}[\s,;:]*\\x|0x[0-9A-Fa-f]{2}[\s,;:]*0x|\\u[0-9A-Fa-f]{4}\\u"
+        r"(?:\\x|0x)[0-9A-Fa-f]{2}[\s,;:]*(?:\\x|0x)|\\u[0-9A-Fa-f]{4}\\u"
         r"|[^0-9A-Za-z][0-9A-Fa-f]{2}(?:[ :,-][0-9A-Fa-f]{2}){5}",
         _hex,
         None,

@@ -162,6 +162,8 @@ def test_the_gate_of_the_chunks_mark_passes_every_text_it_marks(text):
 # of none, hex pairs and their separators.
 _EDGE_PIECES = ["gur", "naq", "siht", "si", "ti", "ſ", "K", "ı", "İ", "x", "_", "9", "é", "日"]
 _EDGE_PIECES += [" ", "\n", "-", ":", ".", "01", "ab", "2023", "a0"]
+# And the escaped hex forms, mixed ("\\x69 0x67 ...").
+_EDGE_PIECES += ["\\x", "0x", "\\u", "69", "6e00"]
 
 
 @given(st.lists(st.sampled_from(_EDGE_PIECES), max_size=16).map("".join))
@@ -174,6 +176,8 @@ def test_the_word_marks_read_words_at_the_text_edges():
     assert {r.kind for r in readings("gur naq")} == {"rot13"}
     assert "reversed" in {r.kind for r in readings("ſiht si")}
     assert {r.kind for r in readings("69 67 6e 6f 72 65")} == {"hex-escapes"}
+    # Escapes of both forms in turn, as `_hex_run()` reads them.
+    assert {r.kind for r in readings("\\x69 0x67 \\x6e 0x6f \\x72 0x65")} == {"hex-escapes"}
 
 
 def test_a_text_scanned_as_a_stream_has_edges_too(monkeypatch):
