@@ -291,7 +291,9 @@ def compiled(
 
 @cache
 def _compiled(
-    sources: tuple[str, ...], shaper: Callable[[str], bytes] | None, framed: bool
+    sources: tuple[str, ...],
+    shaper: Callable[[str], bytes] | None = None,
+    framed: bool = False,
 ) -> Engine:
     hs = hyperscan_in_use()
     if hs is None:
