@@ -241,14 +241,15 @@ def _any_quoted_key() -> re.Pattern[str]:
     return re.compile(r"[\"'](?=([\w .-]{1,48})[\"'][ \t]*:)")
 
 
-def key_kinds(text: str) -> frozenset[FieldKind]:
+def key_kinds(text: str, lines: list[re.Match] | None = None) -> frozenset[FieldKind]:
     """The kinds of field the keys inside `text` can name (see `Shapes.at`), a few more at most.
 
     Every key it finds lies on one line, as any key-value pair's key does: the kinds of texts
-    joined by line breaks are the kinds of each of them together.
+    joined by line breaks are the kinds of each of them together. `lines`: the text's YAML-like
+    lines (`_line_pairs`), if they were read already.
     """
     keys = {match.group(1) for match in _any_quoted_key().finditer(text)}
-    keys.update(match.group(1) for match in _line_pairs(text))
+    keys.update(match.group(1) for match in (_line_pairs(text) if lines is None else lines))
     found = {kind_of_key(key) for key in keys}
     if any(map(_names_a_record_part, keys)):
         # A record part's kind is the record's: a ticket, an e-mail or a to-do.
@@ -269,6 +270,13 @@ class Shapes:
         self._spans: list[tuple[int, int, str]] | None = None
         self._starts: list[int] = []
         self._objects: _Objects | None = None
+        self._lines: list[re.Match] | None = None
+
+    def _line_matches(self) -> list[re.Match]:
+        """The text's YAML-like lines, read once for both questions that need them (`kinds`, `at`)."""
+        if self._lines is None:
+            self._lines = list(_line_pairs(self._text))
+        return self._lines
 
     def _read(self) -> list[tuple[int, int, str]]:
         """The keyed values, read on the first question (most texts never ask one)."""
@@ -277,7 +285,7 @@ class Shapes:
         for match in _quoted_pair().finditer(text):
             group = 2 if match.group(1) is not None else 4
             spans.append((match.start(group), match.end(group), match.group(group - 1)))
-        for match in _line_pairs(text):
+        for match in self._line_matches():
             spans.append((match.start(2), match.end(2), match.group(1)))
         spans.sort()
         self._starts = [start for start, _, _ in spans]
@@ -304,7 +312,7 @@ class Shapes:
     def kinds(self) -> frozenset[FieldKind]:
         """Every kind `at` can return for some offset of the text (a few more at most): a rule
         held only in other kinds of field cannot hold anywhere in it."""
-        return key_kinds(self._text) | {self.outer.kind}
+        return key_kinds(self._text, self._line_matches()) | {self.outer.kind}
 
     def _record_kind(self, offset: int) -> FieldKind | None:
         """The kind of the JSON object holding `offset`, where its keys tell: a ticket or an

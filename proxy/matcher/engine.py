@@ -11,7 +11,10 @@ the tests run both and compare.
 The looser form reads a shaped copy of the text: every non-ASCII character becomes one `?`, so
 offsets stay those of the text and a byte-level database needs no Unicode tables. Where the
 pattern takes a word, digit or space character, the rewrite also takes `?`; look-arounds and
-`\\b` are dropped; long bounded repeats become unbounded. The compiled database is kept in the
+`\\b` are dropped; long bounded repeats become unbounded. A pattern that needs a word's edges
+writes them as characters (`[^A-Za-z0-9_]`) and asks for a `framed` engine, which reads the text
+between two line breaks, so that a word at either end of the text has such a character beside it
+too. The compiled database is kept in the
 user's cache folder (`cache_folder`), named by everything it was built from, so only the first process of
 a user pays for the compilation.
 """
@@ -25,6 +28,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from functools import cache
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +56,8 @@ _LOOKAROUNDS = ("(?=", "(?!", "(?<=", "(?<!")
 # shaped copy would otherwise be one more copy of a large message in memory.
 STREAM_FROM = 1 << 20
 STREAM_PIECE = 1 << 16
+# What a framed engine reads before and after the text: a character of no word.
+_FRAME = b"\n"
 
 
 def shape(text: str) -> bytes:
@@ -194,10 +200,13 @@ class HyperscanEngine(Engine):
         database,
         streaming: Callable[[], Any] | None = None,
         shaper: Callable[[str], bytes] | None = None,
+        framed: bool = False,
     ) -> None:
         self._database = database
         self._streaming = streaming  # builds the stream-mode database, on the first long text
         self.shaper = shaper  # None: the module's `shape`
+        self.framed = framed  # the text is read between two `_FRAME`s (see `loosen`)
+        self._frame = _FRAME if framed else b""
         # A stream scans with its database's own scratch space: one long text at a time.
         self._streaming_lock = threading.Lock()
 
@@ -214,8 +223,16 @@ class HyperscanEngine(Engine):
                 self._streaming_lock,
                 self._streaming().stream(match_event_handler=collect) as stream,
             ):
-                for start in range(0, len(text), STREAM_PIECE):
-                    stream.scan(shaped(text[start : start + STREAM_PIECE]))
+                pieces = (
+                    shaped(text[start : start + STREAM_PIECE])
+                    for start in range(0, len(text), STREAM_PIECE)
+                )
+                if self._frame:
+                    pieces = chain((self._frame,), pieces, (self._frame,))
+                for piece in pieces:
+                    stream.scan(piece)
+        elif self._frame:
+            scan_block(self._database, self._frame + shaped(text) + self._frame, collect)
         else:
             scan_block(self._database, shaped(text), collect)
         found.sort()
@@ -264,19 +281,25 @@ def plain(sources: Sequence[str]) -> Engine:
     return Engine(len(sources))
 
 
-def compiled(sources: Sequence[str], shaper: Callable[[str], bytes] | None = None) -> Engine:
+def compiled(
+    sources: Sequence[str], shaper: Callable[[str], bytes] | None = None, framed: bool = False
+) -> Engine:
     """The fastest engine this platform has for these pattern sources, which read the text as
-    `shaper` turns it into bytes (`shape` by default)."""
-    return _compiled(tuple(sources), shaper)
+    `shaper` turns it into bytes (`shape` by default), between two line breaks if `framed`."""
+    return _compiled(tuple(sources), shaper, framed)
 
 
 @cache
-def _compiled(sources: tuple[str, ...], shaper: Callable[[str], bytes] | None = None) -> Engine:
+def _compiled(
+    sources: tuple[str, ...],
+    shaper: Callable[[str], bytes] | None = None,
+    framed: bool = False,
+) -> Engine:
     hs = hyperscan_in_use()
     if hs is None:
         return plain(sources)
     streaming = cache(lambda: _database(hs, sources, hs.HS_MODE_STREAM))
-    return HyperscanEngine(_database(hs, sources, hs.HS_MODE_BLOCK), streaming, shaper)
+    return HyperscanEngine(_database(hs, sources, hs.HS_MODE_BLOCK), streaming, shaper, framed)
 
 
 def _database(hs, sources: tuple[str, ...], mode: int):

@@ -212,7 +212,7 @@ def _marks() -> list[tuple[engine.Engine, list[int]]]:
         by_shaper.setdefault(shaper, []).append(index)
     marks = []
     for shaper, indexes in by_shaper.items():
-        scan = engine.compiled([_READERS[index][1] for index in indexes], shaper)
+        scan = engine.compiled([_READERS[index][1] for index in indexes], shaper, framed=True)
         marks.append((scan if shaper is None else _gated(scan), indexes))
     return marks
 
@@ -223,11 +223,23 @@ def _gated(shaped: engine.Engine) -> engine.Engine:
     return engine.Gated(engine.compiled([SHAPED_GATE]), shaped)
 
 
-def _anycase(words: str) -> str:
-    """A loose mark for the words, in any case, without an inline flag: the compiled scan knows
-    no word boundaries, so two-letter words (inside too many others) are left to the reader."""
-    longer = (word for word in words.split() if len(word) > 2)
-    return "|".join("".join(f"[{c.upper()}{c}]" for c in word) for word in longer)
+# Python's `re` matches these ASCII letters, in any case, to a character outside ASCII too ("ſ"
+# to "s", "K" to "k", "ı" and "İ" to "i"), which the compiled scan reads as `?`.
+_CASED_BEYOND_ASCII = frozenset("iks")
+# A character beside a word in the compiled scan: not a letter, digit or underscore of ASCII (a
+# character outside ASCII reads as `?`, which is one), nor the text's edge (the scan is framed).
+_EDGE = "[^A-Za-z0-9_]"
+
+
+def _two_words(words: str) -> str:
+    """A loose mark for two of the words standing as words (as `_marked` asks of the reading's
+    own mark), in any case, without an inline flag: each between characters of no word, the one
+    between two adjacent words shared by both."""
+    one = "|".join(
+        "".join(f"[{c.upper()}{c}{'?' if c in _CASED_BEYOND_ASCII else ''}]" for c in word)
+        for word in words.split()
+    )
+    return f"{_EDGE}(?:{one}){_EDGE}(?:[\\s\\S]*{_EDGE})?(?:{one}){_EDGE}"
 
 
 def _marked(mark: re.Pattern, text: str) -> bool:
@@ -301,7 +313,8 @@ def _chunked_base64(text: str, skip: bool = True) -> str | None:
     runs: list[list[re.Match]] = []
     current: list[re.Match] = []
     plain, pos = 0, 0
-    while token := _next_piece(text, pos, seeking=skip and not current):
+    shaped = _LookingPieces(text) if skip and len(text) <= _SHAPED_SEEK_MOST else None
+    while token := _next_piece(text, pos, seeking=skip and not current, shaped=shaped):
         pos = token.end()
         joined = bool(current) and _gap().fullmatch(text, current[-1].end(), token.start())
         looks = bool(_base64_look().search(token.group(0)))
@@ -326,15 +339,68 @@ def _chunked_base64(text: str, skip: bool = True) -> str | None:
     return "".join([*out, text[pos:]]) if out else None
 
 
-def _next_piece(text: str, pos: int, seeking: bool) -> re.Match | None:
+def _next_piece(
+    text: str, pos: int, seeking: bool, shaped: "_LookingPieces | None" = None
+) -> re.Match | None:
     """The next piece of base64 alphabet from `pos`; when `seeking`, the next one that looks like
     base64. A plain piece opens no run, and with none open it changes nothing: in prose, where
     nearly every word is a piece, only the few that look like base64 and their neighbours are read.
+    Given the text's `shaped` copy, the looking piece is found in that.
     """
     if not seeking:
         return _token().search(text, pos)
-    looking = _looking_piece().search(text, pos)
-    return None if looking is None else _token().match(text, looking.start())
+    if shaped is not None:
+        start = shaped.next_start(pos)
+    else:
+        looking = _looking_piece().search(text, pos)
+        start = None if looking is None else looking.start()
+    return None if start is None else _token().match(text, start)
+
+
+# The longest text whose looking pieces are found in a shaped copy (a longer one is searched by
+# `_looking_piece()`): as long as the compiled scans shape whole, so no larger copy is made.
+_SHAPED_SEEK_MOST = engine.STREAM_FROM
+
+
+class _LookingPieces:
+    """Where the pieces that look like base64 start, found in the text reduced to `CHUNK_CLASSES`:
+    `_looking_piece()` tries a lazy run from every word of prose, where the same looks spelled in
+    the classes' symbols (`_CHUNK_LOOK`) are literals a search skips to."""
+
+    def __init__(self, text: str) -> None:
+        self._shaped = CHUNK_CLASSES.of_characters(text)
+
+    def next_start(self, pos: int) -> int | None:
+        """Where `_looking_piece().search(text, pos)` matches: the first piece starting at or after
+        `pos` that holds a look (every character of a look is of the alphabet, so it lies in one
+        piece); None when there is none."""
+        shaped = self._shaped
+        while (look := _shaped_look().search(shaped, pos)) is not None:
+            start = look.start()
+            while start and shaped[start - 1] in _SHAPED_ALPHABET:
+                start -= 1
+            if start >= pos:
+                return start
+            # The piece began before `pos`: none of its looks opens a match, the next piece may.
+            after = _shaped_outside().search(shaped, look.end())
+            if after is None:
+                return None
+            pos = after.start()
+        return None
+
+
+# The base64 alphabet, and `_LOOK`, in the symbols of `CHUNK_CLASSES`.
+_SHAPED_ALPHABET = frozenset(b"aA0+/")
+
+
+@cache
+def _shaped_look() -> re.Pattern[bytes]:
+    return re.compile(_CHUNK_LOOK.encode())
+
+
+@cache
+def _shaped_outside() -> re.Pattern[bytes]:
+    return re.compile(rb"[^aA0+/]")
 
 
 def _base64_text(joined: str) -> str | None:
@@ -452,14 +518,14 @@ SHAPED_GATE = r"[A-Za-z][A-Z0-9+/]|[0-9][A-Za-z+/]"
 # Each reading: its kind, a loose form of its mark for the compiled scan (a superset of where the
 # reader's own test passes), the reader, and how the scan shapes the text (None: `engine.shape`).
 _READERS = (
-    ("rot13", _anycase(_ROT13_WORDS), _rot13, None),
-    ("reversed", _anycase(_REVERSED_WORDS), _reversed, None),
+    ("rot13", _two_words(_ROT13_WORDS), _rot13, None),
+    ("reversed", _two_words(_REVERSED_WORDS), _reversed, None),
     ("url-encoding", "%[0-9A-Fa-f][0-9A-Fa-f]", _url, None),
     ("html-entities", "&#?[A-Za-z0-9]+;", _entities, None),
     (
         "hex-escapes",
-        r"\\x[0-9A-Fa-f]{2}[\s,;:]*\\x|0x[0-9A-Fa-f]{2}[\s,;:]*0x|\\u[0-9A-Fa-f]{4}\\u"
-        r"|[0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}[ :,-][0-9A-Fa-f]{2}",
+        r"(?:\\x|0x)[0-9A-Fa-f]{2}[\s,;:]*(?:\\x|0x)|\\u[0-9A-Fa-f]{4}\\u"
+        r"|[^0-9A-Za-z][0-9A-Fa-f]{2}(?:[ :,-][0-9A-Fa-f]{2}){5}",
         _hex,
         None,
     ),

@@ -25,7 +25,10 @@ def _run() -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{{{SHORT_RUN},}}=*")
 
 
-_ALPHABET = Shape({"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-": "b"})
+# The alphabet as one symbol, and the padding that may close a run.
+_ALPHABET = Shape(
+    {"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-": "b", "=": "="}
+)
 
 
 @cache
@@ -50,8 +53,7 @@ def strip_encoded(
 ) -> str:
     """Remove long encoded runs, and shorter ones that decode to instructions, recording the decoding."""
 
-    def replace(match: re.Match) -> str:
-        run = match.group(0)
+    def replace(run: str) -> str:
         kind, decoded = _decode(run)
         decoded = _innermost(decoded)
         if len(run) >= LONG_RUN:
@@ -68,7 +70,47 @@ def strip_encoded(
 
     if not _may_hold_run(text):
         return text  # most fields: no run long enough, proved without the regex
-    return _run().sub(replace, text)
+    pieces, pos = [], 0
+    for start, end in _run_spans(text):
+        run = text[start:end]
+        kept = replace(run)
+        if kept is not run:
+            pieces += [text[pos:start], kept]
+            pos = end
+    return "".join([*pieces, text[pos:]]) if pieces else text
+
+
+# The longest text whose runs are found in a shaped copy; a longer one is searched by `_run()`
+# (no copy of it is made).
+_SHAPED_MOST = 1 << 16
+_SHORT_RUN_SHAPED = b"b" * SHORT_RUN
+
+
+@cache
+def _run_rest() -> re.Pattern[bytes]:
+    return re.compile(rb"b*=*")
+
+
+def _run_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of `_run()`'s matches in `text`, left to right.
+
+    `_run()` tries every character, and a text that has one run is mostly prose; in the text
+    shaped to one symbol per character (`_ALPHABET`), each run starts where SHORT_RUN symbols
+    of the alphabet stand in a row, which a substring search skips to. The first such place from
+    where the last run ended is a run's start: the symbol before it is none of the alphabet (or
+    that place would be the first), or the last run ended in padding.
+    """
+    if len(text) > _SHAPED_MOST:
+        return [match.span() for match in _run().finditer(text)]
+    shaped = _ALPHABET.of_characters(text)
+    spans = []
+    pos = 0
+    while (start := shaped.find(_SHORT_RUN_SHAPED, pos)) >= 0:
+        rest = _run_rest().match(shaped, start + SHORT_RUN)
+        assert rest is not None  # it matches the empty string too
+        spans.append((start, rest.end()))
+        pos = rest.end()
+    return spans
 
 
 def _may_hold_run(text: str) -> bool:

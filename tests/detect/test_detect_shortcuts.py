@@ -125,7 +125,9 @@ def test_every_ascii_character_is_spaced_as_the_pattern_spaces_it():
 def block_only(compiled: engine.Engine) -> engine.HyperscanEngine:
     """The same compiled engine without its stream: every text scanned as one block."""
     assert isinstance(compiled, engine.HyperscanEngine)
-    return engine.HyperscanEngine(compiled._database, shaper=compiled.shaper)
+    return engine.HyperscanEngine(
+        compiled._database, shaper=compiled.shaper, framed=compiled.framed
+    )
 
 
 @pytest.mark.skipif(engine.hyperscan is None, reason="the compiled engine needs Hyperscan")

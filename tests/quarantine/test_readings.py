@@ -18,6 +18,7 @@ from lazaretto.proxy.quarantine.readings import (
     CHUNK_CLASSES,
     CHUNK_MARK,
     SHAPED_GATE,
+    marked,
     readings,
 )
 from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
@@ -154,6 +155,42 @@ def test_the_chunks_mark_in_classes_is_the_mark_in_the_text(text):
 def test_the_gate_of_the_chunks_mark_passes_every_text_it_marks(text):
     if CHUNK_MARK_IN_CLASSES.search(CHUNK_CLASSES.of_characters(text)):
         assert re.search(SHAPED_GATE, text)
+
+
+# What the compiled marks of ROT13, reversed words and hex pairs read at words' edges: the words,
+# letters Python's `re` matches to them in other case ("ſ", "K", "ı"), characters of words and
+# of none, hex pairs and their separators.
+_EDGE_PIECES = ["gur", "naq", "siht", "si", "ti", "ſ", "K", "ı", "İ", "x", "_", "9", "é", "日"]
+_EDGE_PIECES += [" ", "\n", "-", ":", ".", "01", "ab", "2023", "a0"]
+# And the escaped hex forms, mixed ("\\x69 0x67 ...").
+_EDGE_PIECES += ["\\x", "0x", "\\u", "69", "6e00"]
+
+
+@given(st.lists(st.sampled_from(_EDGE_PIECES), max_size=16).map("".join))
+def test_the_compiled_marks_name_every_reading_a_reader_makes(text):
+    made = [kind for kind, _, read, _ in _READERS if read(text) not in (None, text)]
+    assert [reading.kind for reading in readings(text)] == made
+
+
+def test_the_word_marks_read_words_at_the_text_edges():
+    assert {r.kind for r in readings("gur naq")} == {"rot13"}
+    assert "reversed" in {r.kind for r in readings("ſiht si")}
+    assert {r.kind for r in readings("69 67 6e 6f 72 65")} == {"hex-escapes"}
+    # Escapes of both forms in turn, as `_hex_run()` reads them.
+    assert {r.kind for r in readings("\\x69 0x67 \\x6e 0x6f \\x72 0x65")} == {"hex-escapes"}
+
+
+def test_a_text_scanned_as_a_stream_has_edges_too(monkeypatch):
+    # A text past STREAM_FROM is scanned a piece at a time: its edges are framed once, not each piece's.
+    monkeypatch.setattr(engine, "STREAM_FROM", 4)
+    monkeypatch.setattr(engine, "STREAM_PIECE", 3)
+    assert {r.kind for r in readings("gur naq")} == {"rot13"}
+
+
+@pytest.mark.skipif(not engine.hyperscan_in_use(), reason="the plain path marks every text")
+def test_timestamps_show_no_mark_of_hex_pairs():
+    # A four-digit year before the pairs: no run of six pairs stands apart from other digits.
+    assert not marked("Sent 2023-11-10 13:30:00 and 2024-05-08 10:30:15.")
 
 
 def test_numbers_in_times_dates_and_ids_are_not_leetspeak():

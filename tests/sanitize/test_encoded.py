@@ -114,3 +114,12 @@ def test_an_encoding_inside_an_encoding_is_read_to_its_payload(layers):
 def test_a_benign_text_in_two_layers_stays():
     run = _LAYERS["base64"](_LAYERS["base64"]("Release 4.2 ships on Friday."))
     assert sanitize(f"Log: {run} end", WITH_CHECK)[0] == f"Log: {run} end"
+
+
+# The alphabet, its padding, its neighbours, and a character outside ASCII.
+_RUN_PIECES = st.sampled_from(["a", "Z", "9", "+", "/", "_", "-", "=", " ", ".", "é", "ab" * 12])
+
+
+@given(st.lists(_RUN_PIECES, max_size=60).map("".join))
+def test_runs_found_in_the_shaped_text_are_the_regex_runs(text):
+    assert encoded._run_spans(text) == [match.span() for match in encoded._run().finditer(text)]
