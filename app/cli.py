@@ -81,8 +81,13 @@ def build_parser(
     parser.add_argument("--version", action=_version_action(), help="show the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     chosen = next((arg for arg in argv if not arg.startswith("-")), None)
+    # A named command's parser alone: each parser costs argparse a round of message lookups (a
+    # proxy's and a hook's start-up pay for every one). The list of all is for help and for a
+    # name no command has.
+    listed = [chosen] if chosen in COMMANDS else list(COMMANDS)
     configured = None
-    for name, help_text in COMMANDS.items():
+    for name in listed:
+        help_text = COMMANDS[name]
         child = sub.add_parser(name, help=help_text, description=help_text)
         if name == chosen:
             module = importlib.import_module(f"lazaretto.app.commands.{name}")
