@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..classify import OutboundBy, ToolVerdict, untrusted_tool
-from ..hooks.dispatch import CLIENTS
+from ..hooks.clients import CLIENTS
 from ..mcp.jsonrpc import ErrorReason
 from ..policy import Policy, Trust, dotted
 

@@ -11,6 +11,7 @@ import sys
 from ..transport.whole_writes import print_json_line
 from . import budget, environment
 
+# Each client's adapter module, by the client's name in `clients.CLIENTS`.
 CLIENTS = {
     "claude-code": "lazaretto.proxy.hooks.claude",
     "codex": "lazaretto.proxy.hooks.codex",

@@ -16,9 +16,8 @@ from lazaretto.store.station.marker import MarkerError, find_marker
 from lazaretto.store.station.wire import MAX_LINE, VERSION, decode, encode
 
 from ..transport.whole_writes import print_json_line
+from .clients import CLIENTS
 from .files import read_regular
-
-CLIENTS = ("claude-code", "codex", "cursor")
 
 
 class StationDown(RuntimeError):
