@@ -9,11 +9,17 @@ replaced whole: a file that fails the check (cut short by a full disk, damaged, 
 layout) reads as absent, and is built and written again. (The check finds accidents, not
 forgeries, which no check could: whoever can write the folder can write a matching sum. A
 CRC-32 reads a proxy's few megabytes of databases at start-up in half the time SHA-256 does.)
+
+Every upgrade, and every policy that compiles other patterns, names new files, and nothing reads
+the old ones again: a file's modification time is moved forward when it is read (at most once a
+day), and each file written removes those no process read for `UNUSED_DAYS`. The folder holds
+what was used lately, not every version ever installed.
 """
 
 import hashlib
 import os
 import tempfile
+import time
 import zlib
 from pathlib import Path
 
@@ -21,6 +27,10 @@ LAYOUT = 2
 """The layout of a cache file (a checksum, then the contents); another layout, another folder."""
 
 _CHECK_SIZE = 4
+
+UNUSED_DAYS = 30
+"""A file no process read for this long is removed by the next file written."""
+_DAY = 24 * 60 * 60
 
 
 def path() -> Path:
@@ -48,14 +58,27 @@ def inputs_digest(inputs: list[bytes]) -> str:
 
 def read(name: str) -> bytes | None:
     """The contents kept under `name`, or None when absent, unreadable or failing the check."""
+    file = path() / name
     try:
-        raw = (path() / name).read_bytes()
+        with open(file, "rb") as handle:
+            raw = handle.read()
+            modified = os.fstat(handle.fileno()).st_mtime
     except OSError:
         return None
     check, contents = raw[:_CHECK_SIZE], raw[_CHECK_SIZE:]
     if len(raw) < _CHECK_SIZE or _checksum(contents) != check:
         return None
+    if time.time() - modified > _DAY:
+        _mark_used(file)
     return contents
+
+
+def _mark_used(file: Path) -> None:
+    """Move `file`'s modification time to now: read today, it is not removed as unused."""
+    try:
+        os.utime(file)
+    except OSError:
+        pass  # a folder this user cannot write: nothing is removed from it either
 
 
 def write(name: str, contents: bytes) -> None:
@@ -76,6 +99,24 @@ def write(name: str, contents: bytes) -> None:
                 os.unlink(temporary)
             except OSError:
                 pass
+        return
+    _remove_unused(where)
+
+
+def _remove_unused(where: Path) -> None:
+    """Remove the files under `where` that no process read for `UNUSED_DAYS` (see the module
+    docstring), and temporary files left by a writer that died that long ago."""
+    oldest = time.time() - UNUSED_DAYS * _DAY
+    try:
+        with os.scandir(where) as entries:
+            for entry in entries:
+                try:
+                    if entry.is_file(follow_symlinks=False) and entry.stat().st_mtime < oldest:
+                        os.unlink(entry.path)
+                except OSError:
+                    pass  # removed by another process meanwhile
+    except OSError:
+        pass  # the folder cannot be listed: it keeps its files
 
 
 def _checksum(contents: bytes) -> bytes:

@@ -86,9 +86,9 @@ class CleanAnswers:
         self._forget_oldest(name)
 
     def _forget_oldest(self, written: str) -> None:
-        """Remove the files written longest ago but the one just `written`, past the `most`
-        newest (a policy edited, a server upgraded: each makes new files, and the old ones would
-        never be read again)."""
+        """Remove the files used longest ago (written, or read on another day: see
+        `cache_folder`) but the one just `written`, past the `most` newest (a policy edited, a
+        server upgraded: each makes new files, and the old ones would never be read again)."""
         try:
             others = [
                 (entry.stat().st_mtime_ns, entry.path)
