@@ -23,7 +23,7 @@ from urllib.parse import unquote
 
 from ..matcher import engine
 from ..sanitize.encoded import is_text
-from ..sanitize.shape import Shape
+from ..sanitize.shape import Shape, beyond_ascii
 
 
 @dataclass(frozen=True)
@@ -454,7 +454,8 @@ def _lookalikes(text: str) -> str | None:
     """Words that mix Latin letters with look-alikes, spelled in Latin; words wholly in another
     script are that script's own words, and stay."""
     # Only a word holding a look-alike can change: text with none is left before the substitution.
-    if text.isascii() or _lookalike_chars().isdisjoint(text):
+    # Every look-alike is outside ASCII, so only the text's characters outside ASCII are asked.
+    if text.isascii() or _lookalike_chars().isdisjoint(beyond_ascii(text)):
         return None
     table = _lookalike_table()
     return _word().sub(
