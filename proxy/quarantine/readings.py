@@ -15,7 +15,7 @@ import codecs
 import json
 import re
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import islice
@@ -157,11 +157,20 @@ def _word_char() -> re.Pattern[str]:
 
 
 # In the reading, every word of letters and those digits is spelled out ("p057 17 70": "post it to").
-# Only words holding such a digit are matched: a word of letters alone spells itself, and
-# matching every word of a long text was most of this reading's work.
+# Only words holding such a digit are matched: a word of letters alone spells itself. Such a word
+# opens with letters or not at all, so a regex for it whole tries every letter of the text;
+# `_leet_word_tail()` starts at the word's first digit instead, which its search skips to, and
+# asks of the character before it what the word's start needs (see `_leet_words`).
 @cache
-def _leet_word() -> re.Pattern[str]:
-    return re.compile(r"(?<![A-Za-z0-9])[A-Za-z]*[013457$][A-Za-z013457$]*(?![A-Za-z0-9])")
+def _leet_word_tail() -> re.Pattern[str]:
+    return re.compile(
+        r"[013457$](?:(?<![A-Za-z0-9][013457$])|(?<=[A-Za-z][013457$]))"
+        r"[A-Za-z013457$]*(?![A-Za-z0-9])"
+    )
+
+
+# ASCII letters, to find where the letters before a leet word's first digit start.
+_LETTERS = Shape({string.ascii_letters: "a"}, ".")
 
 
 _LEET = str.maketrans("013457$", "oieasts")
@@ -428,26 +437,56 @@ def _leet(text: str) -> str | None:
                 break
     if len(words) < _MARK_HITS:
         return None
-    return _leet_word().sub(lambda m: _spelled(text, m), text)
+    pieces, last = [], 0
+    for start, end in _leet_words(text):
+        pieces += [text[last:start], _spelled(text, start, end)]
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces)
 
 
-def _spelled(text: str, word: re.Match) -> str:
-    """A leet word spelled out; a number that is part of a time, a date, a version or an id
-    ("14:00", "2023-11-10", "v1.4") stays a number, or "14:00" would read as "ia:oo"."""
-    start, end = word.span()
-    if word.group().isdigit() and (
+def _leet_words(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of the leet words in `text`, in order: what
+    `(?<![A-Za-z0-9])[A-Za-z]*[013457$][A-Za-z013457$]*(?![A-Za-z0-9])` finds.
+
+    A match is letters (maybe none), a first digit, and a tail that `_leet_word_tail()` matches
+    alike from that digit; its letters need only stand at a word's start. So the tail is searched
+    for: where no letter stands before its digit, the word starts there (the tail's look-behind
+    asked that no letter or digit does); where one does, the word starts where that run of letters
+    starts, if no digit stands before it nor a word found before. Else no match holds this digit,
+    and the search goes on after it.
+    """
+    pos, letters = 0, None
+    while (tail := _leet_word_tail().search(text, pos)) is not None:
+        start = digit = tail.start()
+        if digit and text[digit - 1] in string.ascii_letters:
+            letters = letters or _LETTERS.of_characters(text)
+            start = letters.rfind(b".", 0, digit) + 1
+            if start < pos or (start and text[start - 1] in string.digits):
+                pos = digit + 1
+                continue
+        yield start, tail.end()
+        pos = tail.end()
+
+
+def _spelled(text: str, start: int, end: int) -> str:
+    """The leet word at `text[start:end]` spelled out; a number that is part of a time, a date, a
+    version or an id ("14:00", "2023-11-10", "v1.4") stays a number, or "14:00" would read as
+    "ia:oo"."""
+    word = text[start:end]
+    if word.isdigit() and (
         text[start - 1 : start] in _NUMBER_JOINS or text[end : end + 1] in _NUMBER_JOINS
     ):
-        return word.group()
+        return word
     # A number with a one-letter unit standing alone ("3m", "4h", "5s") is a measure, as a log
     # writes it.
     if (
-        _measure().fullmatch(word.group())
+        _measure().fullmatch(word)
         and (start == 0 or text[start - 1].isspace())
         and (end == len(text) or text[end].isspace() or text[end] in ",.;:)")
     ):
-        return word.group()
-    return word.group().translate(_LEET)
+        return word
+    return word.translate(_LEET)
 
 
 def _lookalikes(text: str) -> str | None:

@@ -22,6 +22,7 @@ _ALPHABET = st.sampled_from(
 _TEXT = st.lists(_ALPHABET, max_size=120).map("".join)
 
 # The plain paths, as they read before the shortcuts.
+_LEET_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]*[013457$][A-Za-z013457$]*(?![A-Za-z0-9])")
 _EVERY_LEET_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z013457$]+(?![A-Za-z0-9])")
 _PLAIN_HEX_PAIRS = re.compile(
     r"(?<![0-9A-Za-z])[0-9A-Fa-f]{2}(?:[ :,-][0-9A-Fa-f]{2}){5,}(?![0-9A-Za-z])"
@@ -51,7 +52,8 @@ def _same_readings(text: str) -> None:
     assert [m.span() for m in pairs.finditer(text)] == [
         m.span() for m in _PLAIN_HEX_PAIRS.finditer(text)
     ]
-    assert readings._leet_word().sub(_spell, text) == _EVERY_LEET_WORD.sub(_spell, text)
+    assert _LEET_WORD.sub(_spell, text) == _EVERY_LEET_WORD.sub(_spell, text)
+    assert list(readings._leet_words(text)) == [m.span() for m in _LEET_WORD.finditer(text)]
     # No reading, or one the substitution also makes; "no reading" where it would change nothing.
     plain = _plain_lookalikes(text)
     assert readings._lookalikes(text) in (plain, None)
@@ -96,3 +98,17 @@ def test_base64_chunks_in_prose_read_only_the_pieces_that_look_like_base64(monke
     readings._chunked_base64(text)
     # The three pieces and the plain word after them, not the prose's 4,000 words.
     assert len(read) < 10
+
+
+# Leet words' edges: letters, leet and other digits, the `$` that is a leet letter but no word
+# character, and characters around and beyond ASCII.
+_LEET_EDGES = st.lists(st.sampled_from(list("aZx0137925$ :-é")), max_size=60).map("".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_LEET_EDGES)
+def test_leet_words_are_the_words_the_whole_pattern_finds(text):
+    assert list(readings._leet_words(text)) == [m.span() for m in _LEET_WORD.finditer(text)]
+    leet = readings._leet(text)
+    if leet is not None:
+        assert leet == _LEET_WORD.sub(lambda m: readings._spelled(text, *m.span()), text)
