@@ -326,7 +326,11 @@ def _chunked_base64(text: str, skip: bool = True) -> str | None:
     while token := _next_piece(text, pos, seeking=skip and not current, shaped=shaped):
         pos = token.end()
         joined = bool(current) and _gap().fullmatch(text, current[-1].end(), token.start())
-        looks = bool(_base64_look().search(token.group(0)))
+        looks = (
+            bool(_base64_look().search(token.group(0)))
+            if shaped is None
+            else shaped.looks(token.start(), token.end())
+        )
         if not joined or (not looks and plain >= _PLAIN_PIECES):
             runs.append(current[: len(current) - plain])
             current, plain = [], 0
@@ -374,7 +378,7 @@ _SHAPED_SEEK_MOST = engine.STREAM_FROM
 class _LookingPieces:
     """Where the pieces that look like base64 start, found in the text reduced to `CHUNK_CLASSES`:
     `_looking_piece()` tries a lazy run from every word of prose, where the same looks spelled in
-    the classes' symbols (`_CHUNK_LOOK`) are literals a search skips to."""
+    the classes' symbols are found from the rarer symbols they hold (`_shaped_look()`)."""
 
     def __init__(self, text: str) -> None:
         self._shaped = CHUNK_CLASSES.of_characters(text)
@@ -397,14 +401,23 @@ class _LookingPieces:
             pos = after.start()
         return None
 
+    def looks(self, start: int, end: int) -> bool:
+        """Whether the piece `text[start:end]` holds a look (what `_base64_look()` tells of it):
+        a piece starts after no base64 letter, so no look is seen across its start."""
+        return _shaped_look().search(self._shaped, start, end) is not None
+
 
 # The base64 alphabet, and `_LOOK`, in the symbols of `CHUNK_CLASSES`.
 _SHAPED_ALPHABET = frozenset(b"aA0+/")
 
 
+# Every look holds a capital, a digit, `+` or `/`, the rarer symbols: the search skips to one of
+# them (a look spelled as `_CHUNK_LOOK` is tried at every letter) and asks the symbols beside it
+# whether a look starts there or at the small letter before it. One that starts before the
+# search's start shares its piece with that start, which `next_start` passes over either way.
 @cache
 def _shaped_look() -> re.Pattern[bytes]:
-    return re.compile(_CHUNK_LOOK.encode())
+    return re.compile(rb"[A0+/](?:(?<=a.)|(?<=A)(?=[0+/]|Aa)|(?<=0)(?=[aA+/]))")
 
 
 @cache

@@ -112,3 +112,19 @@ def test_leet_words_are_the_words_the_whole_pattern_finds(text):
     leet = readings._leet(text)
     if leet is not None:
         assert leet == _LEET_WORD.sub(lambda m: readings._spelled(text, *m.span()), text)
+
+
+# Base64's classes side by side, gaps, padding and characters of no class.
+_PIECES = st.lists(st.sampled_from(list('aZ09+/= ,"é-')), max_size=40).map("".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_PIECES)
+def test_looking_pieces_start_where_the_looking_piece_regex_does(text):
+    shaped = readings._LookingPieces(text)
+    for pos in range(len(text) + 1):
+        found = readings._looking_piece().search(text, pos)
+        assert shaped.next_start(pos) == (None if found is None else found.start())
+    for piece in readings._token().finditer(text):
+        looks = readings._base64_look().search(piece.group()) is not None
+        assert shaped.looks(*piece.span()) is looks
