@@ -145,28 +145,37 @@ def _leet_mark() -> re.Pattern[str]:
     return re.compile(r"[013457][A-Za-z]")
 
 
-# A word of letters and such digits only ("b64", "user12", "mp3" and e-mail addresses are none).
+# A word of letters and such digits only ("b64", "user12", "mp3" and e-mail addresses are none),
+# read from the start of a run of ASCII letters and digits that holds a mark: such characters up to
+# one that is in no word (a word also holds `@` and `$`). The mark's letter is then among them.
 @cache
-def _leet_shape() -> re.Pattern[str]:
-    return re.compile(r"[A-Za-z013457]*[A-Za-z][A-Za-z013457]*")
-
-
-@cache
-def _word_char() -> re.Pattern[str]:
-    return re.compile(r"[A-Za-z0-9@$]+")
+def _leet_shaped() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z013457]*+(?![A-Za-z0-9@$])")
 
 
 # In the reading, every word of letters and those digits is spelled out ("p057 17 70": "post it to").
 # Only words holding such a digit are matched: a word of letters alone spells itself. Such a word
 # opens with letters or not at all, so a regex for it whole tries every letter of the text;
-# `_leet_word_tail()` starts at the word's first digit instead, which its search skips to, and
-# asks of the character before it what the word's start needs (see `_leet_words`).
+# `_leet_first_digit()` finds the word's first digit instead, which its search skips to, and asks
+# of the character before it what the word's start needs (see `_leet_words`).
+_LEET_TAIL = r"[A-Za-z013457$]*(?![A-Za-z0-9])"
+
+
 @cache
-def _leet_word_tail() -> re.Pattern[str]:
-    return re.compile(
-        r"[013457$](?:(?<![A-Za-z0-9][013457$])|(?<=[A-Za-z][013457$]))"
-        r"[A-Za-z013457$]*(?![A-Za-z0-9])"
-    )
+def _leet_first_digit() -> re.Pattern[str]:
+    # After no letter or digit, the word starts at the digit, and its tail is read at once; after a
+    # letter, only the digit is matched (its letters' start is asked first, then the tail).
+    return re.compile(rf"[013457$](?:(?<![A-Za-z0-9][013457$]){_LEET_TAIL}|(?<=[A-Za-z][013457$]))")
+
+
+@cache
+def _leet_tail() -> re.Pattern[str]:
+    return re.compile(_LEET_TAIL)
+
+
+@cache
+def _letters_and_digits() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z0-9]*+")
 
 
 # ASCII letters, to find where the letters before a leet word's first digit start.
@@ -438,17 +447,7 @@ def _base64_text(joined: str) -> str | None:
 
 
 def _leet(text: str) -> str | None:
-    words = set()
-    for mark in _leet_mark().finditer(text):
-        start = mark.start()
-        while start and text[start - 1].isascii() and text[start - 1].isalnum():
-            start -= 1
-        word = _word_char().match(text, start)
-        if word and _leet_shape().fullmatch(word.group(0)):
-            words.add(word.start())
-            if len(words) >= _MARK_HITS:
-                break
-    if len(words) < _MARK_HITS:
+    if not _leet_marked(text):
         return None
     pieces, last = [], 0
     for start, end in _leet_words(text):
@@ -458,26 +457,55 @@ def _leet(text: str) -> str | None:
     return "".join(pieces)
 
 
+def _leet_marked(text: str) -> bool:
+    """Whether `_MARK_HITS` words of letters and leet digits (`_leet_shaped()`) hold a mark.
+
+    Every mark in one run of ASCII letters and digits is in the word that starts where the run
+    does: each run is read once, from the first mark in it (a run read again for each of its
+    marks made a long one cost the cube of its length).
+    """
+    words, pos = 0, 0
+    while (mark := _leet_mark().search(text, pos)) is not None:
+        start = mark.start()
+        while start and text[start - 1].isascii() and text[start - 1].isalnum():
+            start -= 1
+        if _leet_shaped().match(text, start):
+            words += 1
+            if words >= _MARK_HITS:
+                return True
+        after = _letters_and_digits().match(text, mark.end())
+        assert after is not None  # it matches the empty string too
+        pos = after.end()
+    return False
+
+
 def _leet_words(text: str) -> Iterator[tuple[int, int]]:
     """The spans of the leet words in `text`, in order: what
     `(?<![A-Za-z0-9])[A-Za-z]*[013457$][A-Za-z013457$]*(?![A-Za-z0-9])` finds.
 
-    A match is letters (maybe none), a first digit, and a tail that `_leet_word_tail()` matches
-    alike from that digit; its letters need only stand at a word's start. So the tail is searched
-    for: where no letter stands before its digit, the word starts there (the tail's look-behind
-    asked that no letter or digit does); where one does, the word starts where that run of letters
-    starts, if no digit stands before it nor a word found before. Else no match holds this digit,
-    and the search goes on after it.
+    A match is letters (maybe none), a first digit and its tail (`_leet_tail()`), and it starts
+    after no letter or digit. Where no letter stands before the digit, `_leet_first_digit()` asked
+    that of the digit and read the tail. Where one does, the word starts where that run of letters
+    starts, if no digit stands before it nor a word found before, and if the tail follows. Else no
+    word starts before the next character that is no letter or digit (a word may start after a
+    `$`, which is none), and the search goes on from there: each run is read once.
     """
     pos, letters = 0, None
-    while (tail := _leet_word_tail().search(text, pos)) is not None:
-        start = digit = tail.start()
-        if digit and text[digit - 1] in string.ascii_letters:
-            letters = letters or _LETTERS.of_characters(text)
-            start = letters.rfind(b".", 0, digit) + 1
-            if start < pos or (start and text[start - 1] in string.digits):
-                pos = digit + 1
-                continue
+    while (found := _leet_first_digit().search(text, pos)) is not None:
+        digit = found.start()
+        if not digit or text[digit - 1] not in string.ascii_letters:
+            yield digit, found.end()
+            pos = found.end()
+            continue
+        letters = letters or _LETTERS.of_characters(text)
+        start = letters.rfind(b".", 0, digit) + 1
+        opens = start >= pos and not (start and text[start - 1] in string.digits)
+        tail = _leet_tail().match(text, digit + 1) if opens else None
+        if tail is None:
+            after = _letters_and_digits().match(text, digit + 1)
+            assert after is not None  # it matches the empty string too
+            pos = digit + 1 if text[digit] == "$" else after.end()
+            continue
         yield start, tail.end()
         pos = tail.end()
 

@@ -29,6 +29,19 @@ _PLAIN_HEX_PAIRS = re.compile(
 )
 
 
+def _plain_leet_marked(text: str) -> bool:
+    # Every mark read on its own, its word matched whole and tested.
+    words = set()
+    for mark in readings._leet_mark().finditer(text):
+        start = mark.start()
+        while start and text[start - 1].isascii() and text[start - 1].isalnum():
+            start -= 1
+        word = re.compile(r"[A-Za-z0-9@$]+").match(text, start)
+        if word and re.fullmatch(r"[A-Za-z013457]*[A-Za-z][A-Za-z013457]*", word.group(0)):
+            words.add(word.start())
+    return len(words) >= readings._MARK_HITS
+
+
 def _spell(match: re.Match) -> str:
     return match.group(0).translate(readings._LEET)
 
@@ -53,6 +66,7 @@ def _same_readings(text: str) -> None:
         m.span() for m in _PLAIN_HEX_PAIRS.finditer(text)
     ]
     assert _LEET_WORD.sub(_spell, text) == _EVERY_LEET_WORD.sub(_spell, text)
+    assert readings._leet_marked(text) is _plain_leet_marked(text)
     assert list(readings._leet_words(text)) == [m.span() for m in _LEET_WORD.finditer(text)]
     # No reading, or one the substitution also makes; "no reading" where it would change nothing.
     plain = _plain_lookalikes(text)
@@ -102,12 +116,13 @@ def test_base64_chunks_in_prose_read_only_the_pieces_that_look_like_base64(monke
 
 # Leet words' edges: letters, leet and other digits, the `$` that is a leet letter but no word
 # character, and characters around and beyond ASCII.
-_LEET_EDGES = st.lists(st.sampled_from(list("aZx0137925$ :-é")), max_size=60).map("".join)
+_LEET_EDGES = st.lists(st.sampled_from(list("aZx0137925$@ :-é")), max_size=60).map("".join)
 
 
 @settings(max_examples=2000, deadline=None)
 @given(_LEET_EDGES)
 def test_leet_words_are_the_words_the_whole_pattern_finds(text):
+    assert readings._leet_marked(text) is _plain_leet_marked(text)
     assert list(readings._leet_words(text)) == [m.span() for m in _LEET_WORD.finditer(text)]
     leet = readings._leet(text)
     if leet is not None:
