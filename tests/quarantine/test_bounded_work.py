@@ -68,16 +68,21 @@ def test_time_grows_linearly(shape):
 
 
 # Runs of letters and digits full of leet marks, closed by a digit no letter is spelled as (so no
-# word of them is leet), one run or many joined by characters a word holds.
+# word of them is leet), one run or many joined by characters a word holds; alone (the mark is
+# tested on every run) or after two leet words (the reading is made, every leet digit tried).
 LEET_RUNS = {"one run": "1z", "runs joined by at signs": "1z@", "runs joined by dollars": "a$1z"}
 
 
 @pytest.mark.serial
+@pytest.mark.parametrize("after", ["", "1st 5th "])
 @pytest.mark.parametrize("shape", LEET_RUNS)
-def test_the_leet_reading_grows_linearly(shape):
+def test_the_leet_reading_grows_linearly(shape, after):
     unit = LEET_RUNS[shape]
     assert_linear(
-        readings, lambda size: unit * (size // len(unit)) + "2", 4_000, f"readings, {shape}"
+        readings,
+        lambda size: after + unit * (size // len(unit)) + "2",
+        4_000,
+        f"readings, {shape} after {after!r}",
     )
 
 
