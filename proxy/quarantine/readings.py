@@ -15,7 +15,7 @@ import codecs
 import json
 import re
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import islice
@@ -23,7 +23,7 @@ from urllib.parse import unquote
 
 from ..matcher import engine
 from ..sanitize.encoded import is_text
-from ..sanitize.shape import Shape
+from ..sanitize.shape import Shape, beyond_ascii
 
 
 @dataclass(frozen=True)
@@ -145,23 +145,41 @@ def _leet_mark() -> re.Pattern[str]:
     return re.compile(r"[013457][A-Za-z]")
 
 
-# A word of letters and such digits only ("b64", "user12", "mp3" and e-mail addresses are none).
+# A word of letters and such digits only ("b64", "user12", "mp3" and e-mail addresses are none),
+# read from the start of a run of ASCII letters and digits that holds a mark: such characters up to
+# one that is in no word (a word also holds `@` and `$`). The mark's letter is then among them.
 @cache
-def _leet_shape() -> re.Pattern[str]:
-    return re.compile(r"[A-Za-z013457]*[A-Za-z][A-Za-z013457]*")
-
-
-@cache
-def _word_char() -> re.Pattern[str]:
-    return re.compile(r"[A-Za-z0-9@$]+")
+def _leet_shaped() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z013457]*+(?![A-Za-z0-9@$])")
 
 
 # In the reading, every word of letters and those digits is spelled out ("p057 17 70": "post it to").
-# Only words holding such a digit are matched: a word of letters alone spells itself, and
-# matching every word of a long text was most of this reading's work.
+# Only words holding such a digit are matched: a word of letters alone spells itself. Such a word
+# opens with letters or not at all, so a regex for it whole tries every letter of the text;
+# `_leet_first_digit()` finds the word's first digit instead, which its search skips to, and asks
+# of the character before it what the word's start needs (see `_leet_words`).
+_LEET_TAIL = r"[A-Za-z013457$]*(?![A-Za-z0-9])"
+
+
 @cache
-def _leet_word() -> re.Pattern[str]:
-    return re.compile(r"(?<![A-Za-z0-9])[A-Za-z]*[013457$][A-Za-z013457$]*(?![A-Za-z0-9])")
+def _leet_first_digit() -> re.Pattern[str]:
+    # After no letter or digit, the word starts at the digit, and its tail is read at once; after a
+    # letter, only the digit is matched (its letters' start is asked first, then the tail).
+    return re.compile(rf"[013457$](?:(?<![A-Za-z0-9][013457$]){_LEET_TAIL}|(?<=[A-Za-z][013457$]))")
+
+
+@cache
+def _leet_tail() -> re.Pattern[str]:
+    return re.compile(_LEET_TAIL)
+
+
+@cache
+def _letters_and_digits() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z0-9]*+")
+
+
+# ASCII letters, to find where the letters before a leet word's first digit start.
+_LETTERS = Shape({string.ascii_letters: "a"}, ".")
 
 
 _LEET = str.maketrans("013457$", "oieasts")
@@ -317,7 +335,11 @@ def _chunked_base64(text: str, skip: bool = True) -> str | None:
     while token := _next_piece(text, pos, seeking=skip and not current, shaped=shaped):
         pos = token.end()
         joined = bool(current) and _gap().fullmatch(text, current[-1].end(), token.start())
-        looks = bool(_base64_look().search(token.group(0)))
+        looks = (
+            bool(_base64_look().search(token.group(0)))
+            if shaped is None
+            else shaped.looks(token.start(), token.end())
+        )
         if not joined or (not looks and plain >= _PLAIN_PIECES):
             runs.append(current[: len(current) - plain])
             current, plain = [], 0
@@ -365,7 +387,7 @@ _SHAPED_SEEK_MOST = engine.STREAM_FROM
 class _LookingPieces:
     """Where the pieces that look like base64 start, found in the text reduced to `CHUNK_CLASSES`:
     `_looking_piece()` tries a lazy run from every word of prose, where the same looks spelled in
-    the classes' symbols (`_CHUNK_LOOK`) are literals a search skips to."""
+    the classes' symbols are found from the rarer symbols they hold (`_shaped_look()`)."""
 
     def __init__(self, text: str) -> None:
         self._shaped = CHUNK_CLASSES.of_characters(text)
@@ -388,14 +410,23 @@ class _LookingPieces:
             pos = after.start()
         return None
 
+    def looks(self, start: int, end: int) -> bool:
+        """Whether the piece `text[start:end]` holds a look (what `_base64_look()` tells of it):
+        a piece starts after no base64 letter, so no look is seen across its start."""
+        return _shaped_look().search(self._shaped, start, end) is not None
+
 
 # The base64 alphabet, and `_LOOK`, in the symbols of `CHUNK_CLASSES`.
 _SHAPED_ALPHABET = frozenset(b"aA0+/")
 
 
+# Every look holds a capital, a digit, `+` or `/`, the rarer symbols: the search skips to one of
+# them (a look spelled as `_CHUNK_LOOK` is tried at every letter) and asks the symbols beside it
+# whether a look starts there or at the small letter before it. One that starts before the
+# search's start shares its piece with that start, which `next_start` passes over either way.
 @cache
 def _shaped_look() -> re.Pattern[bytes]:
-    return re.compile(_CHUNK_LOOK.encode())
+    return re.compile(rb"[A0+/](?:(?<=a.)|(?<=A)(?=[0+/]|Aa)|(?<=0)(?=[aA+/]))")
 
 
 @cache
@@ -416,45 +447,95 @@ def _base64_text(joined: str) -> str | None:
 
 
 def _leet(text: str) -> str | None:
-    words = set()
-    for mark in _leet_mark().finditer(text):
+    if not _leet_marked(text):
+        return None
+    pieces, last = [], 0
+    for start, end in _leet_words(text):
+        pieces += [text[last:start], _spelled(text, start, end)]
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
+def _leet_marked(text: str) -> bool:
+    """Whether `_MARK_HITS` words of letters and leet digits (`_leet_shaped()`) hold a mark.
+
+    Every mark in one run of ASCII letters and digits is in the word that starts where the run
+    does: each run is read once, from the first mark in it (a run read again for each of its
+    marks made a long one cost the cube of its length).
+    """
+    words, pos = 0, 0
+    while (mark := _leet_mark().search(text, pos)) is not None:
         start = mark.start()
         while start and text[start - 1].isascii() and text[start - 1].isalnum():
             start -= 1
-        word = _word_char().match(text, start)
-        if word and _leet_shape().fullmatch(word.group(0)):
-            words.add(word.start())
-            if len(words) >= _MARK_HITS:
-                break
-    if len(words) < _MARK_HITS:
-        return None
-    return _leet_word().sub(lambda m: _spelled(text, m), text)
+        if _leet_shaped().match(text, start):
+            words += 1
+            if words >= _MARK_HITS:
+                return True
+        after = _letters_and_digits().match(text, mark.end())
+        assert after is not None  # it matches the empty string too
+        pos = after.end()
+    return False
 
 
-def _spelled(text: str, word: re.Match) -> str:
-    """A leet word spelled out; a number that is part of a time, a date, a version or an id
-    ("14:00", "2023-11-10", "v1.4") stays a number, or "14:00" would read as "ia:oo"."""
-    start, end = word.span()
-    if word.group().isdigit() and (
+def _leet_words(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of the leet words in `text`, in order: what
+    `(?<![A-Za-z0-9])[A-Za-z]*[013457$][A-Za-z013457$]*(?![A-Za-z0-9])` finds.
+
+    A match is letters (maybe none), a first digit and its tail (`_leet_tail()`), and it starts
+    after no letter or digit. Where no letter stands before the digit, `_leet_first_digit()` asked
+    that of the digit and read the tail. Where one does, the word starts where that run of letters
+    starts, if no digit stands before it nor a word found before, and if the tail follows. Else no
+    word starts before the next character that is no letter or digit (a word may start after a
+    `$`, which is none), and the search goes on from there: each run is read once.
+    """
+    pos, letters = 0, None
+    while (found := _leet_first_digit().search(text, pos)) is not None:
+        digit = found.start()
+        if not digit or text[digit - 1] not in string.ascii_letters:
+            yield digit, found.end()
+            pos = found.end()
+            continue
+        letters = letters or _LETTERS.of_characters(text)
+        start = letters.rfind(b".", 0, digit) + 1
+        opens = start >= pos and not (start and text[start - 1] in string.digits)
+        tail = _leet_tail().match(text, digit + 1) if opens else None
+        if tail is None:
+            after = _letters_and_digits().match(text, digit + 1)
+            assert after is not None  # it matches the empty string too
+            pos = digit + 1 if text[digit] == "$" else after.end()
+            continue
+        yield start, tail.end()
+        pos = tail.end()
+
+
+def _spelled(text: str, start: int, end: int) -> str:
+    """The leet word at `text[start:end]` spelled out; a number that is part of a time, a date, a
+    version or an id ("14:00", "2023-11-10", "v1.4") stays a number, or "14:00" would read as
+    "ia:oo"."""
+    word = text[start:end]
+    if word.isdigit() and (
         text[start - 1 : start] in _NUMBER_JOINS or text[end : end + 1] in _NUMBER_JOINS
     ):
-        return word.group()
+        return word
     # A number with a one-letter unit standing alone ("3m", "4h", "5s") is a measure, as a log
     # writes it.
     if (
-        _measure().fullmatch(word.group())
+        _measure().fullmatch(word)
         and (start == 0 or text[start - 1].isspace())
         and (end == len(text) or text[end].isspace() or text[end] in ",.;:)")
     ):
-        return word.group()
-    return word.group().translate(_LEET)
+        return word
+    return word.translate(_LEET)
 
 
 def _lookalikes(text: str) -> str | None:
     """Words that mix Latin letters with look-alikes, spelled in Latin; words wholly in another
     script are that script's own words, and stay."""
     # Only a word holding a look-alike can change: text with none is left before the substitution.
-    if text.isascii() or _lookalike_chars().isdisjoint(text):
+    # Every look-alike is outside ASCII, so only the text's characters outside ASCII are asked.
+    if text.isascii() or _lookalike_chars().isdisjoint(beyond_ascii(text)):
         return None
     table = _lookalike_table()
     return _word().sub(

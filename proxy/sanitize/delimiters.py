@@ -31,8 +31,11 @@ def _turn() -> re.Pattern[str]:
 _ROLES = ("human", "assistant", "system")
 
 
-def strip_delimiters(text: str, found: Collector) -> str:
-    """Remove chat-template tokens, and role prefixes when the field stages a conversation."""
+def strip_delimiters(text: str, found: Collector, turns: bool = True) -> str:
+    """Remove chat-template tokens, and role prefixes when the field stages a conversation.
+
+    Without `turns`, the caller's scan found no two roles named before a colon: there is no
+    conversation to look for."""
     # Each pattern runs only when the words it needs are in the text: a substring test is far
     # cheaper than a case-insensitive regex visiting every position, and a test for one character
     # that every such word holds is cheaper still (memchr), so it goes first. The case-folded copy
@@ -46,9 +49,9 @@ def strip_delimiters(text: str, found: Collector) -> str:
         text = _token().sub(lambda m: _drop(m, found), text)
     if "#" in text and "##" in text and "instruction" in caseless.text:
         text = _heading().sub(lambda m: _drop(m, found), text)
-    if ":" in text and sum(role in caseless.text for role in _ROLES) >= 2:
-        turns = _turn().findall(text)
-        if len({role.lower() for role in turns}) >= 2:
+    if turns and ":" in text and sum(role in caseless.text for role in _ROLES) >= 2:
+        named = _turn().findall(text)
+        if len({role.lower() for role in named}) >= 2:
             text = _turn().sub(lambda m: _drop(m, found), text)
     return text
 

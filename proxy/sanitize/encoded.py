@@ -49,9 +49,15 @@ _LAYERS = 4
 
 
 def strip_encoded(
-    text: str, looks_like_instructions: Callable[[str], bool] | None, found: Collector
+    text: str,
+    looks_like_instructions: Callable[[str], bool] | None,
+    found: Collector,
+    runs: bool | None = None,
 ) -> str:
-    """Remove long encoded runs, and shorter ones that decode to instructions, recording the decoding."""
+    """Remove long encoded runs, and shorter ones that decode to instructions, recording the decoding.
+
+    `runs` is whether a run may stand in the text, where the caller's scan told (None: asked here).
+    """
 
     def replace(run: str) -> str:
         kind, decoded = _decode(run)
@@ -68,7 +74,7 @@ def strip_encoded(
         found.add(kind, 1, _describe(decoded))
         return ""
 
-    if not _may_hold_run(text):
+    if not (_may_hold_run(text) if runs is None else runs):
         return text  # most fields: no run long enough, proved without the regex
     pieces, pos = [], 0
     for start, end in _run_spans(text):

@@ -9,7 +9,7 @@ from functools import cache
 from itertools import islice
 
 from .model import DECODED_CHARS, Collector
-from .shape import Shape
+from .shape import Shape, beyond_ascii
 
 # Zero-width and other invisible format characters (every Cf character that is not bidi or tag),
 # plus the fillers and combining marks that render as nothing.
@@ -377,6 +377,9 @@ def spelled(run: str) -> str:
 
 
 def _worth_scanning(text: str, untrusted: bool) -> bool:
+    """Whether `text` holds a character of `_candidate()` (in ASCII text, only when untrusted)."""
     if text.isascii():
         return untrusted and _ASCII_CONTROLS.holds(text, "c")
-    return _candidate().search(text) is not None
+    # The class's ASCII members are the controls `_ASCII_CONTROLS` finds; its others are looked
+    # for among the text's few characters outside ASCII, not at every character.
+    return _ASCII_CONTROLS.holds(text, "c") or _candidate().search(beyond_ascii(text)) is not None

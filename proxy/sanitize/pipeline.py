@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from itertools import product
 
@@ -38,6 +39,9 @@ _ASCII_MARKS = (
     ),
 )
 _THREE_BLANKS = [len(_ASCII_MARKS) - 1]  # what the scan names when only that mark stands
+# The indexes of the roles' marks, and of the encoded alphabet's run.
+_ROLE_MARKS = frozenset(range(2, 2 + len(_ROLES)))
+_RUN_MARK = 2 + len(_ROLES)
 
 
 @cache
@@ -53,10 +57,17 @@ def untouched(text: str, rules: SanitizeRules) -> bool:
         return False
     if not rules.untrusted:
         return True
+    found = _marks_in(text)
+    return found is not None and _unmarked(text, found)
+
+
+def _marks_in(text: str) -> Sequence[int] | None:
+    """The marks the compiled scan finds in ASCII `text`; None on the plain path."""
     scan = _marks()
-    if scan.name == "plain":
-        return False
-    found = scan.candidates(text)
+    return None if scan.name == "plain" else scan.candidates(text)
+
+
+def _unmarked(text: str, found: Sequence[int]) -> bool:
     return not found or (found == _THREE_BLANKS and not layout.ascii_stretch(text))
 
 
@@ -65,20 +76,26 @@ def sanitize(text: str, rules: SanitizeRules) -> tuple[str, list[Removal]]:
 
     A field with nothing to remove comes back as the very same string object.
     """
-    if untouched(text, rules):
+    if not text.isascii() or not rules.untrusted:
+        return (text, []) if untouched(text, rules) else every_family(text, rules)
+    found = _marks_in(text)
+    if found is not None and _unmarked(text, found):
         return text, []
-    return every_family(text, rules)
+    return every_family(text, rules, found)
 
 
-def every_family(text: str, rules: SanitizeRules) -> tuple[str, list[Removal]]:
-    """`sanitize` without the shortcut of `untouched`: every family, round after round."""
+def every_family(
+    text: str, rules: SanitizeRules, marks: Sequence[int] | None = None
+) -> tuple[str, list[Removal]]:
+    """`sanitize` without the shortcut of `untouched`: every family, round after round. `marks`
+    are those the compiled scan found in `text`, if it was asked (see `_round`)."""
     found = Collector()
     budget = Budget.for_field(len(text))  # shared by every round: OverBudget withholds the field
     for _ in range(MAX_ROUNDS):
-        cleaned = _round(text, rules, found, budget)
+        cleaned = _round(text, rules, found, budget, marks)
         if cleaned is text:
             return text, found.removals()
-        text = cleaned
+        text, marks = cleaned, None
     still = Collector()
     if _round(text, rules, still, budget) is not text:
         found.add(still.removals()[0].kind, 1, invisible.readable(text[:DECODED_CHARS]))
@@ -86,8 +103,19 @@ def every_family(text: str, rules: SanitizeRules) -> tuple[str, list[Removal]]:
     return text, found.removals()
 
 
-def _round(text: str, rules: SanitizeRules, found: Collector, budget: Budget) -> str:
-    """One pass of every family; returns the argument itself when nothing was removed."""
+def _round(
+    text: str,
+    rules: SanitizeRules,
+    found: Collector,
+    budget: Budget,
+    marks: Sequence[int] | None = None,
+) -> str:
+    """One pass of every family; returns the argument itself when nothing was removed.
+
+    Given the `marks` the compiled scan found in `text`, a family that still reads that very text
+    is told what they rule out (a turn needs two roles' marks, an encoded run its own); once a
+    family removed something, what is left may show marks the text did not.
+    """
     original = text
     text = invisible.strip(text, rules.untrusted, found)
     if rules.untrusted:
@@ -97,8 +125,11 @@ def _round(text: str, rules: SanitizeRules, found: Collector, budget: Budget) ->
 
         text = html.strip_markup(text, rules.allow_hosts, found, budget)
         text = images.strip_images(text, rules.allow_hosts, found)
-        text = delimiters.strip_delimiters(text, found)
-        text = encoded.strip_encoded(text, rules.looks_like_instructions, found)
+        told = marks if text is original else None
+        turns = told is None or len(_ROLE_MARKS.intersection(told)) >= 2
+        text = delimiters.strip_delimiters(text, found, turns)
+        runs = None if told is None or text is not original else _RUN_MARK in told
+        text = encoded.strip_encoded(text, rules.looks_like_instructions, found, runs)
         text = layout.overwritten_lines(text, found)
         text = layout.collapse_padding(text, found)
     return original if text == original else text

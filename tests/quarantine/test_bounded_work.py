@@ -12,6 +12,7 @@ import pytest
 from support.growth import assert_linear, repeated
 
 from lazaretto.proxy.quarantine.cleaner import judge_payload
+from lazaretto.proxy.quarantine.readings import readings
 from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
 
 # Each shape repeats its unit up to the size: floods of every kind of hidden character, the
@@ -64,6 +65,25 @@ def _scan(text: str) -> None:
 @pytest.mark.parametrize("shape", SHAPES)
 def test_time_grows_linearly(shape):
     assert_linear(_scan, repeated(SHAPES[shape]), 16_000, f"scan_text, {shape}")
+
+
+# Runs of letters and digits full of leet marks, closed by a digit no letter is spelled as (so no
+# word of them is leet), one run or many joined by characters a word holds; alone (the mark is
+# tested on every run) or after two leet words (the reading is made, every leet digit tried).
+LEET_RUNS = {"one run": "1z", "runs joined by at signs": "1z@", "runs joined by dollars": "a$1z"}
+
+
+@pytest.mark.serial
+@pytest.mark.parametrize("after", ["", "1st 5th "])
+@pytest.mark.parametrize("shape", LEET_RUNS)
+def test_the_leet_reading_grows_linearly(shape, after):
+    unit = LEET_RUNS[shape]
+    assert_linear(
+        readings,
+        lambda size: after + unit * (size // len(unit)) + "2",
+        4_000,
+        f"readings, {shape} after {after!r}",
+    )
 
 
 @pytest.mark.parametrize("shape", SHAPES)

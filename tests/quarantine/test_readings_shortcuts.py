@@ -22,10 +22,24 @@ _ALPHABET = st.sampled_from(
 _TEXT = st.lists(_ALPHABET, max_size=120).map("".join)
 
 # The plain paths, as they read before the shortcuts.
+_LEET_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]*[013457$][A-Za-z013457$]*(?![A-Za-z0-9])")
 _EVERY_LEET_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z013457$]+(?![A-Za-z0-9])")
 _PLAIN_HEX_PAIRS = re.compile(
     r"(?<![0-9A-Za-z])[0-9A-Fa-f]{2}(?:[ :,-][0-9A-Fa-f]{2}){5,}(?![0-9A-Za-z])"
 )
+
+
+def _plain_leet_marked(text: str) -> bool:
+    # Every mark read on its own, its word matched whole and tested.
+    words = set()
+    for mark in readings._leet_mark().finditer(text):
+        start = mark.start()
+        while start and text[start - 1].isascii() and text[start - 1].isalnum():
+            start -= 1
+        word = re.compile(r"[A-Za-z0-9@$]+").match(text, start)
+        if word and re.fullmatch(r"[A-Za-z013457]*[A-Za-z][A-Za-z013457]*", word.group(0)):
+            words.add(word.start())
+    return len(words) >= readings._MARK_HITS
 
 
 def _spell(match: re.Match) -> str:
@@ -51,7 +65,9 @@ def _same_readings(text: str) -> None:
     assert [m.span() for m in pairs.finditer(text)] == [
         m.span() for m in _PLAIN_HEX_PAIRS.finditer(text)
     ]
-    assert readings._leet_word().sub(_spell, text) == _EVERY_LEET_WORD.sub(_spell, text)
+    assert _LEET_WORD.sub(_spell, text) == _EVERY_LEET_WORD.sub(_spell, text)
+    assert readings._leet_marked(text) is _plain_leet_marked(text)
+    assert list(readings._leet_words(text)) == [m.span() for m in _LEET_WORD.finditer(text)]
     # No reading, or one the substitution also makes; "no reading" where it would change nothing.
     plain = _plain_lookalikes(text)
     assert readings._lookalikes(text) in (plain, None)
@@ -96,3 +112,34 @@ def test_base64_chunks_in_prose_read_only_the_pieces_that_look_like_base64(monke
     readings._chunked_base64(text)
     # The three pieces and the plain word after them, not the prose's 4,000 words.
     assert len(read) < 10
+
+
+# Leet words' edges: letters, leet and other digits, the `$` that is a leet letter but no word
+# character, and characters around and beyond ASCII.
+_LEET_EDGES = st.lists(st.sampled_from(list("aZx0137925$@ :-é")), max_size=60).map("".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_LEET_EDGES)
+def test_leet_words_are_the_words_the_whole_pattern_finds(text):
+    assert readings._leet_marked(text) is _plain_leet_marked(text)
+    assert list(readings._leet_words(text)) == [m.span() for m in _LEET_WORD.finditer(text)]
+    leet = readings._leet(text)
+    if leet is not None:
+        assert leet == _LEET_WORD.sub(lambda m: readings._spelled(text, *m.span()), text)
+
+
+# Base64's classes side by side, gaps, padding and characters of no class.
+_PIECES = st.lists(st.sampled_from(list('aZ09+/= ,"é-')), max_size=40).map("".join)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_PIECES)
+def test_looking_pieces_start_where_the_looking_piece_regex_does(text):
+    shaped = readings._LookingPieces(text)
+    for pos in range(len(text) + 1):
+        found = readings._looking_piece().search(text, pos)
+        assert shaped.next_start(pos) == (None if found is None else found.start())
+    for piece in readings._token().finditer(text):
+        looks = readings._base64_look().search(piece.group()) is not None
+        assert shaped.looks(*piece.span()) is looks

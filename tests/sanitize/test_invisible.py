@@ -1,8 +1,10 @@
 """Invisible characters: each attack beside the benign text that looks like it."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from lazaretto.proxy.sanitize import Removal, SanitizeRules, sanitize
+from lazaretto.proxy.sanitize import Removal, SanitizeRules, invisible, sanitize
 
 UNTRUSTED = SanitizeRules()
 TRUSTED = SanitizeRules(untrusted=False)
@@ -147,3 +149,26 @@ def test_a_flag_shaped_tag_run_that_is_not_recommended_is_decoded_and_stripped()
 def test_supplementary_private_use_characters_are_stripped():
     cleaned, removals = sanitize("a\U000f0041\U0010fff0b", SanitizeRules())
     assert cleaned == "ab" and removals[0].kind == "private-use"
+
+
+# Members of the hidden classes, their neighbours, and characters of other scripts.
+_BESIDE_HIDDEN = st.text(
+    alphabet=st.sampled_from(
+        ["a", " ", "\n", "\t", "\x00", "\x1b", "\x7f", "\x9b", "\x85", "é", "ж", "😀", "\ud800"]
+        + ["\u200b", "\u200d", "\u202e", "\ufe0f", "\U000e0041", "\U000f0001", "\u00ad"]
+    )
+)
+
+
+@given(_BESIDE_HIDDEN)
+def test_the_worth_scanning_shortcut_agrees_with_the_class_search(text):
+    # The shortcut asks the ASCII controls of the whole text and the class of its characters
+    # outside ASCII: together, whether the class finds anything at all.
+    expected = invisible._candidate().search(text) is not None
+    assert invisible._worth_scanning(text, untrusted=True) is expected
+
+
+def test_the_ascii_controls_shape_holds_the_ascii_members_of_the_class():
+    for code in range(0x80):
+        member = invisible._candidate().match(chr(code)) is not None
+        assert invisible._ASCII_CONTROLS.holds(chr(code), "c") is member

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lazaretto.proxy.sanitize.shape import Shape
+from lazaretto.proxy.sanitize.shape import Shape, beyond_ascii
 
 ALPHABET = "ABCxyz019+/_-"
 SHAPE = Shape({ALPHABET: "b"})
@@ -56,3 +56,14 @@ def test_search_and_holds_find_what_sits_across_or_past_a_piece_boundary(boundar
     assert not SHAPE.search(re.compile(rb"b~b~b~b"), text, 7)
     assert SHAPE.holds(text, "b")
     assert not SHAPE.holds(" " * (boundary + shift) + "é" * 3, "b")
+
+
+@given(TEXT)
+def test_beyond_ascii_is_every_character_outside_ascii_in_order(text):
+    assert beyond_ascii(text) == "".join(re.findall("[^\x00-\x7f]", text))
+
+
+def test_beyond_ascii_reads_a_long_text_piece_by_piece():
+    text = ("é" + "a" * 1000 + "\ud800😀") * 200
+    assert len(text) > 2 << 16
+    assert beyond_ascii(text) == "é\ud800😀" * 200
