@@ -3,7 +3,7 @@
 import re
 
 from corpus.records import NAMES, records
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from lazaretto.proxy.detect import clauses, concept_shapes, signals
@@ -133,3 +133,51 @@ def test_the_corpus_has_the_same_shapes():
         for number, record in enumerate(records(name)):
             if number % 4 == 0:
                 _same_shapes(fold(record["text"]).text)
+
+
+# The clause ends searched for only where the grouping asks (`ClauseEnds`), against every end of
+# one search from the start.
+def _same_ends_asked(text: str, low: int, step: int = 1) -> None:
+    endpos = len(text)
+    every = [m.end() for m in clauses.clause_end().finditer(text, low, endpos)]
+    # One object asked in text order (its answers kept between questions), and a fresh one.
+    asked = clauses.ClauseEnds(text, low, endpos)
+    places = range(low, endpos, step)
+    for before, at in zip([None, *places], places, strict=False):
+        first = min((e for e in every if e > at), default=float("inf"))
+        assert asked.first_after(at) == first, (text[:80], at)
+        fresh = clauses.ClauseEnds(text, low, endpos)
+        assert fresh.first_after(at) == first, (text[:80], at)
+        since = low if before is None else before
+        between = [e for e in every if since < e <= at]
+        assert fresh.count(since, at, 2) == min(2, len(between)), (text[:80], before, at)
+        if before is None or between:
+            assert fresh.last(before, at) == max(between, default=low), (text[:80], before, at)
+
+
+# Mostly what clause ends open with and run over, so that searches start inside them.
+_ENDS_TEXT = st.lists(
+    st.sampled_from([*' \t\n,:}]"{[|.a1', "x:", "- ", "中."]), min_size=1, max_size=40
+).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(_ENDS_TEXT, _CLAUSE_TEXT.filter(bool)), st.integers(min_value=0, max_value=59))
+# An end that runs over each character it can: a JSON string's edge, a blank line.
+@example('a" \t}b', 0)
+@example('a"]b', 0)
+@example('a":b', 0)
+@example('a",b', 0)
+@example('a, \t"b', 0)
+@example("a\n \t\nb", 0)
+def test_clause_ends_asked_for_are_those_of_one_search(text, low):
+    _same_ends_asked(text, low % len(text))
+
+
+def test_the_corpus_has_the_same_clause_ends_asked_for():
+    for name in NAMES:
+        for number, record in enumerate(records(name)):
+            if number % 16 == 0:
+                text = fold(record["text"]).text
+                if text:
+                    _same_ends_asked(text, len(text) // 5, step=7)
