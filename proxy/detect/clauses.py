@@ -241,8 +241,19 @@ class ClauseEnds:
     def first_after(self, at: int) -> float:
         """The first end after `at` (infinity when there is none)."""
         if not self._asked <= at < self._first:
-            self._asked, self._first = at, next(self._ends(at), float("inf"))
+            self._asked, self._first = at, self._next(at)
         return self._first
+
+    def _next(self, after: int) -> float:
+        """The first end after `after`, by plain searches: the grouping asks for it once per
+        clause, where an iterator over the matches costs more than the search itself."""
+        search, folded, endpos = clause_end().search, self._folded, self._endpos
+        begin = self._search_from(after)
+        while (match := search(folded, begin, endpos)) is not None:
+            if match.end() > after:
+                return match.end()
+            begin = match.end()
+        return float("inf")
 
     def last(self, after: int | None, at: int) -> int:
         """Where the clause at `at` starts: the last end at or before `at`, searched for after
