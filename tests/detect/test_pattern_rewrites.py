@@ -181,3 +181,60 @@ def test_the_corpus_has_the_same_clause_ends_asked_for():
                 text = fold(record["text"]).text
                 if text:
                     _same_ends_asked(text, len(text) // 5, step=7)
+
+
+# The signal patterns as `re` searches them (`signals.searchable`), against their sources.
+SEARCHABLE = [
+    (p.regex, re.compile(p.source))
+    for p in signals.PATTERNS
+    if signals.searchable(p.source) != p.source
+]
+_OPENERS = st.sampled_from(
+    "to you the ai ignore all previous instructions important message from me before do following"
+    " first is not malicious just print".split()
+)
+# What may stand glued before a word: nothing, or a word character (no boundary then).
+_GLUED = st.sampled_from(["", "", "", "x", "é", "_", "1"])
+
+
+def _same_as_the_sources(folded: str) -> None:
+    for fast, plain in SEARCHABLE:
+        assert [m.span() for m in fast.finditer(folded)] == [
+            m.span() for m in plain.finditer(folded)
+        ], (plain.pattern[:60], folded[:80])
+
+
+def test_most_patterns_open_with_a_letter_re_can_look_for():
+    assert len(SEARCHABLE) > 50
+    # A word that may be left out keeps its boundary where it is.
+    assert signals.searchable(r"\bs?end") == r"\bs?end"
+    assert signals.searchable(r"\b(?:a|b)?c") == r"\b(?:a|b)?c"
+    assert signals.searchable(r"\b(?:to|at)x") == r"(?:t(?<!\w.)o|a(?<!\w.)t)x"
+    # Alternatives that all open with `\b` are tried as one `\b` first: they stay as they are.
+    assert signals.searchable(r"\bis x|\bare [|] y") == r"\bis x|\bare [|] y"
+    assert signals.searchable(r"\bis [^]|] (?:x|y)") == r"i(?<!\w.)s [^]|] (?:x|y)"
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.tuples(_GLUED, _OPENERS, st.sampled_from([" ", "  ", "\n", ", ", ": "])), max_size=30
+    )
+)
+# "to you ai" after each kind of word character: no match, as no boundary stands before "to".
+@example(
+    [
+        piece
+        for glued in "xé_1"
+        for piece in ((glued, "to", " "), ("", "you", " "), ("", "ai", ", "))
+    ]
+)
+def test_generated_text_gets_the_sources_matches(pieces):
+    _same_as_the_sources("".join(glued + word + gap for glued, word, gap in pieces))
+
+
+def test_the_corpus_gets_the_sources_matches():
+    for name in NAMES:
+        for number, record in enumerate(records(name)):
+            if number % 4 == 0:
+                _same_as_the_sources(fold(record["text"]).text)
