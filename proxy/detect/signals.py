@@ -185,15 +185,16 @@ _NOT_AN_ORDER = "".join(
 def _order(verbs: str) -> str:
     """One of `verbs` (an alternation) with no word before it that makes it a statement.
 
-    The look-ahead (no character but a verb's first letter) stands before the look-behinds, so
-    those are tried only where a verb may start rather than at every word: the same matches, for
-    a fraction of the work. It is a negative one so that strings generated from the pattern (the
-    engine's tests) need not spell it.
+    The look-aheads (no character but a verb's first letter, then one of the verbs) stand before
+    the look-behinds, so those are tried only where a verb starts rather than at every word whose
+    letter may begin one (each is some seventy comparisons): the same matches, for a fraction of
+    the work. They are negative ones (the second twice over) so that strings generated from the
+    pattern (the engine's tests) need not spell them.
     """
     first = "".join(sorted({verb[0] for verb in verbs.split("|")}))
     # Not a request line's method either ("POST /v1/password/reset").
     # Not an item of a list of nouns ("user email, calendar, files") either.
-    return rf"(?![^{first}]){_NOT_AN_ORDER}(?:{verbs})(?![ \t]{{1,3}}/|,)"
+    return rf"(?![^{first}])(?!(?!{verbs})){_NOT_AN_ORDER}(?:{verbs})(?![ \t]{{1,3}}/|,)"
 
 
 _SEND = (
