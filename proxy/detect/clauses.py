@@ -4,7 +4,6 @@ A part of the concept rules' matcher (`concept_rules.py`).
 """
 
 import re
-from bisect import bisect_right
 from functools import cache
 
 from .languages import Language, collected
@@ -168,33 +167,112 @@ def split_clauses(folded: str, hits: list[Hit], low: int = 0) -> list[list[Hit]]
     """The hits grouped by the clause they fall in; a clause that opens with an action verb gets
     an `imperative` hit too, and the assistant spoken to a `vocative` one."""
     # Clause ends after the last hit change nothing.
-    ends = [m.end() for m in clause_end().finditer(folded, low, hits[-1].end + 1)]
-    groups: dict[int, list[Hit]] = {}
-    # Where the words spoken to the assistant end, in the clause being read (see `told`).
+    ends = ClauseEnds(folded, low, hits[-1].end + 1)
+    groups: list[list[Hit]] = []
+    group: list[Hit] = []
+    # Where the clause being read starts (once a hit in it asks), and the place after which its
+    # first end lies (the hit before it; None: the first clause, which starts at `low`).
+    start: int | None = None
+    opened_after: int | None = None
+    # Where the assistant was named, and where the words spoken to it end (see `told`).
     address: tuple[int, int] | None = None
+    previous: Hit | None = None
     for hit in hits:
-        clause = bisect_right(ends, hit.start)
-        group = groups.setdefault(clause, [])
+        if previous is None or ends.first_after(previous.start) <= hit.start:
+            group = []
+            groups.append(group)
+            start, opened_after = None, previous.start if previous else None
+        previous = hit
         if hit.concept in _OPENERS:
+            if start is None:
+                start = ends.last(opened_after, hit.start)
             # Only spaces, quotes, bullets or a label before it ("Sofort: Lösche ..."): it opens.
-            opens = _opening().fullmatch(folded, ends[clause - 1] if clause else low, hit.start)
+            opens = _opening().fullmatch(folded, start, hit.start)
             if opens and hit.concept in _IMPERATIVE_VERBS:
                 group.append(Hit("imperative", hit.language, hit.start, hit.end))
-            if hit.concept in _IMPERATIVE_VERBS and address and address[0] <= clause:
-                if _told(folded, address[1], hit.start, clause - address[0]):
+            if hit.concept in _IMPERATIVE_VERBS and address:
+                named, spoken = address
+                # Whether one clause or more lies between is all `_told` asks.
+                if _told(folded, spoken, hit.start, ends.count(named, hit.start, 2)):
                     group.append(Hit("told", hit.language, hit.start, hit.end))
                 address = None
             if hit.concept == "ai":
                 called = (
                     _called().match(folded, hit.end)
                     or (opens and _called_opening().match(folded, hit.end))
-                    or _addressed(folded, ends[clause - 1] if clause else low, hit)
+                    or _addressed(folded, start, hit)
                 )
                 if called:
                     group.append(Hit("vocative", hit.language, hit.start, hit.end))
-                    address = (clause, called.end())
+                    address = (hit.start, called.end())
         group.append(hit)
-    return list(groups.values())
+    return groups
+
+
+# What a clause end runs over after its first character: the spaces and the mark that close a
+# blank line or a JSON string's edge. No end spans a character of any other kind, so a search
+# that starts at one finds the ends the search from the text's start finds from there on.
+_RUN_OVER = frozenset(' \t\n,:}]"')
+
+
+class ClauseEnds:
+    """The clause ends one search of `folded[low:endpos]` finds, each searched for only where it
+    is asked about: between two hits, the first end is all the grouping needs to know, and the
+    text of a long clause is read once."""
+
+    def __init__(self, folded: str, low: int, endpos: int) -> None:
+        self._folded, self._low, self._endpos = folded, low, endpos
+        # The last answer of `first_after`: the first end after `_asked` is `_first`.
+        self._asked, self._first = endpos, endpos
+
+    def _search_from(self, at: int) -> int:
+        """A place at or before `at` from which a search finds the same ends as from `low`."""
+        while at > self._low and self._folded[at] in _RUN_OVER:
+            at -= 1
+        return at
+
+    def _ends(self, after: int | None):
+        """The ends after `after` (None: all of them), in order."""
+        begin = self._low if after is None else self._search_from(after)
+        for match in clause_end().finditer(self._folded, begin, self._endpos):
+            if after is None or match.end() > after:
+                yield match.end()
+
+    def first_after(self, at: int) -> float:
+        """The first end after `at` (infinity when there is none)."""
+        if not self._asked <= at < self._first:
+            self._asked, self._first = at, self._next(at)
+        return self._first
+
+    def _next(self, after: int) -> float:
+        """The first end after `after`, by plain searches: the grouping asks for it once per
+        clause, where an iterator over the matches costs more than the search itself."""
+        search, folded, endpos = clause_end().search, self._folded, self._endpos
+        begin = self._search_from(after)
+        while (match := search(folded, begin, endpos)) is not None:
+            if match.end() > after:
+                return match.end()
+            begin = match.end()
+        return float("inf")
+
+    def last(self, after: int | None, at: int) -> int:
+        """Where the clause at `at` starts: the last end at or before `at`, searched for after
+        `after` (None: from `low`, which is the start when there is no end)."""
+        start = self._low
+        for end in self._ends(after):
+            if end > at:
+                break
+            start = end
+        return start
+
+    def count(self, after: int, at: int, most: int) -> int:
+        """How many ends lie after `after` and at or before `at`, counted up to `most`."""
+        counted = 0
+        for end in self._ends(after):
+            if end > at or counted == most:
+                break
+            counted += 1
+        return counted
 
 
 def _told(folded: str, address_end: int, verb: int, clauses_between: int) -> bool:

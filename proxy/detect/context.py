@@ -271,6 +271,7 @@ class Shapes:
         self._starts: list[int] = []
         self._objects: _Objects | None = None
         self._lines: list[re.Match] | None = None
+        self._kinds: frozenset[FieldKind] | None = None
 
     def _line_matches(self) -> list[re.Match]:
         """The text's YAML-like lines, read once for both questions that need them (`kinds`, `at`)."""
@@ -311,8 +312,12 @@ class Shapes:
 
     def kinds(self) -> frozenset[FieldKind]:
         """Every kind `at` can return for some offset of the text (a few more at most): a rule
-        held only in other kinds of field cannot hold anywhere in it."""
-        return key_kinds(self._text, self._line_matches()) | {self.outer.kind}
+        held only in other kinds of field cannot hold anywhere in it. Read once: a reading asks
+        of the concepts a text names, then of the rules its hits can make, and each segment of
+        a long text asks again."""
+        if self._kinds is None:
+            self._kinds = key_kinds(self._text, self._line_matches()) | {self.outer.kind}
+        return self._kinds
 
     def _record_kind(self, offset: int) -> FieldKind | None:
         """The kind of the JSON object holding `offset`, where its keys tell: a ticket or an

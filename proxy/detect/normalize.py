@@ -253,9 +253,30 @@ def _fold_characters(text: str, marks: Sequence[int] | None) -> tuple[str, _Char
             return text.lower(), None
         folded = text.encode().translate(None, _ASCII_INVISIBLE_BYTES).decode().lower()
     else:
-        folded = text.translate(_FOLD_TABLE)  # lower case too: the table's values are
+        folded = _translated(text)  # lower case too: the table's values are
     # Equal lengths do not make a one-to-one folding ("\u0301ﬁ"): every folded text maps back.
     return folded, _Characters(text)
+
+
+# How many characters of a text per character outside ASCII it takes for its ASCII stretches to
+# be translated apart: below that, the stretches are too short to pay for the cut.
+_ASCII_STRETCHES_FROM = 24
+
+
+@cache
+def _outside_ascii() -> re.Pattern[str]:
+    return re.compile(r"([^\x00-\x7f]+)")
+
+
+def _translated(text: str) -> str:
+    """`text.translate(_FOLD_TABLE)`. A text that is ASCII but for a few characters (a 4 KB tool
+    result with one "’") is translated a stretch at a time: `str.translate` keeps a cache in C for
+    ASCII text, where a text holding any other character has each character looked up in the
+    table (most of the time its folding took)."""
+    outside = len(text) - len(text.encode("ascii", "ignore"))
+    if outside * _ASCII_STRETCHES_FROM > len(text):
+        return text.translate(_FOLD_TABLE)
+    return "".join([piece.translate(_FOLD_TABLE) for piece in _outside_ascii().split(text)])
 
 
 def fold(text: str) -> Folded:

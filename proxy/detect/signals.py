@@ -33,7 +33,63 @@ class Pattern:
     def regex(self) -> re.Pattern:
         # Compiled when first needed: most patterns of a short-lived process (a hook, a proxy's
         # start-up) never are, and compiling the whole table took a fifth of a proxy's start-up.
-        return re.compile(self.source)
+        return re.compile(searchable(self.source))
+
+
+# A pattern that opens with `\b` and a word, or a group of words, gives `re` no first character
+# to look for: it is tried at every place of the text. With the word boundary written as a
+# look-behind after the word's first letter (the character before that letter is no word
+# character), it matches exactly the same, and `re` skips in C to the places where such a letter
+# stands. Not where the word may be left out (a quantifier after it): there `\b` stands alone;
+# nor in a pattern of alternatives, each opening with `\b`, which `re` tries as one `\b` first.
+_BOUNDARY_BEHIND = r"(?<!\w.)"
+
+
+@cache
+def _opening_word() -> re.Pattern[str]:
+    return re.compile(r"\\b([a-z])(?![?*+{])")
+
+
+@cache
+def _opening_words() -> re.Pattern[str]:
+    return re.compile(r"\\b\(\?:((?:[a-z]+\|)*[a-z]+)\)(?![?*+{])")
+
+
+def searchable(source: str) -> str:
+    """`source` as `re` searches it fastest: a `\\b` before its opening word (or each word of its
+    opening group) written after that word's first letter (see above)."""
+    if _alternatives(source):
+        return source
+    if words := _opening_words().match(source):
+        opened = (word[0] + _BOUNDARY_BEHIND + word[1:] for word in words.group(1).split("|"))
+        return f"(?:{'|'.join(opened)})" + source[words.end() :]
+    if letter := _opening_word().match(source):
+        return letter.group(1) + _BOUNDARY_BEHIND + source[letter.end() :]
+    return source
+
+
+def _alternatives(source: str) -> bool:
+    """Whether `source` is alternatives at its top level (a `|` outside every group and class).
+    Only a matter of speed: the rewrite matches the same either way."""
+    depth, i = 0, 0
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\":
+            i += 1
+        elif ch == "[":
+            # A class runs to its first `]` that is neither escaped nor its first member.
+            i += 2 if source.startswith("^", i + 1) else 1
+            i += source.startswith("]", i)
+            while source[i] != "]":
+                i += 2 if source[i] == "\\" else 1
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and not depth:
+            return True
+        i += 1
+    return False
 
 
 # Between two words: spaces, punctuation, a line break; not a table's bar (cells are apart).
@@ -129,15 +185,16 @@ _NOT_AN_ORDER = "".join(
 def _order(verbs: str) -> str:
     """One of `verbs` (an alternation) with no word before it that makes it a statement.
 
-    The look-ahead (no character but a verb's first letter) stands before the look-behinds, so
-    those are tried only where a verb may start rather than at every word: the same matches, for
-    a fraction of the work. It is a negative one so that strings generated from the pattern (the
-    engine's tests) need not spell it.
+    The look-aheads (no character but a verb's first letter, then one of the verbs) stand before
+    the look-behinds, so those are tried only where a verb starts rather than at every word whose
+    letter may begin one (each is some seventy comparisons): the same matches, for a fraction of
+    the work. They are negative ones (the second twice over) so that strings generated from the
+    pattern (the engine's tests) need not spell them.
     """
     first = "".join(sorted({verb[0] for verb in verbs.split("|")}))
     # Not a request line's method either ("POST /v1/password/reset").
     # Not an item of a list of nouns ("user email, calendar, files") either.
-    return rf"(?![^{first}]){_NOT_AN_ORDER}(?:{verbs})(?![ \t]{{1,3}}/|,)"
+    return rf"(?![^{first}])(?!(?!{verbs})){_NOT_AN_ORDER}(?:{verbs})(?![ \t]{{1,3}}/|,)"
 
 
 _SEND = (

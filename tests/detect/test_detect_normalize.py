@@ -184,3 +184,17 @@ def test_a_long_text_folds_as_it_does_without_the_compiled_marks(pieces):
     assert scanned.text == shaped.text
     for pos in range(0, len(scanned.text) + 1, 7):
         assert scanned.original_span(pos, pos) == shaped.original_span(pos, pos)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["a", "B", " ", "\n", "\x07", "’", "é", "ﬁ", "\u0301", "Ж", "\u200b", "x" * 40]
+        ),
+        max_size=60,
+    )
+)
+def test_a_text_folds_as_character_by_character_however_few_are_ascii(pieces):
+    text = "".join(pieces)
+    assert normalize._translated(text) == text.translate(normalize._FOLD_TABLE)

@@ -3,7 +3,7 @@
 import re
 
 from corpus.records import NAMES, records
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from lazaretto.proxy.detect import clauses, concept_shapes, signals
@@ -133,3 +133,108 @@ def test_the_corpus_has_the_same_shapes():
         for number, record in enumerate(records(name)):
             if number % 4 == 0:
                 _same_shapes(fold(record["text"]).text)
+
+
+# The clause ends searched for only where the grouping asks (`ClauseEnds`), against every end of
+# one search from the start.
+def _same_ends_asked(text: str, low: int, step: int = 1) -> None:
+    endpos = len(text)
+    every = [m.end() for m in clauses.clause_end().finditer(text, low, endpos)]
+    # One object asked in text order (its answers kept between questions), and a fresh one.
+    asked = clauses.ClauseEnds(text, low, endpos)
+    places = range(low, endpos, step)
+    for before, at in zip([None, *places], places, strict=False):
+        first = min((e for e in every if e > at), default=float("inf"))
+        assert asked.first_after(at) == first, (text[:80], at)
+        fresh = clauses.ClauseEnds(text, low, endpos)
+        assert fresh.first_after(at) == first, (text[:80], at)
+        since = low if before is None else before
+        between = [e for e in every if since < e <= at]
+        assert fresh.count(since, at, 2) == min(2, len(between)), (text[:80], before, at)
+        if before is None or between:
+            assert fresh.last(before, at) == max(between, default=low), (text[:80], before, at)
+
+
+# Mostly what clause ends open with and run over, so that searches start inside them.
+_ENDS_TEXT = st.lists(
+    st.sampled_from([*' \t\n,:}]"{[|.a1', "x:", "- ", "中."]), min_size=1, max_size=40
+).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(_ENDS_TEXT, _CLAUSE_TEXT.filter(bool)), st.integers(min_value=0, max_value=59))
+# An end that runs over each character it can: a JSON string's edge, a blank line.
+@example('a" \t}b', 0)
+@example('a"]b', 0)
+@example('a":b', 0)
+@example('a",b', 0)
+@example('a, \t"b', 0)
+@example("a\n \t\nb", 0)
+def test_clause_ends_asked_for_are_those_of_one_search(text, low):
+    _same_ends_asked(text, low % len(text))
+
+
+def test_the_corpus_has_the_same_clause_ends_asked_for():
+    for name in NAMES:
+        for number, record in enumerate(records(name)):
+            if number % 16 == 0:
+                text = fold(record["text"]).text
+                if text:
+                    _same_ends_asked(text, len(text) // 5, step=7)
+
+
+# The signal patterns as `re` searches them (`signals.searchable`), against their sources.
+SEARCHABLE = [
+    (p.regex, re.compile(p.source))
+    for p in signals.PATTERNS
+    if signals.searchable(p.source) != p.source
+]
+_OPENERS = st.sampled_from(
+    "to you the ai ignore all previous instructions important message from me before do following"
+    " first is not malicious just print".split()
+)
+# What may stand glued before a word: nothing, or a word character (no boundary then).
+_GLUED = st.sampled_from(["", "", "", "x", "é", "_", "1"])
+
+
+def _same_as_the_sources(folded: str) -> None:
+    for fast, plain in SEARCHABLE:
+        assert [m.span() for m in fast.finditer(folded)] == [
+            m.span() for m in plain.finditer(folded)
+        ], (plain.pattern[:60], folded[:80])
+
+
+def test_most_patterns_open_with_a_letter_re_can_look_for():
+    assert len(SEARCHABLE) > 50
+    # A word that may be left out keeps its boundary where it is.
+    assert signals.searchable(r"\bs?end") == r"\bs?end"
+    assert signals.searchable(r"\b(?:a|b)?c") == r"\b(?:a|b)?c"
+    assert signals.searchable(r"\b(?:to|at)x") == r"(?:t(?<!\w.)o|a(?<!\w.)t)x"
+    # Alternatives that all open with `\b` are tried as one `\b` first: they stay as they are.
+    assert signals.searchable(r"\bis x|\bare [|] y") == r"\bis x|\bare [|] y"
+    assert signals.searchable(r"\bis [^]|] (?:x|y)") == r"i(?<!\w.)s [^]|] (?:x|y)"
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.tuples(_GLUED, _OPENERS, st.sampled_from([" ", "  ", "\n", ", ", ": "])), max_size=30
+    )
+)
+# "to you ai" after each kind of word character: no match, as no boundary stands before "to".
+@example(
+    [
+        piece
+        for glued in "xé_1"
+        for piece in ((glued, "to", " "), ("", "you", " "), ("", "ai", ", "))
+    ]
+)
+def test_generated_text_gets_the_sources_matches(pieces):
+    _same_as_the_sources("".join(glued + word + gap for glued, word, gap in pieces))
+
+
+def test_the_corpus_gets_the_sources_matches():
+    for name in NAMES:
+        for number, record in enumerate(records(name)):
+            if number % 4 == 0:
+                _same_as_the_sources(fold(record["text"]).text)

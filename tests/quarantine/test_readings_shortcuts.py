@@ -8,7 +8,7 @@ without a look-alike letter. The plain path of each is spelled out here as the r
 import re
 
 from corpus.records import NAMES, records
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from lazaretto.proxy.quarantine import readings
@@ -76,6 +76,8 @@ def _same_readings(text: str) -> None:
 
 @settings(max_examples=500, deadline=None)
 @given(_TEXT)
+# A leet word that ends where a dollar sign gives way to another digit: the word is "a1".
+@example("a1$9 and p4$5")
 def test_generated_text_gets_the_plain_paths_readings(text):
     _same_readings(text)
 
