@@ -25,6 +25,7 @@ from itertools import pairwise
 from math import exp, log, sqrt
 from pathlib import Path
 
+from ..matcher import cache_folder
 from .evidence import Evidence, Page, Signal
 
 # The weights file, written by the trainer and shipped beside this module.
@@ -144,21 +145,22 @@ class LearnedReading:
     @classmethod
     def load(cls, path: Path) -> "LearnedReading":
         """Read a model `dump` wrote; a file of another layout is an error, not a guess."""
-        try:
-            data = lzma.decompress(path.read_bytes())
-        except lzma.LZMAError as exc:
-            raise ValueError(f"{path.name}: not an xz file ({exc})") from exc
+        return cls.from_numbers(_decompressed(path.read_bytes(), path.name), path.name)
+
+    @classmethod
+    def from_numbers(cls, data: bytes, name: str) -> "LearnedReading":
+        """The model whose file, decompressed, is `data` (`name` says which, in errors)."""
         if not data.startswith(_MAGIC):
-            raise ValueError(f"{path.name}: not a learned-reading model")
+            raise ValueError(f"{name}: not a learned-reading model")
         if len(data) < len(_MAGIC) + _HEADER.size:
-            raise ValueError(f"{path.name}: cut short")
+            raise ValueError(f"{name}: cut short")
         intercept, char_bits, word_bits = _HEADER.unpack_from(data, len(_MAGIC))
         if (char_bits, word_bits) != (CHAR_BITS, WORD_BITS):
-            raise ValueError(f"{path.name}: trained for other table sizes")
+            raise ValueError(f"{name}: trained for other table sizes")
         sizes = (1 << CHAR_BITS, 1 << CHAR_BITS, 1 << WORD_BITS, 1 << WORD_BITS)
         expected = len(_MAGIC) + _HEADER.size + 4 * sum(sizes)
         if len(data) != expected:
-            raise ValueError(f"{path.name}: {len(data)} bytes where the model takes {expected}")
+            raise ValueError(f"{name}: {len(data)} bytes where the model takes {expected}")
         offset = len(_MAGIC) + _HEADER.size
         arrays = []
         for size in sizes:
@@ -236,5 +238,28 @@ def evidence_stretches(spans: Sequence[tuple[int, int]], length: int) -> list[tu
 
 @cache
 def shipped() -> LearnedReading:
-    """The model shipped with the package, read once, when a withheld text first needs it."""
-    return LearnedReading.load(MODEL_PATH)
+    """The model shipped with the package, read once, when a withheld text first needs it.
+
+    Decompressing the shipped file takes some 50 ms, which the first text the rules score just
+    under their threshold would wait for in every process (each hook run in process among them):
+    its numbers are kept in the cache folder, named by the shipped file, and read from there.
+    """
+    packed = MODEL_PATH.read_bytes()
+    name = cache_folder.file_name("learned", [packed], ".bin")
+    kept = cache_folder.read(name)
+    if kept is not None:
+        try:
+            return LearnedReading.from_numbers(kept, name)
+        except ValueError:
+            pass  # of another layout: decompressed afresh
+    data = _decompressed(packed, MODEL_PATH.name)
+    model = LearnedReading.from_numbers(data, MODEL_PATH.name)
+    cache_folder.write(name, data)
+    return model
+
+
+def _decompressed(packed: bytes, name: str) -> bytes:
+    try:
+        return lzma.decompress(packed)
+    except lzma.LZMAError as exc:
+        raise ValueError(f"{name}: not an xz file ({exc})") from exc

@@ -23,6 +23,7 @@ from lazaretto.proxy.detect.learned import (
     second_reading,
     word_grams,
 )
+from lazaretto.proxy.matcher import cache_folder
 from lazaretto.proxy.quarantine.document import judge_message
 from lazaretto.proxy.quarantine.notices import withheld_notice
 from lazaretto.proxy.quarantine.scan import ScanRules, Verdict, scan_text
@@ -286,3 +287,21 @@ def test_a_message_whose_values_are_short_is_read_as_one_document(model):
         ScanRules(),
     )
     assert all(v.verdict == Verdict.CLEAN for v in verdicts.values())
+
+
+def test_the_shipped_model_is_read_back_from_the_cache_folder(monkeypatch, tmp_path):
+    # Decompressing the shipped file is most of a first second reading's time: it is done once
+    # per user, and what the cache folder keeps is checked like any of its files.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    learned.shipped.cache_clear()
+    try:
+        first = learned.shipped()
+        (kept,) = cache_folder.path().glob("learned-*.bin")
+        learned.shipped.cache_clear()
+        assert learned.shipped() == first == LearnedReading.load(learned.MODEL_PATH)
+        kept.write_bytes(kept.read_bytes()[:-8])  # damaged: read as absent, written again
+        learned.shipped.cache_clear()
+        assert learned.shipped() == first
+        assert cache_folder.read(kept.name) is not None
+    finally:
+        learned.shipped.cache_clear()
