@@ -59,22 +59,20 @@ def _word() -> re.Pattern[str]:
     return re.compile(r"\w+")
 
 
-# Every n-gram of each size, overlapping: a lookahead captures one at each position.
-@cache
-def _gram_scans() -> tuple[re.Pattern[str], ...]:
-    return tuple(re.compile(f"(?=(.{{{size}}}))", re.DOTALL) for size in CHAR_SIZES)
-
-
 def char_grams(text: str) -> Counter[str]:
-    """Each word's character n-grams, the word padded with a space on either side."""
-    # Words joined by two spaces: an n-gram of the whole is one of a padded word exactly when it
-    # holds no two spaces, and the whole is cut by compiled scans rather than a loop per word.
-    joined = " " + "  ".join(text.casefold().split()) + " "
+    """Each word's character n-grams, the word padded with a space on either side.
+
+    A word's n-grams are taken once however often it occurs, and counted that many times. The
+    n-grams are listed size by size, and within a size in the order they first occur in the text,
+    as a scan of the whole text lists them: the hashed features add up in the same order, to the
+    same floating-point sums the trainer's (`hashed`).
+    """
+    padded = [(f" {word} ", count) for word, count in Counter(text.casefold().split()).items()]
     grams: Counter[str] = Counter()
-    for scan in _gram_scans():
-        grams.update(scan.findall(joined))
-    for across in [gram for gram in grams if "  " in gram]:
-        del grams[across]
+    for size in CHAR_SIZES:
+        for word, count in padded:
+            for start in range(len(word) - size + 1):
+                grams[word[start : start + size]] += count
     return grams
 
 
@@ -90,9 +88,11 @@ def hashed(grams: Counter[str], bits: int) -> dict[int, float]:
     """Sublinear counts (1 + ln count) summed per bucket of the CRC-32 of each n-gram."""
     mask = (1 << bits) - 1
     counts: dict[int, float] = {}
-    for gram, count in grams.items():
-        bucket = zlib.crc32(gram.encode("utf-8", "surrogatepass")) & mask
-        counts[bucket] = counts.get(bucket, 0.0) + 1.0 + log(count)
+    get = counts.get
+    encoded = [gram.encode("utf-8", "surrogatepass") for gram in grams]
+    for checksum, count in zip(map(zlib.crc32, encoded), grams.values(), strict=True):
+        bucket = checksum & mask
+        counts[bucket] = get(bucket, 0.0) + 1.0 + log(count)
     return counts
 
 
