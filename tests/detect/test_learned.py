@@ -90,6 +90,16 @@ def test_char_grams_are_each_padded_words_grams(text):
     assert char_grams(text) == _padded_words(text)
 
 
+def test_char_grams_are_listed_size_by_size_as_a_scan_meets_them():
+    # The order the hashed features are summed in: the trainer's sums, to the last bit.
+    assert list(char_grams("ab xab ab")) == [
+        *(" a", "ab", "b ", " x", "xa"),
+        *(" ab", "ab ", " xa", "xab"),
+        *(" ab ", " xab", "xab "),
+        " xab ",
+    ]
+
+
 def _small(value: float) -> LearnedReading:
     return LearnedReading(
         0.25,
