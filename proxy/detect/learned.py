@@ -25,6 +25,7 @@ from itertools import pairwise
 from math import exp, log, sqrt
 from pathlib import Path
 
+from ..matcher import cache_folder
 from .evidence import Evidence, Page, Signal
 
 # The weights file, written by the trainer and shipped beside this module.
@@ -58,22 +59,20 @@ def _word() -> re.Pattern[str]:
     return re.compile(r"\w+")
 
 
-# Every n-gram of each size, overlapping: a lookahead captures one at each position.
-@cache
-def _gram_scans() -> tuple[re.Pattern[str], ...]:
-    return tuple(re.compile(f"(?=(.{{{size}}}))", re.DOTALL) for size in CHAR_SIZES)
-
-
 def char_grams(text: str) -> Counter[str]:
-    """Each word's character n-grams, the word padded with a space on either side."""
-    # Words joined by two spaces: an n-gram of the whole is one of a padded word exactly when it
-    # holds no two spaces, and the whole is cut by compiled scans rather than a loop per word.
-    joined = " " + "  ".join(text.casefold().split()) + " "
+    """Each word's character n-grams, the word padded with a space on either side.
+
+    A word's n-grams are taken once however often it occurs, and counted that many times. The
+    n-grams are listed size by size, and within a size in the order they first occur in the text,
+    as a scan of the whole text lists them: the hashed features add up in the same order, to the
+    same floating-point sums the trainer's (`hashed`).
+    """
+    padded = [(f" {word} ", count) for word, count in Counter(text.casefold().split()).items()]
     grams: Counter[str] = Counter()
-    for scan in _gram_scans():
-        grams.update(scan.findall(joined))
-    for across in [gram for gram in grams if "  " in gram]:
-        del grams[across]
+    for size in CHAR_SIZES:
+        for word, count in padded:
+            for start in range(len(word) - size + 1):
+                grams[word[start : start + size]] += count
     return grams
 
 
@@ -89,9 +88,11 @@ def hashed(grams: Counter[str], bits: int) -> dict[int, float]:
     """Sublinear counts (1 + ln count) summed per bucket of the CRC-32 of each n-gram."""
     mask = (1 << bits) - 1
     counts: dict[int, float] = {}
-    for gram, count in grams.items():
-        bucket = zlib.crc32(gram.encode("utf-8", "surrogatepass")) & mask
-        counts[bucket] = counts.get(bucket, 0.0) + 1.0 + log(count)
+    get = counts.get
+    encoded = [gram.encode("utf-8", "surrogatepass") for gram in grams]
+    for checksum, count in zip(map(zlib.crc32, encoded), grams.values(), strict=True):
+        bucket = checksum & mask
+        counts[bucket] = get(bucket, 0.0) + 1.0 + log(count)
     return counts
 
 
@@ -144,21 +145,22 @@ class LearnedReading:
     @classmethod
     def load(cls, path: Path) -> "LearnedReading":
         """Read a model `dump` wrote; a file of another layout is an error, not a guess."""
-        try:
-            data = lzma.decompress(path.read_bytes())
-        except lzma.LZMAError as exc:
-            raise ValueError(f"{path.name}: not an xz file ({exc})") from exc
+        return cls.from_numbers(_decompressed(path.read_bytes(), path.name), path.name)
+
+    @classmethod
+    def from_numbers(cls, data: bytes, name: str) -> "LearnedReading":
+        """The model whose file, decompressed, is `data` (`name` says which, in errors)."""
         if not data.startswith(_MAGIC):
-            raise ValueError(f"{path.name}: not a learned-reading model")
+            raise ValueError(f"{name}: not a learned-reading model")
         if len(data) < len(_MAGIC) + _HEADER.size:
-            raise ValueError(f"{path.name}: cut short")
+            raise ValueError(f"{name}: cut short")
         intercept, char_bits, word_bits = _HEADER.unpack_from(data, len(_MAGIC))
         if (char_bits, word_bits) != (CHAR_BITS, WORD_BITS):
-            raise ValueError(f"{path.name}: trained for other table sizes")
+            raise ValueError(f"{name}: trained for other table sizes")
         sizes = (1 << CHAR_BITS, 1 << CHAR_BITS, 1 << WORD_BITS, 1 << WORD_BITS)
         expected = len(_MAGIC) + _HEADER.size + 4 * sum(sizes)
         if len(data) != expected:
-            raise ValueError(f"{path.name}: {len(data)} bytes where the model takes {expected}")
+            raise ValueError(f"{name}: {len(data)} bytes where the model takes {expected}")
         offset = len(_MAGIC) + _HEADER.size
         arrays = []
         for size in sizes:
@@ -236,5 +238,28 @@ def evidence_stretches(spans: Sequence[tuple[int, int]], length: int) -> list[tu
 
 @cache
 def shipped() -> LearnedReading:
-    """The model shipped with the package, read once, when a withheld text first needs it."""
-    return LearnedReading.load(MODEL_PATH)
+    """The model shipped with the package, read once, when a withheld text first needs it.
+
+    Decompressing the shipped file takes some 50 ms, which the first text the rules score just
+    under their threshold would wait for in every process (each hook run in process among them):
+    its numbers are kept in the cache folder, named by the shipped file, and read from there.
+    """
+    packed = MODEL_PATH.read_bytes()
+    name = cache_folder.file_name("learned", [packed], ".bin")
+    kept = cache_folder.read(name)
+    if kept is not None:
+        try:
+            return LearnedReading.from_numbers(kept, name)
+        except ValueError:
+            pass  # of another layout: decompressed afresh
+    data = _decompressed(packed, MODEL_PATH.name)
+    model = LearnedReading.from_numbers(data, MODEL_PATH.name)
+    cache_folder.write(name, data)
+    return model
+
+
+def _decompressed(packed: bytes, name: str) -> bytes:
+    try:
+        return lzma.decompress(packed)
+    except lzma.LZMAError as exc:
+        raise ValueError(f"{name}: not an xz file ({exc})") from exc

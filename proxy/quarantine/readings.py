@@ -15,13 +15,15 @@ import codecs
 import json
 import re
 import string
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import islice
+from pathlib import Path
 from urllib.parse import unquote
 
-from ..matcher import engine
+from ..matcher import cache_folder, engine
 from ..sanitize.encoded import is_text
 from ..sanitize.shape import Shape, beyond_ascii
 
@@ -548,12 +550,27 @@ def _lookalike_table() -> dict[int, str]:
     """Every character Unicode's confusables data says looks like one Latin letter, to that letter.
 
     The detector folds the Cyrillic and Greek look-alikes itself; this reading covers the rest
-    (Armenian, Cherokee, mathematical and other letters NFKD leaves alone).
+    (Armenian, Cherokee, mathematical and other letters NFKD leaves alone). Reading the data (0.9
+    MB of JSON) takes some 15 ms, which every hook run in process would pay for its first text
+    beyond ASCII: the table (some 1,200 characters) is kept in the cache folder, named by the
+    data's checksum.
     """
-    from importlib import resources
+    # The package is found, not imported: only its data file is read.
+    from importlib.util import find_spec
 
-    source = resources.files("confusable_homoglyphs").joinpath("confusables.json")
-    data = json.loads(source.read_text(encoding="utf-8"))
+    spec = find_spec("confusable_homoglyphs")
+    assert spec is not None and spec.origin is not None  # a dependency of this package
+    source = Path(spec.origin).with_name("confusables.json").read_bytes()
+    name = cache_folder.file_name(
+        "lookalikes", [_LOOKALIKE_FORMAT, zlib.crc32(source).to_bytes(4, "big")], ".json"
+    )
+    kept = cache_folder.read(name)
+    if kept is not None:
+        try:
+            return {int(code): latin for code, latin in json.loads(kept).items()}
+        except (ValueError, TypeError, AttributeError):
+            pass  # of another shape: read afresh
+    data = json.loads(source)
     table: dict[int, str] = {}
     for char, homoglyphs in data.items():
         if len(char) != 1 or char.isascii():
@@ -561,7 +578,12 @@ def _lookalike_table() -> dict[int, str]:
         latin = [g["c"] for g in homoglyphs if len(g["c"]) == 1 and g["c"].isascii()]
         if latin and latin[0].isalpha():
             table[ord(char)] = latin[0].lower()
+    cache_folder.write(name, json.dumps(table).encode())
     return table
+
+
+# The shape of the kept table, and what it is made from: another shape, another name.
+_LOOKALIKE_FORMAT = b"1"
 
 
 @cache

@@ -23,6 +23,7 @@ from lazaretto.proxy.detect.learned import (
     second_reading,
     word_grams,
 )
+from lazaretto.proxy.matcher import cache_folder
 from lazaretto.proxy.quarantine.document import judge_message
 from lazaretto.proxy.quarantine.notices import withheld_notice
 from lazaretto.proxy.quarantine.scan import ScanRules, Verdict, scan_text
@@ -87,6 +88,16 @@ def _padded_words(text: str) -> Counter[str]:
 @given(st.text(alphabet=st.sampled_from("ab Z\n\t\u3000é忽x  "), max_size=40))
 def test_char_grams_are_each_padded_words_grams(text):
     assert char_grams(text) == _padded_words(text)
+
+
+def test_char_grams_are_listed_size_by_size_as_a_scan_meets_them():
+    # The order the hashed features are summed in: the trainer's sums, to the last bit.
+    assert list(char_grams("ab xab ab")) == [
+        *(" a", "ab", "b ", " x", "xa"),
+        *(" ab", "ab ", " xa", "xab"),
+        *(" ab ", " xab", "xab "),
+        " xab ",
+    ]
 
 
 def _small(value: float) -> LearnedReading:
@@ -286,3 +297,21 @@ def test_a_message_whose_values_are_short_is_read_as_one_document(model):
         ScanRules(),
     )
     assert all(v.verdict == Verdict.CLEAN for v in verdicts.values())
+
+
+def test_the_shipped_model_is_read_back_from_the_cache_folder(monkeypatch, tmp_path):
+    # Decompressing the shipped file is most of a first second reading's time: it is done once
+    # per user, and what the cache folder keeps is checked like any of its files.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    learned.shipped.cache_clear()
+    try:
+        first = learned.shipped()
+        (kept,) = cache_folder.path().glob("learned-*.bin")
+        learned.shipped.cache_clear()
+        assert learned.shipped() == first == LearnedReading.load(learned.MODEL_PATH)
+        kept.write_bytes(kept.read_bytes()[:-8])  # damaged: read as absent, written again
+        learned.shipped.cache_clear()
+        assert learned.shipped() == first
+        assert cache_folder.read(kept.name) is not None
+    finally:
+        learned.shipped.cache_clear()

@@ -11,6 +11,7 @@ from corpus.records import NAMES, records
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from lazaretto.proxy.matcher import cache_folder
 from lazaretto.proxy.quarantine import readings
 
 # What the readings act on, beside ordinary letters: base64 and its gaps and padding, hex marks
@@ -145,3 +146,21 @@ def test_looking_pieces_start_where_the_looking_piece_regex_does(text):
     for piece in readings._token().finditer(text):
         looks = readings._base64_look().search(piece.group()) is not None
         assert shaped.looks(*piece.span()) is looks
+
+
+def test_the_look_alike_table_is_read_back_from_the_cache_folder(monkeypatch, tmp_path):
+    # Reading Unicode's confusables data is most of a process's first text beyond ASCII: the
+    # table made from it is kept, checked like the cache folder's other files, and read back.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    readings._lookalike_table.cache_clear()
+    try:
+        built = readings._lookalike_table()
+        (kept,) = cache_folder.path().glob("lookalikes-*.json")
+        readings._lookalike_table.cache_clear()
+        assert readings._lookalike_table() == built
+        assert built[ord("\u0585")] == "o"  # Armenian oh
+        cache_folder.write(kept.name, b'["of another shape"]')
+        readings._lookalike_table.cache_clear()
+        assert readings._lookalike_table() == built
+    finally:
+        readings._lookalike_table.cache_clear()
