@@ -1,6 +1,7 @@
 """The rules reading: the English signal patterns and the concept rules of every language."""
 
 import re
+from bisect import bisect_left
 from functools import cache
 from itertools import islice
 
@@ -105,12 +106,19 @@ class RulesReading:
                 signals.append(Signal(pattern.name, weight, excerpt(text, start, end), start, end))
         rules_held: set[int] = set()
         # Strongest first, so where two rules of one kind read the same words the stronger counts.
-        for held in sorted(reading.signals, key=lambda held: -held.weight):
-            if not page.counts(held.name):
-                continue
-            start, end = folded.original_span(held.start, held.end)
+        strongest = [
+            (held, *folded.original_span(held.start, held.end))
+            for held in sorted(reading.signals, key=lambda held: -held.weight)
+            if page.counts(held.name)
+        ]
+        kept = _Spans(
+            [*((s.name, s.start) for s in signals), *((h.name, a) for h, a, _ in strongest)]
+        )
+        for signal in signals:
+            kept.add(signal.name, signal.start, signal.end)
+        for held, start, end in strongest:
             # The English patterns and the concepts often read the same words: one piece of evidence.
-            if any(s.name == held.name and s.start < end and start < s.end for s in signals):
+            if kept.overlaps(held.name, start, end):
                 continue
             reported = reading.reported(held) or _in_a_pattern(haystack, held.start, held.end)
             weight = _weighed(held.weight, reported)
@@ -121,4 +129,43 @@ class RulesReading:
             signals.append(
                 Signal(held.name, weight, excerpt(text, start, end), start, end, held.field.key)
             )
+            kept.add(held.name, start, end)
         return found
+
+
+class _Spans:
+    """The spans of the signals kept so far, by kind: whether a span overlaps one of them (starts
+    before its end and ends after its start), asked in logarithmic time. A text can hold
+    thousands of clauses that each make a signal, and asking every kept signal made that
+    quadratic (minutes for a crafted megabyte).
+
+    Per kind, a Fenwick tree over the starts the spans may have (all given up front) keeps the
+    furthest end of the spans kept at or before each start.
+    """
+
+    def __init__(self, starts: list[tuple[str, int]]) -> None:
+        by_kind: dict[str, set[int]] = {}
+        for kind, start in starts:
+            by_kind.setdefault(kind, set()).add(start)
+        self._starts = {kind: sorted(found) for kind, found in by_kind.items()}
+        self._ends = {kind: [-1] * (len(found) + 1) for kind, found in self._starts.items()}
+
+    def add(self, kind: str, start: int, end: int) -> None:
+        """Keep the span `start`-`end` of `kind` (its start one of those given)."""
+        ends = self._ends[kind]
+        at = bisect_left(self._starts[kind], start) + 1
+        while at < len(ends):
+            ends[at] = max(ends[at], end)
+            at += at & -at
+
+    def overlaps(self, kind: str, start: int, end: int) -> bool:
+        """Whether a span of `kind` kept so far starts before `end` and ends after `start`."""
+        starts = self._starts.get(kind)
+        if not starts:
+            return False
+        ends = self._ends[kind]
+        at, furthest = bisect_left(starts, end), -1
+        while at:
+            furthest = max(furthest, ends[at])
+            at -= at & -at
+        return furthest > start

@@ -323,16 +323,25 @@ def _spans(found: Detection) -> tuple[tuple[int, int], ...]:
     return tuple((s.start, s.end) for s in found.signals if s.end > s.start)
 
 
+SHOWN_PER_KIND = 64
+"""The most signals of one kind a field's verdict lists, strongest first. Past that many a
+reviewer learns nothing more from them, and comparing each with those listed grew with their
+square (a crafted text makes a signal in each of thousands of clauses). The score counts every one."""
+
+
 def _distinct(signals: list[Signal]) -> list[Signal]:
     """One signal per kind and passage: the same words seen in the original, the cleaned text and a
     decoded payload (or by two patterns of one kind) are one piece of evidence for a reviewer."""
     kept: list[Signal] = []
+    # Each kind's listed excerpts, with their cores.
+    listed: dict[str, list[tuple[str, str]]] = {}
     for signal in sorted(signals, key=lambda s: -s.weight):
+        same = listed.setdefault(signal.name, [])
+        if len(same) >= SHOWN_PER_KIND:
+            continue
         core = signal.excerpt.strip(" <>!-\n")
-        if not any(
-            k.name == signal.name and (core in k.excerpt or k.excerpt.strip(" <>!-\n") in core)
-            for k in kept
-        ):
+        if not any(core in excerpt or other in core for excerpt, other in same):
+            same.append((signal.excerpt, core))
             kept.append(signal)
     return kept
 

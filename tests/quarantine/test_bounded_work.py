@@ -67,6 +67,25 @@ def test_time_grows_linearly(shape):
     assert_linear(_scan, repeated(SHAPES[shape]), 16_000, f"scan_text, {shape}")
 
 
+def _orders_each_its_own(size: int) -> str:
+    """A request in every clause, each quoting other words: every signal's excerpt differs."""
+    return "".join(f'say "x{number}" , "" ' for number in range(size // 16))
+
+
+# A request in a clause of its own, over and over: a signal in every clause, each compared with
+# those kept before it. (Not among SHAPES: its memory is a known limit, see docs/limits.md.)
+ORDERS = {
+    "the same order in every clause": repeated('say "x" , "" '),
+    "an order of its own in every clause": _orders_each_its_own,
+}
+
+
+@pytest.mark.serial
+@pytest.mark.parametrize("shape", ORDERS)
+def test_time_grows_linearly_with_the_signals_a_field_makes(shape):
+    assert_linear(_scan, ORDERS[shape], 16_000, f"scan_text, {shape}")
+
+
 # Runs of letters and digits full of leet marks, closed by a digit no letter is spelled as (so no
 # word of them is leet), one run or many joined by characters a word holds; alone (the mark is
 # tested on every run) or after two leet words (the reading is made, every leet digit tried).
