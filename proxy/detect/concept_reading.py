@@ -160,7 +160,8 @@ _QUOTING_RULES = frozenset(
 )
 
 
-@dataclass(frozen=True)
+# Slots: a crafted text makes one in every clause, tens of thousands kept until its field is decided.
+@dataclass(frozen=True, slots=True)
 class ConceptSignal:
     """A rule that held: which rule, its signal, weight and span in the folded text, the languages read."""
 

@@ -25,6 +25,7 @@ from .concept_reading import ConceptSignal, Reading, discussed_stretch
 from .concept_shapes import pseudo_hits, reporting_frames
 from .context import UNKNOWN_FIELD, Field, Shapes
 from .counted_words import counted
+from .languages import Language
 from .lexicon import Hit, find_hits, listed, scanner
 from .rule_holds import SEARCHED_SHAPES, holds
 from .rule_needs import NEEDS, can_hold, mask, possible, rules_held_by
@@ -160,12 +161,23 @@ def _read(
                         rule.weight,
                         start,
                         end,
-                        frozenset(languages),
+                        _languages(languages),
                         where if rule.fields is not None and where else UNKNOWN_FIELD,
                     )
                 )
     # What a sentence quotes, or prose about attacks near its words about them, is reported.
     return Reading(found, discussed, folded, ((low, high),))
+
+
+def _languages(languages) -> frozenset[Language]:
+    """The set of `languages`, one object for each set: a text's signals mostly share one."""
+    found = frozenset(languages)
+    return _LANGUAGE_SETS.setdefault(found, found)
+
+
+# Every set of languages a signal was read in, by itself: at most as many as the rules' needs
+# can combine (four concepts, each read in one language).
+_LANGUAGE_SETS: dict[frozenset[Language], frozenset[Language]] = {}
 
 
 def _segments(folded: str):

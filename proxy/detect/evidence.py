@@ -19,7 +19,8 @@ _REPEAT_DECAY = 0.5
 _EXCERPT_CHARS = 120
 
 
-@dataclass(frozen=True)
+# Slots: a crafted text makes one in every clause, tens of thousands kept until its field is decided.
+@dataclass(frozen=True, slots=True)
 class Signal:
     """One piece of evidence: its kind, its weight, and where in the original text it was found."""
 
