@@ -125,7 +125,7 @@ def test_a_reading_is_made_only_where_its_mark_shows():
 def test_both_engines_make_the_same_readings(monkeypatch):
     texts = [encode(p) for p in PAYLOADS for encode in ENCODINGS.values()] + BENIGN
     fast = [readings(t) for t in texts]
-    plain = engine.plain([source for _, source, _, _ in _READERS])
+    plain = engine.plain([kind for kind, _, _, _ in _READERS])  # one pattern per reader
     monkeypatch.setattr(
         "lazaretto.proxy.quarantine.readings._marks", lambda: [(plain, range(len(_READERS)))]
     )
