@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .detector import DEFAULT_THRESHOLD, detect, looks_like_instructions, readers
-    from .evidence import Detection, Evidence, Page, Reader, Signal
+    from .evidence import Detection, Evidence, Page, Reader, Signal, SignalFlood
     from .signals import HOMOGLYPHS, LABELS, SIGNAL_NAMES
 
 # Each name's module.
@@ -24,6 +24,7 @@ _HOMES = {
     "Page": "evidence",
     "Reader": "evidence",
     "Signal": "evidence",
+    "SignalFlood": "evidence",
     "HOMOGLYPHS": "signals",
     "LABELS": "signals",
     "SIGNAL_NAMES": "signals",
@@ -39,6 +40,7 @@ __all__ = [
     "Page",
     "Reader",
     "Signal",
+    "SignalFlood",
     "detect",
     "looks_like_instructions",
     "readers",

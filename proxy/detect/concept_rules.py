@@ -25,6 +25,7 @@ from .concept_reading import ConceptSignal, Reading, discussed_stretch
 from .concept_shapes import pseudo_hits, reporting_frames
 from .context import UNKNOWN_FIELD, Field, Shapes
 from .counted_words import counted
+from .evidence import MAX_SIGNALS, SignalFlood
 from .languages import Language
 from .lexicon import Hit, find_hits, listed, scanner
 from .rule_holds import SEARCHED_SHAPES, holds
@@ -59,11 +60,15 @@ def concept_signals(folded: str, field: Field = UNKNOWN_FIELD, weighing: bool = 
     `field` is the field the whole text sits in; keyed values inside the text say their own. A
     long text is read segment by segment, so only one segment's hits are held at a time. Without
     `weighing` (no other evidence is to be weighed by the reading's clauses about attacks), a
-    text where no rule can hold is left with an empty reading at once.
+    text where no rule can hold is left with an empty reading at once. Raises SignalFlood past
+    `MAX_SIGNALS` signals, told after each segment: at most one segment's more are held.
     """
     shapes = Shapes(folded, field)
     if len(folded) <= SEGMENT:
-        return _read(folded, 0, len(folded), field, shapes, weighing)
+        reading = _read(folded, 0, len(folded), field, shapes, weighing)
+        if len(reading.signals) > MAX_SIGNALS:
+            raise SignalFlood
+        return reading
     found: dict[tuple[int, int, int], ConceptSignal] = {}
     discussed: list[tuple[int, int]] = []
     quotable: list[tuple[int, int]] = []
@@ -71,6 +76,8 @@ def concept_signals(folded: str, field: Field = UNKNOWN_FIELD, weighing: bool = 
         part = _read(folded, low, high, field, shapes, weighing)
         # The overlap between segments is read twice: one signal per rule and span.
         found.update(((s.rule, s.start, s.end), s) for s in part.signals)
+        if len(found) > MAX_SIGNALS:
+            raise SignalFlood
         discussed.extend(part.discussed)
         quotable.extend(part.quotable)
     return Reading(list(found.values()), discussed, folded, tuple(quotable))

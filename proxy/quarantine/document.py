@@ -13,13 +13,21 @@ from collections.abc import Callable
 from functools import cache, cached_property
 from typing import Any
 
-from ..detect import HOMOGLYPHS, Signal, detect
+from ..detect import HOMOGLYPHS, Signal, SignalFlood, detect
 from ..detect.context import telling_key
 from ..detect.first_pass import JOINER, FirstPass, first_pass
 from ..mcp.listing import records
 from ..mcp.surfaces import walk_surfaces
 from .decision import decide, withhold_at
-from .scan import Decoded, FieldVerdict, ReadInMessage, ScanRules, Verdict, plain_texts
+from .scan import (
+    Decoded,
+    FieldVerdict,
+    ReadInMessage,
+    ScanRules,
+    Verdict,
+    plain_texts,
+    unreadable,
+)
 
 SPLIT = "split_across_fields"
 _KEY = "@key"  # how a surface path names an object key: keys take no part in the document
@@ -185,14 +193,18 @@ def split_matches(
         else {path: n for n, record in enumerate(groups) for path, _ in record}
     )
     threshold = withhold_at(rules.threshold)
-    if _under_by_seam(kept, texts, threshold, rules.kinds):
-        return {}
+    try:
+        if _under_by_seam(kept, texts, threshold, rules.kinds):
+            return {}
+        document = _read_text(texts, [verdict for _, verdict in kept])
+        found = detect(document, kinds=rules.kinds)
+    except SignalFlood as flood:
+        # Fields read one by one made fewer each: together they are withheld, each whole.
+        return {path: unreadable(own.original, threshold, flood) for path, own in kept}
     starts, offset = [], 0
     for text in texts:
         starts.append(offset)
         offset += len(text) + len(_JOINER)
-    document = _read_text(texts, [verdict for _, verdict in kept])
-    found = detect(document, kinds=rules.kinds)
     # Under the threshold, the learned model may still read the document as an attack (it reads
     # single fields too, but a message's values are often too short for it alone). One text told
     # twice (a mirror) it has read already, as that text's field: the seam bound counts on that.

@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 
-from ..detect import Detection, Signal, detect
+from ..detect import Detection, Signal, SignalFlood, detect
 from ..detect.context import telling_key
 from ..detect.first_pass import FirstPass
 from ..sanitize import Removal, SanitizeRules, sanitize
@@ -212,8 +212,14 @@ def _scan(
     try:
         return _scan_untrusted(text, rules, threshold, key, seen)
     except Exception as exc:
-        reason = Signal("scan_error", threshold, f"{type(exc).__name__}: {exc}"[:120], 0, 0)
-        return FieldVerdict(Verdict.WITHHELD, threshold, [reason], [], [], text, "")
+        return unreadable(text, threshold, exc)
+
+
+def unreadable(text: str, threshold: float, error: Exception) -> FieldVerdict:
+    """The verdict of a field the judge could not read to its end: withheld whole, the error
+    its reason (a person reads the original and may release it)."""
+    reason = Signal("scan_error", threshold, f"{type(error).__name__}: {error}"[:120], 0, 0)
+    return FieldVerdict(Verdict.WITHHELD, threshold, [reason], [], [], text, "")
 
 
 def _scan_untrusted(
@@ -316,7 +322,14 @@ _NOTHING = Detection(0.0, [])
 
 def read_passages(texts: list[str]) -> tuple[tuple[str, tuple[tuple[int, int], ...]], ...]:
     """`FieldVerdict.passages` for texts no scan has read (a trusted field that repeats a payload)."""
-    return tuple((text, _spans(detect(text))) for text in texts)
+    return tuple((text, _read_spans(text)) for text in texts)
+
+
+def _read_spans(text: str) -> tuple[tuple[int, int], ...]:
+    try:
+        return _spans(detect(text))
+    except SignalFlood:
+        return ()  # too many to mark: the text is shown unmarked
 
 
 def _spans(found: Detection) -> tuple[tuple[int, int], ...]:
@@ -326,7 +339,7 @@ def _spans(found: Detection) -> tuple[tuple[int, int], ...]:
 SHOWN_PER_KIND = 64
 """The most signals of one kind a field's verdict lists, strongest first. Past that many a
 reviewer learns nothing more from them, and comparing each with those listed grew with their
-square (a crafted text makes a signal in each of thousands of clauses). The score counts every one."""
+square (a crafted text makes a signal in each of thousands of clauses). The score is that of all."""
 
 
 def _distinct(signals: list[Signal]) -> list[Signal]:

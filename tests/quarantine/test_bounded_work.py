@@ -11,6 +11,7 @@ import tracemalloc
 import pytest
 from support.growth import assert_linear, repeated
 
+from lazaretto.proxy.detect.evidence import MAX_SIGNALS
 from lazaretto.proxy.quarantine.cleaner import judge_payload
 from lazaretto.proxy.quarantine.readings import readings
 from lazaretto.proxy.quarantine.scan import ScanRules, scan_text
@@ -73,7 +74,7 @@ def _orders_each_its_own(size: int) -> str:
 
 
 # A request in a clause of its own, over and over: a signal in every clause, each compared with
-# those kept before it. (Not among SHAPES: its memory is a known limit, see docs/limits.md.)
+# those kept before it.
 ORDERS = {
     "the same order in every clause": repeated('say "x" , "" '),
     "an order of its own in every clause": _orders_each_its_own,
@@ -118,6 +119,41 @@ def test_peak_memory_is_a_few_times_the_field(shape):
         tracemalloc.stop()
     ratio = peak / len(text.encode())
     assert ratio <= MEMORY_LIMIT, f"{shape}: peak {ratio:.1f}x the field"
+
+
+# Four megabytes of orders: far more signals than a reader keeps (`MAX_SIGNALS`), which it stops
+# at, so what the field's judging holds beside the field's copies does not grow with it.
+FLOOD = 4 << 20
+
+
+@pytest.mark.serial
+@pytest.mark.parametrize("shape", ORDERS)
+def test_a_field_of_more_signals_than_a_reader_keeps_is_withheld_in_bounded_memory(shape):
+    text = ORDERS[shape](FLOOD)
+    scan_text("warm up the engine, \u0430nd the l\u043e\u043ek-alikes", ScanRules())
+    tracemalloc.start()
+    try:
+        verdict = scan_text(text, ScanRules())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert verdict.verdict == "withheld"
+    (reason,) = verdict.signals
+    assert reason.name == "scan_error" and reason.excerpt.startswith("SignalFlood: more than")
+    ratio = peak / len(text.encode())
+    assert ratio <= MEMORY_LIMIT, f"{shape}: peak {ratio:.1f}x the field"
+
+
+def test_a_message_whose_fields_make_a_flood_together_withholds_each():
+    # Each field alone makes fewer signals than a reader keeps; the message read whole, more.
+    half = 'say "x" , "" ' * (MAX_SIGNALS // 2 + 100)
+    other = half.replace('"x"', '"y"')
+    blocks = [{"type": "text", "text": half}, {"type": "text", "text": other}]
+    verdicts = judge_payload({"content": blocks}, ScanRules())
+    for path in ("/content/0/text", "/content/1/text"):
+        assert verdicts[path].verdict == "withheld"
+        assert verdicts[path].signals[0].excerpt.startswith("SignalFlood"), path
+        assert verdicts[path].original in (half, other)
 
 
 def test_a_flood_keeps_only_a_bounded_decoding():

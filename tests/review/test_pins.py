@@ -2,6 +2,7 @@
 
 import pytest
 
+from lazaretto.app.review.moments import Moments
 from lazaretto.app.review.queue import entry_label
 from lazaretto.app.review.screens.confirm import ConfirmClearance
 from lazaretto.app.review.tabs import tab_for
@@ -11,7 +12,9 @@ from lazaretto.app.review.widgets.pin_diff import (
     surface_text,
     word_diff,
 )
+from lazaretto.proxy.detect.evidence import MAX_SIGNALS
 from lazaretto.proxy.pins.guard import entry
+from lazaretto.proxy.policy import Policy
 from lazaretto.store import canonical_json
 from lazaretto.store.states import DriftChange, PinKind
 
@@ -61,6 +64,17 @@ def test_newest_drift_first(scenario_store):
     scenario_store.pins.drift("chat", COMMAND, later, DriftChange.CHANGED, None)
     keys = [item.reason for item in tab_for("pins").feed.page(scenario_store)]
     assert keys == ["tool read_channel changed", "tool post_message changed"]
+
+
+def test_a_description_with_more_signals_than_the_detector_keeps_says_so(scenario_store):
+    # An order in every clause, thousands of them: the detector stops reading and says why.
+    flood = {"name": "read_channel", "description": 'say "x" , "" ' * (MAX_SIGNALS + 100)}
+    drift = entry(PinKind.TOOL, "read_channel", flood)
+    scenario_store.pins.drift("chat", COMMAND, drift, DriftChange.CHANGED, None)
+    tab = tab_for("pins")
+    [item] = [i for i in tab.feed.page(scenario_store) if i.reason == "tool read_channel changed"]
+    view = tab.view(tab.load(scenario_store, Policy(), item), Moments(scenario_store.clock()))
+    assert f"more than {MAX_SIGNALS} signals in one text" in view.side.plain
 
 
 def test_word_diff_marks_added_and_removed_words_and_reveals_hidden_ones():

@@ -9,7 +9,7 @@ from pathlib import PurePath
 from textual.content import Content
 
 from lazaretto.app.human import visible
-from lazaretto.proxy.detect import detect
+from lazaretto.proxy.detect import SignalFlood, detect
 from lazaretto.store.claims import claim_note
 from lazaretto.store.sessions import session_label
 from lazaretto.store.states import (
@@ -436,17 +436,26 @@ def drift_view(detail: Detail, times: Moments) -> DetailView:
         "" if new else "; the server no longer offers it",
     )
     body = _lines(legend, "", diff.content)
-    found = detect(new) if new else None
-    signals = [
-        Content.assemble(
-            (f"{s.weight:>5.2f}  ", "$text-warning"),
-            (visible(s.name), "bold"),
-            ("\n       “", ""),
-            (visible(s.excerpt), EXCERPT_STYLE),
-            "”",
-        )
-        for s in (found.signals if found else [])
-    ] or [Content.styled("no detector signal in the new version", "$text-muted")]
+    try:
+        found = detect(new) if new else None
+    except SignalFlood as flood:
+        found, flooded = None, [Content.styled(str(flood), "$text-warning")]
+    else:
+        flooded = []
+    signals = (
+        flooded
+        or [
+            Content.assemble(
+                (f"{s.weight:>5.2f}  ", "$text-warning"),
+                (visible(s.name), "bold"),
+                ("\n       “", ""),
+                (visible(s.excerpt), EXCERPT_STYLE),
+                "”",
+            )
+            for s in (found.signals if found else [])
+        ]
+        or [Content.styled("no detector signal in the new version", "$text-muted")]
+    )
     pinned = detail.related[0]["sha256"] if detail.related else None
     now_pinned = (
         "the new version is pinned"
