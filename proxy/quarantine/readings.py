@@ -194,6 +194,16 @@ def _measure() -> re.Pattern[str]:
     return re.compile(r"\d+[smhdwykx]", re.IGNORECASE)
 
 
+# A number written as an ordinal or an hour of the clock ("1st", "23rd", "15th", "3pm", "10am"):
+# a number as text writes it, which spelled out is no word ("ist", "epm"). Only the suffix each
+# number takes ("4nd" is "and" in leetspeak, not an ordinal).
+@cache
+def _number_word() -> re.Pattern[str]:
+    return re.compile(
+        r"(?:\d*[02-9])?(?:1st|2nd|3rd)|\d*(?:1\d|[04-9])th|(?:[1-9]|1[0-2])[ap]m", re.IGNORECASE
+    )
+
+
 # A word of letters; after a backslash the letter is an escape's ("\\n" written out), not the word's.
 @cache
 def _word() -> re.Pattern[str]:
@@ -484,7 +494,8 @@ def _leet(text: str) -> str | None:
 
 
 def _leet_marked(text: str) -> bool:
-    """Whether `_MARK_HITS` words of letters and leet digits (`_leet_shaped()`) hold a mark.
+    """Whether `_MARK_HITS` words of letters and leet digits (`_leet_shaped()`) hold a mark, an
+    ordinal or an hour being no such word (`_number_word()`).
 
     Every mark in one run of ASCII letters and digits is in the word that starts where the run
     does: each run is read once, from the first mark in it (a run read again for each of its
@@ -495,7 +506,8 @@ def _leet_marked(text: str) -> bool:
         start = mark.start()
         while start and text[start - 1].isascii() and text[start - 1].isalnum():
             start -= 1
-        if _leet_shaped().match(text, start):
+        shaped = _leet_shaped().match(text, start)
+        if shaped and not _number_word().fullmatch(text, start, shaped.end()):
             words += 1
             if words >= _MARK_HITS:
                 return True
@@ -544,6 +556,8 @@ def _spelled(text: str, start: int, end: int) -> str:
     if word.isdigit() and (
         text[start - 1 : start] in _NUMBER_JOINS or text[end : end + 1] in _NUMBER_JOINS
     ):
+        return word
+    if _number_word().fullmatch(word):
         return word
     # A number with a one-letter unit standing alone ("3m", "4h", "5s") is a measure, as a log
     # writes it.
