@@ -73,7 +73,9 @@ def test_a_description_with_more_signals_than_the_detector_keeps_says_so(scenari
     scenario_store.pins.drift("chat", COMMAND, drift, DriftChange.CHANGED, None)
     tab = tab_for("pins")
     [item] = [i for i in tab.feed.page(scenario_store) if i.reason == "tool read_channel changed"]
-    view = tab.view(tab.load(scenario_store, Policy(), item), Moments(scenario_store.clock()))
+    detail = tab.load(scenario_store, Policy(), item)
+    assert detail is not None
+    view = tab.view(detail, Moments(scenario_store.clock()))
     assert f"more than {MAX_SIGNALS} signals in one text" in view.side.plain
 
 
