@@ -15,10 +15,10 @@ from lazaretto.proxy.matcher import cache_folder
 from lazaretto.proxy.quarantine import readings
 
 # What the readings act on, beside ordinary letters: base64 and its gaps and padding, hex marks
-# and separators, leet digits, a look-alike letter and other scripts.
+# and separators, leet digits, ordinals and hours, a look-alike letter and other scripts.
 _ALPHABET = st.sampled_from(
     list("abcdefxyzABCDEFXYZ0123456789+/=  \t\n\"',.:;-\\%&#$_@")
-    + ["0x", "\\x", "\\u", "aGVsbG8g", "d29ybGQ=", "օ", "а", "日", "é"]
+    + ["0x", "\\x", "\\u", "aGVsbG8g", "d29ybGQ=", "օ", "а", "日", "é", "1st", "3pm", "4nd"]
 )
 _TEXT = st.lists(_ALPHABET, max_size=120).map("".join)
 
@@ -31,14 +31,18 @@ _PLAIN_HEX_PAIRS = re.compile(
 
 
 def _plain_leet_marked(text: str) -> bool:
-    # Every mark read on its own, its word matched whole and tested.
+    # Every mark read on its own, its word matched whole and tested (an ordinal or an hour is none).
     words = set()
     for mark in readings._leet_mark().finditer(text):
         start = mark.start()
         while start and text[start - 1].isascii() and text[start - 1].isalnum():
             start -= 1
         word = re.compile(r"[A-Za-z0-9@$]+").match(text, start)
-        if word and re.fullmatch(r"[A-Za-z013457]*[A-Za-z][A-Za-z013457]*", word.group(0)):
+        if (
+            word
+            and re.fullmatch(r"[A-Za-z013457]*[A-Za-z][A-Za-z013457]*", word.group(0))
+            and not readings._number_word().fullmatch(word.group(0))
+        ):
             words.add(word.start())
     return len(words) >= readings._MARK_HITS
 
