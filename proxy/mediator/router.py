@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import is_
 from typing import TYPE_CHECKING, Any
 
 from lazaretto.store import StoreUnavailable
@@ -52,6 +53,9 @@ from .tools import ToolKnowledge
 
 # Requests that read one task: their answers are judged as the task's tool's.
 TASK_READS = frozenset({"tasks/result", "tasks/get"})
+# Tools whose trust a mediator remembers (it forgets them all past this many): a server names
+# few, but a client may call any name.
+TRUSTS_KEPT = 1024
 
 
 @dataclass
@@ -112,6 +116,7 @@ class Mediator:
         self.requests = Correlation(self._hold if pins is not None else None)
         self.tools = ToolKnowledge(self.server_policy)
         self._dropped = DropLog(store, session, server, self.log)
+        self._trusts: dict[tuple[bool, str | None], tuple[bool, str]] = {}
         self._settle = settle
 
     # -- client -> server ---------------------------------------------------------------
@@ -166,9 +171,7 @@ class Mediator:
             if reply is not None:
                 replies.append(reply)
         if forward:
-            unchanged = len(forward) == len(elements) and all(
-                a is b for a, b in zip(forward, elements, strict=True)
-            )
+            unchanged = len(forward) == len(elements) and all(map(is_, forward, elements))
             out.to_server.append(raw if unchanged else dump_line(forward if batch else forward[0]))
         if replies:
             out.to_client.append(dump_line(replies if batch else replies[0]))
@@ -376,7 +379,7 @@ class Mediator:
                 return out
             # A line with a repeated key is never passed on as it came: a reader that keeps the
             # first of two keys would read what was not judged.
-            unchanged = not repeated and all(a is b for a, b in zip(results, elements, strict=True))
+            unchanged = not repeated and all(map(is_, results, elements))
             if unchanged:
                 # The bytes as they came, or (spill lost) the same message re-serialized.
                 out.to_client.append(arrived.read() or dump_line(message))
@@ -425,7 +428,7 @@ class Mediator:
         """A server request or notification with its params judged, or None (dropped or refused)."""
         request_id = message.get("id")
         params = message.get("params")
-        untrusted, why = untrusted_tool(self.server_policy, None)
+        untrusted, why = self._trust(False, None)
         try:
             if method in MODEL_READ_REQUESTS and "id" in message:
                 refusal = self._model_request_refusal(method)
@@ -578,10 +581,13 @@ class Mediator:
     ) -> dict:
         """The response with its `result` or `error` cleaned; an untrusted answer taints first."""
         request_id = str(message["id"])
-        judge = untrusted_task if pending.method in TASK_READS else untrusted_tool
-        untrusted, why = judge(self.server_policy, pending.tool)
+        untrusted, why = self._trust(pending.method in TASK_READS, pending.tool)
         try:
-            if untrusted and pending.method in EXPOSURE_METHODS:
+            if (
+                untrusted
+                and pending.method in EXPOSURE_METHODS
+                and not self.exposure.recorded(self.server, pending.tool, pending.method)
+            ):
                 subject = f"{self.server}/{pending.tool or pending.method}"
                 what = "untrusted content" if member == "result" else "an untrusted error"
                 self.exposure.record(
@@ -619,6 +625,18 @@ class Mediator:
         if cleaned is None:
             return message
         return {**message, member: cleaned if member == "result" else cleaned["error"]}
+
+    def _trust(self, task: bool, tool: str | None) -> tuple[bool, str]:
+        """Whether an answer of `tool` (of a task it started, with `task`) is untrusted, and why:
+        decided by the policy alone, so once per tool."""
+        key = (task, tool)
+        found = self._trusts.get(key)
+        if found is None:
+            if len(self._trusts) >= TRUSTS_KEPT:
+                self._trusts.clear()
+            judge = untrusted_task if task else untrusted_tool
+            found = self._trusts[key] = judge(self.server_policy, tool)
+        return found
 
     def _withheld(self, message: dict, pending: Pending, why: str) -> dict:
         subject = f"{self.server}/{pending.tool or pending.method}"
