@@ -108,6 +108,7 @@ class FieldCleaner:
             for trust in (False, True)
             for for_model in (False, True)
         }
+        self._labelled = policy.labels(server)
         self._nonce: str | None = None
         # (content hash, tool) -> (the store's data_version then, the earlier withheld row or None):
         # a payload read again is judged without asking the store while nothing has changed there.
@@ -176,7 +177,7 @@ class FieldCleaner:
                 payload, lambda path, text: self._field(message, path, text, verdicts[path])
             ).payload
 
-        if untrusted and self.policy.labels(self.server):
+        if untrusted and self._labelled:
             labelled = label_payload(
                 method, cleaned or payload, self._label_nonce(), self._source(tool, method)
             )
