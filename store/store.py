@@ -295,7 +295,9 @@ class Store:
                 beacon is not None
                 and seen is not None
                 and self.write_failure is None
-                and seen[:3] == (beacon, self.commits, self._opens)
+                and seen[0] == beacon
+                and seen[1] == self.commits
+                and seen[2] == self._opens
                 and now - seen[4] < BEACON_TRUST_SECONDS
             ):
                 return seen[3]
