@@ -95,7 +95,7 @@ class Store:
         self._version_seen: tuple[bytes, int, int, int, float] | None = None
         # One connection is shared by the proxy's two relay threads.
         self._lock = threading.RLock()
-        self._reading = threading.local()  # see one_reading
+        self._reading = _Reading()  # see one_reading
         self.sessions = Sessions(self)
         self.tools = ToolClassifications(self)
         self.blocked = BlockedCalls(self)
@@ -272,7 +272,7 @@ class Store:
         is folded in: a cache keyed by it never mistakes a new (maybe replaced) file for the old one.
         """
         reading = self._reading
-        if getattr(reading, "active", False):
+        if reading.active:
             if reading.version is None:
                 reading.version = self._read_data_version()
             return reading.version
@@ -326,12 +326,21 @@ def _side_ids(paths: tuple[str, ...]) -> tuple | None:
     return ids if ids and all(ids) else None
 
 
+class _Reading(threading.local):
+    """One thread's reading of data_version within `Store.one_reading`. The class's values are
+    every thread's until it sets its own: a thread that never opened a block (the client's, in a
+    proxy) finds `active` without an AttributeError raised and caught on every message."""
+
+    active = False
+    version: int | None = None
+
+
 class _OneReading:
     """The context manager of `Store.one_reading` (a class: it runs once per message)."""
 
     __slots__ = ("_reading",)
 
-    def __init__(self, reading: threading.local) -> None:
+    def __init__(self, reading: _Reading) -> None:
         self._reading = reading
 
     def __enter__(self) -> None:
