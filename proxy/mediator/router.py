@@ -51,6 +51,17 @@ from .drops import DropLog
 from .pin_checks import CallHold, screen_result
 from .tools import ToolKnowledge
 
+# The members every message is compared with, read once: in Python 3.11 an attribute of an Enum
+# class goes through its metaclass's `__getattr__` hook, about ten times a global's cost.
+_REQUEST, _NOTIFICATION, _RESULT, _ERROR, _INVALID = (
+    Kind.REQUEST,
+    Kind.NOTIFICATION,
+    Kind.RESULT,
+    Kind.ERROR,
+    Kind.INVALID,
+)
+_TOOL, _PROMPT = PinKind.TOOL, PinKind.PROMPT
+
 # Requests that read one task: their answers are judged as the task's tool's.
 TASK_READS = frozenset({"tasks/result", "tasks/get"})
 # Tools whose trust a mediator remembers (it forgets them all past this many): a server names
@@ -180,9 +191,9 @@ class Mediator:
     def _client_message(self, message: Any) -> tuple[Any, dict | None]:
         """What to forward (the same object when unchanged) and what to answer the client."""
         shape = shape_of(message)
-        if shape.kind is Kind.REQUEST:
+        if shape.kind is _REQUEST:
             return self._client_request(message)
-        if shape.kind is Kind.NOTIFICATION:
+        if shape.kind is _NOTIFICATION:
             return self._client_notification(message), None
         if shape.is_response:
             return self._client_answer(message, shape.kind), None
@@ -202,7 +213,7 @@ class Mediator:
                 None,
             )
             return None
-        if kind is Kind.RESULT and method in MODEL_READ_REQUESTS:
+        if kind is _RESULT and method in MODEL_READ_REQUESTS:
             refusal = self._model_answer_refusal(method)
             if refusal is not None:
                 return error_response(message["id"], REFUSED, refusal)
@@ -277,7 +288,7 @@ class Mediator:
         if method in ("tools/call", "prompts/get"):
             tool = params["name"]
             drifted = self.pins and self.pins.refusal(
-                PinKind.TOOL if method == "tools/call" else PinKind.PROMPT, tool, request_id
+                _TOOL if method == "tools/call" else _PROMPT, tool, request_id
             )
             if drifted:
                 self.log(f"refused {tool}: pin drift")
@@ -290,12 +301,12 @@ class Mediator:
             self.log(f"refused {call.name}: {refusal.code}")
             return None, refusal.response(request_id, self.server, call.name)
         self.requests.expect(key, Pending(request_id, method, tool, "cursor" not in params))
-        return enveloped(message, Kind.REQUEST), None
+        return enveloped(message, _REQUEST), None
 
     def _client_notification(self, message: dict) -> Any:
         method = message["method"]
         if method in SESSION_NOTIFICATIONS:
-            return enveloped(message, Kind.NOTIFICATION)
+            return enveloped(message, _NOTIFICATION)
         if not method.startswith("notifications/"):
             # A request sent without an id gets no answer, so it could not be refused either.
             self._dropped("client", f"{method} sent as a notification, without an id", method)
@@ -306,7 +317,7 @@ class Mediator:
         if refusal is not None:
             self._dropped("client", f"a notification the gate refused: {refusal.reason}", method)
             return None
-        return enveloped(message, Kind.NOTIFICATION)
+        return enveloped(message, _NOTIFICATION)
 
     def answered(self) -> None:
         """Lines for the client were written: what the cleaner left until then is done now, while
@@ -400,7 +411,7 @@ class Mediator:
         shape = shape_of(message)
         if shape.is_response:
             return self._server_response(message, shape.kind, out, plain, line)
-        if shape.kind is Kind.INVALID:
+        if shape.kind is _INVALID:
             self._invalid_server(message, shape.problem, out)
             return None
         message = enveloped(message, shape.kind)
@@ -413,7 +424,7 @@ class Mediator:
             out.to_server.append(self.requests.own_request("tools/list"))
             return None
         request_id = message.get("id")
-        if shape.kind is not Kind.REQUEST:
+        if shape.kind is not _REQUEST:
             return self._server_params(message, method, out, plain, line)
         if self._server_request_waiting(request_id, method, out):
             return None
@@ -501,9 +512,9 @@ class Mediator:
             # The client would match it to this request: it shall see the id it sent.
             answered = {**answered, "id": request_id}
         message = answered
-        if pending.own and kind is Kind.ERROR:
+        if pending.own and kind is _ERROR:
             return None  # the proxy's own request failed; the client never asked
-        if kind is Kind.RESULT:
+        if kind is _RESULT:
             return self._result(message, pending, out, plain, line)
         return self._error(message, pending, plain, line)
 
@@ -782,7 +793,7 @@ class Mediator:
                 )
                 continue
             for element in message if isinstance(message, list) else [message]:
-                if shape_of(element).kind is Kind.REQUEST:
+                if shape_of(element).kind is _REQUEST:
                     waiting.append(Pending(element["id"], element["method"]))
         for pending in waiting:
             if pending.own:
