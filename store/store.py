@@ -96,6 +96,7 @@ class Store:
         # One connection is shared by the proxy's two relay threads.
         self._lock = threading.RLock()
         self._reading = _Reading()  # see one_reading
+        self._one_reading = _OneReading(self._reading)
         self.sessions = Sessions(self)
         self.tools = ToolClassifications(self)
         self.blocked = BlockedCalls(self)
@@ -262,7 +263,7 @@ class Store:
         """Within the block, this thread reads data_version from SQLite once: the caches consulted while
         handling one message share one view of what other processes changed (each reading costs a lock
         round trip on the file, the largest part of a small message's handling). Blocks do not nest."""
-        return _OneReading(self._reading)
+        return self._one_reading
 
     def data_version(self) -> int:
         """Changes whenever anything commits (another connection or this one), or the store was
@@ -336,7 +337,8 @@ class _Reading(threading.local):
 
 
 class _OneReading:
-    """The context manager of `Store.one_reading` (a class: it runs once per message)."""
+    """The context manager of `Store.one_reading` (a class: it runs once per message). It keeps
+    nothing of its own, so one serves every thread and every block."""
 
     __slots__ = ("_reading",)
 

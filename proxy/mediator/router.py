@@ -69,7 +69,7 @@ TASK_READS = frozenset({"tasks/result", "tasks/get"})
 TRUSTS_KEPT = 1024
 
 
-@dataclass
+@dataclass(slots=True)
 class Outgoing:
     """Lines for each side, produced by handling one incoming line."""
 
