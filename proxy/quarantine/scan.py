@@ -219,7 +219,8 @@ class _ShortVerdicts:
         key: tuple[str, str],
         verdict: FieldVerdict,
     ) -> None:
-        """Remember `verdict` in `table`, one of `table`'s (a table emptied meanwhile still counts)."""
+        """Remember `verdict` in `table`, as `table(rules)` gave it (one emptied and let go of
+        since still counts toward the bound: its scanner keeps it until its message is done)."""
         if self._kept >= _SHORT_MOST:
             self.clear()
         table[key] = verdict
