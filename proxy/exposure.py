@@ -40,6 +40,11 @@ class Exposure:
         # (server, tool, method) -> the store's data_version when its open taint was last seen.
         self._seen: dict[tuple, int] = {}
 
+    def recorded(self, server: str, tool: str | None, method: str) -> bool:
+        """Whether this source's taint was seen open since anything last committed: `record` would
+        do nothing, so a caller need not put its reason into words (raises StoreUnavailable)."""
+        return self._seen.get((server, tool, method)) == self._store.data_version()
+
     def record(
         self, *, server: str, tool: str | None, method: str, reason: str, request_id: str | None
     ) -> None:

@@ -95,7 +95,8 @@ class Store:
         self._version_seen: tuple[bytes, int, int, int, float] | None = None
         # One connection is shared by the proxy's two relay threads.
         self._lock = threading.RLock()
-        self._reading = threading.local()  # see one_reading
+        self._reading = _Reading()  # see one_reading
+        self._one_reading = _OneReading(self._reading)
         self.sessions = Sessions(self)
         self.tools = ToolClassifications(self)
         self.blocked = BlockedCalls(self)
@@ -262,7 +263,7 @@ class Store:
         """Within the block, this thread reads data_version from SQLite once: the caches consulted while
         handling one message share one view of what other processes changed (each reading costs a lock
         round trip on the file, the largest part of a small message's handling). Blocks do not nest."""
-        return _OneReading(self._reading)
+        return self._one_reading
 
     def data_version(self) -> int:
         """Changes whenever anything commits (another connection or this one), or the store was
@@ -272,7 +273,7 @@ class Store:
         is folded in: a cache keyed by it never mistakes a new (maybe replaced) file for the old one.
         """
         reading = self._reading
-        if getattr(reading, "active", False):
+        if reading.active:
             if reading.version is None:
                 reading.version = self._read_data_version()
             return reading.version
@@ -295,7 +296,9 @@ class Store:
                 beacon is not None
                 and seen is not None
                 and self.write_failure is None
-                and seen[:3] == (beacon, self.commits, self._opens)
+                and seen[0] == beacon
+                and seen[1] == self.commits
+                and seen[2] == self._opens
                 and now - seen[4] < BEACON_TRUST_SECONDS
             ):
                 return seen[3]
@@ -324,12 +327,22 @@ def _side_ids(paths: tuple[str, ...]) -> tuple | None:
     return ids if ids and all(ids) else None
 
 
+class _Reading(threading.local):
+    """One thread's reading of data_version within `Store.one_reading`. The class's values are
+    every thread's until it sets its own: a thread that never opened a block (the client's, in a
+    proxy) finds `active` without an AttributeError raised and caught on every message."""
+
+    active = False
+    version: int | None = None
+
+
 class _OneReading:
-    """The context manager of `Store.one_reading` (a class: it runs once per message)."""
+    """The context manager of `Store.one_reading` (a class: it runs once per message). It keeps
+    nothing of its own, so one serves every thread and every block."""
 
     __slots__ = ("_reading",)
 
-    def __init__(self, reading: threading.local) -> None:
+    def __init__(self, reading: _Reading) -> None:
         self._reading = reading
 
     def __enter__(self) -> None:

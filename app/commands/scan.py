@@ -18,6 +18,7 @@ from lazaretto.proxy.quarantine.scan import (
     ReadInMessage,
     ScanRules,
     Verdict,
+    field_scanner,
     scan_text,
 )
 
@@ -124,9 +125,7 @@ class Scanner:
 
     def result(self, result: dict) -> ResultScan:
         scan = ResultScan()
-        verdicts = judge_message(
-            result, lambda text, path, seen: self.text(text, path, seen), self.rules
-        )
+        verdicts = judge_message(result, field_scanner(self.rules), self.rules)
 
         def visit(path: str, text: str) -> str | None:
             verdict = verdicts[path]

@@ -77,6 +77,7 @@ class Gate:
         self._server = server
         self._session = session
         self._allow = HostAllowList(policy.allow_hosts)
+        self._has_allow_list = bool(self._allow)  # asked of every call; the policy is fixed
 
     def check(
         self,
@@ -148,7 +149,7 @@ class Gate:
                 verdict,
                 hosts=hosts,
                 taint_sources=found.taint_sources,
-                has_allow_list=bool(self._allow),
+                has_allow_list=self._has_allow_list,
             ),
             tuple(hosts) if found.code == ErrorReason.HOST_NOT_ALLOWED else (),
         )
@@ -157,7 +158,7 @@ class Gate:
         """For a fetch-like tool: why this call is no read of a host the policy allows."""
         if not verdict.reads_urls:
             return ""
-        if not self._allow:
+        if not self._has_allow_list:
             return "; a fetch is a read only of hosts on allow_hosts, and the policy lists none"
         if not reading:
             return (
@@ -175,13 +176,13 @@ class Gate:
     ) -> _Verdict:
         """`reading`: a fetch-like call that only reads; outbound unless allow_hosts vouches for it."""
         named: list[str] | None = None
-        if self._allow and unknown_hosts:
+        if self._has_allow_list and unknown_hosts:
             return _Verdict(
                 ErrorReason.HOST_CHECK_FAILED,
                 f"where it connects cannot be checked against allow_hosts ({unknown_hosts})",
                 {"outbound_reason": verdict.outbound_reason},
             )
-        if self._allow:
+        if self._has_allow_list:
             try:
                 named = hosts_in(arguments)
                 bad = self._allow.disallowed(named)

@@ -57,7 +57,7 @@ SESSION_NOTIFICATIONS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen init costs most of a call's classification
 class Call:
     """One client request as the gate judges it."""
 

@@ -50,9 +50,12 @@ class Shape:
     @property
     def is_response(self) -> bool:
         """A result or an error: it answers a request."""
-        return self.kind in (Kind.RESULT, Kind.ERROR)
+        return self.kind in _RESPONSES
 
 
+# Read as a set, not as two attributes of Kind: Python 3.11 reads an Enum class's attribute
+# through its metaclass's `__getattr__` hook, and every message asks.
+_RESPONSES = frozenset({Kind.RESULT, Kind.ERROR})
 _NOT_OBJECT = Shape(Kind.INVALID, "it is not a JSON object")
 # The four valid shapes, made once: every message of both directions is one of them.
 _REQUEST, _NOTIFICATION = Shape(Kind.REQUEST), Shape(Kind.NOTIFICATION)

@@ -134,6 +134,15 @@ def walk_surfaces(payload: Any, visit: Visit) -> SurfaceResult:
     return SurfaceResult(edits.apply(), edits.uninspected)
 
 
+def surfaces_of(payload: Any) -> list[tuple[str, str]]:
+    """Every string of `payload` with its path, in the order `walk_surfaces` visits them."""
+    found: list[tuple[str, str]] = []
+    if isinstance(payload, (dict, list)):
+        add = found.append
+        _all_strings(payload, _Edits(payload), lambda path, text: add((path, text)), "")
+    return found
+
+
 def _all_strings(root: Any, edits: _Edits, visit: Visit, prefix: str) -> None:
     """Visit every string leaf and every object key under `root` (spelled `prefix`), iteratively.
 
@@ -250,8 +259,12 @@ def _base64_text(text: str, place: Any, where: str, edits: _Edits, visit: Visit)
 
 def _json_text(text: str, place: Any, where: str, edits: _Edits, visit: Visit) -> bool:
     """Walk a text that holds a JSON object or array as JSON; False if it holds none."""
-    if not _JSON_START.match(text) or not affordable(text):
-        return False  # no JSON, or more values than parsing may cost: one text, read as such
+    # Most texts open with neither a bracket nor a space: they are told apart without the match.
+    head = text[:1]
+    if head != "{" and head != "[" and not (head.isspace() and _JSON_START.match(text)):
+        return False
+    if not affordable(text):
+        return False  # more values than parsing may cost: one text, read as such
     try:
         parsed, repeated = parse_text(text)
     except LineError:

@@ -144,7 +144,12 @@ class Correlation:
         """What `waiting` holds under the first key a client would match `response_id` to,
         taken out (one answer each, whoever pops it first); None when nothing matches."""
         with self._lock:
-            for key in response_keys(response_id):
+            # The most exact key first, on its own: most answers carry the very id of their request.
+            exact = request_key(response_id)
+            found = None if exact is None else waiting.pop(exact, None)
+            if found is not None:
+                return found
+            for key in response_keys(response_id)[1:]:
                 found = waiting.pop(key, None)
                 if found is not None:
                     return found

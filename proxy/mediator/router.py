@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import is_
 from typing import TYPE_CHECKING, Any
 
 from lazaretto.store import StoreUnavailable
@@ -50,11 +51,25 @@ from .drops import DropLog
 from .pin_checks import CallHold, screen_result
 from .tools import ToolKnowledge
 
+# The members every message is compared with, read once: in Python 3.11 an attribute of an Enum
+# class goes through its metaclass's `__getattr__` hook, about ten times a global's cost.
+_REQUEST, _NOTIFICATION, _RESULT, _ERROR, _INVALID = (
+    Kind.REQUEST,
+    Kind.NOTIFICATION,
+    Kind.RESULT,
+    Kind.ERROR,
+    Kind.INVALID,
+)
+_TOOL, _PROMPT = PinKind.TOOL, PinKind.PROMPT
+
 # Requests that read one task: their answers are judged as the task's tool's.
 TASK_READS = frozenset({"tasks/result", "tasks/get"})
+# Tools whose trust a mediator remembers (it forgets them all past this many): a server names
+# few, but a client may call any name.
+TRUSTS_KEPT = 1024
 
 
-@dataclass
+@dataclass(slots=True)
 class Outgoing:
     """Lines for each side, produced by handling one incoming line."""
 
@@ -112,6 +127,7 @@ class Mediator:
         self.requests = Correlation(self._hold if pins is not None else None)
         self.tools = ToolKnowledge(self.server_policy)
         self._dropped = DropLog(store, session, server, self.log)
+        self._trusts: dict[tuple[bool, str | None], tuple[bool, str]] = {}
         self._settle = settle
 
     # -- client -> server ---------------------------------------------------------------
@@ -166,9 +182,7 @@ class Mediator:
             if reply is not None:
                 replies.append(reply)
         if forward:
-            unchanged = len(forward) == len(elements) and all(
-                a is b for a, b in zip(forward, elements, strict=True)
-            )
+            unchanged = len(forward) == len(elements) and all(map(is_, forward, elements))
             out.to_server.append(raw if unchanged else dump_line(forward if batch else forward[0]))
         if replies:
             out.to_client.append(dump_line(replies if batch else replies[0]))
@@ -177,9 +191,9 @@ class Mediator:
     def _client_message(self, message: Any) -> tuple[Any, dict | None]:
         """What to forward (the same object when unchanged) and what to answer the client."""
         shape = shape_of(message)
-        if shape.kind is Kind.REQUEST:
+        if shape.kind is _REQUEST:
             return self._client_request(message)
-        if shape.kind is Kind.NOTIFICATION:
+        if shape.kind is _NOTIFICATION:
             return self._client_notification(message), None
         if shape.is_response:
             return self._client_answer(message, shape.kind), None
@@ -199,7 +213,7 @@ class Mediator:
                 None,
             )
             return None
-        if kind is Kind.RESULT and method in MODEL_READ_REQUESTS:
+        if kind is _RESULT and method in MODEL_READ_REQUESTS:
             refusal = self._model_answer_refusal(method)
             if refusal is not None:
                 return error_response(message["id"], REFUSED, refusal)
@@ -274,7 +288,7 @@ class Mediator:
         if method in ("tools/call", "prompts/get"):
             tool = params["name"]
             drifted = self.pins and self.pins.refusal(
-                PinKind.TOOL if method == "tools/call" else PinKind.PROMPT, tool, request_id
+                _TOOL if method == "tools/call" else _PROMPT, tool, request_id
             )
             if drifted:
                 self.log(f"refused {tool}: pin drift")
@@ -287,12 +301,12 @@ class Mediator:
             self.log(f"refused {call.name}: {refusal.code}")
             return None, refusal.response(request_id, self.server, call.name)
         self.requests.expect(key, Pending(request_id, method, tool, "cursor" not in params))
-        return enveloped(message, Kind.REQUEST), None
+        return enveloped(message, _REQUEST), None
 
     def _client_notification(self, message: dict) -> Any:
         method = message["method"]
         if method in SESSION_NOTIFICATIONS:
-            return enveloped(message, Kind.NOTIFICATION)
+            return enveloped(message, _NOTIFICATION)
         if not method.startswith("notifications/"):
             # A request sent without an id gets no answer, so it could not be refused either.
             self._dropped("client", f"{method} sent as a notification, without an id", method)
@@ -303,7 +317,7 @@ class Mediator:
         if refusal is not None:
             self._dropped("client", f"a notification the gate refused: {refusal.reason}", method)
             return None
-        return enveloped(message, Kind.NOTIFICATION)
+        return enveloped(message, _NOTIFICATION)
 
     def answered(self) -> None:
         """Lines for the client were written: what the cleaner left until then is done now, while
@@ -376,7 +390,7 @@ class Mediator:
                 return out
             # A line with a repeated key is never passed on as it came: a reader that keeps the
             # first of two keys would read what was not judged.
-            unchanged = not repeated and all(a is b for a, b in zip(results, elements, strict=True))
+            unchanged = not repeated and all(map(is_, results, elements))
             if unchanged:
                 # The bytes as they came, or (spill lost) the same message re-serialized.
                 out.to_client.append(arrived.read() or dump_line(message))
@@ -397,7 +411,7 @@ class Mediator:
         shape = shape_of(message)
         if shape.is_response:
             return self._server_response(message, shape.kind, out, plain, line)
-        if shape.kind is Kind.INVALID:
+        if shape.kind is _INVALID:
             self._invalid_server(message, shape.problem, out)
             return None
         message = enveloped(message, shape.kind)
@@ -410,7 +424,7 @@ class Mediator:
             out.to_server.append(self.requests.own_request("tools/list"))
             return None
         request_id = message.get("id")
-        if shape.kind is not Kind.REQUEST:
+        if shape.kind is not _REQUEST:
             return self._server_params(message, method, out, plain, line)
         if self._server_request_waiting(request_id, method, out):
             return None
@@ -425,7 +439,7 @@ class Mediator:
         """A server request or notification with its params judged, or None (dropped or refused)."""
         request_id = message.get("id")
         params = message.get("params")
-        untrusted, why = untrusted_tool(self.server_policy, None)
+        untrusted, why = self._trust(False, None)
         try:
             if method in MODEL_READ_REQUESTS and "id" in message:
                 refusal = self._model_request_refusal(method)
@@ -498,9 +512,9 @@ class Mediator:
             # The client would match it to this request: it shall see the id it sent.
             answered = {**answered, "id": request_id}
         message = answered
-        if pending.own and kind is Kind.ERROR:
+        if pending.own and kind is _ERROR:
             return None  # the proxy's own request failed; the client never asked
-        if kind is Kind.RESULT:
+        if kind is _RESULT:
             return self._result(message, pending, out, plain, line)
         return self._error(message, pending, plain, line)
 
@@ -578,10 +592,13 @@ class Mediator:
     ) -> dict:
         """The response with its `result` or `error` cleaned; an untrusted answer taints first."""
         request_id = str(message["id"])
-        judge = untrusted_task if pending.method in TASK_READS else untrusted_tool
-        untrusted, why = judge(self.server_policy, pending.tool)
+        untrusted, why = self._trust(pending.method in TASK_READS, pending.tool)
         try:
-            if untrusted and pending.method in EXPOSURE_METHODS:
+            if (
+                untrusted
+                and pending.method in EXPOSURE_METHODS
+                and not self.exposure.recorded(self.server, pending.tool, pending.method)
+            ):
                 subject = f"{self.server}/{pending.tool or pending.method}"
                 what = "untrusted content" if member == "result" else "an untrusted error"
                 self.exposure.record(
@@ -619,6 +636,18 @@ class Mediator:
         if cleaned is None:
             return message
         return {**message, member: cleaned if member == "result" else cleaned["error"]}
+
+    def _trust(self, task: bool, tool: str | None) -> tuple[bool, str]:
+        """Whether an answer of `tool` (of a task it started, with `task`) is untrusted, and why:
+        decided by the policy alone, so once per tool."""
+        key = (task, tool)
+        found = self._trusts.get(key)
+        if found is None:
+            if len(self._trusts) >= TRUSTS_KEPT:
+                self._trusts.clear()
+            judge = untrusted_task if task else untrusted_tool
+            found = self._trusts[key] = judge(self.server_policy, tool)
+        return found
 
     def _withheld(self, message: dict, pending: Pending, why: str) -> dict:
         subject = f"{self.server}/{pending.tool or pending.method}"
@@ -764,7 +793,7 @@ class Mediator:
                 )
                 continue
             for element in message if isinstance(message, list) else [message]:
-                if shape_of(element).kind is Kind.REQUEST:
+                if shape_of(element).kind is _REQUEST:
                     waiting.append(Pending(element["id"], element["method"]))
         for pending in waiting:
             if pending.own:

@@ -33,8 +33,8 @@ from .scan import (
     ReadInMessage,
     ScanRules,
     Verdict,
+    field_scanner,
     read_passages,
-    scan_text,
     signal_json,
 )
 
@@ -42,9 +42,7 @@ from .scan import (
 def judge_payload(payload: dict, rules: ScanRules) -> dict[str, FieldVerdict]:
     """Every surface of `payload` with its verdict under `rules`, the message read whole (see
     `judge_message`): what the cleaner decides from, and nothing else."""
-    return judge_message(
-        payload, lambda text, path, seen: scan_text(text, rules, path, seen), rules
-    )
+    return judge_message(payload, field_scanner(rules), rules)
 
 
 REENTRY = "reentry"
@@ -108,6 +106,7 @@ class FieldCleaner:
             for trust in (False, True)
             for for_model in (False, True)
         }
+        self._labelled = policy.labels(server)
         self._nonce: str | None = None
         # (content hash, tool) -> (the store's data_version then, the earlier withheld row or None):
         # a payload read again is judged without asking the store while nothing has changed there.
@@ -154,29 +153,41 @@ class FieldCleaner:
 
             verdicts = judge_message(payload, verdict_of, rules)
         else:
-            message = _Message(method, tool, request_id, untrusted, line=line)
+            message = None
             # Every field is judged, and the message read as one document, before any is
             # replaced: a part of a split instruction is withheld with the field that completes it.
             verdicts = judge_payload(payload, rules)
         # Asked of text for the model only (see `deferred`): other messages spare the walk.
         self.judged_clean = rules.for_the_model and _all_clean(verdicts)
-        if message.reentry_possible is None:
-            message.reentry_possible = self.index.active()
-            if message.reentry_possible and line is not None:
-                message.line_anchors, message.line_read = self.index.anchors_in_line(line), True
+        if message is None:
+            reentry_possible = self.index.active()
+            line_read = reentry_possible and line is not None
+            anchors = self.index.anchors_in_line(line) if line_read and line is not None else None
+        else:
+            reentry_possible, line_read, anchors = True, message.line_read, message.line_anchors
         # No field can repeat a withheld payload when none is withheld, or when the plain line holds
         # no anchor word of any withheld window (see _may_repeat).
-        ruled_out = not message.reentry_possible or (
-            message.line_read and message.line_anchors is not None and not message.line_anchors
-        )
+        ruled_out = not reentry_possible or (line_read and anchors is not None and not anchors)
         if ruled_out and _all_clean(verdicts):
             cleaned = None  # nothing to replace and nothing withheld to look for: no second walk
         else:
+            if message is None:
+                message = _Message(
+                    method,
+                    tool,
+                    request_id,
+                    untrusted,
+                    reentry_possible=reentry_possible,
+                    line=line,
+                    line_anchors=anchors,
+                    line_read=line_read,
+                )
+            judged = message
             cleaned = walk_surfaces(
-                payload, lambda path, text: self._field(message, path, text, verdicts[path])
+                payload, lambda path, text: self._field(judged, path, text, verdicts[path])
             ).payload
 
-        if untrusted and self.policy.labels(self.server):
+        if untrusted and self._labelled:
             labelled = label_payload(
                 method, cleaned or payload, self._label_nonce(), self._source(tool, method)
             )

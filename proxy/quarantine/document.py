@@ -17,7 +17,7 @@ from ..detect import HOMOGLYPHS, Signal, SignalFlood, detect
 from ..detect.context import telling_key
 from ..detect.first_pass import JOINER, FirstPass, first_pass
 from ..mcp.listing import records
-from ..mcp.surfaces import walk_surfaces
+from ..mcp.surfaces import surfaces_of
 from .decision import decide, withhold_at
 from .scan import (
     Decoded,
@@ -69,8 +69,7 @@ def judge_message(
 
     Untrusted, a message of several texts is first read whole by the compiled scans (see
     `detect.first_pass`), which tell the fields and documents where nothing can be found."""
-    surfaces: list[tuple[str, str]] = []
-    walk_surfaces(payload, lambda path, text: surfaces.append((path, text)))
+    surfaces = surfaces_of(payload)
     parts, others, value_paths = _documented(surfaces) if rules.untrusted else ([], [], [])
     seen = ReadInMessage()
     if len(parts) < 2:

@@ -1,5 +1,6 @@
 """One text field through the whole pipeline: sanitize, then detect on what is left and on what was hidden."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
@@ -159,16 +160,31 @@ def scan_text(
     texts within it, given `seen` (one per message): a result's `structuredContent` often repeats
     its content blocks word for word. A verdict is never changed by its users.
     """
-    key = _telling_key(where) if where else ""
-    if len(text) <= _SHORT_TEXT:
-        return _scan_short(text, rules, key, seen)
-    if seen is None:
-        return _scan(text, rules, key)
-    verdict = seen.get(text, key)
-    if verdict is None:
-        verdict = _scan(text, rules, key, seen)
-        seen.keep(text, key, verdict)
-    return verdict
+    return field_scanner(rules)(text, where, seen)
+
+
+def field_scanner(rules: ScanRules) -> Callable[[str, str, "ReadInMessage | None"], FieldVerdict]:
+    """`scan_text` under `rules`, as `(text, where, seen) -> verdict`: the fields of a message
+    are scanned under one set of rules, whose remembered short verdicts are found once for all."""
+    short = _SHORT_VERDICTS.table(rules)
+
+    def scan(text: str, where: str = "", seen: ReadInMessage | None = None) -> FieldVerdict:
+        key = _telling_key(where) if where else ""
+        if len(text) <= _SHORT_TEXT:
+            verdict = short.get((text, key))
+            if verdict is None:
+                verdict = _scan(text, rules, key, seen)
+                _SHORT_VERDICTS.keep(short, (text, key), verdict)
+            return verdict
+        if seen is None:
+            return _scan(text, rules, key)
+        verdict = seen.get(text, key)
+        if verdict is None:
+            verdict = _scan(text, rules, key, seen)
+            seen.keep(text, key, verdict)
+        return verdict
+
+    return scan
 
 
 # Every field asks for its path's telling key, and a result's paths repeat in each of its records.
@@ -178,20 +194,47 @@ _telling_key = lru_cache(maxsize=4096)(telling_key)
 _SHORT_TEXT = 64
 _SHORT_MOST = 8192
 
-# Short texts' verdicts by (text, rules, key), for every message. A verdict depends on nothing
-# else, so one made with the message's first pass in hand (which may tell that nothing can be
-# found in the text, and spare its reading: a server's name and version in its first answer)
-# stands for any message. Emptied when full: most processes see far fewer.
-_SHORT_VERDICTS: dict[tuple[str, ScanRules, str], FieldVerdict] = {}
+
+class _ShortVerdicts:
+    """Short texts' verdicts by (text, key), a table for each rules, for every message. A verdict
+    depends on nothing else, so one made with the message's first pass in hand (which may tell
+    that nothing can be found in the text, and spare its reading: a server's name and version in
+    its first answer) stands for any message. Emptied when _SHORT_MOST are kept: most processes
+    see far fewer."""
+
+    def __init__(self) -> None:
+        self._tables: dict[ScanRules, dict[tuple[str, str], FieldVerdict]] = {}
+        self._kept = 0
+
+    def table(self, rules: ScanRules) -> dict[tuple[str, str], FieldVerdict]:
+        """The verdicts under `rules` (the table a scanner keeps to, see `keep`)."""
+        found = self._tables.get(rules)
+        if found is None:
+            found = self._tables[rules] = {}
+        return found
+
+    def keep(
+        self,
+        table: dict[tuple[str, str], FieldVerdict],
+        key: tuple[str, str],
+        verdict: FieldVerdict,
+    ) -> None:
+        """Remember `verdict` in `table`, as `table(rules)` gave it (one emptied and let go of
+        since still counts toward the bound: its scanner keeps it until its message is done)."""
+        if self._kept >= _SHORT_MOST:
+            self.clear()
+        table[key] = verdict
+        self._kept += 1
+
+    def clear(self) -> None:
+        """Forget every verdict."""
+        for table in self._tables.values():
+            table.clear()
+        self._tables.clear()
+        self._kept = 0
 
 
-def _scan_short(text: str, rules: ScanRules, key: str, seen: ReadInMessage | None) -> FieldVerdict:
-    verdict = _SHORT_VERDICTS.get((text, rules, key))
-    if verdict is None:
-        if len(_SHORT_VERDICTS) >= _SHORT_MOST:
-            _SHORT_VERDICTS.clear()
-        verdict = _SHORT_VERDICTS[text, rules, key] = _scan(text, rules, key, seen)
-    return verdict
+_SHORT_VERDICTS = _ShortVerdicts()
 
 
 def _scan(

@@ -18,7 +18,7 @@ from ..beacon import Beacon
 from ..blocked import BlockedCalls
 from ..clock import Clock, stamp, system_clock
 from ..connection import StoreUnavailable
-from ..store import REPOSITORIES, _OneReading
+from ..store import REPOSITORIES, _OneReading, _Reading
 from .marker import Marker, MarkerError
 from .peer import Peer, peer_of
 from .protocol import raise_error
@@ -197,7 +197,7 @@ class StationStore:
         self._channel = channel or (_Channel(marker, timeout) if marker else None)
         self.write_failure: str | None = None
         """Why the last write failed, until one succeeds (the proxy refuses outbound calls meanwhile)."""
-        self._reading = threading.local()
+        self._reading = _Reading()
         self._version_fd: int | None = None
         self._version_id: tuple[int, int] | None = None
         self.beacon = Beacon(
@@ -296,7 +296,7 @@ class StationStore:
     def data_version(self) -> int:
         """Changes whenever anything was written through the station, or it restarted."""
         reading = self._reading
-        if getattr(reading, "active", False):
+        if reading.active:
             if reading.version is None:
                 reading.version = self._read_version()
             return reading.version
