@@ -20,6 +20,8 @@ rule holds on a clause's words) and `concept_reading` (what the reading says, an
 reported rather than meant).
 """
 
+from collections.abc import Sized
+
 from .clauses import clause_end, split_clauses
 from .concept_reading import ConceptSignal, Reading, discussed_stretch
 from .concept_shapes import pseudo_hits, reporting_frames
@@ -61,13 +63,13 @@ def concept_signals(folded: str, field: Field = UNKNOWN_FIELD, weighing: bool = 
     long text is read segment by segment, so only one segment's hits are held at a time. Without
     `weighing` (no other evidence is to be weighed by the reading's clauses about attacks), a
     text where no rule can hold is left with an empty reading at once. Raises SignalFlood past
-    `MAX_SIGNALS` signals, told after each segment: at most one segment's more are held.
+    `MAX_SIGNALS` signals or clauses about attacks, told after each segment: at most one
+    segment's more are held.
     """
     shapes = Shapes(folded, field)
     if len(folded) <= SEGMENT:
         reading = _read(folded, 0, len(folded), field, shapes, weighing)
-        if len(reading.signals) > MAX_SIGNALS:
-            raise SignalFlood
+        _within_bounds(reading.signals, reading.discussed)
         return reading
     found: dict[tuple[int, int, int], ConceptSignal] = {}
     discussed: list[tuple[int, int]] = []
@@ -76,11 +78,18 @@ def concept_signals(folded: str, field: Field = UNKNOWN_FIELD, weighing: bool = 
         part = _read(folded, low, high, field, shapes, weighing)
         # The overlap between segments is read twice: one signal per rule and span.
         found.update(((s.rule, s.start, s.end), s) for s in part.signals)
-        if len(found) > MAX_SIGNALS:
-            raise SignalFlood
         discussed.extend(part.discussed)
+        _within_bounds(found, discussed)
         quotable.extend(part.quotable)
     return Reading(list(found.values()), discussed, folded, tuple(quotable))
+
+
+def _within_bounds(signals: Sized, discussed: Sized) -> None:
+    """Raise SignalFlood when a reading holds more signals or clauses about attacks than kept."""
+    if len(signals) > MAX_SIGNALS:
+        raise SignalFlood
+    if len(discussed) > MAX_SIGNALS:
+        raise SignalFlood("clauses about attacks")
 
 
 def _read(

@@ -18,19 +18,21 @@ from .normalize import Folded, fold
 _REPEAT_DECAY = 0.5
 _EXCERPT_CHARS = 120
 
-# The most signals a reader keeps of one text. Ordinary text makes a few (the most any text of
-# the tests' corpora makes is 13); a crafted one can make a signal in every clause, one every
-# dozen characters, each kept with its span until its field is decided: tens of megabytes for a
-# megabyte. Past this many the text is not read on (see `SignalFlood`).
+# The most signals a reader keeps of one text, and the most clauses about attacks it keeps the
+# places of (each weighs the evidence inside it down). Ordinary text makes a few of each (the most
+# any text of the tests' corpora makes is 13 signals, 12 such clauses); a crafted one can make one
+# in every clause, one every dozen characters, each kept with its span until its field is decided:
+# tens of megabytes for a megabyte. Past this many the text is not read on (see `SignalFlood`).
 MAX_SIGNALS = 4096
 
 
 class SignalFlood(ValueError):
-    """A text made more signals than a reader keeps (`MAX_SIGNALS`): it is not read on, and the
-    field that holds it is withheld with this as the reason, like any text the judge cannot read."""
+    """A text made more signals, or clauses about attacks, than a reader keeps (`MAX_SIGNALS`):
+    it is not read on, and the field that holds it is withheld with this as the reason, like any
+    text the judge cannot read."""
 
-    def __init__(self) -> None:
-        super().__init__(f"more than {MAX_SIGNALS} signals in one text: it was not read on")
+    def __init__(self, what: str = "signals") -> None:
+        super().__init__(f"more than {MAX_SIGNALS} {what} in one text: it was not read on")
 
 
 # Slots: a crafted text makes one in every clause, tens of thousands kept until its field is decided.
