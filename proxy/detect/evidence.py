@@ -26,10 +26,11 @@ _EXCERPT_CHARS = 120
 MAX_SIGNALS = 4096
 
 
-class SignalFlood(ValueError):
+class SignalFlood(Exception):
     """A text made more signals, or clauses about attacks, than a reader keeps (`MAX_SIGNALS`):
     it is not read on, and the field that holds it is withheld with this as the reason, like any
-    text the judge cannot read."""
+    text the judge cannot read. Not a ValueError: code that reads a bad value as "no reading"
+    (a decoding that fails) must never take a flood for one and pass the field."""
 
     def __init__(self, what: str = "signals") -> None:
         super().__init__(f"more than {MAX_SIGNALS} {what} in one text: it was not read on")
