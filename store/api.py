@@ -35,13 +35,6 @@ class Access(StrEnum):
     DECISION = "decision"
 
 
-class Mode(StrEnum):
-    """What protects decisions: the station's account boundary, or nothing but the user's own files."""
-
-    EMBEDDED = "embedded"
-    STATION = "station"
-
-
 REDACTED = "[withheld content: unlock the review session with the reviewer passphrase to read it]"
 """What stands in for withheld content in an answer to a connection that was not unlocked."""
 

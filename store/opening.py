@@ -13,12 +13,12 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .api import Mode
 from .audit import AuditLog
 from .beacon import Beacon
 from .blocked import BlockedCalls
 from .decisions import Decisions
 from .directories import Directories
+from .modes import Mode
 from .paths import STORE_ENV, resolve_store_path
 from .pins import Pins
 from .proxies import RunningProxies

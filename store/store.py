@@ -9,7 +9,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .api import Mode
 from .audit import AuditLog
 from .beacon import Beacon
 from .blocked import BlockedCalls
@@ -17,6 +16,7 @@ from .clock import Clock, stamp, system_clock
 from .connection import StoreUnavailable, close_quietly, connect, file_id, write_transaction
 from .decisions import Decisions
 from .directories import Directories
+from .modes import Mode
 from .paths import resolve_store_path
 from .pins import Pins
 from .proxies import RunningProxies

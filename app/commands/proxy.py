@@ -20,7 +20,7 @@ from lazaretto.proxy.session import discover_session
 from lazaretto.proxy.transport.relay import Relay
 from lazaretto.proxy.transport.unstarted import answer_not_started
 from lazaretto.store import Store, StoreUnavailable
-from lazaretto.store.api import Mode
+from lazaretto.store.modes import Mode
 from lazaretto.store.opening import Side, open_store
 from lazaretto.store.paths import STORE_ENV
 
