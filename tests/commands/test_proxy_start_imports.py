@@ -44,9 +44,11 @@ ENTITIES = ("html",)
 # that reaches them (functools.cache'd getters), most of them never by a short answer.
 COMPILED_ON_IMPORT_MOST = 5
 NEVER = ("textual", "lazaretto.app.review", "lazaretto.store.station.client")
-# What only a station (its API), a server pinned by a lock file, or a system without /proc needs.
+# What only a station (its API), the review app's listings, a server pinned by a lock file, or a
+# system without /proc needs.
 NOT_AT_START = (
     "lazaretto.store.api",
+    "lazaretto.store.review",
     "lazaretto.proxy.pins.lockfile",
     *(("psutil",) if sys.platform.startswith("linux") else ()),
 )
