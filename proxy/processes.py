@@ -2,7 +2,8 @@
 
 A proxy records its own start time (see `presence`) and finds its agent client by walking its
 ancestors (see `session`); hooks and the station read the same facts with psutil and compare them,
-so each value here is psutil's, computed as psutil 5.9 to 7 compute it on Linux. Reading the few
+so each value here is psutil's, computed as psutil 7 computes it on Linux (5.9 read the boot
+time once per process, where 7 reads it at each question, as this module does). Reading the few
 files itself spares a proxy psutil's import (some 10 ms of a start: sockets, enums, named tuples
 for its whole API). Elsewhere (macOS) psutil reads them.
 """
