@@ -13,7 +13,7 @@ import humanize
 
 from lazaretto.proxy.policy import Policy, PolicyError, load_policy
 from lazaretto.store import StoreUnavailable
-from lazaretto.store.api import Mode
+from lazaretto.store.modes import Mode
 from lazaretto.store.opening import Side, StoreAPI, StoreMissing, open_store
 from lazaretto.store.states import ReleasedAs
 from lazaretto.store.station.protocol import ErrorCode, ProofError, code_proof

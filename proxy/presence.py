@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from lazaretto.store import StoreUnavailable
 
+from .processes import errors, process
+
 if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
 
@@ -19,11 +21,9 @@ if TYPE_CHECKING:
 def start_time(pid: int) -> int | None:
     """When process `pid` started (whole seconds since the epoch, as psutil and the kernel say),
     or None when it is gone or cannot be looked at."""
-    import psutil
-
     try:
-        return int(psutil.Process(pid).create_time())
-    except (psutil.Error, OSError):
+        return int(process(pid).create_time())
+    except errors():
         return None
 
 

@@ -4,6 +4,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .processes import ProcessView, errors, process
+
 SESSION_ENV = "LAZARETTO_SESSION"
 
 # Processes that sit between a client and its proxies without being the client: shells,
@@ -38,38 +40,34 @@ def discover_session(
     explicit = (os.environ if environ is None else environ).get(SESSION_ENV)
     if explicit:
         return SessionInfo(explicit)
-    import psutil
-
     parent_pid = os.getppid() if parent_pid is None else parent_pid
     try:
-        process = client_process(parent_pid)
-        name, started = process.name(), int(process.create_time())
-        return SessionInfo(f"{name}-{process.pid}-{started}", process.pid, name, started)
-    except (psutil.Error, OSError):
+        client = client_process(parent_pid)
+        name, started = client.name(), int(client.create_time())
+        return SessionInfo(f"{name}-{client.pid}-{started}", client.pid, name, started)
+    except errors():
         # Without a process table the parent pid is the best key there is.
         return SessionInfo(f"ppid-{parent_pid}", parent_pid)
 
 
-def client_process(parent_pid: int | None = None):
-    """The agent client this process (or the one whose parent is `parent_pid`) runs under, as a
-    `psutil.Process`: the nearest ancestor that is not a shell, a launcher or Lazaretto itself.
-    Raises `psutil.Error` without a process table."""
-    import psutil
-
-    process = psutil.Process(os.getppid() if parent_pid is None else parent_pid)
+def client_process(parent_pid: int | None = None) -> ProcessView:
+    """The agent client this process (or the one whose parent is `parent_pid`) runs under: the
+    nearest ancestor that is not a shell, a launcher or Lazaretto itself. Raises an error of
+    `processes.errors()` without a process table."""
+    current = process(os.getppid() if parent_pid is None else parent_pid)
     while True:
-        parent = process.parent()
-        if parent is None or parent.pid <= 1 or not _is_pass_through(process):
-            return process
-        process = parent
+        parent = current.parent()
+        if parent is None or parent.pid <= 1 or not _is_pass_through(current):
+            return current
+        current = parent
 
 
-def _is_pass_through(process) -> bool:
-    name = process.name().lower().removesuffix(".exe")
+def _is_pass_through(current: ProcessView) -> bool:
+    name = current.name().lower().removesuffix(".exe")
     if name in _PASS_THROUGH:
         return True
     if name.startswith("python"):
         # `python -m lazaretto.app ...` or a `lazaretto` console script run by python.
-        cmdline = process.cmdline()
+        cmdline = current.cmdline()
         return any("lazaretto" in os.path.basename(part) for part in cmdline[1:3])
     return False

@@ -20,8 +20,16 @@ from datetime import timedelta
 from enum import StrEnum
 from typing import Any
 
-from .audit import Verification
-from .sessions import TaintState
+from .audit import AuditLog, Verification
+from .blocked import BlockedCalls
+from .decisions import Decisions
+from .directories import Directories
+from .pins import Pins
+from .proxies import RunningProxies
+from .quarantine import Quarantine
+from .review import Review
+from .sessions import Sessions, TaintState
+from .tools import ToolClassifications
 
 PROTOCOL_VERSION = 1
 """The station protocol's version: a station answers only requests of its own version."""
@@ -33,13 +41,6 @@ class Access(StrEnum):
     RECORD = "record"
     VERDICT = "verdict"
     DECISION = "decision"
-
-
-class Mode(StrEnum):
-    """What protects decisions: the station's account boundary, or nothing but the user's own files."""
-
-    EMBEDDED = "embedded"
-    STATION = "station"
 
 
 REDACTED = "[withheld content: unlock the review session with the reviewer passphrase to read it]"
@@ -280,3 +281,17 @@ OPERATIONS: dict[str, Operation] = {
 
 NAMESPACES = tuple(dict.fromkeys(name.partition(".")[0] for name in OPERATIONS))
 """The repositories of `Store` that the API exposes."""
+
+REPOSITORIES = {
+    "sessions": Sessions,
+    "tools": ToolClassifications,
+    "blocked": BlockedCalls,
+    "quarantine": Quarantine,
+    "pins": Pins,
+    "directories": Directories,
+    "audit": AuditLog,
+    "decisions": Decisions,
+    "review": Review,
+    "proxies": RunningProxies,
+}
+"""The repositories the store API is made of, by the name a station client calls them."""

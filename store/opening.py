@@ -13,23 +13,23 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .api import Mode
 from .audit import AuditLog
 from .beacon import Beacon
 from .blocked import BlockedCalls
 from .decisions import Decisions
 from .directories import Directories
+from .modes import Mode
 from .paths import STORE_ENV, resolve_store_path
 from .pins import Pins
 from .proxies import RunningProxies
 from .quarantine import Quarantine
-from .review import Review
 from .sessions import Sessions
 from .station.marker import MarkerError, find_marker
 from .store import Store
 from .tools import ToolClassifications
 
 if TYPE_CHECKING:
+    from .review import Review
     from .station.client import StationStore
 
 
@@ -46,11 +46,12 @@ class StoreAPI(Protocol):
     directories: Directories
     audit: AuditLog
     decisions: Decisions
-    review: Review
     proxies: RunningProxies
     beacon: Beacon
     write_failure: str | None
 
+    @property
+    def review(self) -> "Review": ...  # read only: `Store` loads it on first use
     def clock(self) -> datetime: ...
     def now(self) -> str: ...
     def describe(self) -> str: ...

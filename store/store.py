@@ -9,7 +9,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .api import Mode
 from .audit import AuditLog
 from .beacon import Beacon
 from .blocked import BlockedCalls
@@ -17,34 +16,21 @@ from .clock import Clock, stamp, system_clock
 from .connection import StoreUnavailable, close_quietly, connect, file_id, write_transaction
 from .decisions import Decisions
 from .directories import Directories
+from .modes import Mode
 from .paths import resolve_store_path
 from .pins import Pins
 from .proxies import RunningProxies
 from .quarantine import Quarantine
-from .review import Review
 from .sessions import Sessions
 from .tools import ToolClassifications
 
 if TYPE_CHECKING:
+    from .review import Review
     from .station.writer import SharedWriter
 
 BEACON_TRUST_SECONDS = 1.0
 """How long `data_version` takes an unmoved beacon for an unchanged store before it asks SQLite
 anyway: a beacon file replaced, or a write made around this class, shows no later than this."""
-
-REPOSITORIES = {
-    "sessions": Sessions,
-    "tools": ToolClassifications,
-    "blocked": BlockedCalls,
-    "quarantine": Quarantine,
-    "pins": Pins,
-    "directories": Directories,
-    "audit": AuditLog,
-    "decisions": Decisions,
-    "review": Review,
-    "proxies": RunningProxies,
-}
-"""The repositories the store API is made of, by the name a station client calls them."""
 
 
 class Store:
@@ -105,11 +91,21 @@ class Store:
         self.audit = AuditLog(self)
         self.decisions = Decisions(self)
         self.directories = Directories(self)
-        self.review = Review(self)
         self.proxies = RunningProxies(self)
+        self._review: Review | None = None  # see `review`
         self.beacon = Beacon(
             self.path, path=beacon_path, mode=0o600 if beacon_path is None else 0o644
         )
+
+    @property
+    def review(self) -> "Review":
+        """What the review app lists and shows: loaded by the first listing (a proxy or a hook
+        never lists)."""
+        if self._review is None:
+            from .review import Review
+
+            self._review = Review(self)
+        return self._review
 
     # -- the API's transport-level methods, as StationStore has them -------------------
 

@@ -10,7 +10,6 @@ from lazaretto.proxy.exposure import Exposure
 from lazaretto.proxy.mcp.jsonrpc import ErrorReason
 from lazaretto.proxy.mediator.router import Mediator, stderr_log
 from lazaretto.proxy.pins.guard import PinGuard
-from lazaretto.proxy.pins.lockfile import LockError, server_lock
 from lazaretto.proxy.policy import PolicyError, load_policy
 from lazaretto.proxy.presence import announced
 from lazaretto.proxy.proxy_args import configure as configure
@@ -20,7 +19,7 @@ from lazaretto.proxy.session import discover_session
 from lazaretto.proxy.transport.relay import Relay
 from lazaretto.proxy.transport.unstarted import answer_not_started
 from lazaretto.store import Store, StoreUnavailable
-from lazaretto.store.api import Mode
+from lazaretto.store.modes import Mode
 from lazaretto.store.opening import Side, open_store
 from lazaretto.store.paths import STORE_ENV
 
@@ -89,20 +88,25 @@ def run(args: argparse.Namespace) -> int:
         # Keep serving: untrusted results are withheld and outbound calls refused until it is back.
         print(f"lazaretto[{server}]: {exc}; failing closed until it is writable", file=sys.stderr)
     lock_path = policy.server(server).lock
-    try:
-        lock = server_lock(lock_path, server) if lock_path else None
-    except LockError as exc:
-        store.close()
-        return answer_not_started(
-            f"lazaretto proxy did not start {server}: the pin lock file named by"
-            f" servers.{server}.lock in {policy.source} cannot be used: {exc}. Point the key at"
-            " a lock file `lazaretto pin export` wrote, or remove it.",
-            {
-                "reason": ErrorReason.POLICY_ERROR,
-                "policy": str(policy.source),
-                "lock": str(lock_path),
-            },
-        )
+    lock = None
+    if lock_path:
+        # Imported here: only a server pinned by a lock file reads one.
+        from lazaretto.proxy.pins.lockfile import LockError, server_lock
+
+        try:
+            lock = server_lock(lock_path, server)
+        except LockError as exc:
+            store.close()
+            return answer_not_started(
+                f"lazaretto proxy did not start {server}: the pin lock file named by"
+                f" servers.{server}.lock in {policy.source} cannot be used: {exc}. Point the key at"
+                " a lock file `lazaretto pin export` wrote, or remove it.",
+                {
+                    "reason": ErrorReason.POLICY_ERROR,
+                    "policy": str(policy.source),
+                    "lock": str(lock_path),
+                },
+            )
     exposure = Exposure(store, session.key, stderr_log(server))
     # The judge is loaded by the first message that needs it (see quarantine/deferred).
     cleaner = DeferredCleaner(store, policy, server, session.key, exposure)

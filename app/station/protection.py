@@ -3,7 +3,7 @@
 import os
 import sys
 
-from lazaretto.store.api import Mode
+from lazaretto.store.modes import Mode
 from lazaretto.store.opening import StoreAPI
 
 EMBEDDED_WARNING = (

@@ -6,11 +6,12 @@ from lazaretto.store import StoreUnavailable, canonical_json, sha256_hex
 from lazaretto.store.pins import FIRST_USE
 from lazaretto.store.states import DriftChange, DriftStatus, PinKind
 
+from ..mcp.jsonrpc import PIN_DRIFT, REFUSED, ErrorReason, error_response
+
 if TYPE_CHECKING:
     from lazaretto.store.opening import StoreAPI
 
-from ..mcp.jsonrpc import PIN_DRIFT, REFUSED, ErrorReason, error_response
-from .lockfile import Lock
+    from .lockfile import Lock
 
 # Per list method: the entry kind, the list's key in the result, and the fields that make up
 # an entry's surface (what the model reads and what decides how it is called).
@@ -67,7 +68,7 @@ class PinGuard:
     """One server's pins in the proxy: screens list results and refuses drifted entries."""
 
     def __init__(
-        self, store: "StoreAPI", server: str, command: list[str], lock: Lock | None = None
+        self, store: "StoreAPI", server: str, command: list[str], lock: "Lock | None" = None
     ) -> None:
         self.store = store
         self.server = server

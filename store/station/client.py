@@ -13,12 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from ..api import OPERATIONS, Access, Mode
+from ..api import OPERATIONS, REPOSITORIES, Access
 from ..beacon import Beacon
 from ..blocked import BlockedCalls
 from ..clock import Clock, stamp, system_clock
 from ..connection import StoreUnavailable
-from ..store import REPOSITORIES, _OneReading, _Reading
+from ..modes import Mode
+from ..store import _OneReading, _Reading
 from .marker import Marker, MarkerError
 from .peer import Peer, peer_of
 from .protocol import raise_error

@@ -6,11 +6,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..api import OPERATIONS, Access, Mode, Operation, redact
+from ..api import OPERATIONS, REPOSITORIES, Access, Operation, redact
 from ..connection import StoreUnavailable
+from ..modes import Mode
 from ..package import package_version
 from ..states import Action, Actor
-from ..store import REPOSITORIES, Store
+from ..store import Store
 from .arguments import ArgumentCheck
 from .guard import ProofGuard
 from .passphrase import PassphraseError, check_new

@@ -364,7 +364,7 @@ def test_a_station_that_stops_fails_every_call_closed_and_is_used_again_once_bac
 
 
 def test_every_listed_operation_exists_on_the_store():
-    from lazaretto.store.store import REPOSITORIES
+    from lazaretto.store.api import REPOSITORIES
 
     for name, operation in OPERATIONS.items():
         namespace, _, method = name.partition(".")

@@ -16,8 +16,8 @@ from textual.widgets import Tab as TabLabel
 
 from lazaretto.app.human import FRICTION_WINDOW, Confirmation, visible
 from lazaretto.store import StoreUnavailable
-from lazaretto.store.api import Mode
 from lazaretto.store.decisions import DecisionError
+from lazaretto.store.modes import Mode
 from lazaretto.store.station.protocol import ProofError
 
 from .. import asks, desktop

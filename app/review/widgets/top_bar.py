@@ -6,7 +6,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from lazaretto.store.api import Mode
+from lazaretto.store.modes import Mode
 from lazaretto.store.opening import StoreAPI
 
 TITLE = "⚓ Lazaretto"
