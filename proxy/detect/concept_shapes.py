@@ -197,7 +197,7 @@ def _regions(hits: list[Hit], concepts: frozenset[str]) -> list[tuple[int, int]]
     return regions
 
 
-def pseudo_hits(folded: str, hits: list[Hit], wanted: set[str]) -> list[Hit]:
+def pseudo_hits(folded: str, hits: list[Hit], wanted: frozenset[str]) -> list[Hit]:
     """Hits of the `wanted` concepts that are shapes, not words, searched only near the words a
     rule could pair them with (the address patterns are slow to try everywhere)."""
     found: list[Hit] = []
