@@ -66,11 +66,15 @@ def _key_parts() -> re.Pattern[str]:
     return re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
-# A key and its string value: JSON or a Python repr ("key": "value", 'key': 'value').
+# A key and its string value: JSON or a Python repr ("key": "value", 'key': 'value'). A key's
+# characters and a value's runs of plain characters are taken whole (possessive): no quote is
+# among them, so giving some back never lets the closing quote match, and a long value is read
+# a run at a time, not a character at a time.
 @cache
 def _quoted_pair() -> re.Pattern[str]:
     return re.compile(
-        r"\"([\w .-]{1,48})\"[ \t]*:[ \t]*\"((?:[^\"\\]|\\.)*)\"|'([\w .-]{1,48})'[ \t]*:[ \t]*'((?:[^'\\]|\\.)*)'"
+        r"\"([\w .-]{1,48}+)\"[ \t]*:[ \t]*\"((?:[^\"\\]++|\\.)*+)\""
+        r"|'([\w .-]{1,48}+)'[ \t]*:[ \t]*'((?:[^'\\]++|\\.)*+)'"
     )
 
 
@@ -85,29 +89,29 @@ _CONTAINER_LOOKBACK = 4096
 
 
 # A YAML-like line: "  - event_name: Lunch with Amy" (the value runs to the end of the line).
+_LINE_PAIR = r"[ \t]*(?:-[ \t]+)?([A-Za-z_][\w .-]{0,40}?)[ \t]*:[ \t]+(\S[^\n]*)$"
+
+
 @cache
 def _line_pair() -> re.Pattern[str]:
-    return re.compile(r"(?m)^[ \t]*(?:-[ \t]+)?([A-Za-z_][\w .-]{0,40}?)[ \t]*:[ \t]+(\S[^\n]*)$")
+    return re.compile(rf"(?m)^{_LINE_PAIR}")
 
 
-# What every such line holds: a colon, blanks, then a character that is not one.
+# The same after a line break: searched for from that character, which `re` skips to in C (a
+# search for a line's start is tried at every character of a long text).
 @cache
-def _pair_colon() -> re.Pattern[str]:
-    return re.compile(r":[ \t]+\S")
+def _next_line_pair() -> re.Pattern[str]:
+    return re.compile(rf"(?m)\n{_LINE_PAIR}")
 
 
 def _line_pairs(text: str) -> Iterator[re.Match]:
-    """`_line_pair().finditer(text)`, tried only at the starts of lines that hold a colon and blanks
-    before a word: a search for the line start at every character of a long text (a message's
-    values, one per line) is most of the time its keys take."""
-    tried = -1
-    for colon in _pair_colon().finditer(text):
-        start = text.rfind("\n", 0, colon.start()) + 1
-        if start > tried:
-            tried = start
-            match = _line_pair().match(text, start)
-            if match is not None:
-                yield match
+    """The matches of `_line_pair().finditer(text)`, each but the first line's with the line
+    break before it (its groups are the same): every match ends before a line break, so the
+    next can open with it."""
+    first = _line_pair().match(text)
+    if first is not None:
+        yield first
+    yield from _next_line_pair().finditer(text)
 
 
 # The keys that name a record's own parts: they describe the record, so they are of its kind. A
@@ -137,7 +141,7 @@ _THREAD_KEYS = frozenset("threadid thread_id".split())
 # A JSON string, or a brace: what is read to find the object a value sits in.
 @cache
 def _json_token() -> re.Pattern[str]:
-    return re.compile(r'"(?:[^"\\\n]|\\.)*"(?:[ \t]*(:))?|[{}]')
+    return re.compile(r'"(?:[^"\\\n]++|\\.)*+"(?:[ \t]*(:))?|[{}]')
 
 
 # The JSON objects of a text: where each opens and closes, its parent's index, its kind.
@@ -238,7 +242,7 @@ UNKNOWN_FIELD = Field(FieldKind.UNKNOWN, "")
 # find, and the keys of pairs they would pass over (one overlapping a match before it).
 @cache
 def _any_quoted_key() -> re.Pattern[str]:
-    return re.compile(r"[\"'](?=([\w .-]{1,48})[\"'][ \t]*:)")
+    return re.compile(r"[\"'](?=([\w .-]{1,48}+)[\"'][ \t]*:)")
 
 
 def key_kinds(text: str, lines: list[re.Match] | None = None) -> frozenset[FieldKind]:
