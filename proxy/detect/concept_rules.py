@@ -20,7 +20,8 @@ rule holds on a clause's words) and `concept_reading` (what the reading says, an
 reported rather than meant).
 """
 
-from collections.abc import Sized
+from collections.abc import Callable, Sized
+from functools import partial
 
 from .clauses import clause_end, split_clauses
 from .concept_reading import ConceptSignal, Reading, discussed_stretch
@@ -31,7 +32,14 @@ from .evidence import MAX_SIGNALS, SignalFlood
 from .languages import Language
 from .lexicon import Hit, find_hits, listed, scanner
 from .rule_holds import SEARCHED_SHAPES, holds
-from .rule_needs import NEEDS, can_hold, mask, possible, rules_held_by
+from .rule_needs import (
+    by_reach,
+    can_hold,
+    clause_mask,
+    concepts_wanted,
+    possible,
+    rules_held_by,
+)
 from .rule_table import PASSAGE, RULES, WINDOW
 
 # How much text is read at once, and how far a passage rule's hits may spread (with room).
@@ -124,9 +132,12 @@ def _read(
         # Each rule these words could make holds only in kinds of field the text has none of:
         # nothing more can be found, and the reading is what the full one would say.
         return Reading([], [], folded, ((low, high),))
-    wanted = {concept for index in candidates for need in NEEDS[index] for concept in need}
-    if wanted & SEARCHED_SHAPES:
-        hits = sorted(hits + pseudo_hits(folded, hits, wanted), key=lambda hit: hit.start)
+    wanted = concepts_wanted(candidates)
+    shaped = pseudo_hits(folded, hits, wanted) if wanted & SEARCHED_SHAPES else []
+    if shaped:
+        # The words' hits are in order already: a stable sort keeps them so among the shapes.
+        hits = sorted(hits + shaped, key=lambda hit: hit.start)
+    frames: list[Hit] = []
     if "frame" in concepts:
         # A frame's verb is looked at once, where it may report: it is no concept of a rule.
         frames = reporting_frames(folded, hits) if concepts & _FRAMED else []
@@ -135,54 +146,79 @@ def _read(
             hits = sorted(hits + frames, key=lambda hit: hit.start)
     found: list[ConceptSignal] = []
     clauses = split_clauses(folded, hits, low)
-    discussed = [
-        discussed_stretch(folded, clause)
-        for clause in clauses
-        if any(hit.concept == "discussion" for hit in clause)
-    ]
-    in_clause = tuple(index for index in candidates if not RULES[index].passage)
-    in_passage = tuple(index for index in candidates if RULES[index].passage)
-    # A passage rule reads every clause's hits, the shapes found in each clause among them.
-    every = [hit for clause in clauses for hit in clause]
-    for clause in [*clauses, every]:
-        passage = clause is every
-        # Most clauses hold one or two concepts and no rule: they are left before any more work.
-        rules = rules_held_by(
-            mask({hit.concept for hit in clause}), in_passage if passage else in_clause
-        )
-        if not rules:
-            continue
-        by_concept: dict[str, list[Hit]] = {}
-        for hit in clause:
-            by_concept.setdefault(hit.concept, []).append(hit)
-        where: Field | None = None
-        named: set[str] = set()
-        for index in rules:
-            rule = RULES[index]
-            if rule.signal in named:
-                continue
-            if rule.fields is not None:
-                if where is None:
-                    where = field if passage else shapes.at(clause[0].start)
-                if where.kind not in rule.fields:
-                    continue
-            held = holds(rule, by_concept, PASSAGE if passage else rule.window or WINDOW, folded)
-            if held is not None:
-                named.add(rule.signal)
-                start, end, languages = held
-                found.append(
-                    ConceptSignal(
-                        index,
-                        rule.signal,
-                        rule.weight,
-                        start,
-                        end,
-                        _languages(languages),
-                        where if rule.fields is not None and where else UNKNOWN_FIELD,
-                    )
-                )
+    # The words about attacks are those the tables found and the frames that report one.
+    discussed = (
+        [
+            discussed_stretch(folded, clause)
+            for clause in clauses
+            if any(hit.concept == "discussion" for hit in clause)
+        ]
+        if frames or "discussion" in concepts
+        else []
+    )
+    in_clause, in_passage = by_reach(candidates)
+    # Most clauses hold one or two concepts and no rule: they are left before any more work.
+    # Their sets of concepts repeat, each answered once per text.
+    held_by: dict[int, tuple[int, ...]] = {}
+    for clause in clauses:
+        bits = clause_mask(clause)
+        rules = held_by.get(bits)
+        if rules is None:
+            rules = held_by[bits] = rules_held_by(bits, in_clause)
+        if rules:
+            found.extend(_held(folded, clause, rules, partial(shapes.at, clause[0].start)))
+    if in_passage:
+        # A passage rule reads every clause's hits, the shapes found in each clause among them.
+        every = [hit for clause in clauses for hit in clause]
+        rules = rules_held_by(clause_mask(every), in_passage)
+        if rules:
+            found.extend(_held(folded, every, rules, lambda: field, PASSAGE))
     # What a sentence quotes, or prose about attacks near its words about them, is reported.
     return Reading(found, discussed, folded, ((low, high),))
+
+
+def _held(
+    folded: str,
+    clause: list[Hit],
+    rules: tuple[int, ...],
+    field_of: Callable[[], Field],
+    reach: int | None = None,
+) -> list[ConceptSignal]:
+    """The signals of `rules` (each of whose needs has a concept in the clause) that hold on a
+    clause's hits, the first rule per signal. `field_of` tells the clause's field, asked only
+    for a rule held in some kinds of field; `reach` is how far a passage's hits may spread
+    (None: a clause's, each rule's own window)."""
+    found: list[ConceptSignal] = []
+    by_concept: dict[str, list[Hit]] = {}
+    for hit in clause:
+        by_concept.setdefault(hit.concept, []).append(hit)
+    where: Field | None = None
+    named: set[str] = set()
+    for index in rules:
+        rule = RULES[index]
+        if rule.signal in named:
+            continue
+        if rule.fields is not None:
+            if where is None:
+                where = field_of()
+            if where.kind not in rule.fields:
+                continue
+        held = holds(rule, by_concept, reach or rule.window or WINDOW, folded)
+        if held is not None:
+            named.add(rule.signal)
+            start, end, languages = held
+            found.append(
+                ConceptSignal(
+                    index,
+                    rule.signal,
+                    rule.weight,
+                    start,
+                    end,
+                    _languages(languages),
+                    where if rule.fields is not None and where else UNKNOWN_FIELD,
+                )
+            )
+    return found
 
 
 def _languages(languages) -> frozenset[Language]:

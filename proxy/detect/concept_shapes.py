@@ -5,8 +5,10 @@ A part of the concept rules' matcher (`concept_rules.py`).
 """
 
 import re
+from collections.abc import Iterator
 from functools import cache
 
+from .alternation import leftmost
 from .languages import Language
 from .lexicon import Hit
 from .rule_needs import WANTS_ADDRESS, WANTS_QUOTE
@@ -197,7 +199,7 @@ def _regions(hits: list[Hit], concepts: frozenset[str]) -> list[tuple[int, int]]
     return regions
 
 
-def pseudo_hits(folded: str, hits: list[Hit], wanted: set[str]) -> list[Hit]:
+def pseudo_hits(folded: str, hits: list[Hit], wanted: frozenset[str]) -> list[Hit]:
     """Hits of the `wanted` concepts that are shapes, not words, searched only near the words a
     rule could pair them with (the address patterns are slow to try everywhere)."""
     found: list[Hit] = []
@@ -250,33 +252,15 @@ def reporting_frames(folded: str, hits: list[Hit]) -> list[Hit]:
 
 def account_numbers(folded: str, low: int, high: int) -> list[tuple[int, int]]:
     """The IBANs and IP addresses in `folded[low:high]`, as one search of both would find them."""
-    return _leftmost(folded, low, high, ((_iban(), _IBAN_LETTERS), (_ip(), 0)))
+    return _spans(leftmost(folded, ((_iban(), _IBAN_LETTERS), (_ip(), 0)), low, high))
 
 
 def amounts(folded: str, low: int, high: int) -> list[tuple[int, int]]:
     """The amounts in `folded[low:high]`, as one search of every form would find them."""
     if not any(folded.find(mark, low, high) >= 0 for mark in _CURRENCY_MARKS):
         return [match.span() for match in _amount_by_digit().finditer(folded, low, high)]
-    return _leftmost(folded, low, high, ((_amount_by_sign(), 0), (_amount_by_digit(), 0)))
+    return _spans(leftmost(folded, ((_amount_by_sign(), 0), (_amount_by_digit(), 0)), low, high))
 
 
-def _leftmost(
-    folded: str, low: int, high: int, patterns: tuple[tuple[re.Pattern, int], ...]
-) -> list[tuple[int, int]]:
-    """Matches of patterns that never open at the same place, as their alternation finds them:
-    from each match's end, the leftmost next one. Each pattern is given how far before its
-    match the alternation's would open (the letters an IBAN's pattern looks behind for)."""
-    found: list[tuple[int, int]] = []
-    at = low
-    # Each pattern's next match from `at` on; (-1, -1) until it is searched for.
-    upcoming = [(-1, -1)] * len(patterns)
-    while True:
-        for index, (pattern, ahead) in enumerate(patterns):
-            if upcoming[index][0] < at:
-                match = pattern.search(folded, at + ahead, high)
-                upcoming[index] = (match.start() - ahead, match.end()) if match else (high, high)
-        start, end = min(upcoming)
-        if start >= high:
-            return found
-        found.append((start, end))
-        at = end
+def _spans(found: Iterator[tuple[int, re.Match[str]]]) -> list[tuple[int, int]]:
+    return [(start, match.end()) for start, match in found]

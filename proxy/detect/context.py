@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache, lru_cache
 
+from .alternation import leftmost
+
 
 class FieldKind(Enum):
     """What a field holds, as far as its key tells."""
@@ -66,18 +68,24 @@ def _key_parts() -> re.Pattern[str]:
     return re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
-# A key and its string value: JSON or a Python repr ("key": "value", 'key': 'value').
+# A key and its string value: JSON or a Python repr ("key": "value", 'key': 'value'), one
+# pattern for each quote (see `alternation`). A key's characters and a value's runs of plain
+# characters are taken whole (possessive): no quote is among them, so giving some back never
+# lets the closing quote match, and a long value is read a run at a time, not a character at a
+# time.
 @cache
-def _quoted_pair() -> re.Pattern[str]:
-    return re.compile(
-        r"\"([\w .-]{1,48})\"[ \t]*:[ \t]*\"((?:[^\"\\]|\\.)*)\"|'([\w .-]{1,48})'[ \t]*:[ \t]*'((?:[^'\\]|\\.)*)'"
+def _quoted_pairs() -> tuple[tuple[re.Pattern[str], int], ...]:
+    return tuple(
+        (re.compile(rf"{q}([\w .-]{{1,48}}+){q}[ \t]*:[ \t]*{q}((?:[^{q}\\]++|\\.)*+){q}"), 0)
+        for q in "\"'"
     )
 
 
-# A key that opens a JSON object or array: what the values inside it are ("reviews": [...]).
+# A key that opens a JSON object or array: what the values inside it are ("reviews": [...]),
+# one pattern for each opening quote.
 @cache
-def _container_key() -> re.Pattern[str]:
-    return re.compile(r"[\"']([\w .-]{1,48})[\"'][ \t]*:[ \t]*[\[{]")
+def _container_keys() -> tuple[tuple[re.Pattern[str], int], ...]:
+    return tuple((re.compile(rf"{q}([\w .-]{{1,48}})[\"'][ \t]*:[ \t]*[\[{{]"), 0) for q in "\"'")
 
 
 # How far back a container key is looked for: bounds the work per clause on a huge text.
@@ -85,29 +93,29 @@ _CONTAINER_LOOKBACK = 4096
 
 
 # A YAML-like line: "  - event_name: Lunch with Amy" (the value runs to the end of the line).
+_LINE_PAIR = r"[ \t]*(?:-[ \t]+)?([A-Za-z_][\w .-]{0,40}?)[ \t]*:[ \t]+(\S[^\n]*)$"
+
+
 @cache
 def _line_pair() -> re.Pattern[str]:
-    return re.compile(r"(?m)^[ \t]*(?:-[ \t]+)?([A-Za-z_][\w .-]{0,40}?)[ \t]*:[ \t]+(\S[^\n]*)$")
+    return re.compile(rf"(?m)^{_LINE_PAIR}")
 
 
-# What every such line holds: a colon, blanks, then a character that is not one.
+# The same after a line break: searched for from that character, which `re` skips to in C (a
+# search for a line's start is tried at every character of a long text).
 @cache
-def _pair_colon() -> re.Pattern[str]:
-    return re.compile(r":[ \t]+\S")
+def _next_line_pair() -> re.Pattern[str]:
+    return re.compile(rf"(?m)\n{_LINE_PAIR}")
 
 
 def _line_pairs(text: str) -> Iterator[re.Match]:
-    """`_line_pair().finditer(text)`, tried only at the starts of lines that hold a colon and blanks
-    before a word: a search for the line start at every character of a long text (a message's
-    values, one per line) is most of the time its keys take."""
-    tried = -1
-    for colon in _pair_colon().finditer(text):
-        start = text.rfind("\n", 0, colon.start()) + 1
-        if start > tried:
-            tried = start
-            match = _line_pair().match(text, start)
-            if match is not None:
-                yield match
+    """The matches of `_line_pair().finditer(text)`, each but the first line's with the line
+    break before it (its groups are the same): every match ends before a line break, so the
+    next can open with it."""
+    first = _line_pair().match(text)
+    if first is not None:
+        yield first
+    yield from _next_line_pair().finditer(text)
 
 
 # The keys that name a record's own parts: they describe the record, so they are of its kind. A
@@ -137,7 +145,7 @@ _THREAD_KEYS = frozenset("threadid thread_id".split())
 # A JSON string, or a brace: what is read to find the object a value sits in.
 @cache
 def _json_token() -> re.Pattern[str]:
-    return re.compile(r'"(?:[^"\\\n]|\\.)*"(?:[ \t]*(:))?|[{}]')
+    return re.compile(r'"(?:[^"\\\n]++|\\.)*+"(?:[ \t]*(:))?|[{}]')
 
 
 # The JSON objects of a text: where each opens and closes, its parent's index, its kind.
@@ -234,11 +242,13 @@ class Field:
 UNKNOWN_FIELD = Field(FieldKind.UNKNOWN, "")
 
 
-# Where a quoted key opens, followed by its colon: every key `_quoted_pair()` and `_container_key()` can
-# find, and the keys of pairs they would pass over (one overlapping a match before it).
+# Where a quoted key opens, followed by its colon: every key `_quoted_pairs()` and
+# `_container_keys()` can find, and the keys of pairs they would pass over (one overlapping a
+# match before it). One pattern per opening quote (see `alternation`): each quote is tried
+# either way, and the keys are a set.
 @cache
-def _any_quoted_key() -> re.Pattern[str]:
-    return re.compile(r"[\"'](?=([\w .-]{1,48})[\"'][ \t]*:)")
+def _quoted_keys() -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(rf"{quote}(?=([\w .-]{{1,48}}+)[\"'][ \t]*:)") for quote in "\"'")
 
 
 def key_kinds(text: str, lines: list[re.Match] | None = None) -> frozenset[FieldKind]:
@@ -248,7 +258,7 @@ def key_kinds(text: str, lines: list[re.Match] | None = None) -> frozenset[Field
     joined by line breaks are the kinds of each of them together. `lines`: the text's YAML-like
     lines (`_line_pairs`), if they were read already.
     """
-    keys = {match.group(1) for match in _any_quoted_key().finditer(text)}
+    keys = {match.group(1) for pattern in _quoted_keys() for match in pattern.finditer(text)}
     keys.update(match.group(1) for match in (_line_pairs(text) if lines is None else lines))
     found = {kind_of_key(key) for key in keys}
     if any(map(_names_a_record_part, keys)):
@@ -283,9 +293,8 @@ class Shapes:
         """The keyed values, read on the first question (most texts never ask one)."""
         text = self._text
         spans: list[tuple[int, int, str]] = []
-        for match in _quoted_pair().finditer(text):
-            group = 2 if match.group(1) is not None else 4
-            spans.append((match.start(group), match.end(group), match.group(group - 1)))
+        for _, match in leftmost(text, _quoted_pairs()):
+            spans.append((match.start(2), match.end(2), match.group(1)))
         for match in self._line_matches():
             spans.append((match.start(2), match.end(2), match.group(1)))
         spans.sort()
@@ -338,7 +347,8 @@ class Shapes:
         `{"reviews": [{"content": "..."}]}`: "content" says nothing, "reviews" does.
         """
         floor = max(0, offset - _CONTAINER_LOOKBACK)
-        for match in reversed(list(_container_key().finditer(self._text, floor, offset))):
+        keys = [match for _, match in leftmost(self._text, _container_keys(), floor, offset)]
+        for match in reversed(keys):
             between = self._text[match.end() - 1 : offset]
             depth = sum(map(between.count, "[{")) - sum(map(between.count, "]}"))
             if depth > 0:

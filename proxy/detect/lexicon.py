@@ -188,6 +188,16 @@ class Scanner:
     def lengths(self) -> list[int]:
         return [len(term.text) for term in self.table]
 
+    # Per term, what placing an occurrence needs (see `find_hits`): its concept and language,
+    # where its text starts in the folded text from its needle's start in the spaced one (the
+    # spaced text opens with a space of its own), its length, and whether it may follow a clitic.
+    @cached_property
+    def placing(self) -> list[tuple[str, Language, int, int, bool]]:
+        return [
+            (term.concept, term.language, shift - 1, length, term.bounds is Bounds.CLITIC)
+            for term, shift, length in zip(self.table, self.shifts, self.lengths, strict=True)
+        ]
+
     def occurrences(self, haystack: str) -> list[tuple[int, int]]:
         """(term index, start of its needle) of every occurrence in `haystack`, overlapping ones
         included."""
@@ -445,16 +455,30 @@ def find_hits(folded: str, scan: Scanner | None = None, seen: Listed | None = No
     scan = scan or scanner()
     seen = seen or listed(folded, scan)
     haystack = seen.haystack
-    hits = glued_hits(folded)
-    table, shifts, lengths = scan.table, scan.shifts, scan.lengths
+    placing = scan.placing
+    # Sorted as (start, -end, concept), each with its number to break a tie before the hit
+    # itself is compared: a plain tuple sorts faster than a key made for each hit.
+    placed = [
+        (hit.start, -hit.end, hit.concept, number, hit)
+        for number, hit in enumerate(glued_hits(folded))
+    ]
+    number = len(placed)
     for index, found in seen.occurrences:
-        term = table[index]
-        start = found + shifts[index]
-        end = start + lengths[index]
-        if term.bounds is not Bounds.CLITIC or _after_clitic(haystack, start):
-            hits.append(Hit(term.concept, term.language, start - 1, end - 1))
-    hits.sort(key=lambda hit: (hit.start, -hit.end, hit.concept))
-    return hits
+        concept, language, offset, length, clitic = placing[index]
+        start = found + offset
+        if not clitic or _after_clitic(haystack, start + 1):
+            placed.append(
+                (
+                    start,
+                    -start - length,
+                    concept,
+                    number,
+                    Hit(concept, language, start, start + length),
+                )
+            )
+            number += 1
+    placed.sort()
+    return [entry[4] for entry in placed]
 
 
 def _after_clitic(text: str, start: int) -> bool:

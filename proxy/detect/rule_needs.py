@@ -8,10 +8,11 @@ first pass (`first_pass`), which must answer without loading the reading itself.
 A part of the concept rules' matcher (`concept_rules.py`).
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from .context import FieldKind
+from .lexicon import Hit
 from .rule_table import RULES
 
 # Each rule's needs as sets of concepts: a text or clause is tried against a rule only if every
@@ -52,6 +53,17 @@ def mask(concepts) -> int:
     return sum(_BIT.get(concept, 0) for concept in concepts)
 
 
+def clause_mask(hits: Iterable[Hit]) -> int:
+    """The concepts of a clause's hits as a bit mask (see `mask`), read from the hits as they
+    are: a clause is asked once for each, and a set of its concepts would cost more than its
+    few bits (a concept found twice is the same bit)."""
+    get = _BIT.get
+    found = 0
+    for hit in hits:
+        found |= get(hit.concept, 0)
+    return found
+
+
 def possible(concepts: set[str]) -> tuple[int, ...]:
     """The rules whose every need has a concept among `concepts` or the shapes found beside them."""
     return possible_with(frozenset(concepts))
@@ -76,6 +88,22 @@ def rules_held_by(concepts_mask: int, candidates: tuple[int, ...]) -> tuple[int,
     """The rules among `candidates` each of whose needs has a concept in `concepts_mask`."""
     return tuple(
         index for index in candidates if all(map(concepts_mask.__and__, _NEED_MASKS[index]))
+    )
+
+
+# A text's candidate rules are one of few sets: each set's answers are found once.
+@lru_cache(maxsize=4096)
+def concepts_wanted(rules: tuple[int, ...]) -> frozenset[str]:
+    """Every concept some need of `rules` names."""
+    return frozenset(concept for index in rules for need in NEEDS[index] for concept in need)
+
+
+@lru_cache(maxsize=4096)
+def by_reach(rules: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """`rules` split in two: those read within a clause, and those read over a passage."""
+    return (
+        tuple(index for index in rules if not RULES[index].passage),
+        tuple(index for index in rules if RULES[index].passage),
     )
 
 

@@ -210,6 +210,7 @@ def test_the_same_payment_asked_for_in_a_review_is_out_of_place():
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="ab_Z09 \t\n:-.é", max_size=200))
 def test_the_keyed_lines_are_found_as_a_search_of_every_line_finds_them(text):
-    # Keyed lines are looked for only at the starts of lines that hold a colon before a word.
-    expected = [(m.span(), m.groups()) for m in context._line_pair().finditer(text)]
-    assert [(m.span(), m.groups()) for m in context._line_pairs(text)] == expected
+    # Keyed lines are looked for from the line breaks: their keys and values are the same.
+    expected = [(m.span(1), m.span(2), m.groups()) for m in context._line_pair().finditer(text)]
+    found = [(m.span(1), m.span(2), m.groups()) for m in context._line_pairs(text)]
+    assert found == expected

@@ -6,7 +6,7 @@ from corpus.records import NAMES, records
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from lazaretto.proxy.detect import clauses, concept_shapes, signals
+from lazaretto.proxy.detect import alternation, clauses, concept_shapes, context, signals
 from lazaretto.proxy.detect.normalize import fold
 from lazaretto.proxy.matcher import engine
 
@@ -238,3 +238,45 @@ def test_the_corpus_gets_the_sources_matches():
         for number, record in enumerate(records(name)):
             if number % 4 == 0:
                 _same_as_the_sources(fold(record["text"]).text)
+
+
+# The keyed values' patterns as single alternations, before they were split by opening quote.
+_PLAIN_PAIR = re.compile(
+    r"\"([\w .-]{1,48})\"[ \t]*:[ \t]*\"((?:[^\"\\]|\\.)*)\"|'([\w .-]{1,48})'[ \t]*:[ \t]*'((?:[^'\\]|\\.)*)'"
+)
+_PLAIN_CONTAINER = re.compile(r"[\"']([\w .-]{1,48})[\"'][ \t]*:[ \t]*[\[{]")
+_PLAIN_KEY = re.compile(r"[\"'](?=([\w .-]{1,48})[\"'][ \t]*:)")
+_KEYED_TEXT = st.lists(
+    st.sampled_from([*"\"'\\:{}[] \tab.\n", "'k': ", '"k": ', "'a b'", '"x"', "é"]), max_size=40
+).map("".join)
+
+
+def _same_keyed_values(text: str) -> None:
+    pairs = [
+        (m.span(), [g for g in m.groups() if g is not None]) for m in _PLAIN_PAIR.finditer(text)
+    ]
+    split = alternation.leftmost(text, context._quoted_pairs())
+    assert [(m.span(), list(m.groups())) for _, m in split] == pairs, text[:80]
+    for low in (0, len(text) // 3):
+        keys = alternation.leftmost(text, context._container_keys(), low, len(text))
+        assert [m.span() for _, m in keys] == [
+            m.span() for m in _PLAIN_CONTAINER.finditer(text, low)
+        ], text[:80]
+    assert {m.group(1) for p in context._quoted_keys() for m in p.finditer(text)} == {
+        m.group(1) for m in _PLAIN_KEY.finditer(text)
+    }, text[:80]
+
+
+@settings(max_examples=500, deadline=None)
+@given(_KEYED_TEXT)
+@example('"a": "b\\"c", \'d\': \'e\'')
+@example("'a\": [")
+def test_the_keyed_value_searches_are_the_plain_alternations(text):
+    _same_keyed_values(text)
+
+
+def test_the_corpus_has_the_same_keyed_values():
+    for name in NAMES:
+        for number, record in enumerate(records(name)):
+            if number % 4 == 0:
+                _same_keyed_values(fold(record["text"]).text)
