@@ -287,10 +287,12 @@ def _translated(text: str) -> str:
     result with one "’") is translated a stretch at a time: `str.translate` keeps a cache in C for
     ASCII text, where a text holding any other character has each character looked up in the
     table (most of the time its folding took)."""
-    outside = beyond_ascii(text)
-    if len(outside) * _ASCII_STRETCHES_FROM > len(text):
+    outside = len(text) - len(text.encode("ascii", "ignore"))
+    if outside * _ASCII_STRETCHES_FROM > len(text):
         return text.translate(_FOLD_TABLE)
-    distinct = tuple(set(outside))
+    # Those few characters are listed only now: a copy of what lies outside ASCII in a text of
+    # little else would add to its peak memory.
+    distinct = tuple(set(beyond_ascii(text)))
     if len(distinct) <= _SPLIT_AT_MOST:
         return _split_at(text, distinct)
     return "".join([piece.translate(_FOLD_TABLE) for piece in _outside_ascii().split(text)])
