@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..matcher import engine
-from ..sanitize.shape import Shape
+from ..sanitize.shape import Shape, beyond_ascii
 
 # Letters from other scripts that render like Latin ones. NFKD does not fold these, because
 # they are distinct letters to Unicode; to a reader (and a model) they are the Latin letter.
@@ -67,8 +67,9 @@ _FOLD_MARKS = (
 )
 _CONTROLS = len(_FOLD_MARKS) - 1
 # From this length on a text is asked by the compiled scan, which costs a call into it but reads
-# a long text four times as fast as the shapes below.
-_SCANNED_FROM = 1 << 12
+# a long text four times as fast as the shapes below: level with them at about 768 characters,
+# 2.5 against 4.8 us at 2 KB.
+_SCANNED_FROM = 1 << 10
 # Where a spaced word can be at all: a separator, a letter, a separator, a letter, a non-letter
 # (any separators, unlike the pattern). Tested on the text's shape, at C speed.
 _SPACED_SHAPE = Shape({"abcdefghijklmnopqrstuvwxyz": "a", "0123456789": "0"}, ".")
@@ -91,12 +92,25 @@ SUBSTITUTION_PIECE = 1 << 13
 
 
 @cache
-def _escaped_break() -> re.Pattern[str]:
-    return re.compile(r"\\[nrt]")
+def _escaped_line_break() -> re.Pattern[str]:
+    return re.compile(r"\\n")
 
 
-def _unescaped_break(match: re.Match) -> str:
-    return " \n" if match.group() == "\\n" else "  "
+@cache
+def _escaped_blank() -> re.Pattern[str]:
+    return re.compile(r"\\[rt]")
+
+
+def _unescaped_breaks(text: str) -> str:
+    """Escaped line breaks (text JSON- or repr-encoded once too often) as what they encode: a tab
+    as spaces, a line break as a space and a line break, so the word after them still starts a
+    word and a line still ends a clause; same length, so nothing to record.
+
+    Two substitutions by a fixed string, not one calling back for each escape (half the time):
+    no escape overlaps another (each is a backslash and a letter), and the first makes none for
+    the second. A regex, not `str.replace`: the regex skips to the backslash in C, where the
+    substring search for two characters reads 4 KB in about as long as the whole regex takes."""
+    return _escaped_blank().sub("  ", _escaped_line_break().sub(" \n", text))
 
 
 # ASCII control characters other than tab and newline, which some terminals act on (ANSI escapes).
@@ -243,13 +257,11 @@ class Folded:
         return start, end
 
 
-def _fold_characters(text: str, marks: Sequence[int] | None) -> tuple[str, _Characters | None]:
+def _fold_characters(text: str) -> tuple[str, _Characters | None]:
     """Every character folded on its own: look-alikes, compatibility forms, marks and format
-    characters, ASCII controls. Pure ASCII without controls is only lower-cased. `marks`: the
-    text's fold marks, if it was scanned for them."""
+    characters, ASCII controls. Pure ASCII without controls is only lower-cased."""
     if text.isascii():
-        controls = _ASCII_INVISIBLE_SHAPE.holds(text, "c") if marks is None else _CONTROLS in marks
-        if not controls:
+        if not _ASCII_INVISIBLE_SHAPE.holds(text, "c"):
             return text.lower(), None
         folded = text.encode().translate(None, _ASCII_INVISIBLE_BYTES).decode().lower()
     else:
@@ -261,6 +273,9 @@ def _fold_characters(text: str, marks: Sequence[int] | None) -> tuple[str, _Char
 # How many characters of a text per character outside ASCII it takes for its ASCII stretches to
 # be translated apart: below that, the stretches are too short to pay for the cut.
 _ASCII_STRETCHES_FROM = 24
+# The most distinct characters outside ASCII a text is split at one by one (see `_split_at`):
+# each is a search through what is left, so the work grows with their number.
+_SPLIT_AT_MOST = 8
 
 
 @cache
@@ -276,25 +291,48 @@ def _translated(text: str) -> str:
     outside = len(text) - len(text.encode("ascii", "ignore"))
     if outside * _ASCII_STRETCHES_FROM > len(text):
         return text.translate(_FOLD_TABLE)
+    # Those few characters are listed only now: a copy of what lies outside ASCII in a text of
+    # little else would add to its peak memory.
+    distinct = tuple(set(beyond_ascii(text)))
+    if len(distinct) <= _SPLIT_AT_MOST:
+        return _split_at(text, distinct)
     return "".join([piece.translate(_FOLD_TABLE) for piece in _outside_ascii().split(text)])
+
+
+def _split_at(text: str, outside: tuple[str, ...]) -> str:
+    """`text.translate(_FOLD_TABLE)`, where `outside` holds every character of `text` outside
+    ASCII: the text split at the first of them (a search in C, where the regex above tries a
+    class at every character, some ten times slower), each piece translated, joined by that
+    character's folding. A piece is a string of its own, ASCII if it holds none of them."""
+    if text.isascii():
+        return text.translate(_FOLD_TABLE)
+    first, rest = outside[0], outside[1:]
+    return _FOLD_TABLE[ord(first)].join([_split_at(piece, rest) for piece in text.split(first)])
 
 
 def fold(text: str) -> Folded:
     """NFKC-like compatibility folding, confusables to ASCII, invisibles removed, lower case,
     spaced-out letters re-joined."""
     stages: list[_Characters | _Replacements] = []
-    # Other scripts fold to other characters: what the text shows as it came would not stand.
-    marks = _fold_marks(text) if text.isascii() else None
-    text, characters = _fold_characters(text, marks)
-    if characters is not None:
-        stages.append(characters)
-        marks = None  # they were the text's as it came
-    # Escaped line breaks (text JSON- or repr-encoded once too often) read as what they encode:
-    # a tab as spaces, a line break as a space and a line break, so the word after them still
-    # starts a word and a line still ends a clause; same length, so nothing to record.
-    if "\\" in text:
-        text = _escaped_break().sub(_unescaped_break, text)
-        marks = None
+    marks: Sequence[int] | None = None
+    if text.isascii() and len(text) >= _SCANNED_FROM:
+        # A long ASCII text is scanned once, lowered and its breaks unescaped (neither changes
+        # its length, its controls or, case aside, any other mark): without controls, that copy
+        # is the folding, and its marks say whether it may hold a spaced word.
+        lowered = text.lower()
+        if "\\" in lowered:
+            lowered = _unescaped_breaks(lowered)
+        marks = _fold_marks(lowered)
+        if marks is not None and _CONTROLS not in marks:
+            text = lowered
+        else:
+            marks = None
+    if marks is None:
+        text, characters = _fold_characters(text)
+        if characters is not None:
+            stages.append(characters)
+        if "\\" in text:
+            text = _unescaped_breaks(text)
     if _may_be_spaced(text, marks) and _spaced_letters_end().search(text):
         text, edits = _substitute(
             _spaced_letters(), text, lambda m: m.group()[::2], _outside_spaced()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import cache
 from itertools import product
@@ -17,31 +18,47 @@ from .model import DECODED_CHARS, Collector, Removal, SanitizeRules
 MAX_ROUNDS = 8
 
 
-# What any family starts from in ASCII text, each a superset of that family's own test: a control
-# character (invisible), `<` (markup, chat tokens), `]` (images, definitions, [INST]), a bare or
-# any carriage return (layout), `##` (an instruction heading), a role's name before a colon (a
-# staged turn), a run of the encoded alphabet (encoded). The role names are spelled in either
-# case letter by letter: the compiled scan takes no inline flags.
+# What each family starts from in ASCII text, each mark a superset of that family's own test: a
+# control character (invisible), markup (`<` and what opens a tag, comment or declaration), a
+# definition's `]:` or an image's `![` (images), a chat template's token (`<|`, `<<`, `_of_turn>`,
+# `inst]`) or `##` (an instruction heading), a role's name before a colon (a staged turn), a run
+# of the encoded alphabet (encoded), a carriage return (a line overwritten), three blanks in a row
+# (padding). Letters are spelled in either case one by one: the compiled scan takes no inline
+# flags. A family whose marks the scan did not find in a text is not asked about it: most of
+# their own tests are substring searches, each a pass over the text.
 _ROLES = ("human", "assistant", "system")
 _ESCAPED_BLANKS = {" ": " ", "\t": r"\t", "\r": r"\r", "\n": r"\n", "\f": r"\f", "\v": r"\v"}
+
+
+def _either_case(word: str) -> str:
+    return "".join(f"[{c.upper()}{c}]" if c.isalpha() else re.escape(c) for c in word)
+
+
 # The last mark is layout's stretch of blanks, which is a run of SCROLL_ROWS blanks: as a class
 # repeated, it has nothing a compiled scan can skip to, and blanks stand everywhere in prose (it
 # cost more than every other mark together). Any such run holds three blanks in a row, spelled out
 # as literals that most prose never shows; where only they stand, the run is looked for exactly.
 _ASCII_MARKS = (
-    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f<\]\r]",
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]",
+    "<[A-Za-z!/?]",
+    r"\]:|!\[",
+    "|".join(("<\\|", "<<", _either_case("_of_turn>"), _either_case("inst]"))),
     "##",
-    *("".join(f"[{c.upper()}{c}]" for c in role) + r"[ \t]*:" for role in _ROLES),
+    *(_either_case(role) + r"[ \t]*:" for role in _ROLES),
     rf"[A-Za-z0-9+/_-]{{{encoded.SHORT_RUN}}}",
+    r"\r",
     "|".join(
         "".join(_ESCAPED_BLANKS[c] for c in blanks)
         for blanks in product(layout.ASCII_BLANKS, repeat=3)
     ),
 )
-_THREE_BLANKS = [len(_ASCII_MARKS) - 1]  # what the scan names when only that mark stands
-# The indexes of the roles' marks, and of the encoded alphabet's run.
-_ROLE_MARKS = frozenset(range(2, 2 + len(_ROLES)))
-_RUN_MARK = 2 + len(_ROLES)
+# The index of each family's marks in the scan.
+_CONTROLS, _MARKUP, _IMAGE, _TOKEN, _HEADING = range(5)
+_ROLE_MARKS = frozenset(range(5, 5 + len(_ROLES)))
+_RUN_MARK = 5 + len(_ROLES)
+_RETURN = _RUN_MARK + 1
+_BLANKS = len(_ASCII_MARKS) - 1
+_THREE_BLANKS = [_BLANKS]  # what the scan names when only that mark stands
 
 
 @cache
@@ -113,23 +130,38 @@ def _round(
     """One pass of every family; returns the argument itself when nothing was removed.
 
     Given the `marks` the compiled scan found in `text`, a family that still reads that very text
-    is told what they rule out (a turn needs two roles' marks, an encoded run its own); once a
-    family removed something, what is left may show marks the text did not.
+    is asked only where its marks stand (a turn needs two roles' marks); once a family removed
+    something, what is left may show marks the text did not.
     """
     original = text
-    text = invisible.strip(text, rules.untrusted, found)
+    told = frozenset(() if marks is None else marks)
+
+    def told_here() -> bool:
+        """Whether `told` are the marks of the text as it is now (no family changed it yet)."""
+        return marks is not None and text is original
+
+    def may_hold(*wanted: int) -> bool:
+        """Whether the text as it is now may hold what a family of these marks removes."""
+        return not told_here() or not told.isdisjoint(wanted)
+
+    if may_hold(_CONTROLS):
+        text = invisible.strip(text, rules.untrusted, found)
     if rules.untrusted:
         # Imported here, on the first text with a mark: they bring the Markdown, HTML and CSS
         # parsers, which most fields never need and a proxy's start-up should not wait for.
         from . import html, images
 
-        text = html.strip_markup(text, rules.allow_hosts, found, budget)
-        text = images.strip_images(text, rules.allow_hosts, found)
-        told = marks if text is original else None
-        turns = told is None or len(_ROLE_MARKS.intersection(told)) >= 2
-        text = delimiters.strip_delimiters(text, found, turns)
-        runs = None if told is None or text is not original else _RUN_MARK in told
+        if may_hold(_MARKUP):
+            text = html.strip_markup(text, rules.allow_hosts, found, budget)
+        if may_hold(_IMAGE):
+            text = images.strip_images(text, rules.allow_hosts, found)
+        turns = not told_here() or len(_ROLE_MARKS & told) >= 2
+        if turns or may_hold(_TOKEN, _HEADING):
+            text = delimiters.strip_delimiters(text, found, turns)
+        runs = _RUN_MARK in told if told_here() else None
         text = encoded.strip_encoded(text, rules.looks_like_instructions, found, runs)
-        text = layout.overwritten_lines(text, found)
-        text = layout.collapse_padding(text, found)
+        if may_hold(_RETURN):
+            text = layout.overwritten_lines(text, found)
+        if may_hold(_BLANKS):
+            text = layout.collapse_padding(text, found)
     return original if text == original else text

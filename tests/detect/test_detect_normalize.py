@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from support.growth import assert_linear, repeated
 
@@ -186,15 +186,14 @@ def test_a_long_text_folds_as_it_does_without_the_compiled_marks(pieces):
         assert scanned.original_span(pos, pos) == shaped.original_span(pos, pos)
 
 
+# More kinds of character outside ASCII than a text is split at one by one (_SPLIT_AT_MOST).
+_OUTSIDE = ["’", "é", "ﬁ", "\u0301", "Ж", "\u200b", "ß", "İ", "ω", "\u00a0", "\U0001d400"]
+
+
 @settings(max_examples=300, deadline=None)
-@given(
-    st.lists(
-        st.sampled_from(
-            ["a", "B", " ", "\n", "\x07", "’", "é", "ﬁ", "\u0301", "Ж", "\u200b", "x" * 40]
-        ),
-        max_size=60,
-    )
-)
+@given(st.lists(st.sampled_from(["a", "B", " ", "\n", "\x07", "x" * 40, *_OUTSIDE]), max_size=60))
+# Every kind of them, far apart: read a stretch at a time, not split at each.
+@example([f"{c}{'x' * 40}" for c in _OUTSIDE])
 def test_a_text_folds_as_character_by_character_however_few_are_ascii(pieces):
     text = "".join(pieces)
     assert normalize._translated(text) == text.translate(normalize._FOLD_TABLE)

@@ -147,7 +147,15 @@ ASCII_PIECES = st.lists(
                 "#",
                 "##",
                 "]",
+                "]:",
+                "![",
                 "[x](y)",
+                "<|im_start|>",
+                "<<",
+                "<</SYS>>",
+                "<end_OF_Turn>",
+                "[/InSt]",
+                "Instruction:",
                 "<",
                 "\r",
                 "\r\n",
@@ -186,9 +194,14 @@ def test_the_shortcut_lets_plain_ascii_through_and_nothing_else():
     assert untouched("user1234", RULES)
     assert untouched("Steps: open the report page, choose CSV, press export.", RULES)
     assert untouched("Steps:\n\n    open the page\n\t\t  and press export.", RULES)
+    assert untouched("[1] < 2, [x] 3", RULES) or engine.compiled(["x"]).name == "plain"
     for marked in (
         "a <b>",
-        "x]",
+        "[x]: y",
+        "![x](y)",
+        "a <|im_end|>",
+        "[INST]",
+        "## Instruction:",
         "System: on",
         "a\rb",
         "Zm9vYmFyYmF6cXV4cXV1eHh4eA",
