@@ -127,7 +127,12 @@ def _stat(pid: int) -> tuple[bytes, bytes, int, int]:
     # The name is between the first "(" and the last ")": it may hold either.
     close = data.rfind(b")")
     fields = data[close + 2 :].split()
-    return data[data.find(b"(") + 1 : close], fields[0], int(fields[1]), int(fields[19])
+    try:
+        return data[data.find(b"(") + 1 : close], fields[0], int(fields[1]), int(fields[19])
+    except (IndexError, ValueError):
+        # A stat line in another layout (a kernel or sandbox that writes it otherwise) is a
+        # process that cannot be read: the session key falls back as without a process table.
+        raise OSError(f"{_PROC}/{pid}/stat has no start time where Linux writes it") from None
 
 
 def _boot_time() -> float:
@@ -136,5 +141,8 @@ def _boot_time() -> float:
     with open(f"{_PROC}/stat", "rb") as file:
         for line in file:
             if line.startswith(b"btime"):
-                return float(line.split()[1])
+                try:
+                    return float(line.split()[1])
+                except (IndexError, ValueError):
+                    break
     raise OSError(f"no btime line in {_PROC}/stat")

@@ -156,3 +156,26 @@ def _wait_for_child_named(pid: int, name: str) -> int:
                 return child.pid
         assert time.monotonic() < deadline
         time.sleep(0.01)
+
+
+@pytest.mark.parametrize(
+    "stat, system",
+    [
+        (b"42 (agent) S", b"btime 1700000000\n"),  # a stat line cut short
+        (b"42 (agent) S one two", b"btime 1700000000\n"),  # not numbers where Linux writes them
+        (None, b"btime\n"),  # this process's own stat, but no boot time
+    ],
+)
+def test_a_proc_it_cannot_read_is_no_process_table_not_a_crash(monkeypatch, tmp_path, stat, system):
+    fake = tmp_path / "proc"
+    (fake / "42").mkdir(parents=True)
+    (fake / "42" / "stat").write_bytes(
+        Path(f"/proc/{os.getpid()}/stat").read_bytes() if stat is None else stat
+    )
+    (fake / "42" / "cmdline").write_bytes(b"agent\0")
+    (fake / "stat").write_bytes(system)
+    monkeypatch.setattr(processes, "_PROC", str(fake))
+    with pytest.raises(OSError):
+        processes.process(42).create_time()
+    assert session.discover_session({}, parent_pid=42) == session.SessionInfo("ppid-42", 42)
+    assert start_time(42) is None
