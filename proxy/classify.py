@@ -1,9 +1,8 @@
 """Which tools are outbound and which results are untrusted, each verdict with its reason."""
 
 import re
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from .policy import ServerPolicy, Trust
 
@@ -46,8 +45,7 @@ class OutboundBy(StrEnum):
     SHELL_PROGRAM = "shell_program"  # a shell program not known to only read locally (tainted)
 
 
-@dataclass(frozen=True)
-class ToolVerdict:
+class ToolVerdict(NamedTuple):
     """How one tool counts for the gate, and why."""
 
     name: str

@@ -11,7 +11,7 @@ import tomllib
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 POLICY_ENV = "LAZARETTO_POLICY"
 POLICY_FILE = "lazaretto.toml"
@@ -46,8 +46,7 @@ class Trust(StrEnum):
     UNTRUSTED = "untrusted"
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """One mistake in a policy: the key it is at, what is wrong and what to do, and where the key
     is written (found only once there is a problem to name)."""
 

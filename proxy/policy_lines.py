@@ -9,7 +9,6 @@ for either.
 
 import bisect
 import json
-from dataclasses import replace
 from typing import Any
 
 from .policy import KeyPath, Problem
@@ -25,7 +24,7 @@ def placed(text: str, is_json: bool, problems: list[Problem]) -> list[Problem]:
             key = key[:-1]
         if key in positions:
             line, column = positions[key]
-            problem = replace(problem, line=line, column=column)
+            problem = problem._replace(line=line, column=column)
         found.append(problem)
     return sorted(found, key=lambda problem: (problem.line or 0, problem.column or 0))
 

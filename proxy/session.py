@@ -2,7 +2,7 @@
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .processes import ProcessView, errors, process
 
@@ -17,8 +17,7 @@ _PASS_THROUGH = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class SessionInfo:
+class SessionInfo(NamedTuple):
     """The key, and for display the client process it was derived from."""
 
     key: str

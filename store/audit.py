@@ -4,8 +4,7 @@ import json
 import os
 import sqlite3
 from contextvars import ContextVar
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .canonical import canonical_json, sha256_hex
 from .consistency import cross_check
@@ -38,8 +37,7 @@ def _own_uid() -> int | None:
     return getuid() if getuid else None
 
 
-@dataclass(frozen=True)
-class Verification:
+class Verification(NamedTuple):
     """The outcome of `lazaretto log --verify`."""
 
     ok: bool

@@ -12,9 +12,9 @@ over as one text is read field by field too.
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass
 from enum import Enum
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 from .alternation import leftmost
 
@@ -231,8 +231,7 @@ def _telling(step: str) -> bool:
     return bool(words) and not all(word in _GENERIC_WORDS for word in words)
 
 
-@dataclass(frozen=True)
-class Field:
+class Field(NamedTuple):
     """The field a clause sits in: its kind and the key that told."""
 
     kind: FieldKind

@@ -8,7 +8,7 @@ reader only has to say what it found and what each finding weighs.
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from .context import UNKNOWN_FIELD, Field
 from .normalize import Folded, fold
@@ -37,8 +37,7 @@ class SignalFlood(Exception):
 
 
 # Slots: a crafted text makes one in every clause, tens of thousands kept until its field is decided.
-@dataclass(frozen=True, slots=True)
-class Signal:
+class Signal(NamedTuple):
     """One piece of evidence: its kind, its weight, and where in the original text it was found."""
 
     name: str

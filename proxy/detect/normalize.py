@@ -10,8 +10,8 @@ import unicodedata
 from array import array
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from ..matcher import engine
 from ..sanitize.shape import Shape, beyond_ascii
@@ -243,16 +243,15 @@ def _substitute(
     return "".join(pieces), _Replacements(text, pattern, replace, cut)
 
 
-@dataclass(frozen=True)
-class Folded:
-    """The folded text, and the foldings that lead from it back to the original."""
+class Folded(NamedTuple):
+    """The folded text, and the foldings that lead from it back to the original (last first)."""
 
     text: str
-    _stages: tuple[_Characters | _Replacements, ...]
+    stages: tuple[_Characters | _Replacements, ...]
 
     def original_span(self, start: int, end: int) -> tuple[int, int]:
         """Map a span of the folded text to the span of the original it came from."""
-        for stage in self._stages:
+        for stage in self.stages:
             start, end = stage.old(start), stage.old(end)
         return start, end
 

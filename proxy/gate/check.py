@@ -1,7 +1,7 @@
 """The gate every client request passes before the server sees it: the store, hosts, then taint."""
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lazaretto.store import StoreUnavailable
 
@@ -15,14 +15,13 @@ from .hosts import HostAllowList, HostScanTooLarge, hosts_in
 from .remedies import Remedies, named_hosts, remedies
 
 
-@dataclass(frozen=True)
-class Refusal:
+class Refusal(NamedTuple):
     """Why a call was refused, what would change it, and the token that can let it through once."""
 
     code: ErrorReason
     reason: str
     token: str | None
-    remedies: Remedies = field(default_factory=Remedies)
+    remedies: Remedies = Remedies()
     """The policy lines and commands that would change the verdict."""
     hosts: tuple[str, ...] = ()
     """The hosts not on allow_hosts, for a `host_not_allowed` refusal."""

@@ -7,7 +7,7 @@ one names the lines of the policy file the proxy read that would have let the ca
 """
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..classify import OutboundBy, ToolVerdict, untrusted_tool
 from ..hooks.clients import CLIENTS
@@ -24,8 +24,7 @@ RESTART = (
 )
 
 
-@dataclass(frozen=True)
-class Remedies:
+class Remedies(NamedTuple):
     """What would change a refusal: lines of the policy file, and what a person can do."""
 
     file: str = ""

@@ -16,9 +16,8 @@ proxy reads one way and a client another is a message that was never judged:
 
 import math
 import re
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class Kind(StrEnum):
@@ -40,8 +39,7 @@ ENVELOPE: dict[Kind, frozenset[str]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Shape:
+class Shape(NamedTuple):
     """A message's kind; for INVALID, why it is none of the four."""
 
     kind: Kind

@@ -22,8 +22,7 @@ import binascii
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .bounds import affordable
 from .jsonrpc import LineError, parse_text
@@ -42,8 +41,7 @@ _MEDIA_TYPES = frozenset({"image", "audio"})
 BASE64_MARK = "#base64"
 
 
-@dataclass(frozen=True)
-class SurfaceResult:
+class SurfaceResult(NamedTuple):
     """The rewritten payload (None when nothing changed) and how many parts could not be inspected."""
 
     payload: dict | None

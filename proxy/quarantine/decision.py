@@ -3,9 +3,8 @@ second reading for what the rules scored just under it. A field, a record and a 
 one document are all decided here, and nowhere else."""
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..detect import DEFAULT_THRESHOLD, Signal
 from ..detect.evidence import Detection, Page
@@ -23,8 +22,7 @@ def _learned() -> "LearnedSecondReading":
     return LearnedSecondReading()
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):
     """Whether a text is withheld, at which score, and the learned reading's signal if it decided."""
 
     withheld: bool

@@ -17,11 +17,11 @@ import re
 import string
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from itertools import islice
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import unquote
 
 from ..matcher import cache_folder, engine
@@ -29,8 +29,7 @@ from ..sanitize.encoded import is_text
 from ..sanitize.shape import Shape, beyond_ascii
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):
     """One decoding of a field: which encoding it undid, and the text that came out."""
 
     kind: str

@@ -4,6 +4,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
+from typing import NamedTuple
 
 from ..detect import Detection, Signal, SignalFlood, detect
 from ..detect.context import telling_key
@@ -29,8 +30,7 @@ class Verdict(StrEnum):
 _DECODE_REQUEST = "encoded_instruction"
 
 
-@dataclass(frozen=True)
-class Decoded:
+class Decoded(NamedTuple):
     """A hidden payload made readable: which kind of hiding, and what it said."""
 
     kind: str

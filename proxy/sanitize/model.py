@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 # Chat-template markup (`<|im_start|>`, "[INST]", fake turns) written in plain view, not hidden.
 CHAT_DELIMITER = "chat-delimiter"
@@ -39,8 +40,7 @@ class Removal:
     decoded: str = ""
 
 
-@dataclass(frozen=True)
-class SanitizeRules:
+class SanitizeRules(NamedTuple):
     """What the sanitizer strips: trusted text loses only invisible characters."""
 
     untrusted: bool = True

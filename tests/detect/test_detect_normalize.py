@@ -133,7 +133,7 @@ def test_checkpoints_map_folded_offsets_like_a_walk_over_every_character(pieces,
     text = "".join(pieces * 9)  # past one checkpoint stretch
     folded = normalize.fold(text)
     pos = data.draw(st.integers(0, len(folded.text)))
-    if any(isinstance(stage, normalize._Replacements) for stage in folded._stages):
+    if any(isinstance(stage, normalize._Replacements) for stage in folded.stages):
         return  # a spaced word (once accents are gone) adds a stage of its own
     assert folded.original_span(pos, pos)[0] == _reference_original(text, pos)
 

@@ -5,11 +5,10 @@ describe (they are empty otherwise). Words are written as the language writes th
 folds them as it folds the text (see `normalize.fold`).
 """
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Grammar:
+class Grammar(NamedTuple):
     """How the rules read a language's clauses."""
 
     # Orders open with the verb and put its object after it ("forward the files to ..."): the
