@@ -36,7 +36,8 @@ class SignalFlood(Exception):
         super().__init__(f"more than {MAX_SIGNALS} {what} in one text: it was not read on")
 
 
-# Slots: a crafted text makes one in every clause, tens of thousands kept until its field is decided.
+# A tuple, no dictionary per signal: a crafted text makes one in every clause, tens of thousands
+# kept until its field is decided.
 class Signal(NamedTuple):
     """One piece of evidence: its kind, its weight, and where in the original text it was found."""
 
