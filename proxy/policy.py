@@ -8,9 +8,10 @@ import json
 import os
 import re
 import tomllib
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 POLICY_ENV = "LAZARETTO_POLICY"
@@ -95,8 +96,7 @@ class PolicyError(ValueError):
         return out
 
 
-@dataclass(frozen=True)
-class ServerPolicy:
+class ServerPolicy(NamedTuple):
     """One `[servers.NAME]` entry; `has_entry` is False for a server the policy does not name."""
 
     name: str
@@ -109,8 +109,7 @@ class ServerPolicy:
     lock: Path | None = None  # a pin lock file enforced instead of trust on first use
 
 
-@dataclass(frozen=True)
-class Policy:
+class Policy(NamedTuple):
     """Everything the proxy, the hooks and `scan` read from the policy."""
 
     source: Path | None = None
@@ -119,7 +118,7 @@ class Policy:
     read_from_source: bool = False
     """Whether `source` was there and read (False: no policy file yet, an empty policy)."""
     allow_hosts: tuple[str, ...] = ()
-    servers: dict[str, ServerPolicy] = field(default_factory=dict)
+    servers: Mapping[str, ServerPolicy] = MappingProxyType({})
     threshold: float | None = None  # None: the detector's own default
     label: bool = False
     idle_expiry_minutes: float | None = None

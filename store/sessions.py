@@ -1,9 +1,8 @@
 """Sessions and their taint: which untrusted reads exposed which agent client, and when."""
 
 import secrets
-from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .clients import client_gone, client_label
 from .clock import parse_stamp
@@ -13,12 +12,11 @@ if TYPE_CHECKING:
     from .store import Store
 
 
-@dataclass(frozen=True)
-class TaintState:
+class TaintState(NamedTuple):
     """Whether a session is tainted, and the reads that tainted it (oldest first)."""
 
     tainted: bool
-    reasons: list[dict] = field(default_factory=list)
+    reasons: list[dict]
 
     def summary(self) -> str:
         """One line naming the read that started the taint."""
@@ -138,7 +136,7 @@ class Sessions:
                 self.clear(
                     key, Actor.IDLE_EXPIRY, f"no untrusted read for {idle_expiry_minutes:g} minutes"
                 )
-                return TaintState(False)
+                return TaintState(False, [])
         return TaintState(bool(rows), rows)
 
     def clear(

@@ -20,7 +20,6 @@ folder can change what the judge finds either way.
 import json
 import os
 import sys
-from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from ..matcher import cache_folder
@@ -125,7 +124,11 @@ def _name(inputs: str) -> str:
 
 def _canonical(policy: "Policy") -> bytes:
     """Every setting of `policy` as bytes that are the same in every process (sets sorted)."""
-    return json.dumps(asdict(policy), sort_keys=True, default=_sorted_or_repr).encode()
+    settings = {
+        **policy._asdict(),
+        "servers": {name: entry._asdict() for name, entry in policy.servers.items()},
+    }
+    return json.dumps(settings, sort_keys=True, default=_sorted_or_repr).encode()
 
 
 def _sorted_or_repr(value: Any) -> Any:
