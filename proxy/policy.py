@@ -11,7 +11,6 @@ import tomllib
 from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any, NamedTuple
 
 POLICY_ENV = "LAZARETTO_POLICY"
@@ -118,7 +117,9 @@ class Policy(NamedTuple):
     read_from_source: bool = False
     """Whether `source` was there and read (False: no policy file yet, an empty policy)."""
     allow_hosts: tuple[str, ...] = ()
-    servers: Mapping[str, ServerPolicy] = MappingProxyType({})
+    # Read-only by its type (a Mapping), so the one empty table every Policy() starts with is
+    # shared safely; a plain dict, so that a policy still pickles and copies.
+    servers: Mapping[str, ServerPolicy] = {}
     threshold: float | None = None  # None: the detector's own default
     label: bool = False
     idle_expiry_minutes: float | None = None
