@@ -11,7 +11,6 @@ over as one text is read field by field too.
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
 from enum import Enum
 from functools import cache, lru_cache
 from typing import NamedTuple
@@ -92,8 +91,10 @@ def _container_keys() -> tuple[tuple[re.Pattern[str], int], ...]:
 _CONTAINER_LOOKBACK = 4096
 
 
-# A YAML-like line: "  - event_name: Lunch with Amy" (the value runs to the end of the line).
-_LINE_PAIR = r"[ \t]*(?:-[ \t]+)?([A-Za-z_][\w .-]{0,40}?)[ \t]*:[ \t]+(\S[^\n]*)$"
+# A YAML-like line: "  - event_name: Lunch with Amy" (the value runs to the end of the line). The
+# key is taken whole (possessive), spaces before the colon with it (stripped after): a lazy key
+# tried every shorter key first at each line, and a tool output has a line every few words.
+_LINE_PAIR = r"[ \t]*(?:-[ \t]+)?([A-Za-z_][\w .-]{0,40}+)[ \t]*:[ \t]+(\S[^\n]*)$"
 
 
 @cache
@@ -108,14 +109,17 @@ def _next_line_pair() -> re.Pattern[str]:
     return re.compile(rf"(?m)\n{_LINE_PAIR}")
 
 
-def _line_pairs(text: str) -> Iterator[re.Match]:
-    """The matches of `_line_pair().finditer(text)`, each but the first line's with the line
-    break before it (its groups are the same): every match ends before a line break, so the
-    next can open with it."""
+LinePair = tuple[int, int, str]
+"""A YAML-like line's value (where it starts and ends) and its key."""
+
+
+def _line_pairs(text: str) -> list[LinePair]:
+    """The YAML-like lines of `text`, as `_line_pair().finditer(text)` finds them (each key
+    without the spaces before its colon): each but the first line's searched for with the line
+    break before it, as every match ends before a line break."""
     first = _line_pair().match(text)
-    if first is not None:
-        yield first
-    yield from _next_line_pair().finditer(text)
+    matches = ([first] if first is not None else []) + list(_next_line_pair().finditer(text))
+    return [(match.start(2), match.end(2), match.group(1).rstrip(" ")) for match in matches]
 
 
 # The keys that name a record's own parts: they describe the record, so they are of its kind. A
@@ -250,7 +254,7 @@ def _quoted_keys() -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(rf"{quote}(?=([\w .-]{{1,48}}+)[\"'][ \t]*:)") for quote in "\"'")
 
 
-def key_kinds(text: str, lines: list[re.Match] | None = None) -> frozenset[FieldKind]:
+def key_kinds(text: str, lines: list[LinePair] | None = None) -> frozenset[FieldKind]:
     """The kinds of field the keys inside `text` can name (see `Shapes.at`), a few more at most.
 
     Every key it finds lies on one line, as any key-value pair's key does: the kinds of texts
@@ -258,7 +262,7 @@ def key_kinds(text: str, lines: list[re.Match] | None = None) -> frozenset[Field
     lines (`_line_pairs`), if they were read already.
     """
     keys = {match.group(1) for pattern in _quoted_keys() for match in pattern.finditer(text)}
-    keys.update(match.group(1) for match in (_line_pairs(text) if lines is None else lines))
+    keys.update(key for _, _, key in (_line_pairs(text) if lines is None else lines))
     found = {kind_of_key(key) for key in keys}
     if any(map(_names_a_record_part, keys)):
         # A record part's kind is the record's: a ticket, an e-mail or a to-do.
@@ -279,13 +283,13 @@ class Shapes:
         self._spans: list[tuple[int, int, str]] | None = None
         self._starts: list[int] = []
         self._objects: _Objects | None = None
-        self._lines: list[re.Match] | None = None
+        self._lines: list[LinePair] | None = None
         self._kinds: frozenset[FieldKind] | None = None
 
-    def _line_matches(self) -> list[re.Match]:
+    def _line_matches(self) -> list[LinePair]:
         """The text's YAML-like lines, read once for both questions that need them (`kinds`, `at`)."""
         if self._lines is None:
-            self._lines = list(_line_pairs(self._text))
+            self._lines = _line_pairs(self._text)
         return self._lines
 
     def _read(self) -> list[tuple[int, int, str]]:
@@ -294,8 +298,7 @@ class Shapes:
         spans: list[tuple[int, int, str]] = []
         for _, match in leftmost(text, _quoted_pairs()):
             spans.append((match.start(2), match.end(2), match.group(1)))
-        for match in self._line_matches():
-            spans.append((match.start(2), match.end(2), match.group(1)))
+        spans.extend(self._line_matches())
         spans.sort()
         self._starts = [start for start, _, _ in spans]
         return spans

@@ -1,9 +1,10 @@
 """A request to act is judged against the field it sits in: its key, or the shape around it."""
 
 import json
+import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from lazaretto.proxy.detect import DEFAULT_THRESHOLD, context, detect
@@ -207,10 +208,18 @@ def test_the_same_payment_asked_for_in_a_review_is_out_of_place():
     assert "out_of_place_request" in detect(_review(PAYMENT)).names
 
 
+# A keyed line as a plain regex reads it: the shortest key before the spaces and the colon.
+_LAZY_LINE_PAIR = re.compile(
+    r"(?m)^[ \t]*(?:-[ \t]+)?([A-Za-z_][\w .-]{0,40}?)[ \t]*:[ \t]+(\S[^\n]*)$"
+)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="ab_Z09 \t\n:-.é", max_size=200))
+@example("name  : Amy\n  - due date \t: today\nkey" + " " * 60 + ": far")
+@example("a" * 41 + " : too long\n" + "b" * 40 + " : long enough")
 def test_the_keyed_lines_are_found_as_a_search_of_every_line_finds_them(text):
-    # Keyed lines are looked for from the line breaks: their keys and values are the same.
-    expected = [(m.span(1), m.span(2), m.groups()) for m in context._line_pair().finditer(text)]
-    found = [(m.span(1), m.span(2), m.groups()) for m in context._line_pairs(text)]
-    assert found == expected
+    # Keyed lines are looked for from the line breaks, their keys taken whole: their keys and
+    # values are those the plain search of every line finds.
+    expected = [(m.start(2), m.end(2), m.group(1)) for m in _LAZY_LINE_PAIR.finditer(text)]
+    assert context._line_pairs(text) == expected
