@@ -84,7 +84,10 @@ def test_a_match_stretched_far_apart_is_still_named(source, compiled, index):
     regex = re.compile(source)
     missed: list[str] = []
 
-    @settings(max_examples=30, deadline=None, suppress_health_check=SLOW_TO_GENERATE)
+    # The same examples on every run: a miss found is found again, and no run fails by chance.
+    @settings(
+        max_examples=30, deadline=None, derandomize=True, suppress_health_check=SLOW_TO_GENERATE
+    )
     @given(st.from_regex(regex), st.sampled_from(AROUND), st.randoms(use_true_random=False))
     def check(text: str, around: str, chance: random.Random) -> None:
         variants = [text, around + text + around]
