@@ -247,17 +247,24 @@ class MarkScan(Enum):
     CLASSES = "classes"
 
 
+def mark_sources(scan: MarkScan) -> list[tuple[str, int]]:
+    """The mark patterns `scan` reads, in order, each with the index of the reader it speaks for."""
+    return [
+        (source, index)
+        for index, (_, mark, _, kind) in enumerate(_READERS)
+        if kind is scan
+        for source in ((mark,) if isinstance(mark, str) else mark)
+    ]
+
+
 @cache
 def _marks() -> list[tuple[engine.Engine, list[int]]]:
     """The compiled scans that name the readings worth making (every one on the plain path),
     each with the reader each of its patterns speaks for; each reader then tests its own mark
     exactly, so the engine changes no reading."""
-    by_scan: dict[MarkScan, list[tuple[str, int]]] = {}
-    for index, (_, mark, _, scan) in enumerate(_READERS):
-        for source in (mark,) if isinstance(mark, str) else mark:
-            by_scan.setdefault(scan, []).append((source, index))
     marks = []
-    for scan, sources in by_scan.items():
+    for scan in MarkScan:
+        sources = mark_sources(scan)
         patterns = [source for source, _ in sources]
         if scan is MarkScan.CLASSES:
             compiled = _gated(engine.compiled(patterns, CHUNK_CLASSES.of_characters, framed=True))

@@ -32,12 +32,7 @@ AROUND = ("", " ", "x", "ü", "\n", "?")
 
 
 def _mark_sources(scan: readings.MarkScan) -> list[str]:
-    return [
-        source
-        for _, mark, _, kind in readings._READERS
-        if kind is scan
-        for source in ((mark,) if isinstance(mark, str) else mark)
-    ]
+    return [source for source, _ in readings.mark_sources(scan)]
 
 
 # (name, pattern sources, the engine that reads them)
