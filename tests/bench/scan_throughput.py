@@ -1,6 +1,7 @@
 """Scan throughput on the corpus: the full pipeline, detection alone, sanitizing alone, and a bare JSONL echo.
 
-Run as a plain script: `python tests/bench/scan_throughput.py [--rounds R]`. Two rows run as
+Run as a plain script: `python tests/bench/scan_throughput.py [--rounds R] [--every N]` (N: read
+every Nth corpus text only, for a quick run; the default reads them all). Two rows run as
 processes over the same JSON Lines input (`lazaretto scan --jsonl` and a bare echo that only
 parses and re-writes each line); the others call the pipeline's functions in this process on
 the corpus texts, once over all of them and once over the tool outputs alone. Each figure is
@@ -9,6 +10,7 @@ is one JSON object with the same figures.
 """
 
 import argparse
+import itertools
 import json
 import os
 import subprocess
@@ -36,11 +38,11 @@ ECHO = (
 )
 
 
-def load() -> tuple[list[str], list[str]]:
-    """Every corpus text, and the ones that are whole tool outputs."""
+def load(every: int) -> tuple[list[str], list[str]]:
+    """Every `every`th corpus text, and those of them that are whole tool outputs."""
     texts, tool_outputs = [], []
     for name in NAMES:
-        for record in records(name):
+        for record in itertools.islice(records(name), 0, None, every):
             texts.append(record["text"])
             if record.get("granularity") == "tool_output":
                 tool_outputs.append(record["text"])
@@ -75,9 +77,10 @@ def as_process(cmd: list[str], data: bytes, env: dict) -> Callable[[], None]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--every", type=int, default=1, help="read every Nth corpus text only")
     add_flag(parser)
     args = parser.parse_args()
-    texts, tool_outputs = load()
+    texts, tool_outputs = load(args.every)
     jsonl = "".join(json.dumps({"text": t}, ensure_ascii=False) + "\n" for t in texts).encode()
     rules = ScanRules()
     untrusted = SanitizeRules(untrusted=True)
@@ -137,7 +140,7 @@ def main() -> None:
         )
     print("\n".join(table))
     write_docs(args.write_docs, table)
-    print(json.dumps({"rounds": args.rounds, "figures": figures}))
+    print(json.dumps({"rounds": args.rounds, "every": args.every, "figures": figures}))
 
 
 if __name__ == "__main__":

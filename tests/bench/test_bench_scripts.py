@@ -21,7 +21,7 @@ SMALL = {
     "roundtrip.py": ["--calls", "20", "--rounds", "1"],
     "remote_roundtrip.py": ["--calls", "3", "--rounds", "1", "--big", "65536"],
     "large_results.py": ["--rounds", "1"],
-    "scan_throughput.py": ["--rounds", "1"],
+    "scan_throughput.py": ["--rounds", "1", "--every", "8"],
     "store_load.py": ["--proxies", "2", "--calls", "5", "--rate", "50"],
     "worst_case.py": ["--sizes", "1000,2000"],
     "review_open.py": ["--rows", "200", "--rounds", "1"],

@@ -4,6 +4,7 @@ from datetime import UTC, datetime
 
 import pytest
 from support.review_scenario import FixedClock, load_scenario
+from support.settling import settle as settle_app
 
 from lazaretto.app.review.app import ReviewApp
 from lazaretto.store import Store
@@ -57,17 +58,10 @@ def make_app():
     return make
 
 
-async def _settle(pilot) -> None:
-    # A handled message may start another worker (a page starts a detail read), so go round a few times.
-    for _ in range(4):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-
-
 @pytest.fixture
 def settle():
     """Awaitable: wait until the thread workers and the messages they post have all been handled."""
-    return _settle
+    return settle_app
 
 
 def _tab_label(app, kind: str) -> str:

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 import pytest
 from support.authenticator import wrong
 from support.review_scenario import FixedClock, load_scenario
+from support.settling import settle
 from support.stationkit import PASSPHRASE
 from textual.geometry import Region
 from textual.notifications import Notify
@@ -57,12 +58,6 @@ def shown(app: ReviewApp) -> Detail:
     detail = main(app).detail
     assert detail is not None
     return detail
-
-
-async def settle(pilot) -> None:
-    for _ in range(4):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
 
 
 async def type_into(pilot, text: str) -> None:

@@ -111,6 +111,8 @@ def curl_parser() -> Iterator[Callable[[str], str | None] | None]:
         yield parse
     finally:
         stop.set()
+        # Closing a socket does not wake a thread blocked in its accept(); shutting it down does.
+        listener.shutdown(socket.SHUT_RDWR)
         listener.close()
         thread.join(timeout=10)
 
