@@ -56,6 +56,10 @@ _LOOKAROUNDS = ("(?=", "(?!", "(?<=", "(?<!")
 # shaped copy would otherwise be one more copy of a large message in memory.
 STREAM_FROM = 1 << 20
 STREAM_PIECE = 1 << 16
+# Characters each side of a boundary between two pieces that are read again as one block (at most
+# a piece): Hyperscan 5.4.12's stream mode has missed a short match split across two pieces in a
+# database of many patterns (it found the same match in one piece, and in a database of its own).
+STREAM_SEAM = 1 << 12
 # What a framed engine reads before and after the text: a character of no word.
 _FRAME = b"\n"
 
@@ -190,7 +194,8 @@ class HyperscanEngine(Engine):
 
     A long text is shaped and scanned a piece at a time, as one stream: a stream finds what a
     block scan of the whole finds (matches across pieces included), without a shaped copy of the
-    whole text beside it.
+    whole text beside it. The characters around each seam between two pieces are read again as a
+    block (see `STREAM_SEAM`).
     """
 
     name = "hyperscan"
@@ -231,7 +236,14 @@ class HyperscanEngine(Engine):
                     pieces = chain((self._frame,), pieces, (self._frame,))
                 for piece in pieces:
                     stream.scan(piece)
-        elif self._frame:
+            # Each seam read as a block too, as a short text is read: a block around it names a
+            # match that crosses it (and may name more, near its own edges: candidates only).
+            reach = min(STREAM_SEAM, STREAM_PIECE)
+            for seam in range(STREAM_PIECE, len(text), STREAM_PIECE):
+                around = shaped(text[seam - reach : seam + reach])
+                scan_block(self._database, self._frame + around + self._frame, collect)
+            return sorted(set(found))
+        if self._frame:
             scan_block(self._database, self._frame + shaped(text) + self._frame, collect)
         else:
             scan_block(self._database, shaped(text), collect)

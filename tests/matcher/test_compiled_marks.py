@@ -3,9 +3,10 @@
 A compiled scan only says which patterns may match; a pattern it leaves out is never run, so a
 match it misses is a reading or a family of the sanitizer skipped on text an attacker wrote.
 Hyperscan (5.4.12) missed the escapes mark of the readings wherever more than about thirty
-characters stood between its two escapes: short generated texts never showed it. Here every
-pattern's own matches (as `hypothesis` generates them from it) are read as they are and with long
-runs of filler put in at random, by every compiled scan of marks the project builds.
+characters stood between its two escapes: short generated texts never showed it; and its stream
+of the signal table missed a short match cut by the seam of two pieces. Here every pattern's own
+matches (as `hypothesis` generates them from it) are read as they are, with long runs of filler
+put in at random, and cut by a seam of a streamed text, by every compiled scan the project builds.
 """
 
 import random
@@ -73,11 +74,20 @@ def test_every_scan_of_marks_is_read_here():
     assert (calls, len(SCANS)) == (7, 8)
 
 
+def _across_a_piece_boundary(text: str, filler: str, cut: int) -> str:
+    """`text` in a text long enough to be streamed, its first `cut` characters ending a piece."""
+    head = filler * (engine.STREAM_PIECE // len(filler) + 1)
+    return head[len(head) - (engine.STREAM_PIECE - cut) :] + text + filler
+
+
 @pytest.mark.skipif(not engine.hyperscan_in_use(), reason="the plain path names every pattern")
 @pytest.mark.parametrize(("source", "compiled", "index"), CASES)
-def test_a_match_stretched_far_apart_is_still_named(source, compiled, index):
+def test_a_match_stretched_far_apart_is_still_named(source, compiled, index, monkeypatch):
     regex = re.compile(source)
     missed: list[str] = []
+    # A text past one piece is streamed here, in pieces of the real size: a text of 1 MiB and more
+    # is scanned so, and a match split across two pieces must be named as one in a single block.
+    monkeypatch.setattr(engine, "STREAM_FROM", engine.STREAM_PIECE)
 
     # The same examples on every run: a miss found is found again, and no run fails by chance.
     @settings(
@@ -92,6 +102,11 @@ def test_a_match_stretched_far_apart_is_still_named(source, compiled, index):
         missed.extend(
             v for v in variants if regex.search(v) and index not in compiled.candidates(v)
         )
+        if len(text) > 1:
+            cut = chance.randint(1, len(text) - 1)
+            streamed = _across_a_piece_boundary(text, chance.choice(FILLERS), cut)
+            if regex.search(streamed) and index not in compiled.candidates(streamed):
+                missed.append(f"{text!r} streamed, cut after {cut} characters")
 
     try:
         check()
