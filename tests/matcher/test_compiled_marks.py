@@ -85,8 +85,8 @@ def _across_a_piece_boundary(text: str, filler: str, cut: int) -> str:
 def test_a_match_stretched_far_apart_is_still_named(source, compiled, index, monkeypatch):
     regex = re.compile(source)
     missed: list[str] = []
-    # A text past one piece is streamed here, in pieces of the real size: a text of 1 MiB and more
-    # is scanned so, and a match split across two pieces must be named as one in a single block.
+    # A text past one piece is streamed here, in pieces of the real size (as a text over 1 MiB is
+    # scanned): a match cut by the seam of two pieces must be named as in one block.
     monkeypatch.setattr(engine, "STREAM_FROM", engine.STREAM_PIECE)
 
     # The same examples on every run: a miss found is found again, and no run fails by chance.
