@@ -9,9 +9,9 @@ configurations, so a busy machine slows them alike. The table shows the median o
 medians and the p95 over all calls (microseconds), the ratios to direct and to the bare relay
 with the same call, and start-up (spawn to the first answer, with Lazaretto's modules compiled as an
 installed package has them, see `bytecode.py`); the last line is one JSON object.
-Reference rows run the untrusted proxy with its cleaning step taken out, and its relay alone with
-every line passed on unread (`uncleaned_proxy.py`): the differences are what cleaning and protocol
-handling cost. The start-up of "untrusted, first start" is that of a proxy whose server's
+Reference rows run the untrusted proxy with its cleaning step taken out, its relay alone with
+every line passed on unread, and the proxy with its detector finding nothing in any text
+(`uncleaned_proxy.py`): the differences are what cleaning, protocol handling and detection cost. The start-up of "untrusted, first start" is that of a proxy whose server's
 `initialize` answer was never judged under this policy and code (its remembered clean answers are
 removed before each start, see `quarantine.clean_answers`): the first start after an install, an
 upgrade, a policy edit or a change of the server. The station rows run the untrusted proxy on a station (`lazaretto station run`, a
@@ -88,6 +88,10 @@ CONFIGURATIONS = [
     ("uncleaned, small", "uncleaned", "small"),
     ("relay alone, small", "unread", "small"),
     ("uncleaned, clean 4 KB", "uncleaned", "clean 4 KB"),
+    # The proxy with every step but detection (sanitizing, the readings' marks, the store): what
+    # judging a text costs beyond what it says.
+    ("undetected, clean 4 KB", "undetected", "clean 4 KB"),
+    ("undetected, tool output 4 KB", "undetected", "tool output 4 KB"),
     # The untrusted proxy with its store behind a station, for the same calls.
     ("station, untrusted, small", "station", "small"),
     ("station, clean 4 KB", "station", "clean 4 KB"),
@@ -111,6 +115,10 @@ def commands(workdir: Path, station: StationProcess) -> dict[str, tuple[list[str
     paths["first"] = paths["untrusted"]
     paths["uncleaned"] = (UNCLEANED + SERVER, paths["untrusted"][1])
     paths["unread"] = (UNCLEANED[:2] + ["--unread"] + UNCLEANED[2:] + SERVER, paths["trusted"][1])
+    paths["undetected"] = (
+        UNCLEANED[:2] + ["--undetected"] + UNCLEANED[2:] + SERVER,
+        paths["untrusted"][1],
+    )
     paths["station"] = (PROXY + SERVER, station.env(paths["untrusted"][1]))
     return paths
 

@@ -2,18 +2,24 @@
 
 By default everything is the real proxy (relay threads, parsing, gate, taint, pins, the store) but
 the field cleaner, replaced by one that passes every payload on unread. With `--unread` the proxy's
-relay passes every line on without the mediator reading it at all (no parsing, no gate). Untrusted
-text therefore reaches the client unscanned: neither is ever a way to run Lazaretto. They exist so
-that a round trip can be split, side by side in one run, into relaying, protocol handling and cleaning.
+relay passes every line on without the mediator reading it at all (no parsing, no gate). With
+`--undetected` the cleaner is the real one but its detector finds nothing in any text: fields are
+sanitized, their second readings' marks looked for and the store asked as ever, and no text is ever
+withheld for what it says. Untrusted text therefore reaches the client unjudged: none of them is
+ever a way to run Lazaretto. They exist so that a round trip can be split, side by side in one run,
+into relaying, protocol handling, cleaning and, within cleaning, detection.
 
-Run as `python uncleaned_proxy.py [--unread] [proxy arguments] -- CMD [ARGS...]`, like `lazaretto proxy`.
+Run as `python uncleaned_proxy.py [--unread | --undetected] [proxy arguments] -- CMD [ARGS...]`,
+like `lazaretto proxy`.
 """
 
 import sys
 
 from lazaretto.app.cli import main
 from lazaretto.app.commands import proxy as command
+from lazaretto.proxy.detect import Detection
 from lazaretto.proxy.mediator.router import Mediator, Outgoing
+from lazaretto.proxy.quarantine import document, scan
 
 
 class _Unread:
@@ -38,9 +44,21 @@ def _server_line(self: Mediator, line: bytes | list[bytes]) -> Outgoing:
     return Outgoing(to_client=[line.pop() if isinstance(line, list) else line])
 
 
+_NOTHING = Detection(0.0, [])
+
+
+def _nothing_found(*_args, **_kwargs) -> Detection:
+    return _NOTHING
+
+
 if __name__ == "__main__":
     arguments = sys.argv[1:]
-    command.DeferredCleaner = _Unread
+    if arguments[:1] == ["--undetected"]:
+        arguments = arguments[1:]
+        # Every caller of the detector in the cleaner reads it through these two modules.
+        scan.detect = document.detect = _nothing_found
+    else:
+        command.DeferredCleaner = _Unread
     if arguments[:1] == ["--unread"]:
         arguments = arguments[1:]
         Mediator.from_client, Mediator.from_server = _client_line, _server_line
