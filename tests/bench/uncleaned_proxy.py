@@ -17,9 +17,7 @@ import sys
 
 from lazaretto.app.cli import main
 from lazaretto.app.commands import proxy as command
-from lazaretto.proxy.detect import Detection
 from lazaretto.proxy.mediator.router import Mediator, Outgoing
-from lazaretto.proxy.quarantine import document, scan
 
 
 class _Unread:
@@ -44,19 +42,26 @@ def _server_line(self: Mediator, line: bytes | list[bytes]) -> Outgoing:
     return Outgoing(to_client=[line.pop() if isinstance(line, list) else line])
 
 
-_NOTHING = Detection(0.0, [])
+def _detect_nothing() -> None:
+    """Have the cleaner's detector find nothing in any text. Its modules are loaded here, at the
+    start, only for this reference: the others start as the proxy does, without them."""
+    from lazaretto.proxy.detect import Detection
+    from lazaretto.proxy.quarantine import document, scan
 
+    nothing = Detection(0.0, [])
 
-def _nothing_found(*_args, **_kwargs) -> Detection:
-    return _NOTHING
+    def nothing_found(*_args, **_kwargs) -> Detection:
+        return nothing
+
+    # Every caller of the detector in the cleaner reads it through these two modules.
+    scan.detect = document.detect = nothing_found
 
 
 if __name__ == "__main__":
     arguments = sys.argv[1:]
     if arguments[:1] == ["--undetected"]:
         arguments = arguments[1:]
-        # Every caller of the detector in the cleaner reads it through these two modules.
-        scan.detect = document.detect = _nothing_found
+        _detect_nothing()
     else:
         command.DeferredCleaner = _Unread
     if arguments[:1] == ["--unread"]:
