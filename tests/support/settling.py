@@ -1,4 +1,5 @@
-"""Settling a Textual app under Pilot: every worker done and every message they posted handled."""
+"""Settling a Textual app under Pilot: every worker done, every message they posted handled, and
+the work left for the next frame run."""
 
 import asyncio
 
