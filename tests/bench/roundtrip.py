@@ -11,7 +11,8 @@ with the same call, and start-up (spawn to the first answer, with Lazaretto's mo
 installed package has them, see `bytecode.py`); the last line is one JSON object.
 Reference rows run the untrusted proxy with its cleaning step taken out, its relay alone with
 every line passed on unread, and the proxy with its detector finding nothing in any text
-(`uncleaned_proxy.py`): the differences are what cleaning, protocol handling and detection cost. The start-up of "untrusted, first start" is that of a proxy whose server's
+(`uncleaned_proxy.py`): the differences are what cleaning, protocol handling and detection cost.
+The start-up of "untrusted, first start" is that of a proxy whose server's
 `initialize` answer was never judged under this policy and code (its remembered clean answers are
 removed before each start, see `quarantine.clean_answers`): the first start after an install, an
 upgrade, a policy edit or a change of the server. The station rows run the untrusted proxy on a station (`lazaretto station run`, a

@@ -60,7 +60,8 @@ def make_app():
 
 @pytest.fixture
 def settle():
-    """Awaitable: wait until the thread workers and the messages they post have all been handled."""
+    """Awaitable: wait until the thread workers, the messages they post and the work left for the
+    next frame have all been handled (see `support.settling`)."""
     return settle_app
 
 
